@@ -1,0 +1,5 @@
+"""`python -m specdiff`."""
+
+from specdiff.cli import main
+
+main()

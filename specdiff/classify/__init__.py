@@ -1,0 +1,109 @@
+"""classify: [Change] -> [Finding]. The rule cards give the verdict, the reason and the message."""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue
+from specdiff.classify.predicates import PREDICATES
+from specdiff.errors import ConfigError
+from specdiff.records import Change, Finding, Level
+
+__all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
+
+ALPHA_REASON = "allowed in alpha: alpha API versions may change incompatibly ({reason})"
+
+
+def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
+    """Each change becomes exactly one finding: the most specific card that claims it, else unclassified.
+
+    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches.
+    """
+    index = _index()
+    findings = []
+    for change in changes:
+        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
+        chosen = chosen or card(UNCLASSIFIED)
+        assert chosen is not None, "rules/ must ship specdiff.unclassified"
+        findings.append(_finding(chosen, change, policy, reach(change) if reach else ()))
+    return findings
+
+
+def _claims(candidate: Card, change: Change) -> bool:
+    if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
+        return False
+    if candidate.predicate is None:
+        return True
+    test = PREDICATES.get(candidate.predicate)
+    if test is None:
+        raise ConfigError(f"unknown predicate {candidate.predicate!r}", file=candidate.path)
+    return test(change)
+
+
+_INDEX: dict[tuple[str, str], tuple[Card, ...]] = {}
+
+
+def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
+    """Cards by (node, change kind), most specific first, so the first claim wins."""
+    if not _INDEX:
+        buckets: dict[tuple[str, str], list[Card]] = {}
+        for item in catalogue():
+            nodes = item.match.get("node")
+            kinds = item.match.get("change")
+            if nodes is None or kinds is None:
+                continue
+            for node in nodes if isinstance(nodes, list) else [nodes]:
+                for kind in kinds if isinstance(kinds, list) else [kinds]:
+                    buckets.setdefault((node, kind), []).append(item)
+        for key, items in buckets.items():
+            _INDEX[key] = tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
+    return _INDEX
+
+
+def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
+    level = Level(chosen.level_for(policy, change.direction))
+    values = message_values(change)
+    reason = render(chosen.reason, values)
+    if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
+        level = Level.SAFE
+        reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+    return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations)
+
+
+def show(value: Any, limit: int = 80) -> str:
+    """A compact one-line rendering of a spec value for messages."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, dict) and "$ref" in value and len(value) == 1:
+        text = str(value["$ref"]).rsplit("/", 1)[-1]
+    elif isinstance(value, dict) and "type" in value and isinstance(value["type"], str):
+        text = value["type"] + (f" ({value['format']})" if "format" in value else "")
+    else:
+        text = json.dumps(value, sort_keys=True, default=str)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def message_values(change: Change) -> dict[str, str]:
+    ctx = change.context
+    values = {
+        "old": show(change.old), "new": show(change.new), "attribute": change.attribute,
+        "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
+        "location": ctx.label(), "document": ctx.document or "", "direction": change.direction,
+        "stability": ctx.stability, "group_version": ctx.group_version or "",
+    }
+    for key, value in change.detail:
+        values[key] = show(value)
+    return values
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def render(template: str, values: Mapping[str, str]) -> str:
+    return string.Formatter().vformat(template, (), _Blank(values)).strip()

@@ -1,0 +1,105 @@
+"""Rule cards: the compatibility catalogue kept as data in rules/*.yaml."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from specdiff.errors import ConfigError
+
+POLICIES = ("kubernetes", "openapi")
+LEVELS = ("breaking", "dangerous", "safe")
+UNCLASSIFIED = "specdiff.unclassified"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    title: str
+    level: Any  # a level, or a mapping by policy and/or direction
+    match: dict[str, Any]
+    message: str
+    reason: str
+    docs: dict[str, str]
+    cases: tuple[dict[str, Any], ...] = ()
+    predicate: str | None = None
+    area: str = ""
+    path: str = ""
+    keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
+
+    def level_for(self, policy: str, direction: str) -> str:
+        return resolve_level(self.level, policy, direction, self.id)
+
+    def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
+        return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
+                and _accepts(self.match.get("attribute"), attribute)
+                and _accepts(self.match.get("direction"), direction))
+
+    @property
+    def specificity(self) -> tuple[int, int, int]:
+        return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
+
+
+def resolve_level(level: Any, policy: str, direction: str, card_id: str = "") -> str:
+    while isinstance(level, dict):
+        if policy in level or any(p in level for p in POLICIES):
+            level = level.get(policy, level.get("default"))
+        elif direction in level or "default" in level:
+            level = level.get(direction, level.get("default"))
+        else:
+            raise ConfigError(f"level mapping has no entry for {policy}/{direction}", file=card_id)
+    if level not in LEVELS:
+        raise ConfigError(f"unknown level {level!r}", file=card_id)
+    return str(level)
+
+
+def _accepts(expected: Any, actual: str) -> bool:
+    if expected is None:
+        return True
+    if isinstance(expected, list):
+        return actual in expected
+    return bool(expected == actual)
+
+
+def rules_root() -> Path:
+    """rules/ beside the package in a checkout, else the copy shipped inside the wheel."""
+    checkout = Path(__file__).resolve().parents[2] / "rules"
+    if checkout.is_dir():
+        return checkout
+    return Path(str(resources.files("specdiff.rules")))
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> tuple[Card, ...]:
+    cards = []
+    root = rules_root()
+    for path in sorted(root.rglob("*.yaml")):
+        cards.append(_card(path, root))
+    ids = [c.id for c in cards]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise ConfigError(f"duplicate rule ids: {', '.join(duplicates)}", file=str(root))
+    return tuple(cards)
+
+
+def _card(path: Path, root: Path) -> Card:
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    except yaml.YAMLError as err:
+        raise ConfigError(f"invalid rule card: {err}", file=str(path)) from None
+    missing = [k for k in ("id", "title", "level", "message", "reason", "docs") if k not in raw]
+    if missing:
+        raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))
+    return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
+                message=raw["message"], reason=raw["reason"], docs=raw["docs"], cases=tuple(raw.get("cases") or ()),
+                predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
+                path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")))
+
+
+def card(rule_id: str) -> Card | None:
+    return next((c for c in catalogue() if c.id == rule_id), None)

@@ -1,0 +1,162 @@
+"""Command line: the only module that touches files, stdout and exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from specdiff import __version__
+from specdiff.errors import SpecdiffError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FAIL_ON = ("breaking", "dangerous", "safe", "never")
+
+
+class _DefaultToCompare(click.Group):
+    """`specdiff OLD NEW` is `specdiff compare OLD NEW`; the other verbs are subcommands."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["compare", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_DefaultToCompare, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="specdiff")
+def main() -> None:
+    """Compare two versions of an API description and say, change by change, what breaks.
+
+    \b
+      specdiff OLD NEW              compare two specs (files, per-group directories, or - for stdin)
+      specdiff rules                list the rule catalogue
+      specdiff explain RULE         print one rule's documentation
+
+    Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 usage or input error.
+    """
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
+              help="Output format; repeat for several (with --output-dir).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
+@click.option("--policy", type=click.Choice(["auto", "kubernetes", "openapi"]), default="auto", show_default=True,
+              help="Compatibility policy; auto picks kubernetes for Kubernetes specs and CRDs.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="breaking", show_default=True,
+              help="Exit 1 when a finding is at or above this level.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--max-bytes", type=int, default=None, help="Refuse inputs larger than this (default 64 MiB).")
+def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
+            policy: str, fail_on: str, color: str, max_bytes: int | None) -> None:
+    """Compare OLD with NEW and report every change with its verdict and reason."""
+    from specdiff.load import DEFAULT_LIMITS, load
+    from specdiff.pipeline import run
+    from specdiff.report import FORMATS, RenderOptions, render
+
+    def job() -> int:
+        unknown = [f for f in formats if f not in FORMATS]
+        if unknown:
+            raise click.UsageError(f"unknown --format {unknown[0]!r}; choose from {', '.join(sorted(FORMATS))}")
+        if len(formats) > 1 and not output_dir:
+            raise click.UsageError("several --format values need --output-dir")
+        limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
+        old_doc, new_doc = load(old, limits), load(new, limits)
+        report = run(old_doc, new_doc, policy)
+        use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
+                                          and "NO_COLOR" not in os.environ)
+        for name in formats:
+            options = RenderOptions(color=use_color and name == "text" and not output_dir,
+                                    old_doc=old_doc, new_doc=new_doc)
+            text = render(report, name, options)
+            if output_dir:
+                write_atomic(os.path.join(output_dir, f"specdiff.{_EXTENSIONS.get(name, name)}"), text)
+            elif output:
+                write_atomic(output, text)
+            else:
+                click.echo(text, nl=False)
+        return exit_code(report, fail_on)
+
+    sys.exit(guarded(job))
+
+
+_EXTENSIONS = {"text": "txt", "markdown": "md", "release-notes": "release-notes.md", "github": "github.txt",
+               "sarif": "sarif", "junit": "junit.xml", "jsonpatch": "patch.json", "html": "html", "yaml": "yaml",
+               "json": "json"}
+
+
+def exit_code(report: Any, fail_on: str) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    threshold = FAIL_ON.index(fail_on)
+    return EXIT_FINDINGS if any(f.level.rank <= threshold for f in report.findings) else EXIT_OK
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write to a temporary file beside the target, then rename: never a half-written report."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def guarded(job: Any) -> int:
+    """Run a command body; tool errors become one line on stderr and exit code 2, never a traceback."""
+    try:
+        return int(job())
+    except SpecdiffError as err:
+        click.echo(f"specdiff: error: {err.one_line()}", err=True)
+        return EXIT_ERROR
+    except click.UsageError:
+        raise
+    except KeyboardInterrupt:
+        click.echo("specdiff: interrupted", err=True)
+        return 130
+    except RecursionError:
+        click.echo("specdiff: error: input nests too deeply to compare", err=True)
+        return EXIT_ERROR
+    except Exception as err:  # noqa: BLE001 - the last line of defence against a traceback
+        if os.environ.get("SPECDIFF_DEBUG"):
+            raise
+        click.echo(f"specdiff: internal error: {type(err).__name__}: {err} (set SPECDIFF_DEBUG=1 for details)",
+                   err=True)
+        return EXIT_ERROR
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+def rules_command(fmt: str) -> None:
+    """List the rule catalogue: id, default level and title."""
+    from specdiff.classify.catalogue_docs import render_catalogue
+
+    def job() -> int:
+        click.echo(render_catalogue(fmt), nl=False)
+        return EXIT_OK
+
+    sys.exit(guarded(job))
+
+
+@main.command()
+@click.argument("rule_id")
+def explain(rule_id: str) -> None:
+    """Print one rule card's documentation: what it checks, why it matters, an example."""
+    from specdiff.classify.catalogue_docs import explain_card
+
+    def job() -> int:
+        text = explain_card(rule_id)
+        if text is None:
+            raise click.UsageError(f"no rule {rule_id!r}; 'specdiff rules' lists them")
+        click.echo(text, nl=False)
+        return EXIT_OK
+
+    sys.exit(guarded(job))

@@ -1,0 +1,158 @@
+"""Operation comparison: routes, parameters, request bodies and responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from specdiff.diff.schemas import SchemaDiffer, Side, Where
+from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
+from specdiff.records import Change, Context
+
+
+class OperationDiffer:
+    def __init__(self, old: SpecGraph, new: SpecGraph, schemas: SchemaDiffer) -> None:
+        self.old, self.new, self.schemas = old, new, schemas
+        self.emit = schemas.emit
+
+    def run(self) -> None:
+        for key, new_op in self.new.operations.items():
+            old_op = self.old.operations.get(key)
+            if old_op is None:
+                self._change("added", "operation", "", None, new_op.label, _where(new_op), None, new_op.pointer,
+                             deprecated=new_op.deprecated)
+            else:
+                self._operation(old_op, new_op)
+        for key, old_op in self.old.operations.items():
+            if key not in self.new.operations:
+                self._change("removed", "operation", "", old_op.label, None, _where(old_op), old_op.pointer, None,
+                             deprecated=old_op.deprecated)
+
+    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
+                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
+        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
+                         tuple(sorted(detail.items()))))
+
+    def _operation(self, old: Operation, new: Operation) -> None:
+        where = _where(new)
+        for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
+                                                ("operationId", old.operation_id, new.operation_id)):
+            if old_value != new_value:
+                self._change("modified", "operation", attribute, old_value, new_value, where, old.pointer,
+                             new.pointer)
+        self._parameters(old, new, where)
+        self._body(old.body, new.body, old, new, where)
+        self._responses(old, new, where)
+
+    # -- parameters ---------------------------------------------------------------------------------
+    def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
+        request = _request(where)
+        for key, param in new.parameters.items():
+            at = request.at(f"{param.location} parameter {param.name}")
+            if key not in old.parameters:
+                self._change("added", "parameter", "", None, param.name, at, None, param.pointer,
+                             location=param.location, name=param.name, required=param.required)
+            else:
+                self._parameter(old.parameters[key], param, at)
+        for key, param in old.parameters.items():
+            if key not in new.parameters:
+                self._change("removed", "parameter", "", param.name, None,
+                             request.at(f"{param.location} parameter {param.name}"), param.pointer, None,
+                             location=param.location, name=param.name, required=param.required)
+
+    def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
+        detail = {"location": new.location, "name": new.name}
+        for attribute, old_value, new_value in (("name", old.name, new.name), ("required", old.required, new.required),
+                                                ("style", old.style, new.style), ("explode", old.explode, new.explode),
+                                                ("deprecated", old.deprecated, new.deprecated)):
+            if old_value != new_value:
+                self._change("modified", "parameter", attribute, old_value, new_value, where, old.pointer,
+                             new.pointer, **detail)
+        self._schema(old.schema, new.schema, old.pointer, new.pointer, where)
+
+    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_pointer: str, new_pointer: str,
+                where: Where) -> None:
+        if old is not None and new is not None:
+            self.schemas.compare(Side(old, old_pointer, self.old.document), Side(new, new_pointer, self.new.document),
+                                 where)
+
+    # -- request bodies -----------------------------------------------------------------------------
+    def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
+              where: Where) -> None:
+        request = _request(where).at("request body")
+        if old is None and new is None:
+            return
+        if old is None and new is not None:
+            self._change("added", "request-body", "", None, sorted(new.media), request, None, new.pointer,
+                         required=new.required)
+            return
+        if new is None and old is not None:
+            self._change("removed", "request-body", "", sorted(old.media), None, request, old.pointer, None,
+                         required=old.required)
+            return
+        assert old is not None and new is not None
+        if old.required != new.required:
+            self._change("modified", "request-body", "required", old.required, new.required, request, old.pointer,
+                         new.pointer)
+        self._media(old.media, new.media, old.pointer, new.pointer, request, "request")
+
+    def _media(self, old: dict[str, MediaType], new: dict[str, MediaType], old_pointer: str, new_pointer: str,
+               where: Where, part: str) -> None:
+        compared: set[tuple[int, int]] = set()
+        for name, media in new.items():
+            if name not in old:
+                self._change("added", "media-type", part, None, name, where, None, media.pointer, media_type=name)
+                continue
+            previous = old[name]
+            if previous.schema is None or media.schema is None:
+                continue
+            pair = (id(previous.schema), id(media.schema))
+            if pair not in compared:  # Swagger repeats one schema for every listed media type
+                compared.add(pair)
+                self._schema(previous.schema, media.schema, previous.pointer, media.pointer, where)
+        for name, media in old.items():
+            if name not in new:
+                self._change("removed", "media-type", part, name, None, where, media.pointer, None, media_type=name)
+
+    # -- responses ----------------------------------------------------------------------------------
+    def _responses(self, old: Operation, new: Operation, where: Where) -> None:
+        response_where = _response(where)
+        for status, response in new.responses.items():
+            at = response_where.at(f"response {status}")
+            if status not in old.responses:
+                self._change("added", "response", "", None, status, at, None, response.pointer, status=status)
+            else:
+                self._response(old.responses[status], response, at)
+        for status, response in old.responses.items():
+            if status not in new.responses:
+                self._change("removed", "response", "", status, None, response_where.at(f"response {status}"),
+                             response.pointer, None, status=status)
+
+    def _response(self, old: Response, new: Response, where: Where) -> None:
+        self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
+        for name, header in new.headers.items():
+            if name not in old.headers:
+                self._change("added", "header", "", None, header.name, where, None, header.pointer,
+                             name=header.name, required=header.required)
+            else:
+                previous = old.headers[name]
+                self._schema(previous.schema, header.schema, previous.pointer, header.pointer,
+                             where.at(f" header {header.name}"))
+        for name, header in old.headers.items():
+            if name not in new.headers:
+                self._change("removed", "header", "", header.name, None, where, header.pointer, None,
+                             name=header.name, required=header.required)
+
+
+def _where(op: Operation) -> Where:
+    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability), "both")
+
+
+def _request(where: Where) -> Where:
+    return Where(where.context, "request")
+
+
+def _response(where: Where) -> Where:
+    return Where(where.context, "response")
+
+
+

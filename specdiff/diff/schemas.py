@@ -1,0 +1,285 @@
+"""Schema comparison: neutral facts about two JSON Schemas, one recursive function per keyword family.
+
+Named schemas are compared once per pair by `diff_named_schemas`; inside any schema a `$ref` to a named
+schema stops the walk (the pair is compared on its own, and its changes reach operations through the
+graph), so the cost is linear in the size of the specs, not in the number of operations times schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import nullable, required_set, type_set
+from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
+from specdiff.records import Change, Context
+
+#: keywords compared as plain values: (keyword, how the old and new values are read)
+SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                   "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+                   "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated", "collectionFormat")
+#: extensions that only identify a type; their changes are identity, not behaviour
+IDENTITY_EXTENSIONS = ("x-kubernetes-group-version-kind",)
+_MISSING: Any = object()
+
+Emit = Callable[[Change], None]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: the schema, where it is, and how to resolve its refs."""
+
+    schema: Schema
+    pointer: str
+    doc: Document
+
+
+@dataclass(frozen=True)
+class Where:
+    """The shared location of a pair being compared."""
+
+    context: Context
+    direction: str
+
+    def at(self, path_suffix: str) -> Where:
+        return replace(self, context=replace(self.context, path=(self.context.path or "") + path_suffix))
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class SchemaDiffer:
+    """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
+
+    def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
+                 old_resolver: Resolver, new_resolver: Resolver) -> None:
+        self.old, self.new = old, new
+        self.names = names
+        self.emit = emit
+        self.old_resolver, self.new_resolver = old_resolver, new_resolver
+        self._stack: set[tuple[int, int]] = set()
+        #: with every $ref inside its own document, equal text means equal meaning
+        self.local_only = not old.document.externals and not new.document.externals
+
+    # -- entry points -------------------------------------------------------------------------------
+    def compare(self, old: Side, new: Side, where: Where) -> None:
+        if self.local_only and old.schema == new.schema:
+            return  # equal content compares equal all the way down (a C-speed check)
+        key = (id(old.schema), id(new.schema))
+        if key in self._stack:
+            return  # a recursive inline structure: its first visit covers it
+        self._stack.add(key)
+        try:
+            self._compare(old, new, where)
+        finally:
+            self._stack.discard(key)
+
+    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
+                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
+        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
+                         tuple(sorted(detail.items()))))
+
+    # -- refs ---------------------------------------------------------------------------------------
+    def _named(self, side: Side, resolver: Resolver) -> str | None:
+        ref = side.schema.get("$ref")
+        return resolver.named(ref, side.doc, side.pointer) if isinstance(ref, str) else None
+
+    def _follow(self, side: Side, resolver: Resolver) -> Side:
+        ref = side.schema["$ref"]
+        target, doc, pointer = resolver.lookup(ref, side.doc, side.pointer + "/$ref")
+        return Side(target if isinstance(target, dict) else {}, pointer, doc)
+
+    def _compare(self, old: Side, new: Side, where: Where) -> None:
+        old_ref, new_ref = isinstance(old.schema.get("$ref"), str), isinstance(new.schema.get("$ref"), str)
+        if old_ref and new_ref:
+            old_name = self._named(old, self.old_resolver)
+            new_name = self._named(new, self.new_resolver)
+            if old_name is not None and new_name is not None:
+                if self.names.get(old_name) != new_name:
+                    self._change("modified", "schema", "$ref", old_name, new_name, where,
+                                 old.pointer + "/$ref", new.pointer + "/$ref")
+                return
+        if old_ref:
+            old = self._follow(old, self.old_resolver)
+        if new_ref:
+            new = self._follow(new, self.new_resolver)
+        if old_ref or new_ref:
+            self.compare(old, new, where)
+            return
+        self._keywords(old, new, where)
+
+    # -- keywords -----------------------------------------------------------------------------------
+    def _keywords(self, old: Side, new: Side, where: Where) -> None:
+        o, n = old.schema, new.schema
+        old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
+        if old_types != new_types:
+            self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
+                         old.pointer, new.pointer)
+        if nullable(o) != nullable(n):
+            self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
+        for keyword in SCALAR_KEYWORDS:
+            self._value(keyword, o.get(keyword, _MISSING), n.get(keyword, _MISSING), old, new, where)
+        self._enum(old, new, where)
+        self._properties(old, new, where)
+        self._single("items", "[]", old, new, where)
+        self._additional_properties(old, new, where)
+        self._single("not", "<not>", old, new, where)
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            self._composition(keyword, old, new, where)
+        self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
+        for keyword in sorted({k for k in (*o, *n) if k.startswith("x-kubernetes-")} - set(IDENTITY_EXTENSIONS)):
+            old_value, new_value = o.get(keyword, _MISSING), n.get(keyword, _MISSING)
+            if old_value is _MISSING or new_value is _MISSING or canonical(old_value) != canonical(new_value):
+                self._extension(keyword, old_value, new_value, old, new, where)
+
+    def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
+               node: str = "schema") -> None:
+        if old_value is _MISSING and new_value is _MISSING:
+            return
+        if old_value is not _MISSING and new_value is not _MISSING and canonical(old_value) == canonical(new_value):
+            return
+        kind = "added" if old_value is _MISSING else "removed" if new_value is _MISSING else "modified"
+        self._change(kind, node, keyword, None if old_value is _MISSING else old_value,
+                     None if new_value is _MISSING else new_value, where,
+                     None if kind == "added" else old.pointer + "/" + keyword if keyword in old.schema else old.pointer,
+                     None if kind == "removed" else new.pointer + "/" + keyword if keyword in new.schema
+                     else new.pointer)
+
+    def _extension(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where) -> None:
+        self._value(keyword, old_value, new_value, old, new, where, node="extension")
+
+    def _enum(self, old: Side, new: Side, where: Where) -> None:
+        old_enum, new_enum = old.schema.get("enum"), new.schema.get("enum")
+        if not isinstance(old_enum, list) and not isinstance(new_enum, list):
+            return
+        if not isinstance(old_enum, list) or not isinstance(new_enum, list):
+            kind = "added" if isinstance(new_enum, list) else "removed"
+            self._change(kind, "schema", "enum", old_enum if kind == "removed" else None,
+                         new_enum if kind == "added" else None, where,
+                         old.pointer + "/enum" if kind == "removed" else None,
+                         new.pointer + "/enum" if kind == "added" else None)
+            return
+        old_keys = {canonical(v): (i, v) for i, v in enumerate(old_enum)}
+        new_keys = {canonical(v): (i, v) for i, v in enumerate(new_enum)}
+        for key, (i, value) in new_keys.items():
+            if key not in old_keys:
+                self._change("added", "enum-value", "enum", None, value, where, old.pointer + "/enum",
+                             f"{new.pointer}/enum/{i}", value=value)
+        for key, (i, value) in old_keys.items():
+            if key not in new_keys:
+                self._change("removed", "enum-value", "enum", value, None, where, f"{old.pointer}/enum/{i}",
+                             new.pointer + "/enum", value=value)
+
+    def _properties(self, old: Side, new: Side, where: Where) -> None:
+        old_props = _mapping(old.schema.get("properties"))
+        new_props = _mapping(new.schema.get("properties"))
+        old_required, new_required = required_set(old.schema), required_set(new.schema)
+        for name, schema in new_props.items():
+            pointer = new.pointer + join_pointer(("properties", name))
+            if name not in old_props:
+                self._change("added", "property", "", None, schema, where.at("." + name), None, pointer,
+                             name=name, required=name in new_required,
+                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")))
+            elif isinstance(schema, dict) and isinstance(old_props[name], dict):
+                old_pointer = old.pointer + join_pointer(("properties", name))
+                self.compare(Side(old_props[name], old_pointer, old.doc), Side(schema, pointer, new.doc),
+                             self._property_where(where.at("." + name), old_props[name], schema))
+        for name, schema in old_props.items():
+            if name not in new_props:
+                self._change("removed", "property", "", schema, None, where.at("." + name),
+                             old.pointer + join_pointer(("properties", name)), None,
+                             name=name, required=name in old_required)
+        for name in sorted(new_required - old_required):
+            if name in old_props or name not in new_props:
+                self._change("modified", "property", "required", False, True, where.at("." + name),
+                             old.pointer + "/required" if "required" in old.schema else old.pointer,
+                             new.pointer + "/required", name=name)
+        for name in sorted(old_required - new_required):
+            if name in new_props or name not in old_props:
+                self._change("modified", "property", "required", True, False, where.at("." + name),
+                             old.pointer + "/required",
+                             new.pointer + "/required" if "required" in new.schema else new.pointer, name=name)
+
+    @staticmethod
+    def _property_where(where: Where, old: Schema, new: Schema) -> Where:
+        """A read-only property is only ever read, a write-only one only written."""
+        if old.get("readOnly") and new.get("readOnly") and where.direction != "request":
+            return replace(where, direction="response")
+        if old.get("writeOnly") and new.get("writeOnly") and where.direction != "response":
+            return replace(where, direction="request")
+        return where
+
+    def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where) -> None:
+        o, n = old.schema.get(keyword), new.schema.get(keyword)
+        if isinstance(o, dict) and isinstance(n, dict):
+            self.compare(Side(o, f"{old.pointer}/{keyword}", old.doc), Side(n, f"{new.pointer}/{keyword}", new.doc),
+                         where.at(suffix))
+        elif isinstance(o, dict) or isinstance(n, dict):
+            self._value(keyword, o if o is not None else _MISSING, n if n is not None else _MISSING, old, new,
+                        where)
+
+    def _additional_properties(self, old: Side, new: Side, where: Where) -> None:
+        o, n = old.schema.get("additionalProperties"), new.schema.get("additionalProperties")
+        if isinstance(o, dict) and isinstance(n, dict):
+            self._single("additionalProperties", "{}", old, new, where)
+            return
+        allowed_old, allowed_new = o is not False, n is not False
+        if allowed_old != allowed_new:
+            self._change("modified", "schema", "additionalProperties", allowed_old, allowed_new, where,
+                         old.pointer, new.pointer)
+
+    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> None:
+        old_members = self._members(keyword, old, self.old_resolver, rename=True)
+        new_members = self._members(keyword, new, self.new_resolver, rename=False)
+        label = "" if keyword == "allOf" else f"<{keyword}>"
+        for key, (pointer, schema) in new_members.items():
+            if key in old_members:
+                old_pointer, old_schema = old_members[key]
+                self.compare(Side(old_schema, old_pointer, old.doc), Side(schema, pointer, new.doc),
+                             where.at(label))
+            else:
+                self._change("added", "schema", keyword, None, key, where, None, pointer, member=key)
+        for key, (pointer, _) in old_members.items():
+            if key not in new_members:
+                self._change("removed", "schema", keyword, key, None, where, pointer, None, member=key)
+
+    def _members(self, keyword: str, side: Side, resolver: Resolver, rename: bool) -> dict[str, tuple[str, Schema]]:
+        members = side.schema.get(keyword)
+        if not isinstance(members, list):
+            return {}
+        found: dict[str, tuple[str, Schema]] = {}
+        inline = 0
+        for i, member in enumerate(members):
+            if not isinstance(member, dict):
+                continue
+            pointer = f"{side.pointer}/{keyword}/{i}"
+            name = self._named(Side(member, pointer, side.doc), resolver)
+            if name is not None:
+                found[self.names.get(name, name) if rename else name] = (pointer, member)
+            else:
+                found[f"#{inline}"] = (pointer, member)
+                inline += 1
+        return found
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _types(types: frozenset[str]) -> str | list[str] | None:
+    if not types:
+        return None
+    return next(iter(types)) if len(types) == 1 else sorted(types)
+
+
+def _discriminator(schema: Schema) -> Any:
+    value = schema.get("discriminator", _MISSING)
+    if isinstance(value, dict):
+        return {k: value[k] for k in ("propertyName", "mapping") if k in value}
+    return value

@@ -1,0 +1,41 @@
+"""Tool errors: the only exceptions specdiff raises on purpose.
+
+    SpecdiffError              anything the CLI turns into a one-line message and exit code 2
+    ├── InputError             a spec cannot be read or understood (names the file and the place)
+    ├── ConfigError            a configuration file is wrong (names the file and the line)
+    └── UsageError             the command line asks for something impossible
+
+Findings about the API are never exceptions; they are records.
+"""
+
+from __future__ import annotations
+
+
+class SpecdiffError(Exception):
+    """Base of every error the CLI reports as one line with exit code 2."""
+
+    def __init__(self, message: str, *, file: str | None = None, place: str | None = None) -> None:
+        self.file = file
+        self.place = place
+        self.detail = message
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.place}" if self.place else "") + ": "
+        elif self.place:
+            where = f"{self.place}: "
+        return (where + self.detail).replace("\n", " ")
+
+
+class InputError(SpecdiffError):
+    """A spec that cannot be read, parsed, or resolved."""
+
+
+class ConfigError(SpecdiffError):
+    """A configuration or baseline file that is invalid."""
+
+
+class UsageError(SpecdiffError):
+    """A command line that cannot be carried out."""

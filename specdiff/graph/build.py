@@ -1,0 +1,328 @@
+"""graph: Document -> SpecGraph. Swagger 2.0 and OpenAPI 3.x both become one normalised model.
+
+Swagger `body`/`formData` parameters become request bodies, `produces`/`consumes` become media types,
+`definitions` become named schemas; parameter, body, response and header `$ref`s are resolved here so
+that moving something into components is not a change.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import networkx as nx
+
+from specdiff.errors import InputError
+from specdiff.graph.model import (
+    MediaType,
+    NamedSchema,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    Schema,
+    SpecGraph,
+    group_version_of_name,
+    group_version_of_path,
+    stability_of,
+)
+from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import refs_in
+from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_PATH_PARAM = re.compile(r"\{[^}/]*\}")
+#: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
+_V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum",
+                   "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
+                   "uniqueItems", "enum", "multipleOf", "x-nullable")
+
+
+def operation_key(method: str, path: str) -> str:
+    """Method and path template with parameter names erased: a renamed path parameter is the same route."""
+    return f"{method.upper()} {_PATH_PARAM.sub('{}', path)}"
+
+
+def build(doc: Document, resolver: Resolver | None = None) -> SpecGraph:
+    if doc.dialect == "crd":
+        from specdiff.graph.crd import build_crd_graph
+
+        crd_graph: SpecGraph = build_crd_graph(doc)
+        return crd_graph
+    if doc.dialect == "openapi-dir":
+        from specdiff.graph.directory import build_directory_graph
+
+        dir_graph: SpecGraph = build_directory_graph(doc)
+        return dir_graph
+    return _Builder(doc, resolver or Resolver(doc)).build()
+
+
+class _Builder:
+    def __init__(self, doc: Document, resolver: Resolver) -> None:
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.v2 = doc.dialect == "swagger-2.0"
+        self.resolver = resolver
+        self.graph = nx.DiGraph()
+        self.schemas: dict[str, NamedSchema] = {}
+        self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
+        self._v2_schemas: dict[int, Schema] = {}
+
+    def build(self) -> SpecGraph:
+        container = "definitions" if self.v2 else "components"
+        named = self.data.get("definitions") if self.v2 else (self.data.get("components") or {}).get("schemas")
+        if named is not None and not isinstance(named, dict):
+            raise InputError(f"'{container}' schemas must be a mapping", file=self.doc.name,
+                             place="/definitions" if self.v2 else "/components/schemas")
+        prefix = ("definitions",) if self.v2 else ("components", "schemas")
+        for name, schema in (named or {}).items():
+            self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc)
+        operations: dict[str, Operation] = {}
+        paths = self.data.get("paths") or {}
+        if not isinstance(paths, dict):
+            raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
+        for path, item in paths.items():
+            item_pointer = join_pointer(("paths", path))
+            item = self._deref(item, item_pointer)
+            if not isinstance(item, dict):
+                raise InputError("a path item must be a mapping", file=self.doc.name, place=item_pointer)
+            shared = self._parameters(item.get("parameters"), item_pointer + "/parameters", path)
+            for method in METHODS:
+                if isinstance(item.get(method), dict):
+                    op = self._operation(path, method, item[method], item_pointer + "/" + method, shared)
+                    operations[op.key] = op
+        kubernetes = any(n.startswith("io.k8s.") for n in self.schemas) or any(
+            p.startswith(("/api/v1", "/apis/")) for p in paths)
+        return SpecGraph(self.doc, operations, self.schemas, self.graph, kubernetes)
+
+    # -- schemas ------------------------------------------------------------------------------------
+    def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document) -> None:
+        if name in self.schemas:
+            return
+        if not isinstance(schema, dict):
+            raise InputError("a schema must be a mapping", file=doc.name, place=pointer)
+        gvk, group_version = _gvk(schema, name)
+        self.schemas[name] = NamedSchema(name, schema, pointer, doc, gvk, group_version,
+                                         stability_of(group_version.split("/")[-1] if group_version else None))
+        node = ("schema", name)
+        self.graph.add_node(node)
+        for target in self._schema_refs(schema, pointer, doc):
+            self.graph.add_edge(node, ("schema", target))
+
+    def _schema_refs(self, schema: Schema, pointer: str, doc: Document) -> set[str]:
+        """Named schemas an inline schema refers to; refs to other places are followed inline."""
+        cached = self._refs_cache.get(id(schema))
+        if cached is not None:
+            return cached
+        found: set[str] = set()
+        pending = [(schema, pointer, doc)]
+        seen: set[int] = set()
+        while pending:
+            current, at, current_doc = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            for tokens, ref in refs_in(current):
+                ref_at = at + join_pointer(tokens)
+                name = self.resolver.named(ref, current_doc, ref_at)
+                target, target_doc, target_pointer = self.resolver.lookup(ref, current_doc, ref_at)
+                if name is not None:
+                    found.add(name)
+                    self._add_schema(name, target, target_pointer, target_doc)
+                elif isinstance(target, dict):
+                    pending.append((target, target_pointer, target_doc))
+        self._refs_cache[id(schema)] = found
+        return found
+
+    def _deref(self, obj: Any, pointer: str) -> Any:
+        """Follow `$ref` chains of parameters, responses, bodies and headers (not schemas)."""
+        hops = 0
+        while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
+            hops += 1
+            if hops > 32:
+                raise InputError("$ref cycle", file=self.doc.name, place=pointer)
+            obj, _, _ = self.resolver.lookup(obj["$ref"], self.doc, pointer)
+        return obj
+
+    # -- operations ---------------------------------------------------------------------------------
+    def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
+                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]]) -> Operation:
+        own = self._parameters(raw.get("parameters"), pointer + "/parameters", path)
+        merged = {**shared, **own}
+        parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
+        body = self._v2_body(raw, merged, pointer) if self.v2 else self._v3_body(raw.get("requestBody"), pointer)
+        responses = self._responses(raw.get("responses"), pointer + "/responses", raw)
+        group_version = group_version_of_path(path)
+        op = Operation(
+            key=operation_key(method, path), method=method, path=path, pointer=pointer,
+            parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
+            operation_id=raw.get("operationId"), tags=tuple(str(t) for t in raw.get("tags") or ()),
+            group_version=group_version, stability=stability_of(group_version.split("/")[-1])
+            if group_version else "ga",
+        )
+        node = ("op", op.key)
+        self.graph.add_node(node)
+        for direction, schema, at in self._operation_schemas(op):
+            for target in self._schema_refs(schema, at, self.doc):
+                edge = self.graph.get_edge_data(node, ("schema", target))
+                if edge is None:
+                    self.graph.add_edge(node, ("schema", target), directions={direction})
+                else:
+                    edge["directions"].add(direction)
+        return op
+
+    @staticmethod
+    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str]]:
+        uses: list[tuple[str, Schema, str]] = []
+        for param in op.parameters.values():
+            if param.schema is not None:
+                uses.append(("request", param.schema, param.pointer))
+        if op.body:
+            uses += [("request", m.schema, m.pointer) for m in op.body.media.values() if m.schema is not None]
+        for response in op.responses.values():
+            uses += [("response", m.schema, m.pointer) for m in response.media.values() if m.schema is not None]
+            uses += [("response", h.schema, h.pointer) for h in response.headers.values() if h.schema is not None]
+        return uses
+
+    def _v2_schema(self, param: dict[str, Any]) -> Schema:
+        """A Swagger parameter or header describes its value inline; one schema object per parameter object."""
+        key = id(param)
+        if key not in self._v2_schemas:
+            self._v2_schemas[key] = {k: param[k] for k in _V2_SCHEMA_KEYS if k in param}
+        return self._v2_schemas[key]
+
+    def _parameters(self, raw: Any, pointer: str, path: str
+                    ) -> dict[tuple[str, str], tuple[Parameter, dict[str, Any]]]:
+        if raw is None:
+            return {}
+        if not isinstance(raw, list):
+            raise InputError("'parameters' must be a list", file=self.doc.name, place=pointer)
+        path_names = [m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path)]
+        found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
+        for i, item in enumerate(raw):
+            at = f"{pointer}/{i}"
+            if isinstance(item, dict) and isinstance(item.get("$ref"), str):
+                _, _, target_pointer = self.resolver.lookup(item["$ref"], self.doc, at)
+                at = target_pointer
+            param = self._deref(item, at)
+            if not isinstance(param, dict) or "name" not in param or "in" not in param:
+                raise InputError("a parameter needs 'name' and 'in'", file=self.doc.name, place=at)
+            location, name = str(param["in"]), str(param["name"])
+            schema: Schema | None
+            if self.v2 and location not in ("body", "formData"):
+                schema = self._v2_schema(param)
+                schema_at = at
+            elif self.v2:
+                schema, schema_at = param.get("schema"), at + "/schema"
+            else:
+                schema, schema_at = self._v3_parameter_schema(param, at)
+            key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
+            found[(location, key_name)] = (Parameter(
+                location=location, name=name, required=bool(param.get("required")) or location == "path",
+                schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
+                style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
+            ), param)
+        return found
+
+    @staticmethod
+    def _v3_parameter_schema(param: dict[str, Any], at: str) -> tuple[Schema | None, str]:
+        if isinstance(param.get("schema"), dict):
+            return param["schema"], at + "/schema"
+        content = param.get("content")
+        if isinstance(content, dict):
+            for media_type, media in sorted(content.items()):
+                if isinstance(media, dict) and isinstance(media.get("schema"), dict):
+                    return media["schema"], at + join_pointer(("content", media_type, "schema"))
+        return None, at
+
+    def _v2_body(self, raw: dict[str, Any], params: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]],
+                 pointer: str) -> RequestBody | None:
+        consumes = raw.get("consumes") or self.data.get("consumes") or ["application/json"]
+        for (location, _), (param, _) in params.items():
+            if location == "body":
+                media = {str(m): MediaType(str(m), param.schema, param.pointer) for m in consumes}
+                return RequestBody(param.required, media, param.pointer.removesuffix("/schema"))
+        form = [(param, original) for (location, _), (param, original) in params.items() if location == "formData"]
+        if not form:
+            return None
+        schema: Schema = {"type": "object", "properties": {p.name: p.schema or {} for p, _ in form}}
+        required = sorted(p.name for p, _ in form if p.required)
+        if required:
+            schema["required"] = required
+        form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
+        media = {str(m): MediaType(str(m), schema, pointer + "/parameters") for m in form_types}
+        return RequestBody(bool(required), media, pointer + "/parameters")
+
+    def _v3_body(self, raw: Any, pointer: str) -> RequestBody | None:
+        if raw is None:
+            return None
+        at = pointer + "/requestBody"
+        if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
+            _, _, at = self.resolver.lookup(raw["$ref"], self.doc, at)
+        body = self._deref(raw, at)
+        if not isinstance(body, dict):
+            raise InputError("a request body must be a mapping", file=self.doc.name, place=at)
+        return RequestBody(bool(body.get("required")), self._content(body.get("content"), at), at)
+
+    def _content(self, content: Any, pointer: str) -> dict[str, MediaType]:
+        if not isinstance(content, dict):
+            return {}
+        media: dict[str, MediaType] = {}
+        for name, item in content.items():
+            at = pointer + join_pointer(("content", name))
+            schema = item.get("schema") if isinstance(item, dict) else None
+            media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
+                                    at + "/schema" if isinstance(schema, dict) else at)
+        return media
+
+    def _responses(self, raw: Any, pointer: str, op: dict[str, Any]) -> dict[str, Response]:
+        if not isinstance(raw, dict):
+            return {}
+        produces = op.get("produces") or self.data.get("produces") or ["application/json"]
+        responses: dict[str, Response] = {}
+        for status, item in raw.items():
+            if str(status).startswith("x-"):
+                continue
+            at = pointer + join_pointer((str(status),))
+            if isinstance(item, dict) and isinstance(item.get("$ref"), str):
+                _, _, at = self.resolver.lookup(item["$ref"], self.doc, at)
+            response = self._deref(item, at)
+            if not isinstance(response, dict):
+                raise InputError("a response must be a mapping", file=self.doc.name, place=at)
+            if self.v2:
+                schema = response.get("schema")
+                media = {str(m): MediaType(str(m), schema, at + "/schema") for m in produces} \
+                    if isinstance(schema, dict) else {}
+            else:
+                media = self._content(response.get("content"), at)
+            responses[str(status)] = Response(str(status), media, self._headers(response.get("headers"), at),
+                                              at)
+        return responses
+
+    def _headers(self, raw: Any, pointer: str) -> dict[str, Parameter]:
+        if not isinstance(raw, dict):
+            return {}
+        headers: dict[str, Parameter] = {}
+        for name, item in raw.items():
+            at = pointer + join_pointer(("headers", name))
+            header = self._deref(item, at)
+            if not isinstance(header, dict):
+                continue
+            schema: Schema | None
+            if self.v2:
+                schema = self._v2_schema(header)
+            else:
+                schema, at = self._v3_parameter_schema(header, at)
+            headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at)
+        return headers
+
+
+def _gvk(schema: Schema, name: str) -> tuple[str | None, str | None]:
+    """("group/version/Kind", "group/version") from x-kubernetes-group-version-kind, else from the name."""
+    gvks = schema.get("x-kubernetes-group-version-kind")
+    if isinstance(gvks, list) and gvks and isinstance(gvks[0], dict):
+        first = gvks[0]
+        group = first.get("group") or "core"
+        return f"{group}/{first.get('version')}/{first.get('kind')}", f"{group}/{first.get('version')}"
+    return None, group_version_of_name(name)

@@ -1,0 +1,72 @@
+"""JSON Schema helpers shared by the graph builder and the differ: subschemas, types, refs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from specdiff.graph.model import Schema
+
+#: keywords whose value is one subschema, and how the field path shows them
+SINGLE = {"items": "[]", "additionalProperties": "{}", "not": "<not>", "contains": "<contains>",
+          "propertyNames": "<propertyNames>", "additionalItems": "[]"}
+#: keywords whose value is a list of subschemas
+LISTS = ("allOf", "oneOf", "anyOf", "prefixItems")
+#: keywords whose value maps names to subschemas
+MAPS = ("properties", "patternProperties", "$defs", "definitions")
+
+
+def subschemas(schema: Schema) -> Iterator[tuple[tuple[str, ...], Schema]]:
+    """Every direct subschema with its pointer tokens relative to `schema`."""
+    for key in MAPS:
+        members = schema.get(key)
+        if isinstance(members, dict):
+            for name, sub in members.items():
+                if isinstance(sub, dict):
+                    yield (key, name), sub
+    for key in SINGLE:
+        sub = schema.get(key)
+        if isinstance(sub, dict):
+            yield (key,), sub
+    if isinstance(schema.get("items"), list):  # tuple validation in older drafts
+        for i, sub in enumerate(schema["items"]):
+            if isinstance(sub, dict):
+                yield ("items", str(i)), sub
+    for key in LISTS:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for i, sub in enumerate(subs):
+                if isinstance(sub, dict):
+                    yield (key, str(i)), sub
+
+
+def refs_in(schema: Schema) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every `$ref` reachable inside an inline schema, without following it."""
+    stack: list[tuple[tuple[str, ...], Schema]] = [((), schema)]
+    while stack:
+        tokens, node = stack.pop()
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            yield tokens + ("$ref",), ref
+        for sub_tokens, sub in subschemas(node):
+            stack.append((tokens + sub_tokens, sub))
+
+
+def type_set(schema: Schema, dialect: str) -> frozenset[str]:
+    """The JSON types a schema admits, without "null" (nullability is its own attribute)."""
+    value = schema.get("type")
+    if value is None:
+        return frozenset()
+    types = {value} if isinstance(value, str) else {str(t) for t in value} if isinstance(value, list) else set()
+    return frozenset(types - {"null"})
+
+
+def nullable(schema: Schema) -> bool:
+    value = schema.get("type")
+    return bool(schema.get("nullable") or schema.get("x-nullable")
+                or (isinstance(value, list) and "null" in value)
+                or (isinstance(schema.get("enum"), list) and None in schema["enum"]))
+
+
+def required_set(schema: Schema) -> frozenset[str]:
+    value = schema.get("required")
+    return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()

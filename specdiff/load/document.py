@@ -1,0 +1,30 @@
+"""The Document record: one parsed input with its dialect and a lazy source map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from specdiff.load.sourcemap import SourceMap
+
+DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "crd", "openapi-dir")
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """A parsed spec. `parts` holds the documents of a directory input, keyed by their group-version."""
+
+    name: str  # what the user typed: a path, "-", or "REV:path"
+    data: Any
+    dialect: str
+    format: str  # json | yaml | dir
+    base: Path | None = None  # folder that relative $refs resolve against (None: refs to files refused)
+    sourcemap: SourceMap | None = None
+    parts: tuple[tuple[str, Document], ...] = ()
+    externals: dict[str, Document] = field(default_factory=dict)  # files reached through $ref, by path
+    reader: Any = None  # callable(path) -> bytes, for files beside this one (git revisions use their own)
+
+    def locate(self, pointer: str) -> tuple[int, int] | None:
+        """1-based (line, column) of the node at `pointer`, if the source map can find it."""
+        return self.sourcemap.locate(pointer) if self.sourcemap else None

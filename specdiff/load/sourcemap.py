@@ -1,0 +1,167 @@
+"""Lazy JSON Pointer -> line:column maps for JSON and YAML sources.
+
+Building a full map costs as much as parsing again, and most runs never need one, so each map is built only
+when a formatter asks for a location, and only along the pointers it asks about.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from typing import Any
+
+import yaml
+
+_DECODER = json.JSONDecoder()
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+_WS = " \t\n\r"
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+
+
+def join_pointer(tokens: list[str] | tuple[str, ...]) -> str:
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+class SourceMap:
+    """Finds where a pointer's node starts in the text. Subclasses know the syntax."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._line_starts: list[int] | None = None
+
+    def locate(self, pointer: str) -> tuple[int, int] | None:
+        raise NotImplementedError
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line + 1, offset - self._line_starts[line] + 1
+
+
+class JsonSourceMap(SourceMap):
+    """Walks the JSON text along the pointer, skipping sibling values with the C decoder."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._members: dict[int, dict[str, tuple[int, int]]] = {}  # object offset -> key -> (key, value)
+        self._scanned_to: dict[int, int] = {}
+
+    def _ws(self, i: int) -> int:
+        text = self.text
+        while i < len(text) and text[i] in _WS:
+            i += 1
+        return i
+
+    def _member(self, obj: int, key: str) -> tuple[int, int] | None:
+        members = self._members.setdefault(obj, {})
+        if key in members:
+            return members[key]
+        text = self.text
+        i = self._scanned_to.get(obj, obj + 1)
+        while True:
+            i = self._ws(i)
+            if i >= len(text) or text[i] == "}":
+                self._scanned_to[obj] = i
+                return None
+            if text[i] == ",":
+                i = self._ws(i + 1)
+            key_at = i
+            name, i = _scanstring(text, i + 1)
+            i = self._ws(self._ws(i) + 1)  # past ':'
+            value_at = i
+            members.setdefault(name, (key_at, value_at))
+            _, i = _DECODER.raw_decode(text, value_at)
+            self._scanned_to[obj] = i
+            if name == key:
+                return members[name]
+
+    def _element(self, arr: int, index: int) -> int | None:
+        text = self.text
+        i = self._ws(arr + 1)
+        for _ in range(index):
+            if i >= len(text) or text[i] == "]":
+                return None
+            _, i = _DECODER.raw_decode(text, i)
+            i = self._ws(i)
+            if text[i] == ",":
+                i = self._ws(i + 1)
+        return None if i >= len(text) or text[i] == "]" else i
+
+    def locate(self, pointer: str) -> tuple[int, int] | None:
+        try:
+            at = self._ws(1 if self.text.startswith("\ufeff") else 0)
+            found = at
+            for token in split_pointer(pointer):
+                if self.text[at] == "{":
+                    member = self._member(at, token)
+                    if member is None:
+                        return None
+                    found, at = member
+                elif self.text[at] == "[" and token.isdigit():
+                    element = self._element(at, int(token))
+                    if element is None:
+                        return None
+                    found = at = element
+                else:
+                    return None
+            return self.line_col(found)
+        except (ValueError, IndexError):
+            return None
+
+
+class YamlSourceMap(SourceMap):
+    """Composes the YAML node tree (C parser) once, on first use, and walks it."""
+
+    def __init__(self, text: str, multi: bool = False) -> None:
+        super().__init__(text)
+        self.multi = multi
+        self._root: Any = None
+
+    def _tree(self) -> Any:
+        if self._root is None:
+            loader = yaml.CSafeLoader(self.text)
+            try:
+                nodes = []
+                while loader.check_node():
+                    nodes.append(loader.get_node())
+            finally:
+                loader.dispose()
+            self._root = nodes if self.multi else (nodes[0] if nodes else None)
+        return self._root
+
+    def locate(self, pointer: str) -> tuple[int, int] | None:
+        node: Any = self._tree()
+        mark = getattr(node, "start_mark", None)
+        for token in split_pointer(pointer):
+            if isinstance(node, list):
+                if not token.isdigit() or int(token) >= len(node):
+                    return None
+                node = node[int(token)]
+                mark = node.start_mark
+            elif isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if isinstance(key, yaml.ScalarNode) and str(key.value) == token:
+                        mark, node = key.start_mark, value
+                        break
+                else:
+                    return None
+            elif isinstance(node, yaml.SequenceNode):
+                if not token.isdigit() or int(token) >= len(node.value):
+                    return None
+                node = node.value[int(token)]
+                mark = node.start_mark
+            else:
+                return None
+        return (mark.line + 1, mark.column + 1) if mark is not None else None

@@ -1,0 +1,50 @@
+"""The whole job as one pure function over loaded documents: graph -> diff -> classify -> sort."""
+
+from __future__ import annotations
+
+from specdiff.classify import classify
+from specdiff.diff import diff
+from specdiff.graph.build import build
+from specdiff.graph.model import SpecGraph
+from specdiff.graph.refs import Resolver
+from specdiff.load.document import Document
+from specdiff.records import Change, Finding, Report, SourceInfo
+
+POLICIES = ("auto", "kubernetes", "openapi")
+
+
+def run(old: Document, new: Document, policy: str = "auto") -> Report:
+    old_resolver, new_resolver = Resolver(old), Resolver(new)
+    old_graph, new_graph = build(old, old_resolver), build(new, new_resolver)
+    chosen = pick_policy(policy, old_graph, new_graph)
+    changes = diff(old_graph, new_graph, old_resolver, new_resolver)
+
+    def reach(change: Change) -> tuple[str, ...]:
+        return operations_reached(change, old_graph, new_graph)
+
+    findings = sorted(classify(changes, chosen, reach), key=Finding.sort_key)
+    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings))
+
+
+def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> str:
+    if policy != "auto":
+        return policy
+    return "kubernetes" if old.kubernetes or new.kubernetes else "openapi"
+
+
+def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:
+    ctx = change.context
+    if ctx.operation:
+        return (ctx.operation,)
+    if ctx.schema:
+        graph = new if ctx.schema in new.schemas else old
+        return graph.operations_reaching(ctx.schema)
+    return ()
+
+
+def source_info(doc: Document, graph: SpecGraph) -> SourceInfo:
+    info = doc.data.get("info") if isinstance(doc.data, dict) else None
+    info = info if isinstance(info, dict) else {}
+    title, version = info.get("title"), info.get("version")
+    return SourceInfo(doc.name, doc.dialect, str(title) if title is not None else None,
+                      str(version) if version is not None else None)

@@ -1,0 +1,137 @@
+"""The immutable records that flow through the pipeline: Change, Finding, Report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Level(StrEnum):
+    """How much a change hurts existing users; ordered from worst to mildest."""
+
+    BREAKING = "breaking"
+    DANGEROUS = "dangerous"
+    SAFE = "safe"
+
+    @property
+    def rank(self) -> int:
+        return _LEVEL_RANK[self]
+
+
+_LEVEL_RANK = {Level.BREAKING: 0, Level.DANGEROUS: 1, Level.SAFE: 2}
+
+#: Where a schema is met: sent by clients, returned to them, or both.
+DIRECTIONS = ("request", "response", "both")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where a change sits, in the words a reader uses."""
+
+    operation: str | None = None  # "GET /api/v1/pods/{}" as written in the new spec
+    schema: str | None = None  # named schema (definition) the change is inside
+    path: str | None = None  # field path inside the schema or operation: ".spec.containers[].name"
+    gvk: str | None = None  # "apps/v1/Deployment"
+    group_version: str | None = None  # "apps/v1"
+    stability: str = "ga"  # alpha | beta | ga
+    document: str | None = None  # per-group document or CRD name the change is in
+
+    def label(self) -> str:
+        """A short human location: operation or schema, then the field path."""
+        head = self.operation or self.schema or self.document or ""
+        if self.path:
+            return f"{head} {self.path}".strip()
+        return head
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A neutral structural fact about two specs; never a verdict."""
+
+    kind: str  # added | removed | modified
+    node: str  # operation, parameter, request-body, response, media-type, schema, property, enum-value, ...
+    attribute: str  # the attribute that changed ("type", "required", "maxLength"); "" for the node itself
+    old: Any
+    new: Any
+    direction: str  # request | response | both
+    context: Context
+    old_pointer: str | None = None
+    new_pointer: str | None = None
+    detail: tuple[tuple[str, Any], ...] = ()  # extra facts for predicates and messages (name, value) pairs
+
+    @property
+    def pointer(self) -> str:
+        """RFC 6901 pointer into the document the change is visible in (new, else old)."""
+        return self.new_pointer if self.new_pointer is not None else (self.old_pointer or "")
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        for key, value in self.detail:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A classified change: rule, level, one-sentence reason, and what it reaches."""
+
+    rule: str
+    level: Level
+    message: str
+    reason: str
+    change: Change
+    operations: tuple[str, ...] = ()
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable id from structured fields only (never message text): survives rewording."""
+        return fingerprint(self.rule, self.change)
+
+    def sort_key(self) -> tuple[int, str, str, str]:
+        return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)
+
+
+def fingerprint(rule: str, change: Change) -> str:
+    ctx = change.context
+    payload = json.dumps(
+        [rule, change.kind, change.node, change.attribute, ctx.document, ctx.operation, ctx.schema, ctx.path,
+         _plain(change.old), _plain(change.new)],
+        sort_keys=True, default=str, separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _plain(value: Any) -> Any:
+    """Values small enough to fingerprint; large subtrees are summarised by their JSON hash."""
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 200 else hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """What a report says about one input."""
+
+    name: str
+    dialect: str
+    title: str | None = None
+    version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything a formatter needs: the two inputs, the policy, the sorted findings."""
+
+    old: SourceInfo
+    new: SourceInfo
+    policy: str
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = field(default=())  # policy remarks: expired ignores, unused baseline entries
+
+    def count(self, level: Level) -> int:
+        return sum(1 for f in self.findings if f.level is level)
+
+    def summary(self) -> dict[str, int]:
+        return {level.value: self.count(level) for level in Level}

@@ -1,0 +1,57 @@
+"""The versioned JSON envelope: the contract other tools and the yaml format build on."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from specdiff import __version__
+from specdiff.records import Finding, Report, SourceInfo
+from specdiff.report import RenderOptions
+
+SCHEMA_VERSION = 1
+
+
+def envelope(report: Report) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "specdiff_version": __version__,
+        "policy": report.policy,
+        "old": _source(report.old),
+        "new": _source(report.new),
+        "summary": report.summary(),
+        "findings": [finding_record(f) for f in report.findings],
+        "notes": list(report.notes),
+    }
+
+
+def _source(info: SourceInfo) -> dict[str, Any]:
+    return {"name": info.name, "dialect": info.dialect, "title": info.title, "version": info.version}
+
+
+def finding_record(finding: Finding) -> dict[str, Any]:
+    change, ctx = finding.change, finding.change.context
+    location = {key: value for key, value in (
+        ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema), ("path", ctx.path),
+        ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
+    return {
+        "rule": finding.rule,
+        "level": finding.level.value,
+        "message": finding.message,
+        "reason": finding.reason,
+        "change": change.kind,
+        "location": location,
+        "stability": ctx.stability,
+        "direction": change.direction,
+        "pointer": change.pointer,
+        "old_pointer": change.old_pointer,
+        "new_pointer": change.new_pointer,
+        "old": change.old,
+        "new": change.new,
+        "operations": list(finding.operations),
+        "fingerprint": finding.fingerprint,
+    }
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    return json.dumps(envelope(report), indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n"

@@ -1,0 +1,35 @@
+"""Running rule-card cases: each case is an (old, new) pair of small documents and the exact findings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from specdiff.load import load_text
+from specdiff.pipeline import run
+from specdiff.records import Report
+
+SKELETON = {"openapi": "3.0.3", "info": {"title": "case", "version": "1"}, "paths": {}}
+
+
+def expand(document: Any) -> Any:
+    """A case may give only the interesting parts of an OpenAPI 3.0 document; the rest is filled in."""
+    if isinstance(document, dict) and not {"openapi", "swagger", "kind"} & set(document):
+        return {**SKELETON, **document}
+    return document
+
+
+def run_case(case: dict[str, Any]) -> Report:
+    old = load_text(json.dumps(expand(case["old"])), "old.json", None)
+    new = load_text(json.dumps(expand(case["new"])), "new.json", None)
+    return run(old, new, case.get("policy", "auto"))
+
+
+def observed(report: Report, with_level: bool) -> list[tuple[str, ...]]:
+    return sorted((f.rule, f.change.pointer, f.level.value) if with_level else (f.rule, f.change.pointer)
+                  for f in report.findings)
+
+
+def expected(case: dict[str, Any], with_level: bool) -> list[tuple[str, ...]]:
+    return sorted((e["rule"], e["pointer"], e["level"]) if with_level else (e["rule"], e["pointer"])
+                  for e in case.get("expect") or [])
