@@ -32,6 +32,7 @@ def main() -> None:
     \b
       specdiff OLD NEW              compare two specs (files, per-group directories, or - for stdin)
       specdiff baseline OLD NEW     write the fingerprints of today's findings, to accept them
+      specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
       specdiff explain RULE         print one rule's documentation
 
@@ -191,6 +192,44 @@ def baseline_command(old: str, new: str, output: str | None, policy: str | None,
         else:
             click.echo(text, nl=False)
         return EXIT_OK
+
+    sys.exit(guarded(job))
+
+
+@main.command("staged")
+@click.argument("files", nargs=-1)
+@policy_options
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+              help="Drop findings whose fingerprint this file lists.")
+def staged_command(files: tuple[str, ...], policy: str | None, config_file: str | None, no_config: bool,
+                   select: tuple[str, ...], ignore: tuple[str, ...], fail_on: str | None,
+                   baseline: str | None) -> None:
+    """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
+
+    A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
+    """
+    from specdiff.config import for_command
+    from specdiff.load import load
+    from specdiff.load.git import exists_at
+    from specdiff.pipeline import run
+    from specdiff.report import RenderOptions, render
+
+    def job() -> int:
+        config = for_command(config_file, no_config, select, ignore, baseline)
+        worst = EXIT_OK
+        for name in files:
+            if not exists_at("HEAD", name):
+                continue
+            old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")
+            report = run(old_doc, new_doc, policy or config.policy or "auto", config)
+            code = exit_code(report, fail_on or config.fail_on or "breaking")
+            if report.findings or report.notes or code:
+                click.echo(render(report, "text", RenderOptions(color=False, old_doc=old_doc, new_doc=new_doc)),
+                           nl=False)
+            worst = max(worst, code)
+        return worst
 
     sys.exit(guarded(job))
 

@@ -116,6 +116,20 @@ def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display
     return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
 
 
+def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_ids: Iterable[str] | None = None,
+                        folder: Path | None = None) -> Config:
+    """A configuration given as data (the Python API): the same keys and checks as a file."""
+    if rule_ids is None:
+        from specdiff.classify.cards import catalogue
+
+        rule_ids = [card.id for card in catalogue()]
+
+    def place(at: tuple[Any, ...]) -> str | None:
+        return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in at).replace(".[", "[") or None
+
+    return _validate(dict(data), _Where(name, place), frozenset(rule_ids), folder or Path.cwd())
+
+
 Place = Callable[[tuple[Any, ...]], str | None]
 
 

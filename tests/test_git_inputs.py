@@ -172,3 +172,31 @@ def test_outside_a_repository_nothing_is_a_revision(tmp_path: Path, monkeypatch:
     with pytest.raises(InputError) as caught:
         load("HEAD:api/openapi.yaml")
     assert caught.value.one_line() == "HEAD:api/openapi.yaml: no such file"
+
+
+def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
+    """The pre-commit hook: only what is staged counts; files HEAD lacks are new and skipped."""
+    put(repo, {"api/brand-new.yaml": spec({"x": {"type": "string"}})})
+    git(repo, "add", "api/brand-new.yaml")
+    result = CliRunner().invoke(main, ["staged", "--no-config", "api/openapi.yaml", "api/brand-new.yaml"])
+    assert (result.exit_code, result.stdout) == (0, "")  # the edit to openapi.yaml is not staged yet
+    git(repo, "add", "api/openapi.yaml")
+    result = CliRunner().invoke(main, ["staged", "--no-config", "api/openapi.yaml", "api/brand-new.yaml"])
+    assert result.exit_code == 1
+    assert [" ".join(line.split()) for line in result.stdout.splitlines() if line.startswith(("specdiff", "break"))
+            ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (policy: openapi)",
+                  "breaking schema.enum.value-added Frobber .mode", "breaking schema.property.removed Frobber .size"]
+    result = CliRunner().invoke(main, ["staged", "--no-config", "--fail-on", "never", "api/openapi.yaml"])
+    assert result.exit_code == 0
+
+
+def test_pre_commit_hook_definition() -> None:
+    import yaml
+
+    hooks = yaml.safe_load((Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml").read_text())
+    assert [(h["id"], h["entry"], h["language"], h["pass_filenames"]) for h in hooks] == [
+        ("specdiff", "specdiff staged", "python", True)]
+    import re
+
+    assert re.search(hooks[0]["files"], "api/openapi.yaml") and re.search(hooks[0]["files"], "swagger.json")
+    assert not re.search(hooks[0]["files"], "docs/index.md")

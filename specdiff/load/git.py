@@ -162,3 +162,10 @@ def _tree_files(found: GitSource) -> list[str]:
         names = [p[len(prefix):] for p in listing.stdout.decode("utf-8", "surrogateescape").split("\0")
                  if p.startswith(prefix) and "/" not in p[len(prefix):]]
     return sorted(n for n in names if n.endswith(_SPEC_SUFFIXES))
+
+
+def exists_at(rev: str, path: str) -> bool:
+    """Whether `path` (relative to the working directory) is a file or folder at `rev` ("" for the index)."""
+    if rev and not is_revision(rev):
+        return False
+    return _git(["cat-file", "-e", f"{rev}:./{path}"]).returncode == 0
