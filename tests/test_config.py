@@ -250,3 +250,12 @@ def test_baseline_from_configuration_and_expired_ignore_note(project: Path) -> N
     assert envelope["notes"] == ["expired ignore (.specdiff.yaml:3): rule operation expired on "
                                  "2020-01-01 and no longer applies (the v2 cut)"]
     assert code == 1
+
+
+def test_markdown_report_carries_the_notes(project: Path) -> None:
+    write(project, "b.txt", "0000000000000000  # gone\n")
+    code, out, _ = cli("old.yaml", "old.yaml", "--baseline", "b.txt", "--format", "markdown", "--no-config")
+    assert code == 0
+    assert out.endswith("No changes found.\n\n#### Notes\n"
+                        "- unused baseline entry \\(b\\.txt:\u200b1\\):\u200b 0000000000000000 \\(gone\\) matched no "
+                        "finding; remove it\n")
