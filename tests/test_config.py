@@ -259,3 +259,23 @@ def test_markdown_report_carries_the_notes(project: Path) -> None:
     assert out.endswith("No changes found.\n\n#### Notes\n"
                         "- unused baseline entry \\(b\\.txt:\u200b1\\):\u200b 0000000000000000 \\(gone\\) matched no "
                         "finding; remove it\n")
+
+
+def test_baseline_round_trip_on_real_kubernetes_specs(tmp_path: Path) -> None:
+    """Every finding between two Kubernetes releases has its own fingerprint; the baseline accepts them all."""
+    from conftest import corpus
+
+    import specdiff
+    from specdiff.config import render_baseline
+
+    old, new = corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json")
+    report = specdiff.compare(old, new)
+    text = render_baseline(report.findings)
+    lines = text.splitlines()[1:]
+    fingerprints = [line.split()[0] for line in lines]
+    assert fingerprints == sorted(set(fingerprints))
+    assert len(fingerprints) == len(report.findings)
+    (tmp_path / "b.txt").write_text(text)
+    accepted = specdiff.compare(old, new, baseline=tmp_path / "b.txt")
+    assert (accepted.findings, accepted.notes) == ((), ())
+    assert render_baseline(specdiff.compare(old, new).findings) == text  # deterministic
