@@ -252,8 +252,8 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
         return str(value)
 
     def selector_list(key: str) -> tuple[str, ...]:
-        value = data.get(key, [])
-        items = [value] if isinstance(value, str) else value
+        value = data.get(key)
+        items = [] if value is None else [value] if isinstance(value, str) else value
         if not isinstance(items, list):
             raise where.error(f"{key} must be a list of rule ids or prefixes", (key,))
         chosen = []

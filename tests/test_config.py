@@ -114,6 +114,13 @@ def test_yaml_errors_name_the_line(tmp_path: Path, text: str, message: str) -> N
     assert error_of(write(tmp_path, ".specdiff.yaml", text)) == message
 
 
+def test_empty_values_mean_nothing_set(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, ".specdiff.yaml", "select:\nignore:\nrules:\n")) == Config(
+        path=str(tmp_path / ".specdiff.yaml"))
+    assert load_config(write(tmp_path, ".specdiff.yaml", "# nothing yet\n")) == Config(
+        path=str(tmp_path / ".specdiff.yaml"))
+
+
 def test_toml_errors_name_the_key(tmp_path: Path) -> None:
     path = write(tmp_path, "pyproject.toml", '[tool.specdiff.rules]\n"schema.enum.value-added" = "loud"\n')
     assert error_of(path) == ('pyproject.toml:tool.specdiff.rules."schema.enum.value-added": level of '
