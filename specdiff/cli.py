@@ -30,7 +30,8 @@ def main() -> None:
     """Compare two versions of an API description and say, change by change, what breaks.
 
     \b
-      specdiff OLD NEW              compare two specs (files, per-group directories, or - for stdin)
+      specdiff OLD NEW              compare two specs (files, per-group directories, - for stdin,
+                                    or REV:path from git, e.g. origin/main:api/openapi.yaml)
       specdiff baseline OLD NEW     write the fingerprints of today's findings, to accept them
       specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
