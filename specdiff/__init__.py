@@ -1,24 +1,52 @@
 """specdiff: tells, change by change, whether an API change breaks existing clients, controllers or objects.
 
     >>> import specdiff
-    >>> report = specdiff.compare("old.yaml", "new.yaml")
+    >>> report = specdiff.compare("old.yaml", "new.yaml", config={"rules": {"operation.added": "off"}})
     >>> [(f.rule, f.level.value, f.change.pointer) for f in report.findings]
+
+docs/python-api.md describes the API.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from specdiff.config import Config
 from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 
 __version__ = "0.1.0"
-__all__ = ["compare", "Change", "Context", "Finding", "Level", "Report", "SourceInfo", "__version__"]
+__all__ = ["compare", "Config", "Change", "Context", "Finding", "Level", "Report", "SourceInfo", "__version__"]
 
 
-def compare(old: str, new: str, policy: str = "auto") -> Report:
-    """Compare two specs given as paths (files or per-group directories) and return the classified report.
+def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: str | None = None,
+            config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
+            baseline: str | os.PathLike[str] | None = None, today: date | None = None) -> Report:
+    """Compare two specs and return the classified report, after the policy stage.
+
+    `old` and `new` are what the command line takes: files, per-group directories, or `REV:path` in a git
+    repository. `policy` is auto, kubernetes or openapi (default: the configuration's, else auto).
+    `config` is a configuration file (`.specdiff.yaml`, pyproject.toml), a mapping with the same keys, or a
+    `Config`; without one no configuration applies (no file is searched for). `baseline` is a baseline file.
+    `today` decides whether ignores have expired (default: today).
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
+    from specdiff.config import config_from_mapping, load_config, read_baseline
     from specdiff.load import load
     from specdiff.pipeline import run
 
-    return run(load(old), load(new), policy)
+    if config is None:
+        chosen = Config()
+    elif isinstance(config, Config):
+        chosen = config
+    elif isinstance(config, Mapping):
+        chosen = config_from_mapping(config)
+    else:
+        chosen = load_config(os.fspath(config))
+    if baseline is not None:
+        chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
+    return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)

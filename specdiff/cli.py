@@ -30,12 +30,35 @@ def main() -> None:
     """Compare two versions of an API description and say, change by change, what breaks.
 
     \b
-      specdiff OLD NEW              compare two specs (files, per-group directories, or - for stdin)
+      specdiff OLD NEW              compare two specs (files, per-group directories, - for stdin,
+                                    or REV:path from git, e.g. origin/main:api/openapi.yaml)
+      specdiff baseline OLD NEW     write the fingerprints of today's findings, to accept them
+      specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
       specdiff explain RULE         print one rule's documentation
 
     Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 usage or input error.
     """
+
+
+def policy_options(command: Any) -> Any:
+    """Options shared by commands that classify: the policy and the configuration that tunes it."""
+    options = [
+        click.option("--policy", type=click.Choice(["auto", "kubernetes", "openapi"]), default=None,
+                     help="Compatibility policy; auto picks kubernetes for Kubernetes specs and CRDs.  "
+                          "[default: auto, or the config's]"),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+                     help="Configuration file (default: .specdiff.yaml or pyproject.toml [tool.specdiff], "
+                          "searched from here upwards)."),
+        click.option("--no-config", is_flag=True, help="Use no configuration file."),
+        click.option("--select", multiple=True, metavar="RULE",
+                     help="Report only these rules (id or dotted prefix); repeatable; replaces the config's."),
+        click.option("--ignore", multiple=True, metavar="RULE",
+                     help="Drop these rules (id or dotted prefix); repeatable; adds to the config's."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 @main.command()
@@ -45,15 +68,22 @@ def main() -> None:
               help="Output format; repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
-@click.option("--policy", type=click.Choice(["auto", "kubernetes", "openapi"]), default="auto", show_default=True,
-              help="Compatibility policy; auto picks kubernetes for Kubernetes specs and CRDs.")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="breaking", show_default=True,
-              help="Exit 1 when a finding is at or above this level.")
+@policy_options
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+              help="Drop findings whose fingerprint this file lists (see `specdiff baseline`).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--max-bytes", type=int, default=None, help="Refuse inputs larger than this (default 64 MiB).")
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
-            policy: str, fail_on: str, color: str, max_bytes: int | None) -> None:
-    """Compare OLD with NEW and report every change with its verdict and reason."""
+            policy: str | None, fail_on: str | None, baseline: str | None, color: str, max_bytes: int | None,
+            config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+    """Compare OLD with NEW and report every change with its verdict and reason.
+
+    OLD and NEW are files, per-group directories, - for stdin, or REV:path for a file or directory at a git
+    revision (origin/main:api/openapi.yaml; :path is the staged version).
+    """
+    from specdiff.config import for_command
     from specdiff.load import DEFAULT_LIMITS, load
     from specdiff.pipeline import run
     from specdiff.report import FORMATS, RenderOptions, render
@@ -65,8 +95,9 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
         if len(formats) > 1 and not output_dir:
             raise click.UsageError("several --format values need --output-dir")
         limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
+        config = for_command(config_file, no_config, select, ignore, baseline)
         old_doc, new_doc = load(old, limits), load(new, limits)
-        report = run(old_doc, new_doc, policy)
+        report = run(old_doc, new_doc, policy or config.policy or "auto", config)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
         for name in formats:
@@ -79,7 +110,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                 write_atomic(output, text)
             else:
                 click.echo(text, nl=False)
-        return exit_code(report, fail_on)
+        return exit_code(report, fail_on or config.fail_on or "breaking")
 
     sys.exit(guarded(job))
 
@@ -131,6 +162,77 @@ def guarded(job: Any) -> int:
         click.echo(f"specdiff: internal error: {type(err).__name__}: {err} (set SPECDIFF_DEBUG=1 for details)",
                    err=True)
         return EXIT_ERROR
+
+
+@main.command("baseline")
+@click.argument("old")
+@click.argument("new")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the baseline to this file.")
+@policy_options
+@click.option("--max-bytes", type=int, default=None, help="Refuse inputs larger than this (default 64 MiB).")
+def baseline_command(old: str, new: str, output: str | None, policy: str | None, config_file: str | None,
+                     no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...], max_bytes: int | None) -> None:
+    """Write the fingerprints of the current findings, sorted, to accept them (compare --baseline FILE).
+
+    The configuration's levels, select/ignore and ignores apply; its own baseline does not, so the file
+    written holds every finding that is reported today.
+    """
+    from dataclasses import replace
+
+    from specdiff.config import for_command, render_baseline
+    from specdiff.load import DEFAULT_LIMITS, load
+    from specdiff.pipeline import run
+
+    def job() -> int:
+        limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
+        config = replace(for_command(config_file, no_config, select, ignore), baseline=(), baseline_path=None)
+        report = run(load(old, limits), load(new, limits), policy or config.policy or "auto", config)
+        text = render_baseline(report.findings)
+        if output:
+            write_atomic(output, text)
+        else:
+            click.echo(text, nl=False)
+        return EXIT_OK
+
+    sys.exit(guarded(job))
+
+
+@main.command("staged")
+@click.argument("files", nargs=-1)
+@policy_options
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+              help="Drop findings whose fingerprint this file lists.")
+def staged_command(files: tuple[str, ...], policy: str | None, config_file: str | None, no_config: bool,
+                   select: tuple[str, ...], ignore: tuple[str, ...], fail_on: str | None,
+                   baseline: str | None) -> None:
+    """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
+
+    A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
+    """
+    from specdiff.config import for_command
+    from specdiff.load import load
+    from specdiff.load.git import exists_at
+    from specdiff.pipeline import run
+    from specdiff.report import RenderOptions, render
+
+    def job() -> int:
+        config = for_command(config_file, no_config, select, ignore, baseline)
+        worst = EXIT_OK
+        for name in files:
+            if not exists_at("HEAD", name):
+                continue
+            old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")
+            report = run(old_doc, new_doc, policy or config.policy or "auto", config)
+            code = exit_code(report, fail_on or config.fail_on or "breaking")
+            if report.findings or report.notes or code:
+                click.echo(render(report, "text", RenderOptions(color=False, old_doc=old_doc, new_doc=new_doc)),
+                           nl=False)
+            worst = max(worst, code)
+        return worst
+
+    sys.exit(guarded(job))
 
 
 @main.command("rules")

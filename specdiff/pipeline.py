@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from specdiff.classify import classify
+from specdiff.config import Config
 from specdiff.diff import diff
 from specdiff.graph.build import build
 from specdiff.graph.model import SpecGraph
@@ -13,7 +16,9 @@ from specdiff.records import Change, Finding, Report, SourceInfo
 POLICIES = ("auto", "kubernetes", "openapi")
 
 
-def run(old: Document, new: Document, policy: str = "auto") -> Report:
+def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
+        today: date | None = None) -> Report:
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry."""
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = build(old, old_resolver), build(new, new_resolver)
     chosen = pick_policy(policy, old_graph, new_graph)
@@ -23,7 +28,13 @@ def run(old: Document, new: Document, policy: str = "auto") -> Report:
         return operations_reached(change, old_graph, new_graph)
 
     findings = sorted(classify(changes, chosen, reach), key=Finding.sort_key)
-    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings))
+    notes: tuple[str, ...] = ()
+    if config is not None:
+        from specdiff.policy import apply
+
+        outcome = apply(findings, config, today)
+        findings, notes = list(outcome.findings), outcome.notes
+    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes)
 
 
 def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> str:

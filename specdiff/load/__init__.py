@@ -19,9 +19,15 @@ _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read a spec from a file, a directory of per-group documents, or stdin ("-")."""
+    """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path")."""
     if source == "-":
         return load_text(decode(sys.stdin.buffer.read(limits.max_bytes + 1), "<stdin>"), "<stdin>", None, limits)
+    if ":" in source:
+        from specdiff.load.git import load_git, parse_source
+
+        found = parse_source(source)
+        if found is not None:
+            return load_git(found, limits)
     path = Path(source)
     if path.is_dir():
         return _load_dir(path, source, limits)

@@ -37,8 +37,9 @@ def render(report: Report, options: RenderOptions) -> str:
     head = [MARKER, "### specdiff: API compatibility",
             f"{escape(report.old.name)} → {escape(report.new.name)} · policy `{report.policy}` · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
+    notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
     if not report.findings:
-        return "\n".join(head + ["No changes found.", ""])
+        return "\n".join(head + ["No changes found.", ""] + notes)
     body: list[str] = []
     breaking = [f for f in report.findings if f.level is Level.BREAKING]
     if breaking:
@@ -48,7 +49,7 @@ def render(report: Report, options: RenderOptions) -> str:
         if chosen:
             body += [f"<details><summary>{_ICONS[level]} {len(chosen)} {level.value} change"
                      f"{'s' if len(chosen) != 1 else ''}</summary>", "", *_table(chosen), "", "</details>", ""]
-    return _fit(head, body)
+    return _fit(head, body + notes)
 
 
 def _fit(head: list[str], body: list[str]) -> str:

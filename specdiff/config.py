@@ -1,0 +1,428 @@
+"""Configuration: `.specdiff.yaml` or `[tool.specdiff]` in pyproject.toml, and baseline files.
+
+A configuration tunes the policy stage (levels, select/ignore, scoped ignores, baseline) and gives defaults for
+`--policy` and `--fail-on`. Every mistake in it is a `ConfigError` naming the file and the line (YAML) or the
+key (TOML), because a silently ignored setting is worse than none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from specdiff.errors import ConfigError, UsageError
+
+CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
+POLICIES = ("auto", "kubernetes", "openapi")
+FAIL_ON = ("breaking", "dangerous", "safe", "never")
+RULE_LEVELS = ("breaking", "dangerous", "safe", "off")
+_KEYS = ("policy", "fail-on", "rules", "select", "ignore", "baseline")
+_IGNORE_KEYS = ("rule", "location", "reason", "expires")
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedIgnore:
+    """An accepted finding: by rule (id or dotted prefix) and/or location glob, always with a reason."""
+
+    rule: str | None
+    location: str | None
+    reason: str
+    expires: dt.date | None = None
+    origin: str = ""  # "file:line" (or "file:key") for notes
+
+    def describe(self) -> str:
+        parts = [f"rule {self.rule}" if self.rule else "any rule"]
+        if self.location:
+            parts.append(f"location {self.location!r}")
+        return " at ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineEntry:
+    fingerprint: str
+    comment: str
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What a configuration file says; the empty Config changes nothing."""
+
+    path: str | None = None
+    policy: str | None = None
+    fail_on: str | None = None
+    levels: Mapping[str, str] = field(default_factory=dict)  # rule id or prefix -> level | "off"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    ignores: tuple[ScopedIgnore, ...] = ()
+    baseline: tuple[BaselineEntry, ...] = ()
+    baseline_path: str | None = None
+
+
+# ---------------------------------------------------------------- finding and reading
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest `.specdiff.yaml` or pyproject.toml with a `[tool.specdiff]` table, from `start` upwards."""
+    folder = start.resolve()
+    for candidate in (folder, *folder.parents):
+        for name in CONFIG_NAMES:
+            if (candidate / name).is_file():
+                return candidate / name
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_tool_table(path: Path) -> bool:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # a broken pyproject that does not configure specdiff is not our error
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "specdiff" in tool
+
+
+def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display: str | None = None) -> Config:
+    """Read and validate one configuration file; `rule_ids` defaults to the shipped catalogue."""
+    path = Path(path)
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("no such configuration file", file=name) from None
+    except UnicodeDecodeError:
+        raise ConfigError("configuration file is not UTF-8", file=name) from None
+    except OSError as err:
+        raise ConfigError(err.strerror or "cannot be read", file=name) from None
+    if path.suffix == ".toml":
+        data, place = _read_toml(text, name)
+    else:
+        data, place = _read_yaml(text, name)
+    if rule_ids is None:
+        from specdiff.classify.cards import catalogue
+
+        rule_ids = [card.id for card in catalogue()]
+    return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
+
+
+def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_ids: Iterable[str] | None = None,
+                        folder: Path | None = None) -> Config:
+    """A configuration given as data (the Python API): the same keys and checks as a file."""
+    if rule_ids is None:
+        from specdiff.classify.cards import catalogue
+
+        rule_ids = [card.id for card in catalogue()]
+
+    def place(at: tuple[Any, ...]) -> str | None:
+        return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in at).replace(".[", "[") or None
+
+    return _validate(dict(data), _Where(name, place), frozenset(rule_ids), folder or Path.cwd())
+
+
+Place = Callable[[tuple[Any, ...]], str | None]
+
+
+@dataclass(frozen=True)
+class _Where:
+    file: str
+    place: Place
+
+    def error(self, message: str, at: tuple[Any, ...]) -> ConfigError:
+        return ConfigError(message, file=self.file, place=self.place(at))
+
+    def origin(self, at: tuple[Any, ...]) -> str:
+        place = self.place(at)
+        return f"{self.file}:{place}" if place else self.file
+
+
+def _read_toml(text: str, name: str) -> tuple[Any, Place]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"invalid TOML: {err}", file=name) from None
+    tool = data.get("tool")
+    section = tool.get("specdiff") if isinstance(tool, dict) else None
+    if section is None:
+        raise ConfigError("no [tool.specdiff] table", file=name)
+
+    def place(at: tuple[Any, ...]) -> str:
+        keys = ["tool", "specdiff"]
+        for part in at:
+            if isinstance(part, int):
+                keys[-1] += f"[{part}]"
+            elif re.fullmatch(r"[A-Za-z0-9_-]+", part):
+                keys.append(part)
+            else:
+                keys.append(f'"{part}"')
+        return ".".join(keys)
+
+    return section, place
+
+
+def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        line = f"{mark.line + 1}" if mark else None
+        raise ConfigError(f"invalid YAML: {err.problem or err}", file=name, place=line) from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"invalid YAML: {err}", file=name) from None
+    if node is None:
+        return {}, lambda at: None
+    lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
+    _mark_lines(node, (), lines, name)
+    data = yaml.constructor.SafeConstructor().construct_document(node)
+
+    def place(at: tuple[Any, ...]) -> str | None:
+        while at not in lines and at:
+            at = at[:-1]
+        return str(lines[at]) if at in lines else None
+
+    return data, place
+
+
+def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int], name: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key, value in node.value:
+            token = key.value if isinstance(key, yaml.ScalarNode) else repr(key)
+            if token in seen:
+                raise ConfigError(f"duplicate key {token!r}", file=name, place=str(key.start_mark.line + 1))
+            seen.add(token)
+            lines[(*at, token)] = key.start_mark.line + 1
+            _mark_lines(value, (*at, token), lines, name)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            lines[(*at, index)] = item.start_mark.line + 1
+            _mark_lines(item, (*at, index), lines, name)
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def rule_selectors(rule_ids: Iterable[str]) -> frozenset[str]:
+    """Every rule id and every dotted prefix of one: what select/ignore/rules may name."""
+    names: set[str] = set()
+    for rule in rule_ids:
+        parts = rule.split(".")
+        names.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(names)
+
+
+def check_selector(value: Any, selectors: frozenset[str], what: str) -> str:
+    """A rule id or dotted prefix, or a message saying why not (raised by the caller with a place)."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{what} must be a rule id or dotted prefix, not {value!r}")
+    if value not in selectors:
+        raise ValueError(f"unknown rule {value!r} in {what}{_did_you_mean(value, selectors)}")
+    return value
+
+
+def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) -> Config:
+    if not isinstance(data, dict):
+        raise where.error(f"configuration must be a mapping, not {type(data).__name__}", ())
+    for key in data:
+        if key not in _KEYS:
+            raise where.error(f"unknown key {key!r}{_did_you_mean(str(key), _KEYS)}", (key,))
+    selectors = rule_selectors(rule_ids)
+
+    def choice(key: str, allowed: tuple[str, ...]) -> str | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if value not in allowed:
+            raise where.error(f"{key} must be one of {', '.join(allowed)}, not {value!r}", (key,))
+        return str(value)
+
+    def selector_list(key: str) -> tuple[str, ...]:
+        value = data.get(key)
+        items = [] if value is None else [value] if isinstance(value, str) else value
+        if not isinstance(items, list):
+            raise where.error(f"{key} must be a list of rule ids or prefixes", (key,))
+        chosen = []
+        for index, item in enumerate(items):
+            if key == "ignore" and isinstance(item, dict):
+                continue
+            try:
+                chosen.append(check_selector(item, selectors, key))
+            except ValueError as err:
+                raise where.error(str(err), (key, index)) from None
+        return tuple(chosen)
+
+    levels: dict[str, str] = {}
+    rules = data.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise where.error("rules must map rule ids to a level or off", ("rules",))
+    for rule, level in rules.items():
+        if level is False:  # YAML 1.1 reads a bare `off` as false
+            level = "off"
+        try:
+            check_selector(rule, selectors, "rules")
+        except ValueError as err:
+            raise where.error(str(err), ("rules", rule)) from None
+        if level not in RULE_LEVELS:
+            raise where.error(f"level of {rule} must be one of {', '.join(RULE_LEVELS)}, not {level!r}",
+                              ("rules", rule))
+        levels[rule] = level
+
+    ignores = _scoped_ignores(data.get("ignore", []), where, selectors)
+    baseline_entries: tuple[BaselineEntry, ...] = ()
+    baseline_path = None
+    if data.get("baseline") is not None:
+        if not isinstance(data["baseline"], str):
+            raise where.error("baseline must be a file path", ("baseline",))
+        resolved = folder / data["baseline"]
+        baseline_path = str(resolved)
+        try:
+            baseline_entries = read_baseline(resolved)
+        except ConfigError as err:
+            if not resolved.exists():
+                raise where.error(f"baseline file {data['baseline']!r} does not exist", ("baseline",)) from None
+            raise err
+    return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
+                  levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
+                  baseline=baseline_entries, baseline_path=baseline_path)
+
+
+def _scoped_ignores(value: Any, where: _Where, selectors: frozenset[str]) -> tuple[ScopedIgnore, ...]:
+    if isinstance(value, str) or not isinstance(value, list):
+        return ()  # selector_list reports the shape problem
+    found = []
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            continue
+        at = ("ignore", index)
+        for key in item:
+            if key not in _IGNORE_KEYS:
+                raise where.error(f"unknown key {key!r} in an ignore entry{_did_you_mean(str(key), _IGNORE_KEYS)}",
+                                  (*at, key))
+        rule, location, reason, expires = (item.get(k) for k in _IGNORE_KEYS)
+        if rule is not None:
+            try:
+                check_selector(rule, selectors, "ignore")
+            except ValueError as err:
+                raise where.error(str(err), (*at, "rule")) from None
+        if location is not None and (not isinstance(location, str) or not location):
+            raise where.error("location must be a glob over the finding's location or pointer", (*at, "location"))
+        if rule is None and location is None:
+            raise where.error("an ignore entry needs a rule, a location, or both", at)
+        if not isinstance(reason, str) or not reason.strip():
+            raise where.error("an ignore entry needs a reason: say why the finding is accepted", at)
+        found.append(ScopedIgnore(rule, location, reason.strip(), _date(expires, where, (*at, "expires")),
+                                  where.origin(at)))
+    return tuple(found)
+
+
+def _date(value: Any, where: _Where, at: tuple[Any, ...]) -> dt.date | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise where.error(f"expires must be a date like 2026-12-31, not {value!r}", at)
+
+
+# ---------------------------------------------------------------- baselines
+
+
+def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
+    """Fingerprints, one a line; `#` starts a comment; blank lines are skipped."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("no such baseline file", file=name) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"baseline cannot be read: {err}", file=name) from None
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        head, _, comment = line.partition("#")
+        head = head.strip()
+        if not head:
+            continue
+        if not _FINGERPRINT.fullmatch(head):
+            raise ConfigError(f"not a fingerprint: {head!r} (16 lowercase hex digits expected)", file=name,
+                              place=str(number))
+        entries.append(BaselineEntry(head, comment.strip(), f"{name}:{number}"))
+    return tuple(entries)
+
+
+def render_baseline(findings: Iterable[Any]) -> str:
+    """Sorted fingerprints with their rule and location: reviewable, stable diffs when the list changes."""
+    rows = {}
+    for finding in findings:
+        location = finding.change.context.label() or finding.change.pointer
+        rows[finding.fingerprint] = f"{finding.rule} {location}".replace("\n", " ")
+    lines = ["# specdiff baseline: accepted findings, one fingerprint a line (rule and location after #)."]
+    lines += [f"{fp}  # {rows[fp]}" for fp in sorted(rows)]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the command line's view
+
+
+def for_command(config_file: str | None = None, no_config: bool = False, select: Sequence[str] = (),
+                ignore: Sequence[str] = (), baseline: str | None = None, start: Path | None = None,
+                rule_ids: Iterable[str] | None = None) -> Config:
+    """The configuration a command runs with: the file (given or found), then the command line on top.
+
+    `--select` replaces the file's `select`; `--ignore` adds to its `ignore`; `--baseline` replaces its baseline.
+    """
+    if rule_ids is None:
+        from specdiff.classify.cards import catalogue
+
+        rule_ids = [card.id for card in catalogue()]
+    rule_ids = frozenset(rule_ids)
+    config = Config()
+    if config_file is not None:
+        config = load_config(config_file, rule_ids)
+    elif not no_config:
+        found = find_config(start or Path.cwd())
+        if found is not None:
+            config = load_config(found, rule_ids, display=_shown(found))
+    selectors = rule_selectors(rule_ids)
+    for option, values in (("--select", select), ("--ignore", ignore)):
+        for value in values:
+            try:
+                check_selector(value, selectors, option)
+            except ValueError as err:
+                raise UsageError(str(err)) from None
+    changes: dict[str, Any] = {}
+    if select:
+        changes["select"] = tuple(select)
+    if ignore:
+        changes["ignore"] = config.ignore + tuple(ignore)
+    if baseline is not None:
+        changes["baseline"], changes["baseline_path"] = read_baseline(baseline), baseline
+    return replace(config, **changes) if changes else config
+
+
+def _shown(path: Path) -> str:
+    """A found file as the user would type it: relative to the working directory when below it."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,128 @@
+"""The policy stage: level overrides, select/ignore, scoped ignores with expiry, baselines, and their notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from specdiff.config import BaselineEntry, Config, ScopedIgnore
+from specdiff.load import load
+from specdiff.pipeline import run
+from specdiff.policy import apply, selected
+from specdiff.records import Finding
+
+SPECS = Path(__file__).parent / "specs"
+TODAY = dt.date(2026, 6, 1)
+
+ENUM = ("schema.enum.value-added", "breaking", "/components/schemas/Frobber/properties/mode/enum/2")
+SIZE = ("schema.property.removed", "breaking", "/components/schemas/Frobber/properties/size")
+OLD_OP = ("operation.removed", "breaking", "/paths/~1old/get")
+NEW_OP = ("operation.added", "safe", "/paths/~1new/get")
+
+
+@pytest.fixture(scope="module")
+def findings() -> tuple[Finding, ...]:
+    return run(load(str(SPECS / "frob-old.yaml")), load(str(SPECS / "frob-new.yaml")), "openapi").findings
+
+
+def rows(found: tuple[Finding, ...]) -> list[tuple[str, str, str]]:
+    return [(f.rule, f.level.value, f.change.pointer) for f in found]
+
+
+def test_no_config_changes_nothing(findings: tuple[Finding, ...]) -> None:
+    outcome = apply(findings, Config(), TODAY)
+    assert rows(outcome.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+    assert outcome.notes == ()
+    assert [f.fingerprint for f in findings] == ["e00f2dd944a06fa5", "29a69604336005d1", "b185485668643839",
+                                                "0205d04225ada6af"]
+
+
+def test_level_override_and_off(findings: tuple[Finding, ...]) -> None:
+    config = Config(levels={"schema.enum.value-added": "dangerous", "operation.added": "off"})
+    outcome = apply(findings, config, TODAY)
+    assert rows(outcome.findings) == [SIZE, OLD_OP, ("schema.enum.value-added", "dangerous", ENUM[2])]
+
+
+def test_level_override_by_prefix_most_specific_wins(findings: tuple[Finding, ...]) -> None:
+    config = Config(levels={"schema": "safe", "schema.property.removed": "dangerous"})
+    outcome = apply(findings, config, TODAY)
+    assert rows(outcome.findings) == [OLD_OP, ("schema.property.removed", "dangerous", SIZE[2]),
+                                      ("schema.enum.value-added", "safe", ENUM[2]), NEW_OP]
+
+
+@pytest.mark.parametrize(("select", "ignore", "expected"), [
+    ((), (), [ENUM, SIZE, OLD_OP, NEW_OP]),
+    (("schema",), (), [ENUM, SIZE]),
+    (("schema",), ("schema.property",), [ENUM]),
+    (("schema.property.removed",), ("schema",), [SIZE]),  # the more specific selector wins
+    ((), ("operation",), [ENUM, SIZE]),
+    (("operation.added", "schema.enum"), (), [ENUM, NEW_OP]),
+    (("schema",), ("schema",), []),  # a tie goes to ignore
+])
+def test_select_and_ignore(findings: tuple[Finding, ...], select: tuple[str, ...], ignore: tuple[str, ...],
+                           expected: list[tuple[str, str, str]]) -> None:
+    assert rows(apply(findings, Config(select=select, ignore=ignore), TODAY).findings) == expected
+
+
+def test_prefix_must_stop_at_a_dot() -> None:
+    assert selected("schema.enum.value-added", ("schema.en",), ()) is False
+    assert selected("schema.enum.value-added", ("schema.enum",), ()) is True
+
+
+def test_scoped_ignores_by_rule_and_location(findings: tuple[Finding, ...]) -> None:
+    ignores = (
+        ScopedIgnore("schema", "Frobber .size", "size moved to the status", None, "cfg.yaml:3"),
+        ScopedIgnore(None, "/paths/~1old/*", "retired in v2", dt.date(2026, 6, 1), "cfg.yaml:6"),
+        ScopedIgnore("operation.removed", "GET /other", "never shipped", None, "cfg.yaml:9"),
+    )
+    outcome = apply(findings, Config(ignores=ignores), TODAY)
+    assert rows(outcome.findings) == [ENUM, NEW_OP]
+    assert outcome.notes == (
+        "unused ignore (cfg.yaml:9): rule operation.removed at location 'GET /other' matched no finding; remove it",
+    )
+
+
+def test_location_glob_treats_brackets_literally() -> None:
+    from specdiff.config import ScopedIgnore as Entry
+    from specdiff.policy import _glob
+
+    assert _glob("Pod .spec.containers[].name").fullmatch("Pod .spec.containers[].name")
+    assert not _glob("Pod .spec.containers[].name").fullmatch("Pod .spec.containers.name")
+    assert _glob("GET /api/v1/pods/{}*").fullmatch("GET /api/v1/pods/{} .status")
+    assert Entry(None, "x", "r").describe() == "any rule at location 'x'"
+
+
+def test_expired_ignore_stops_applying_and_says_so(findings: tuple[Finding, ...]) -> None:
+    entry = ScopedIgnore("schema.enum.value-added", None, "clients updated", dt.date(2026, 5, 31), "cfg.yaml:4")
+    outcome = apply(findings, Config(ignores=(entry,)), TODAY)
+    assert rows(outcome.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+    assert outcome.notes == ("expired ignore (cfg.yaml:4): rule schema.enum.value-added expired on 2026-05-31 and "
+                             "no longer applies (clients updated)",)
+
+
+def test_baseline_drops_listed_findings_and_reports_stale_entries(findings: tuple[Finding, ...]) -> None:
+    baseline = (BaselineEntry("e00f2dd944a06fa5", "schema.enum.value-added Frobber .mode", "b.txt:2"),
+                BaselineEntry("0123456789abcdef", "operation.removed GET /gone", "b.txt:3"))
+    outcome = apply(findings, Config(baseline=baseline), TODAY)
+    assert rows(outcome.findings) == [SIZE, OLD_OP, NEW_OP]
+    assert outcome.notes == ("unused baseline entry (b.txt:3): 0123456789abcdef (operation.removed GET /gone) "
+                             "matched no finding; remove it",)
+
+
+def test_usage_is_judged_against_every_finding(findings: tuple[Finding, ...]) -> None:
+    """Narrowing select does not make an ignore of a deselected rule look stale."""
+    entry = ScopedIgnore("operation.removed", None, "retired", None, "cfg.yaml:2")
+    outcome = apply(findings, Config(select=("schema",), ignores=(entry,)), TODAY)
+    assert rows(outcome.findings) == [ENUM, SIZE]
+    assert outcome.notes == ()
+
+
+def test_pipeline_carries_notes_into_the_report() -> None:
+    entry = ScopedIgnore("operation.removed", "GET /none", "x", None, "cfg.yaml:2")
+    report = run(load(str(SPECS / "frob-old.yaml")), load(str(SPECS / "frob-new.yaml")), "openapi",
+                 Config(ignores=(entry,)), TODAY)
+    assert report.notes == ("unused ignore (cfg.yaml:2): rule operation.removed at location 'GET /none' matched no "
+                            "finding; remove it",)
+    assert rows(report.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
