@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from specdiff import __version__
-from specdiff.errors import SpecdiffError
+from specdiff.errors import OutputError, SpecdiffError
+
+if TYPE_CHECKING:
+    from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_ON = ("breaking", "dangerous", "safe", "never")
@@ -47,7 +51,7 @@ def policy_options(command: Any) -> Any:
         click.option("--policy", type=click.Choice(["auto", "kubernetes", "openapi"]), default=None,
                      help="Compatibility policy; auto picks kubernetes for Kubernetes specs and CRDs.  "
                           "[default: auto, or the config's]"),
-        click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+        click.option("--config", "config_file", type=click.Path(), default=None,
                      help="Configuration file (default: .specdiff.yaml or pyproject.toml [tool.specdiff], "
                           "searched from here upwards)."),
         click.option("--no-config", is_flag=True, help="Use no configuration file."),
@@ -61,22 +65,51 @@ def policy_options(command: Any) -> Any:
     return command
 
 
+def limit_options(command: Any) -> Any:
+    """The input limits (README "Limits"), passed to the command as one `limits` argument."""
+    from specdiff.load.parse import DEFAULT_LIMITS, MAX_DEPTH_CEILING, Limits
+
+    @functools.wraps(command)
+    def with_limits(*args: Any, max_bytes: int, max_depth: int, max_aliases: int, allow_remote_refs: bool,
+                    remote_ref_timeout: float, **kwargs: Any) -> Any:
+        limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_alias_nodes=max_aliases,
+                        allow_remote_refs=allow_remote_refs, remote_timeout=remote_ref_timeout)
+        return command(*args, limits=limits, **kwargs)
+
+    options = [
+        click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_bytes, show_default=True,
+                     help="Refuse inputs (and files or URLs they refer to) larger than this many bytes."),
+        click.option("--max-depth", type=click.IntRange(1, MAX_DEPTH_CEILING), default=DEFAULT_LIMITS.max_depth,
+                     show_default=True, help="Refuse documents nested deeper than this."),
+        click.option("--max-aliases", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_alias_nodes,
+                     show_default=True, help="Refuse YAML whose aliases expand to more nodes than this."),
+        click.option("--allow-remote-refs", is_flag=True,
+                     help="Fetch http(s) $refs (off by default: nothing is fetched from the network)."),
+        click.option("--remote-ref-timeout", type=click.FloatRange(min=0, min_open=True),
+                     default=DEFAULT_LIMITS.remote_timeout, show_default=True, metavar="SECONDS",
+                     help="Give up on a remote $ref after this long."),
+    ]
+    for option in reversed(options):
+        with_limits = option(with_limits)
+    return with_limits
+
+
 @main.command()
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
               help="Output format; repeat for several (with --output-dir).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
-@click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+@click.option("--baseline", type=click.Path(), default=None,
               help="Drop findings whose fingerprint this file lists (see `specdiff baseline`).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-@click.option("--max-bytes", type=int, default=None, help="Refuse inputs larger than this (default 64 MiB).")
+@limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
-            policy: str | None, fail_on: str | None, baseline: str | None, color: str, max_bytes: int | None,
+            policy: str | None, fail_on: str | None, baseline: str | None, color: str, limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -84,7 +117,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     revision (origin/main:api/openapi.yaml; :path is the staged version).
     """
     from specdiff.config import for_command
-    from specdiff.load import DEFAULT_LIMITS, load
+    from specdiff.load import load
     from specdiff.pipeline import run
     from specdiff.report import FORMATS, RenderOptions, render
 
@@ -94,7 +127,6 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             raise click.UsageError(f"unknown --format {unknown[0]!r}; choose from {', '.join(sorted(FORMATS))}")
         if len(formats) > 1 and not output_dir:
             raise click.UsageError("several --format values need --output-dir")
-        limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
         config = for_command(config_file, no_config, select, ignore, baseline)
         old_doc, new_doc = load(old, limits), load(new, limits)
         report = run(old_doc, new_doc, policy or config.policy or "auto", config)
@@ -130,12 +162,16 @@ def exit_code(report: Any, fail_on: str) -> int:
 def write_atomic(path: str, text: str) -> None:
     """Write to a temporary file beside the target, then rename: never a half-written report."""
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
+        if os.path.isdir(path):
+            raise IsADirectoryError(21, "is a directory, not a file")
+        os.makedirs(folder, exist_ok=True)
         with open(temporary, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.replace(temporary, path)
+    except OSError as err:
+        raise OutputError(f"cannot write the report: {err.strerror or err}", file=path) from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -167,11 +203,11 @@ def guarded(job: Any) -> int:
 @main.command("baseline")
 @click.argument("old")
 @click.argument("new")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the baseline to this file.")
+@click.option("--output", "-o", type=click.Path(), help="Write the baseline to this file.")
 @policy_options
-@click.option("--max-bytes", type=int, default=None, help="Refuse inputs larger than this (default 64 MiB).")
+@limit_options
 def baseline_command(old: str, new: str, output: str | None, policy: str | None, config_file: str | None,
-                     no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...], max_bytes: int | None) -> None:
+                     no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...], limits: Limits) -> None:
     """Write the fingerprints of the current findings, sorted, to accept them (compare --baseline FILE).
 
     The configuration's levels, select/ignore and ignores apply; its own baseline does not, so the file
@@ -180,11 +216,10 @@ def baseline_command(old: str, new: str, output: str | None, policy: str | None,
     from dataclasses import replace
 
     from specdiff.config import for_command, render_baseline
-    from specdiff.load import DEFAULT_LIMITS, load
+    from specdiff.load import load
     from specdiff.pipeline import run
 
     def job() -> int:
-        limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
         config = replace(for_command(config_file, no_config, select, ignore), baseline=(), baseline_path=None)
         report = run(load(old, limits), load(new, limits), policy or config.policy or "auto", config)
         text = render_baseline(report.findings)

@@ -3,6 +3,7 @@
     SpecdiffError              anything the CLI turns into a one-line message and exit code 2
     ├── InputError             a spec cannot be read or understood (names the file and the place)
     ├── ConfigError            a configuration file is wrong (names the file and the line)
+    ├── OutputError            a report cannot be written (names the file)
     └── UsageError             the command line asks for something impossible
 
 Findings about the API are never exceptions; they are records.
@@ -35,6 +36,10 @@ class InputError(SpecdiffError):
 
 class ConfigError(SpecdiffError):
     """A configuration or baseline file that is invalid."""
+
+
+class OutputError(SpecdiffError):
+    """A report file that cannot be written."""
 
 
 class UsageError(SpecdiffError):

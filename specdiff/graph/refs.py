@@ -1,43 +1,57 @@
-"""`$ref` resolution: local pointers, files beside the spec, and named-schema identity."""
+"""`$ref` resolution: local pointers, files beside the spec, remote documents when allowed, named-schema identity.
+
+Files may not leave the spec's folder. Remote (http, https) documents are fetched only when the limits the
+spec was read under allow it (`--allow-remote-refs`), within a timeout and the size limit. A chain of `$ref`s
+that comes back to where it started without reaching a schema is an input error, not an endless loop.
+"""
 
 from __future__ import annotations
 
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from http.client import HTTPException
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
 from specdiff.load.document import Document
-from specdiff.load.parse import parse_text
-from specdiff.load.sourcemap import JsonSourceMap, YamlSourceMap, split_pointer
+from specdiff.load.parse import decode, parse_text
+from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, split_pointer
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
+_REMOTE_SCHEMES = ("http", "https")
 
 
 class Resolver:
-    """Resolves `$ref`s against the document they were written in; files are loaded once."""
+    """Resolves `$ref`s against the document they were written in; files and URLs are loaded once."""
 
-    def __init__(self, root: Document, allow_remote: bool = False) -> None:
+    def __init__(self, root: Document) -> None:
         self.root = root
-        self.allow_remote = allow_remote
+        self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
 
     def split(self, ref: str, doc: Document, at: str) -> tuple[Document, str]:
         """The document a ref points into and the pointer inside it."""
         location, _, fragment = ref.partition("#")
+        fragment = unquote(fragment)
         if not location:
             return doc, fragment
-        if "://" in location:
-            raise InputError(f"remote $ref {ref!r} refused (remote references are not fetched)",
-                             file=doc.name, place=at)
         return self._external(location, doc, at), fragment
 
     def _external(self, location: str, doc: Document, at: str) -> Document:
+        scheme = urlsplit(location).scheme.lower()
+        if scheme in _REMOTE_SCHEMES or (not scheme and _is_remote(doc)):
+            return self._remote(urljoin(doc.name, location) if _is_remote(doc) else location, doc, at)
+        if "://" in location:
+            raise self.error(f"$ref {location!r} refused: only http and https addresses can be fetched", doc, at)
         if doc.base is None or doc.reader is None:
-            raise InputError(f"$ref to file {location!r} cannot be resolved from this input", file=doc.name,
-                             place=at)
+            raise self.error(f"$ref to file {location!r} cannot be resolved from this input", doc, at)
         base = self.root.base.resolve() if self.root.base else doc.base.resolve()
         target = (doc.base / location).resolve()
         if not target.is_relative_to(base):
-            raise InputError(f"$ref {location!r} leaves the spec's folder (refused)", file=doc.name, place=at)
+            raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
         key = str(target)
         if key not in self.root.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
@@ -45,9 +59,27 @@ class Resolver:
             self.root.externals[key] = load_text_any(text, name, target.parent, doc)
         return self.root.externals[key]
 
+    def _remote(self, url: str, doc: Document, at: str) -> Document:
+        url = url.partition("#")[0]
+        if url not in self.root.externals:
+            limits = self.root.limits
+            if not limits.allow_remote_refs:
+                raise self.error(f"remote $ref {url!r} refused (remote references are fetched only with "
+                                 "--allow-remote-refs)", doc, at)
+            text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
+                f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
+            self.root.externals[url] = load_text_any(text, url, None, doc)
+        return self.root.externals[url]
+
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
-        """(target object, its document, its pointer); a dangling ref is an input error."""
+        """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""
         target_doc, pointer = self.split(ref, doc, at)
+        node = self._walk(ref, target_doc, pointer, doc, at)
+        if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
+            self._check_chain(node, target_doc, pointer, doc, at)
+        return node, target_doc, pointer
+
+    def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
         node: Any = target_doc.data
         for token in split_pointer(pointer):
             if isinstance(node, dict) and token in node:
@@ -55,8 +87,26 @@ class Resolver:
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
-                raise InputError(f"$ref {ref!r} points at nothing", file=doc.name, place=at)
-        return node, target_doc, pointer
+                raise self.error(f"$ref {ref!r} points at nothing", doc, at)
+        return node
+
+    def _check_chain(self, node: Any, target_doc: Document, pointer: str, doc: Document, at: str) -> None:
+        """Follow a target that is itself a `$ref` until something else: coming back means no schema at all."""
+        chain = [(id(target_doc), pointer)]
+        shown = [pointer or "#"]
+        while _is_ref(node):
+            next_at = pointer + "/$ref"
+            ref = node["$ref"]
+            target_doc, pointer = self.split(ref, target_doc, next_at)
+            node = self._walk(ref, target_doc, pointer, target_doc, next_at)
+            key = (id(target_doc), pointer)
+            if key in self._acyclic:
+                break
+            shown.append(pointer or "#")
+            if key in chain:
+                raise self.error(f"$ref cycle with no schema in it: {' -> '.join(shown)}", doc, at)
+            chain.append(key)
+        self._acyclic.update(chain)
 
     def named(self, ref: str, doc: Document, at: str) -> str | None:
         """The named-schema identity of a ref (`Pet` for `#/components/schemas/Pet`), or None if inline."""
@@ -66,10 +116,61 @@ class Resolver:
                 return split_pointer(pointer)[-1]
         return None
 
+    @staticmethod
+    def error(message: str, doc: Document, at: str) -> InputError:
+        """An error at a pointer of a document, placed by line:column when the source map finds it."""
+        found = doc.locate(at) if at else None
+        return InputError(message, file=doc.name, place=f"{found[0]}:{found[1]}" if found else at or None)
 
-def load_text_any(text: str, name: str, base: Path, parent: Document) -> Document:
+
+def _is_ref(node: Any) -> bool:
+    return isinstance(node, dict) and isinstance(node.get("$ref"), str)
+
+
+def _is_remote(doc: Document) -> bool:
+    return urlsplit(doc.name).scheme.lower() in _REMOTE_SCHEMES
+
+
+class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects to http and https addresses only (never to ftp or anything else)."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> urllib.request.Request | None:
+        if urlsplit(newurl).scheme.lower() not in _REMOTE_SCHEMES:
+            raise urllib.error.HTTPError(newurl, code, f"redirect to {newurl!r} refused", headers, fp)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def fetch(url: str, max_bytes: int, timeout: float, error: Callable[[str], InputError]) -> bytes:
+    """The body at an http(s) URL, read within `timeout` seconds and `max_bytes`; `error(why)` makes the error."""
+    deadline = time.monotonic() + timeout
+    opener = urllib.request.build_opener(_HttpOnlyRedirects)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with opener.open(url, timeout=timeout) as answer:
+            while chunk := answer.read1(65536):
+                size += len(chunk)
+                if size > max_bytes:
+                    raise error(f"more than {max_bytes} bytes (--max-bytes)")
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+                chunks.append(chunk)
+    except TimeoutError:
+        raise error(f"no complete answer within {timeout:g} s (--remote-ref-timeout)") from None
+    except urllib.error.URLError as err:
+        if isinstance(err.reason, TimeoutError):
+            raise error(f"no answer within {timeout:g} s (--remote-ref-timeout)") from None
+        raise error(str(err.reason) if not isinstance(err, urllib.error.HTTPError) else f"HTTP {err.code} "
+                    f"{err.reason}") from None
+    except (OSError, HTTPException, ValueError) as err:
+        raise error(str(err) or type(err).__name__) from None
+    return b"".join(chunks)
+
+
+def load_text_any(text: str, name: str, base: Path | None, parent: Document) -> Document:
     """Files reached by $ref may be schema fragments, not whole specs: skip dialect detection for them."""
-    data, fmt = parse_text(text, name)
-    sourcemap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text)
+    data, fmt = parse_text(text, name, parent.limits)
+    sourcemap: SourceMap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text)
     return Document(name=name, data=data, dialect=parent.dialect, format=fmt, base=base, sourcemap=sourcemap,
-                    reader=parent.reader)
+                    reader=parent.reader if base is not None else None, limits=parent.limits)

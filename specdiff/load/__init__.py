@@ -67,7 +67,7 @@ def load_text(text: str, name: str, base: Path | None, limits: Limits = DEFAULT_
         data = crd_list(data)
     sourcemap: SourceMap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text, multi=isinstance(data, list))
     return Document(name=name, data=data, dialect=dialect, format=fmt, base=base, sourcemap=sourcemap,
-                    reader=reader)
+                    reader=reader, limits=limits)
 
 
 def detect_dialect(data: Any, name: str) -> str:
@@ -133,4 +133,5 @@ def _load_dir(path: Path, name: str, limits: Limits) -> Document:
     for file in files:
         doc = load_text(read_file(file, str(file), limits), str(file), path, limits, reader=_file_reader(limits))
         parts.append((group_version_of_file(file.name), doc))
-    return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=path, parts=tuple(parts))
+    return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=path, parts=tuple(parts),
+                    limits=limits)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.load.sourcemap import SourceMap
 
 DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "crd", "openapi-dir")
@@ -24,6 +25,7 @@ class Document:
     parts: tuple[tuple[str, Document], ...] = ()
     externals: dict[str, Document] = field(default_factory=dict)  # files reached through $ref, by path
     reader: Any = None  # callable(path) -> bytes, for files beside this one (git revisions use their own)
+    limits: Limits = DEFAULT_LIMITS  # what it was read under; files and URLs it refers to are read under the same
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, if the source map can find it."""

@@ -147,7 +147,8 @@ def _load_tree(found: GitSource, limits: Limits) -> Document:
         shown = f"{found.source.rstrip('/')}/{file_name}"
         parts.append((group_version_of_file(file_name), _load_blob(found, path, shown, limits)))
     base = found.toplevel.resolve() / found.path
-    return Document(name=found.source, data=None, dialect="openapi-dir", format="dir", base=base, parts=tuple(parts))
+    return Document(name=found.source, data=None, dialect="openapi-dir", format="dir", base=base, parts=tuple(parts),
+                    limits=limits)
 
 
 def _tree_files(found: GitSource) -> list[str]:
