@@ -195,8 +195,8 @@ def guarded(job: Any) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence against a traceback
         if os.environ.get("SPECDIFF_DEBUG"):
             raise
-        click.echo(f"specdiff: internal error: {type(err).__name__}: {err} (set SPECDIFF_DEBUG=1 for details)",
-                   err=True)
+        detail = " ".join(f"{type(err).__name__}: {err}".split())
+        click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
 
 

@@ -11,6 +11,10 @@ Findings about the API are never exceptions; they are records.
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
 
 class SpecdiffError(Exception):
     """Base of every error the CLI reports as one line with exit code 2."""
@@ -27,7 +31,7 @@ class SpecdiffError(Exception):
             where = self.file + (f":{self.place}" if self.place else "") + ": "
         elif self.place:
             where = f"{self.place}: "
-        return (where + self.detail).replace("\n", " ")
+        return _CONTROL.sub(" ", where + self.detail)  # one line, and nothing that can drive a terminal
 
 
 class InputError(SpecdiffError):

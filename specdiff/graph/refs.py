@@ -156,13 +156,12 @@ def fetch(url: str, max_bytes: int, timeout: float, error: Callable[[str], Input
                 if time.monotonic() > deadline:
                     raise TimeoutError
                 chunks.append(chunk)
-    except TimeoutError:
-        raise error(f"no complete answer within {timeout:g} s (--remote-ref-timeout)") from None
-    except urllib.error.URLError as err:
-        if isinstance(err.reason, TimeoutError):
+    except urllib.error.HTTPError as err:
+        raise error(f"HTTP {err.code} {err.reason}") from None
+    except (TimeoutError, urllib.error.URLError) as err:
+        if isinstance(err, TimeoutError) or isinstance(err.reason, TimeoutError):
             raise error(f"no answer within {timeout:g} s (--remote-ref-timeout)") from None
-        raise error(str(err.reason) if not isinstance(err, urllib.error.HTTPError) else f"HTTP {err.code} "
-                    f"{err.reason}") from None
+        raise error(str(err.reason)) from None
     except (OSError, HTTPException, ValueError) as err:
         raise error(str(err) or type(err).__name__) from None
     return b"".join(chunks)

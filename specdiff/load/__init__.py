@@ -74,7 +74,8 @@ def detect_dialect(data: Any, name: str) -> str:
     if isinstance(data, list):
         if data and all(isinstance(d, dict) and _is_crd(d) for d in data):
             return "crd"
-        raise InputError("a list of documents that are not all CustomResourceDefinitions", file=name)
+        raise InputError("the document is a list, not a mapping (nor a list of CustomResourceDefinitions)",
+                         file=name, place="1:1")
     if not isinstance(data, dict):
         raise InputError(f"the document is a {type(data).__name__}, not a mapping", file=name, place="1:1")
     if "swagger" in data:
