@@ -71,7 +71,10 @@ class _Builder:
 
     def build(self) -> SpecGraph:
         container = "definitions" if self.v2 else "components"
-        named = self.data.get("definitions") if self.v2 else (self.data.get("components") or {}).get("schemas")
+        components = self.data.get("components") or {}
+        if not isinstance(components, dict):
+            raise InputError("'components' must be a mapping", file=self.doc.name, place="/components")
+        named = self.data.get("definitions") if self.v2 else components.get("schemas")
         if named is not None and not isinstance(named, dict):
             raise InputError(f"'{container}' schemas must be a mapping", file=self.doc.name,
                              place="/definitions" if self.v2 else "/components/schemas")
@@ -157,7 +160,7 @@ class _Builder:
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
-            operation_id=raw.get("operationId"), tags=tuple(str(t) for t in raw.get("tags") or ()),
+            operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
             group_version=group_version, stability=stability_of(group_version.split("/")[-1])
             if group_version else "ga",
         )
@@ -214,7 +217,7 @@ class _Builder:
                 schema = self._v2_schema(param)
                 schema_at = at
             elif self.v2:
-                schema, schema_at = param.get("schema"), at + "/schema"
+                schema, schema_at = _dict(param.get("schema")), at + "/schema"
             else:
                 schema, schema_at = self._v3_parameter_schema(param, at)
             key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
@@ -238,7 +241,7 @@ class _Builder:
 
     def _v2_body(self, raw: dict[str, Any], params: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]],
                  pointer: str) -> RequestBody | None:
-        consumes = raw.get("consumes") or self.data.get("consumes") or ["application/json"]
+        consumes = _list(raw.get("consumes")) or _list(self.data.get("consumes")) or ["application/json"]
         for (location, _), (param, _) in params.items():
             if location == "body":
                 media = {str(m): MediaType(str(m), param.schema, param.pointer) for m in consumes}
@@ -279,7 +282,7 @@ class _Builder:
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any]) -> dict[str, Response]:
         if not isinstance(raw, dict):
             return {}
-        produces = op.get("produces") or self.data.get("produces") or ["application/json"]
+        produces = _list(op.get("produces")) or _list(self.data.get("produces")) or ["application/json"]
         responses: dict[str, Response] = {}
         for status, item in raw.items():
             if str(status).startswith("x-"):
@@ -316,6 +319,15 @@ class _Builder:
                 schema, at = self._v3_parameter_schema(header, at)
             headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at)
         return headers
+
+
+def _list(value: Any) -> list[Any]:
+    """A list from the spec, or an empty one where the spec has something else (it is not ours to judge)."""
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> Any:
+    return value if isinstance(value, dict) else None
 
 
 def _gvk(schema: Schema, name: str) -> tuple[str | None, str | None]:

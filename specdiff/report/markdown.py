@@ -9,6 +9,7 @@ import re
 
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
+from specdiff.report.text import clean
 
 MARKER = "<!-- specdiff -->"
 GITHUB_LIMIT = 65536
@@ -18,7 +19,7 @@ _ICONS = {Level.BREAKING: "🔴", Level.DANGEROUS: "🟠", Level.SAFE: "🟢"}
 
 def escape(text: str) -> str:
     """Neutralise Markdown, HTML, autolinks and @mentions in text that came from a spec."""
-    text = " ".join(text.replace("\r", " ").split())
+    text = " ".join(clean(text).split())
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     return text.replace("\\@", "@\u200b").replace("\\:", ":\u200b")
 

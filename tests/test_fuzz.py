@@ -1,0 +1,91 @@
+"""A CI-sized mutation fuzz of real specs (tests/fuzzing.py; `make fuzz` runs the long one): no traceback, no hang."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fuzzing import Outcome, Seed, dump, fuzz, mutate_bytes, mutate_data, read_seed, seed_paths
+
+from specdiff.cli import main
+
+SEED, COUNT = 20240601, 400
+
+
+@pytest.fixture(scope="module")
+def seeds() -> list[Seed]:
+    return [read_seed(path) for path in seed_paths()]
+
+
+def _report(outcomes: list[Outcome]) -> str:
+    return "\n".join(f"case {o.case} ({o.mutation}): {o.code}\n{o.detail}" for o in outcomes)
+
+
+def test_mutations_end_in_findings_or_one_line_errors(seeds: list[Seed]) -> None:
+    outcomes = fuzz(seeds, SEED, COUNT)
+    failures = [o for o in outcomes if o.code not in (0, 1, 2)]
+    assert not failures, _report(failures)
+    names = {s.name for s in seeds} | {f"mutated-{s.name}" for s in seeds}
+    errors = [o.detail for o in outcomes if o.code == 2]
+    assert errors and all(line.split(":")[0] in names and "\n" not in line for line in errors)
+
+
+def test_the_harness_reports_a_crash_with_the_case_to_replay(seeds: list[Seed],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(old: object, new: object) -> int:
+        raise KeyError("boom")
+
+    import fuzzing
+
+    monkeypatch.setattr(fuzzing, "compare_documents", broken)
+    outcomes = [o for o in fuzz(seeds, SEED, 20) if o.code != 2]
+    assert outcomes and {o.code for o in outcomes} == {"crash"}
+    assert outcomes[0].detail.splitlines()[-1] == "KeyError: 'boom'"
+    assert outcomes[0].mutation.split(":")[0] in {s.name for s in seeds}
+
+
+def test_the_same_case_mutates_the_same_way(seeds: list[Seed]) -> None:
+    assert fuzz(seeds, SEED, 5, first=100) == fuzz(seeds, SEED, 5, first=100)
+
+
+def _mutated_files(seeds: list[Seed], folder: Path, count: int) -> list[tuple[Path, Path]]:
+    rng = random.Random(SEED)
+    pairs = []
+    for i in range(count):
+        seed = seeds[i % len(seeds)]
+        original = folder / f"original-{seed.name}"
+        original.write_bytes(seed.raw)
+        mutated = folder / f"mutated-{i}-{seed.name}"
+        if i % 2:
+            mutated.write_bytes(mutate_bytes(seed.raw, rng)[0])
+        else:
+            mutated.write_text(dump(mutate_data(seed, rng)[0], seed.format))
+        pairs.append((original, mutated))
+    return pairs
+
+
+def _assert_clean(code: int, stdout: str, stderr: str, original: Path, mutated: Path) -> None:
+    assert code in (0, 1, 2), stderr
+    if code == 2:
+        assert (stdout, stderr.count("\n")) == ("", 1), stderr
+        assert stderr.startswith((f"specdiff: error: {mutated}", f"specdiff: error: {original}")), stderr
+        assert "Traceback" not in stderr
+    else:
+        assert stderr == ""
+
+
+def test_mutated_files_on_the_command_line(seeds: list[Seed], tmp_path: Path) -> None:
+    for original, mutated in _mutated_files(seeds, tmp_path, 40):
+        result = CliRunner().invoke(main, [str(original), str(mutated), "--no-config", "--format", "markdown"])
+        _assert_clean(result.exit_code, result.stdout, result.stderr, original, mutated)
+
+
+def test_mutated_files_in_a_real_process(seeds: list[Seed], tmp_path: Path) -> None:
+    for original, mutated in _mutated_files(seeds, tmp_path, 4):
+        done = subprocess.run([sys.executable, "-m", "specdiff", str(mutated), str(original), "--no-config"],
+                              capture_output=True, text=True, timeout=300)  # a hang guard, not a timing
+        _assert_clean(done.returncode, done.stdout, done.stderr, original, mutated)

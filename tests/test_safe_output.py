@@ -1,0 +1,153 @@
+"""Strings from a spec cannot inject markup into markdown, or control sequences and forged lines into terminal
+text; report files are written whole or not at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from specdiff import cli
+from specdiff.load import load_text
+from specdiff.pipeline import run
+from specdiff.records import Report
+from specdiff.report import RenderOptions, render
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '<img src=x onerror="alert(1)">',
+    "[click me](http://evil.example/x)",
+    "![pixel](http://evil.example/p.png)",
+    "@org/team and @someone",
+    "http://evil.example/autolink www.evil.example",
+    "\x1b[31mRED\x1b[0m\x1b]8;;http://evil.example\x07link\x1b]8;;\x07",
+    "line one\nbreaking  operation.removed  GET /forged\r\nwhy: forged",
+    "cell | cell || cell",
+    "`code` **bold** _em_ ~~gone~~ # heading > quote",
+    "\u202eevil\u202c \u2066isolate\u2069 \u2028separator\u2029 \x00nul\x7fdel\x9bcsi",
+    "&lt;entity&gt; &#60;script&#62;",
+    "<!-- comment --> </details><details>",
+]
+
+
+def _spec(with_hostile: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {"plain": {"type": "string", "enum": ["a"]}}
+    paths: dict[str, Any] = {"/plain": {"get": {"responses": {"200": {"description": "ok"}}}}}
+    if with_hostile:
+        properties["plain"]["enum"] = ["a", *HOSTILE]
+        for i, text in enumerate(HOSTILE):
+            properties[text] = {"type": "string", "description": text}
+            paths[f"/x{i}/{text}"] = {"get": {"responses": {"200": {"description": text}}}}
+    return {"openapi": "3.0.3", "info": {"title": HOSTILE[0], "version": HOSTILE[6]}, "paths": paths,
+            "components": {"schemas": {f"Pet{HOSTILE[0]}": {"type": "object", "properties": properties}}}}
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    old = load_text(json.dumps(_spec(True)), "old.json", None)
+    new = load_text(json.dumps(_spec(False)), "new.json", None)
+    found = run(old, new)
+    assert {f.rule for f in found.findings} == {"operation.removed", "schema.property.removed",
+                                                "specdiff.unclassified"}
+    assert len(found.findings) == 3 * len(HOSTILE)  # each hostile path, property and enum value
+    return found
+
+
+def _unsafe_characters(text: str) -> set[str]:
+    """Control characters (but the line break), line separators, and bidi controls that reorder text."""
+    return {c for c in text if (c != "\n" and unicodedata.category(c) in ("Cc", "Zl", "Zp"))
+            or unicodedata.bidirectional(c) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")}
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_terminal_text_has_no_escapes_and_no_forged_lines(report: Report, color: bool) -> None:
+    text = render(report, "text", RenderOptions(color=color))
+    ours = re.compile(r"\x1b\[(?:1;31|1;33|32|2|0)m")
+    assert _unsafe_characters(ours.sub("", text)) == set()
+    lines = text.splitlines()
+    assert len(lines) == 1 + 3 * len(report.findings) + 2  # header, three lines a finding, blank, counts
+    assert all(line.startswith("          ") for line in lines[2:-2:3])  # each message stays on its own line
+    assert "RED" in text and "<script>alert(1)</script>" in text  # shown, only neutralised
+
+
+def test_markdown_escapes_markup_mentions_links_and_html(report: Report) -> None:
+    text = render(report, "markdown", RenderOptions())
+    assert _unsafe_characters(text) == set()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert len(rows) == len(report.findings)
+    cells = [cell for row in rows for cell in re.split(r"(?<!\\)\|", row)[2:-1]]  # where, change, why
+    assert len(cells) == 3 * len(rows)  # four cells a row, whatever the spec says
+    assert [c for c in cells if re.search(r"(?<!\\)[<>\[\]()`*_~#!|]", c)] == []  # every markup character escaped
+    assert re.findall(r"@(?!\u200b)", text) == []  # no mention reaches a person
+    assert re.findall(r"https?:(?!\u200b)", text) == []  # no autolink
+    assert re.findall(r"(?<![\\\w])www\.", text) == []
+    assert re.findall(r"(?<!\\)&", text) == []  # no character reference is decoded
+    assert text.count("<details>") == text.count("</details>") == 1  # the dangerous findings; no safe ones
+
+
+def test_json_keeps_the_strings_exactly(report: Report) -> None:
+    envelope = json.loads(render(report, "json"))
+    assert envelope["old"]["title"] == HOSTILE[0]
+    removed = [f["old"] for f in envelope["findings"] if f["rule"] == "specdiff.unclassified"]
+    assert sorted(removed) == sorted(HOSTILE)
+
+
+# -- atomic report files ----------------------------------------------------------------------------------------
+def test_write_atomic_replaces_the_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "report.md"
+    cli.write_atomic(str(target), "first\n")
+    cli.write_atomic(str(target), "second\n")
+    assert target.read_text() == "second\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["report.md"]
+
+
+def test_a_failed_write_leaves_the_old_report_and_no_temporary_file(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.md"
+    target.write_text("previous report\n")
+
+    def fail(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(cli.OutputError) as caught:
+        cli.write_atomic(str(target), "new report\n")
+    assert str(caught.value) == f"{target}: cannot write the report: No space left on device"
+    assert target.read_text() == "previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]
+
+
+def test_an_interrupted_render_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report is rendered whole before anything is written, so an interruption leaves no file behind."""
+    specs = Path(__file__).parent / "specs"
+
+    def interrupted(*args: object, **kwargs: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("specdiff.report.render", interrupted)
+    target = tmp_path / "report.txt"
+    result = CliRunner().invoke(cli.main, [str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"),
+                                           "--no-config", "-o", str(target)])
+    assert (result.exit_code, result.stderr) == (130, "specdiff: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_write_removes_its_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.txt"
+    real_replace = os.replace
+
+    def interrupted(src: str, dst: str) -> None:
+        assert Path(src).read_text() == "whole report\n"  # the temporary file is complete before the rename
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cli.write_atomic(str(target), "whole report\n")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert list(tmp_path.iterdir()) == []
