@@ -197,6 +197,8 @@ class CrdDiffer:
     # -- round trips between served versions ----------------------------------------------------------
     def _round_trip(self, old: Crd | None, new: Crd) -> None:
         """Fields one served version has and another lacks, unless OLD already had that very gap."""
+        if old is not None and _served_schemas(old) == _served_schemas(new):
+            return  # the same served versions with the same schemas: every gap is an old one
         known = set(self._losses(old)) if old is not None else set()
         for loss, (version, tokens) in sorted(self._losses(new).items()):
             if loss in known:
@@ -270,6 +272,10 @@ def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -
     name = crd_name or crd.name
     return Where(Context(schema=f"{name}/{version.name}", gvk=version.gvk, group_version=version.group_version,
                          stability=version.stability, document=name), "both")
+
+
+def _served_schemas(crd: Crd) -> dict[str, Schema]:
+    return {v.name: v.schema for v in crd.versions.values() if v.served}
 
 
 def _conversion(crd: Crd) -> str:
