@@ -261,3 +261,14 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
          "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"}]
     markdown = render(report, "markdown")
     assert "| `crd.scope-changed` | frobs\\.example\\.com | scope Namespaced \\-\\> Cluster |" in markdown
+
+
+def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> None:
+    from specdiff.classify.cards import _card
+    from specdiff.errors import ConfigError
+
+    card = tmp_path / "x.yaml"
+    card.write_text("id: x.y\ntitle: t\nlevel: breaking\nmessage: m\nreason: r\ndocs: {}\n"
+                    "when: [{predicate: was_deprecated}]\n")
+    with pytest.raises(ConfigError, match=r"'when' must be a list of \{predicate, level, reason\}"):
+        _card(card, tmp_path)
