@@ -10,9 +10,8 @@ from specdiff.classify.cards import POLICIES, Card, card, catalogue
 def level_summary(item: Card) -> str:
     """The default level in words: one level, or how it varies by policy and direction."""
     level = item.level
-    if isinstance(level, str):
-        return level
-    return "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    text = level if isinstance(level, str) else "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    return text + "".join(f"; {level_text(e['level'])} when {e['predicate']}" for e in item.when)
 
 
 def level_text(value: object) -> str:

@@ -37,6 +37,18 @@ def became_false(change: Change) -> bool:
     return change.old is True and change.new is not True
 
 
+@predicate
+def unserved_and_deprecated(change: Change) -> bool:
+    """A CRD version that was already out of service, with notice given, before it went."""
+    return change.fact("served") is False and change.fact("deprecated") is True
+
+
+@predicate
+def single_version(change: Change) -> bool:
+    """The new CRD has one version only, so nothing is ever converted."""
+    return bool(change.fact("versions") == 1)
+
+
 #: for each constraint, whether a larger value accepts more (True) or fewer (False) values
 _UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True,
                  "minimum": False, "minLength": False, "minItems": False, "minProperties": False}

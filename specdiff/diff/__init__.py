@@ -23,6 +23,10 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
 
 def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
          new_resolver: Resolver | None = None) -> list[Change]:
+    if old.crds or new.crds:
+        from specdiff.diff.crd import diff_crds
+
+        return diff_crds(old, new, old_resolver or Resolver(old.document), new_resolver or Resolver(new.document))
     changes: list[Change] = []
     names = match_schemas(old, new)
     schemas = SchemaDiffer(old, new, names, changes.append, old_resolver or Resolver(old.document),
