@@ -34,9 +34,6 @@ class Card:
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
 
-    def level_for(self, policy: str, direction: str) -> str:
-        return resolve_level(self.level, policy, direction, self.id)
-
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
                 and _accepts(self.match.get("attribute"), attribute)
