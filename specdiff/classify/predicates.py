@@ -174,7 +174,14 @@ def map_keys_extended(change: Change) -> bool:
 
 @predicate
 def merge_strategy_dropped(change: Change) -> bool:
-    return "merge" in (change.fact("old_strategy") or ()) and "merge" not in (change.fact("new_strategy") or ())
+    """A list stops merging under strategic merge patch (on maps and structs merging is the default anyway)."""
+    return (change.fact("value_kind") == "list" and "merge" in (change.fact("old_strategy") or ())
+            and "merge" not in (change.fact("new_strategy") or ()))
+
+
+@predicate
+def on_scalar(change: Change) -> bool:
+    return bool(change.fact("value_kind") == "scalar")
 
 
 @predicate

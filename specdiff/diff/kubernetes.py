@@ -5,9 +5,10 @@
   breaking the KEP's constraints (an unchanged marker is not a change, so it is not reported).
 - List and map topology, as server-side apply reads it on each side: a list without `x-kubernetes-list-type`
   falls back to its strategic-merge patch strategy (as kube-openapi's schemaconv does), else it is atomic; a map
-  or struct without `x-kubernetes-map-type` inherits the referenced type's, else it is granular. Map keys are
-  compared while the list stays a map.
-- Strategic merge patch: `x-kubernetes-patch-strategy`, and `x-kubernetes-patch-merge-key` while both sides merge.
+  or struct without `x-kubernetes-map-type` inherits the referenced type's, else it is granular; a list type on
+  anything but a list is ignored. Map keys are compared while the list stays a map.
+- Strategic merge patch: `x-kubernetes-patch-strategy` (with what kind of value it is on), and
+  `x-kubernetes-patch-merge-key` while both sides merge.
 - Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
 - `x-kubernetes-validations`: rules matched by their `rule` text, then by their message, one fact per rule, so a
   message-only change is told apart from a changed rule.
@@ -26,7 +27,7 @@ from specdiff.diff.schemas import Side, Where, canonical
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import SINGLE, subschemas
+from specdiff.graph.schemas import SINGLE, subschemas, type_set
 from specdiff.load.sourcemap import join_pointer
 
 IDENTITY = "x-kubernetes-group-version-kind"  # names a type; identity, not behaviour
@@ -50,8 +51,20 @@ class Record(Protocol):
                  old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None: ...
 
 
+def value_kind(schema: Schema) -> str:
+    """list, scalar or object (object also when the schema does not say): what a topology marker can apply to."""
+    types = type_set(schema, "")
+    if "array" in types or "items" in schema:
+        return "list"
+    if types and types <= {"string", "integer", "number", "boolean"}:
+        return "scalar"
+    return "object"
+
+
 def list_topology(schema: Schema) -> tuple[str, tuple[str, ...]]:
-    """(atomic | set | map, map keys) as server-side apply treats a list."""
+    """(atomic | set | map, map keys) as server-side apply treats a list; `ignored` on anything but a list."""
+    if value_kind(schema) != "list":
+        return "ignored", ()
     list_type = schema.get(LIST_TYPE)
     if list_type is not None:
         keys = schema.get(MAP_KEYS)
@@ -167,7 +180,8 @@ class KubernetesExtensions:
         old_strategy, new_strategy = patch_strategy(old.schema), patch_strategy(new.schema)
         if old_strategy != new_strategy:
             self._modified(PATCH_STRATEGY, old.schema.get(PATCH_STRATEGY), new.schema.get(PATCH_STRATEGY), old, new,
-                           where, old_strategy=sorted(old_strategy), new_strategy=sorted(new_strategy))
+                           where, old_strategy=sorted(old_strategy), new_strategy=sorted(new_strategy),
+                           value_kind=value_kind(old.schema))
         before, after = old.schema.get(MERGE_KEY), new.schema.get(MERGE_KEY)
         if "merge" in old_strategy and "merge" in new_strategy and canonical(before) != canonical(after):
             self._modified(MERGE_KEY, before, after, old, new, where)
