@@ -155,14 +155,18 @@ def topology_restated(change: Change) -> bool:
     return bool(change.fact("old_type") == change.fact("new_type"))
 
 
+#: list and map types that server-side apply merges element by element
+_GRANULAR = ("set", "map", "granular")
+
+
 @predicate
 def topology_made_atomic(change: Change) -> bool:
-    return bool(change.fact("old_type") != "atomic" and change.fact("new_type") == "atomic")
+    return change.fact("old_type") in _GRANULAR and change.fact("new_type") == "atomic"
 
 
 @predicate
 def topology_made_granular(change: Change) -> bool:
-    return change.fact("old_type") == "atomic" and change.fact("new_type") in ("set", "map", "granular")
+    return change.fact("old_type") == "atomic" and change.fact("new_type") in _GRANULAR
 
 
 @predicate

@@ -115,7 +115,7 @@ class SchemaDiffer:
             old_name = self._named(old, self.old_resolver)
             new_name = self._named(new, self.new_resolver)
             if old_name is not None and new_name is not None:
-                self.extensions.compare(old, new, where)  # extensions beside a $ref (Swagger 2.0 style)
+                self.extensions.compare(old, new, capped(where, old.schema))  # beside a $ref (Swagger 2.0 style)
                 if self.names.get(old_name) != new_name:
                     self._change("modified", "schema", "$ref", old_name, new_name, where,
                                  old.pointer + "/$ref", new.pointer + "/$ref")
