@@ -53,9 +53,9 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def capped(where: Where, schema: Schema) -> Where:
+def capped(where: Where, schema: Any) -> Where:
     """Changes at or inside an alpha or beta field are judged at that field's level (its KEP-2558 marker)."""
-    level = field_stability(schema)
+    level = field_stability(schema) if isinstance(schema, dict) else "ga"
     if level == "ga":
         return where
     return replace(where, context=replace(where.context, stability=least_stable(where.context.stability, level)))
@@ -194,7 +194,7 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                at = capped(where.at("." + name), schema) if isinstance(schema, dict) else where.at("." + name)
+                at = capped(where.at("." + name), schema)
                 self._change("added", "property", "", None, schema, at, None, pointer,
                              name=name, required=name in new_required,
                              read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
@@ -207,7 +207,7 @@ class SchemaDiffer:
                              self._property_where(where.at("." + name), old_props[name], schema))
         for name, schema in old_props.items():
             if name not in new_props:
-                at = capped(where.at("." + name), schema) if isinstance(schema, dict) else where.at("." + name)
+                at = capped(where.at("." + name), schema)
                 self._change("removed", "property", "", schema, None, at,
                              old.pointer + join_pointer(("properties", name)), None,
                              name=name, required=name in old_required, **_lifecycle_facts(schema))

@@ -201,6 +201,7 @@ STABILITIES = ("alpha", "beta", "ga")
 
 
 def least_stable(*levels: str) -> str:
+    """The weakest guarantee wins: an alpha field in a GA type is alpha."""
     return min(levels, key=STABILITIES.index)
 
 
