@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from rulecases import run_case
 
 from specdiff.diff.kubernetes import list_topology
@@ -109,3 +111,23 @@ def test_validation_rules_pair_by_text_then_by_message() -> None:
 def test_a_rule_that_becomes_a_transition_rule_is_a_changed_rule() -> None:
     assert _findings([{"rule": "self.a > 0", "message": "m"}], [{"rule": "self.a >= oldSelf.a", "message": "m"}]) == [
         ("kubernetes.validation.rule-changed", f"{AT}/0")]
+
+
+KEYWORDS = ("x-kubernetes-api-lifecycle", "x-kubernetes-list-type", "x-kubernetes-list-map-keys",
+            "x-kubernetes-map-type", "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key",
+            "x-kubernetes-preserve-unknown-fields", "x-kubernetes-validations", "x-kubernetes-unions", "enum",
+            "description")
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@example({"enum": [{"a": 1}, "b"]}, {"enum": ["b"]})  # an unhashable value removed
+@example({"x-kubernetes-validations": [{"rule": ["x"]}]}, {"x-kubernetes-validations": [{"rule": {"y": 1}}]})
+@given(st.dictionaries(st.sampled_from(KEYWORDS), JSON, max_size=4),
+       st.dictionaries(st.sampled_from(KEYWORDS), JSON, max_size=4))
+def test_malformed_extension_values_never_crash(old: dict[str, Any], new: dict[str, Any]) -> None:
+    """Whatever a spec puts in these keywords, comparing it yields findings, never an exception."""
+    run_case({"old": {"components": {"schemas": {"S": {"type": "object", "properties": {"f": old}}}}},
+              "new": {"components": {"schemas": {"S": {"type": "object", "properties": {"f": new}}}}}})

@@ -181,11 +181,11 @@ class SchemaDiffer:
             if key not in old_keys:
                 self._change("added", "enum-value", "enum", None, value, where, _enum_pointer(old),
                              _enum_pointer(new, i), value=value)
-        deprecated = deprecated_enum_values(old.schema)
+        deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
         for key, (i, value) in old_keys.items():
             if key not in new_keys:
                 self._change("removed", "enum-value", "enum", value, None, where, _enum_pointer(old, i),
-                             _enum_pointer(new), value=value, deprecated=value in deprecated)
+                             _enum_pointer(new), value=value, deprecated=key in deprecated)
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
         old_props = _mapping(old.schema.get("properties"))
