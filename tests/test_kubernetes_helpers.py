@@ -131,3 +131,20 @@ def test_malformed_extension_values_never_crash(old: dict[str, Any], new: dict[s
     """Whatever a spec puts in these keywords, comparing it yields findings, never an exception."""
     run_case({"old": {"components": {"schemas": {"S": {"type": "object", "properties": {"f": old}}}}},
               "new": {"components": {"schemas": {"S": {"type": "object", "properties": {"f": new}}}}}})
+
+
+def test_an_invalid_marker_in_a_new_type_or_deep_in_a_new_field_is_reported() -> None:
+    bad = {"kubernetes": {"minVersion": "v1.30", "status": "alpha", "featureGate": ""}}
+    old = {"components": {"schemas": {"Frobber": {"type": "object", "properties": {}}}}}
+    new = {"components": {"schemas": {
+        "Width": {"type": "integer", "x-kubernetes-api-lifecycle": bad},
+        "Frobber": {"type": "object", "properties": {"box": {"type": "object", "properties": {
+            "inner": {"type": "string", "x-kubernetes-api-lifecycle": bad}}}}}}}}
+    report = run_case({"old": old, "new": new})
+    assert sorted((f.rule, f.change.pointer, f.level.value) for f in report.findings
+                  if f.rule.startswith("lifecycle.")) == [
+        ("lifecycle.invalid", "/components/schemas/Frobber/properties/box/properties/inner/x-kubernetes-api-lifecycle",
+         "dangerous"),
+        ("lifecycle.invalid", "/components/schemas/Width/x-kubernetes-api-lifecycle", "dangerous"),
+    ]
+    assert {f.change.context.path for f in report.findings if f.rule == "lifecycle.invalid"} == {None, ".box.inner"}
