@@ -14,7 +14,7 @@ from specdiff.records import Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
-ALPHA_REASON = "allowed in alpha: alpha API versions may change incompatibly ({reason})"
+ALPHA_REASON = "allowed in alpha: alpha API versions and alpha fields may change incompatibly ({reason})"
 
 
 def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:

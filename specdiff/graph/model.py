@@ -8,6 +8,9 @@ from typing import Any
 
 import networkx as nx
 
+from specdiff.graph.lifecycle import LIFECYCLE, field_stability
+from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
 
 Schema = dict[str, Any]
@@ -95,6 +98,7 @@ class SpecGraph:
     crds: dict[str, Any] = field(default_factory=dict)
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
+    _stabilities: dict[str, str] | None = None
 
     def direction(self, schema: str) -> str:
         """request, response or both: how the operations that reach a named schema use it."""
@@ -119,6 +123,62 @@ class SpecGraph:
                 frontier.extend(self.graph.successors(node))
         return found
 
+    def stability(self, schema: str) -> str:
+        """alpha, beta or ga: a named schema's own group-version, else the most stable operation reaching it.
+
+        Paths through alpha or beta fields (KEP-2558 markers) only carry their own level, and a marker on the
+        schema itself caps the result, so a type used only by alpha operations or alpha fields is alpha.
+        """
+        named = self.schemas[schema]
+        if named.group_version or named.stability != "ga":
+            return _own_stability(named)
+        if self._stabilities is None:
+            self._stabilities = self._reach_stabilities()
+        return self._stabilities.get(schema, _own_stability(named))
+
+    def _reach_stabilities(self) -> dict[str, str]:
+        """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it."""
+        found: dict[str, str] = {}
+        caps: dict[str, dict[str, str]] = {}
+        for level in reversed(STABILITIES):
+            rank = STABILITIES.index(level)
+            frontier = [target for key, op in self.operations.items() if STABILITIES.index(op.stability) >= rank
+                        for target in self.graph.successors(("op", key))]
+            seen: set[Any] = set()
+            while frontier:
+                node = frontier.pop()
+                named = self.schemas.get(node[1])
+                if node in seen or named is None or STABILITIES.index(_own_stability(named)) < rank:
+                    continue
+                seen.add(node)
+                found.setdefault(named.name, level)
+                if named.name not in caps:
+                    caps[named.name] = self._field_caps(named)
+                frontier.extend(target for target in self.graph.successors(node)
+                                if STABILITIES.index(caps[named.name].get(target[1], "ga")) >= rank)
+        return found
+
+    def _field_caps(self, named: NamedSchema) -> dict[str, str]:
+        """Named schemas this one reaches only through alpha or beta fields, with the most stable such level."""
+        properties = named.schema.get("properties")
+        if not isinstance(properties, dict) or not any(isinstance(p, dict) and LIFECYCLE in p
+                                                       for p in properties.values()):
+            return {}
+        resolver = Resolver(self.document)
+        capped: dict[str, str] = {}
+        free: set[str] = set()
+        for tokens, ref in refs_in(named.schema):
+            target = resolver.named(ref, self.document, named.pointer) if ref.startswith("#") else None
+            if target is None:
+                continue
+            prop = properties.get(tokens[1]) if len(tokens) > 1 and tokens[0] == "properties" else None
+            level = field_stability(prop) if isinstance(prop, dict) else "ga"
+            if level == "ga":
+                free.add(target)
+            else:
+                capped[target] = max(capped.get(target, "alpha"), level, key=STABILITIES.index)
+        return {target: level for target, level in capped.items() if target not in free}
+
     def operations_reaching(self, schema: str) -> tuple[str, ...]:
         """Labels of the operations that use a named schema, directly or through other schemas."""
         if schema not in self._reach:
@@ -134,6 +194,20 @@ def _direction(directions: set[str]) -> str:
     if directions == {"response"}:
         return "response"
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
+
+
+#: API version levels, least stable first
+STABILITIES = ("alpha", "beta", "ga")
+
+
+def least_stable(*levels: str) -> str:
+    """The weakest guarantee wins: an alpha field in a GA type is alpha."""
+    return min(levels, key=STABILITIES.index)
+
+
+def _own_stability(named: NamedSchema) -> str:
+    """The level a schema's name or kind gives it, capped by its own lifecycle marker."""
+    return least_stable(named.stability, field_stability(named.schema))
 
 
 _VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
