@@ -261,12 +261,14 @@ def rules_command(fmt: str) -> None:
 @click.argument("rule_id")
 def explain(rule_id: str) -> None:
     """Print one rule card's documentation: what it checks, why it matters, an example."""
-    from specdiff.classify.catalogue_docs import explain_card
+    from specdiff.classify.catalogue_docs import explain_card, suggest
 
     def job() -> int:
         text = explain_card(rule_id)
         if text is None:
-            raise click.UsageError(f"no rule {rule_id!r}; 'specdiff rules' lists them")
+            close = suggest(rule_id)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise click.UsageError(f"no rule {rule_id!r}; {hint}'specdiff rules' lists them")
         click.echo(text, nl=False)
         return EXIT_OK
 
