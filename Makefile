@@ -38,12 +38,14 @@ browser:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 	  > /dev/null; } || echo "warning: could not install chromium; the HTML page tests will be skipped"
 
-# Golden reports: every --format for the demo pair (tests/test_goldens.py fails when they drift).
+# Golden reports: every --format for the demo pair, and the README's excerpts of them (tests/test_goldens.py
+# fails when either drifts).
 reports: setup
 	@rm -f reports/specdiff.*
 	@$(BIN)/specdiff $(DEMO_OLD) $(DEMO_NEW) --no-config --output-dir reports \
 	  $$($(BIN)/python -c 'from specdiff.report import FORMATS; print(" ".join("--format " + f for f in FORMATS))'); \
 	  test $$? -le 1
+	$(BIN)/python tests/excerpts.py
 	@ls reports
 
 # docs/rules.md is generated from the rule cards (tests/test_goldens.py fails when it is stale).

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from excerpts import excerpts, refreshed
 
 from specdiff.classify.cards import catalogue
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
@@ -62,6 +63,13 @@ def test_reports_do_not_depend_on_the_process(fresh: dict[str, bytes], tmp_path:
         for machine in (str(ROOT), os.path.expanduser("~"), sys.prefix):
             assert machine not in text, f"{name} names {machine}"
         assert not re.search(r"20\d\d-\d\d-\d\d", text), f"{name} has a date"
+
+
+def test_readme_excerpts_are_current() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert excerpts(readme) == ["reports/specdiff.txt", "reports/specdiff.md", "reports/specdiff.github.txt",
+                                "reports/specdiff.release-notes.md"]
+    assert readme == refreshed(readme), "README.md quotes reports/ as it was: run `make reports`"
 
 
 def test_docs_rules_md_is_generated_from_the_cards() -> None:
