@@ -336,3 +336,19 @@ def test_every_format_renders_the_hostile_pair() -> None:
         assert render(report, name, options).endswith("\n"), name
     text = render(report, "text", options)
     assert not any(line.startswith("::") for line in text.splitlines())  # a CI log would run it as a command
+
+
+def test_formats_on_two_real_kubernetes_releases() -> None:
+    """1.35 -> 1.36: hundreds of findings; every SARIF result is placed, the comment is cut to fit."""
+    from conftest import corpus
+
+    report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
+    log = _validate_sarif(render(report, "sarif", options))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(report.findings) > 300
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
+    comment = render(report, "markdown", options)
+    assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" in comment
+    notes = render(report, "release-notes", options)
+    assert "### apps/v1 Deployment" in notes and "### scheduling.k8s.io/v1alpha2 Workload" in notes
+    ET.fromstring(render(report, "junit", options))

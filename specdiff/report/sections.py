@@ -86,11 +86,11 @@ class Subjects:
                     if not isinstance(operation, dict):
                         continue
                     label = f"{method.upper()} {path}"
-                    if gv and resource:
-                        located.append((label, gv, resource))
-                        kind = _returned_kind(doc.data, operation)
-                        if kind and own:
-                            kinds.setdefault((gv, resource), set()).add(kind)
+                    if gv:  # a Kubernetes path: its resource, or the group/version itself (discovery)
+                        located.append((label, gv, resource or ""))
+                        kind = _returned_kind(doc.data, operation) if resource and own else None
+                        if kind:
+                            kinds.setdefault((gv, resource or ""), set()).add(kind)
                     elif label not in self._operations:
                         self._operations[label] = Subject(_tag_or_segment(operation, str(path)))
         for label, gv, resource in located:
