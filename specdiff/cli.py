@@ -65,7 +65,8 @@ def policy_options(command: Any) -> Any:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format; repeat for several (with --output-dir).")
+              help="Output format: text, json, yaml, markdown (PR comment), release-notes, github (annotations), "
+                   "sarif, junit, html, jsonpatch; repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options

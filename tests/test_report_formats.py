@@ -320,6 +320,13 @@ def test_format_usage_errors(args: list[str], message: str) -> None:
     assert message in done.output
 
 
+def test_the_help_names_every_format() -> None:
+    from specdiff.report import FORMATS
+
+    text = " ".join(CliRunner().invoke(main, ["compare", "--help"]).output.split())
+    assert all(re.search(rf"\b{re.escape(name)}\b", text) for name in FORMATS)
+
+
 def test_an_unwritable_output_is_a_one_line_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     done = CliRunner().invoke(main, [OLD, NEW, "--no-config", "--output", str(tmp_path / "file" / "r.txt")])
