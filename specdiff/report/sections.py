@@ -89,8 +89,8 @@ class Subjects:
                     if gv:  # a Kubernetes path: its resource, or the group/version itself (discovery)
                         located.append((label, gv, resource or ""))
                         kind = _returned_kind(doc.data, operation) if resource and own else None
-                        if kind:
-                            kinds.setdefault((gv, resource or ""), set()).add(kind)
+                        if resource and kind:
+                            kinds.setdefault((gv, resource), set()).add(kind)
                     elif label not in self._operations:
                         self._operations[label] = Subject(_tag_or_segment(operation, str(path)))
         for label, gv, resource in located:
@@ -167,7 +167,7 @@ def _kubernetes_resource(path: str) -> tuple[str | None, str | None, bool]:
     gv = group_version_of_path(path)
     if gv is None:
         return None, None, False
-    parts = [p for p in path.strip("/").split("/")[2 if path.startswith("/api/") else 3:]]
+    parts = path.strip("/").split("/")[2 if path.startswith("/api/") else 3:]  # after /api/V or /apis/G/V
     if parts[:1] == ["watch"]:
         parts = parts[1:]
     if parts[:1] == ["namespaces"] and len(parts) >= 3:
