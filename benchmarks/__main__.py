@@ -12,7 +12,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, cases, growth, run_case, table
+from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, TIME, cases, growth, run_case, table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"specdiff benchmarks: {runs} run{'s' if runs > 1 else ''} per case"
           f"{'' if args.quick else ' after one warm-up'}; python {platform.python_version()}, "
           f"{platform.machine()}", flush=True)
+    if not TIME.exists():
+        print(f"{TIME} not found (Debian package 'time'): peak RSS is os.wait4's, which counts the harness's own "
+              "high-water mark too", file=sys.stderr)
     rows = []
     for case in selected:
         rows.append(run_case(case, runs, warmup=not args.quick))
