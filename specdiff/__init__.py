@@ -35,6 +35,7 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
+    from specdiff.collector import collector_paused
     from specdiff.config import config_from_mapping, load_config, read_baseline
     from specdiff.load import load
     from specdiff.pipeline import run
@@ -49,4 +50,5 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
         chosen = load_config(os.fspath(config))
     if baseline is not None:
         chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
-    return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)
+    with collector_paused():
+        return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)
