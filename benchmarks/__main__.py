@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import shlex
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -24,10 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where generated specs are kept")
     parser.add_argument("--case", action="append", default=[], metavar="TEXT",
                         help="run only cases whose name contains TEXT; repeatable")
+    parser.add_argument("--tool", type=shlex.split, default=[], metavar="COMMAND",
+                        help="how to run specdiff, e.g. 'env PYTHONPATH=/tmp/main python -m specdiff' to time "
+                             "another checkout (default: the specdiff script beside this python)")
+    parser.add_argument("--python", type=shlex.split, default=[], metavar="COMMAND",
+                        help="the interpreter for the parse-only cases, e.g. 'env PYTHONPATH=/tmp/main python'")
     parser.add_argument("--json", type=Path, default=None, help="also write the samples to this file")
     args = parser.parse_args(argv)
+    args.corpora, args.cache = args.corpora.resolve(), args.cache.resolve()  # commands run elsewhere
     runs = args.runs or (1 if args.quick else 5)
-    selected = [c for c in cases(args.corpora, args.cache, args.quick)
+    selected = [c for c in cases(args.corpora, args.cache, args.quick, args.tool, args.python)
                 if not args.case or any(text in c.name for text in args.case)]
     if not args.corpora.is_dir():
         print(f"corpora not found at {args.corpora}: real-spec cases are skipped", file=sys.stderr)

@@ -30,6 +30,9 @@ DEFAULT_CACHE = ROOT / ".bench"
 GROWTH = (1, 2, 4, 8)
 QUICK_SCALE = 0.1
 TIME = Path("/usr/bin/time")
+#: commands run outside the checkout: `python -m` would import the checkout's specdiff whatever --tool says,
+#: and specdiff would pick up a configuration file found upwards from there
+NEUTRAL = Path(tempfile.gettempdir())
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class Row:
         return statistics.median(s.wall for s in self.samples)
 
 
-def measure(argv: Sequence[str], cwd: Path = ROOT) -> Sample:
+def measure(argv: Sequence[str], cwd: Path = NEUTRAL) -> Sample:
     """Run one process to completion; its stdout is discarded, its stderr kept for the report."""
     with tempfile.NamedTemporaryFile("r", prefix="specdiff-bench-", suffix=".rss") as rss:
         timed = [str(TIME), "-q", "-f", "%M", "-o", rss.name, *argv] if TIME.exists() else list(argv)
@@ -104,15 +107,24 @@ def synthetic_pair(scale: float, cache: Path) -> tuple[Path, Path]:
     return old, new
 
 
-def cases(corpora: Path, cache: Path, quick: bool) -> list[Case]:
-    tool = specdiff_command()
+def cases(corpora: Path, cache: Path, quick: bool, tool: Sequence[str] = (),
+          python: Sequence[str] = ()) -> list[Case]:
+    """`tool` runs specdiff and `python` runs the interpreter it is installed in (defaults: this one)."""
+    tool = list(tool) or specdiff_command()
+    python = list(python) or [sys.executable]
 
     def compare(old: Path, new: Path) -> Callable[[], list[str]]:
         return lambda: [*tool, str(old), str(new)]
 
     def parse_only(old: Path, new: Path) -> Callable[[], list[str]]:
-        code = "import sys; from specdiff.load import load; load(sys.argv[1]); load(sys.argv[2])"
-        return lambda: [sys.executable, "-c", code, str(old), str(new)]
+        """Loading both inputs as specdiff does, and nothing else: the floor under the whole run."""
+        code = ("import sys\n"
+                "try:\n    from specdiff.collector import collector_paused\n"
+                "except ImportError:  # a specdiff from before the collector was paused\n"
+                "    from contextlib import nullcontext as collector_paused\n"
+                "from specdiff.load import load\n"
+                "with collector_paused():\n    load(sys.argv[1]), load(sys.argv[2])\n")
+        return lambda: [*python, "-c", code, str(old), str(new)]
 
     def synthetic_case(scale: float) -> Callable[[], list[str]]:
         return lambda: [*tool, *map(str, synthetic_pair(scale, cache))]
