@@ -52,5 +52,12 @@ reports: setup
 docs: setup
 	$(BIN)/specdiff rules --format markdown > docs/rules.md
 
+# Whole-process wall time, CPU time and peak memory per case (docs/performance.md); timings are never a failure.
+bench: setup
+	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
+
+bench-quick: setup
+	$(BIN)/python -m benchmarks --quick
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

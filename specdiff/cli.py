@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from specdiff import __version__
+from specdiff.collector import collector_paused
 from specdiff.errors import SpecdiffError, UsageError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -154,7 +155,8 @@ def write_atomic(path: str, text: str) -> None:
 def guarded(job: Any) -> int:
     """Run a command body; tool errors become one line on stderr and exit code 2, never a traceback."""
     try:
-        return int(job())
+        with collector_paused():
+            return int(job())
     except SpecdiffError as err:
         click.echo(f"specdiff: error: {err.one_line()}", err=True)
         return EXIT_ERROR

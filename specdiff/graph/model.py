@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from specdiff.graph.lifecycle import LIFECYCLE, field_stability
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
@@ -107,11 +105,11 @@ class SpecGraph:
         return _direction(self._directions.get(schema, set()))
 
     def _all_directions(self) -> dict[str, set[str]]:
-        """One breadth-first walk per direction from the operations' own schemas: linear in the graph."""
+        """One walk per direction from the operations' own schemas: linear in the graph."""
+        succ = self.graph.succ  # adjacency read directly: graph views cost more than the walk itself
         found: dict[str, set[str]] = {}
         for direction in ("request", "response"):
-            frontier = [target for op in self.operations
-                        for _, target, data in self.graph.out_edges(("op", op), data=True)
+            frontier = [target for op in self.operations for target, data in succ[("op", op)].items()
                         if direction in data["directions"]]
             seen: set[Any] = set()
             while frontier:
@@ -120,7 +118,7 @@ class SpecGraph:
                     continue
                 seen.add(node)
                 found.setdefault(node[1], set()).add(direction)
-                frontier.extend(self.graph.successors(node))
+                frontier.extend(succ[node])
         return found
 
     def stability(self, schema: str) -> str:
@@ -180,12 +178,28 @@ class SpecGraph:
         return {target: level for target, level in capped.items() if target not in free}
 
     def operations_reaching(self, schema: str) -> tuple[str, ...]:
-        """Labels of the operations that use a named schema, directly or through other schemas."""
-        if schema not in self._reach:
-            node = ("schema", schema)
-            users = nx.ancestors(self.graph, node) if node in self.graph else set()
-            self._reach[schema] = tuple(sorted(self.operations[u[1]].label for u in users if u[0] == "op"))
-        return self._reach[schema]
+        """Labels of the operations that use a named schema, directly or through other schemas (sorted)."""
+        found = self._reach.get(schema)
+        if found is None:
+            found = self._reach[schema] = tuple(sorted(self.operations[key].label
+                                                       for key in self._users(("schema", schema))))
+        return found
+
+    def _users(self, start: tuple[str, str]) -> set[str]:
+        """Keys of the operations among the ancestors of a node: a walk up the reversed edges."""
+        pred = self.graph.pred
+        if start not in pred:
+            return set()
+        seen, frontier, operations = {start}, [start], set()
+        while frontier:
+            for parent in pred[frontier.pop()]:
+                if parent not in seen:
+                    seen.add(parent)
+                    if parent[0] == "op":
+                        operations.add(parent[1])
+                    else:
+                        frontier.append(parent)
+        return operations
 
 
 def _direction(directions: set[str]) -> str:
