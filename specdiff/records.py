@@ -41,7 +41,7 @@ class Context:
 
     def label(self) -> str:
         """A short human location: operation or schema, then the field path."""
-        head = self.operation or self.schema or self.document or ""
+        head = self.operation or self.schema or self.document or self.group_version or ""
         if self.path:
             return f"{head} {self.path}".strip()
         return head

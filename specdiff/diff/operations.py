@@ -13,19 +13,20 @@ class OperationDiffer:
     def __init__(self, old: SpecGraph, new: SpecGraph, schemas: SchemaDiffer) -> None:
         self.old, self.new, self.schemas = old, new, schemas
         self.emit = schemas.emit
+        self.old_doc, self.new_doc = old.document, new.document  # the documents of the pair being compared
 
     def run(self) -> None:
         for key, new_op in self.new.operations.items():
             old_op = self.old.operations.get(key)
             if old_op is None:
-                self._change("added", "operation", "", None, new_op.label, _where(new_op), None, new_op.pointer,
-                             deprecated=new_op.deprecated)
+                self._change("added", "operation", "", None, new_op.label, _where(new_op, self.new), None,
+                             new_op.pointer, deprecated=new_op.deprecated)
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
-                self._change("removed", "operation", "", old_op.label, None, _where(old_op), old_op.pointer, None,
-                             deprecated=old_op.deprecated)
+                self._change("removed", "operation", "", old_op.label, None, _where(old_op, self.old),
+                             old_op.pointer, None, deprecated=old_op.deprecated)
 
     def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
@@ -33,7 +34,8 @@ class OperationDiffer:
                          tuple(sorted(detail.items()))))
 
     def _operation(self, old: Operation, new: Operation) -> None:
-        where = _where(new)
+        where = _where(new, self.new)
+        self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
                                                 ("operationId", old.operation_id, new.operation_id)):
             if old_value != new_value:
@@ -72,8 +74,7 @@ class OperationDiffer:
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_pointer: str, new_pointer: str,
                 where: Where) -> None:
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_pointer, self.old.document), Side(new, new_pointer, self.new.document),
-                                 where)
+            self.schemas.compare(Side(old, old_pointer, self.old_doc), Side(new, new_pointer, self.new_doc), where)
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -143,8 +144,9 @@ class OperationDiffer:
                              name=header.name, required=header.required)
 
 
-def _where(op: Operation) -> Where:
-    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability), "both")
+def _where(op: Operation, graph: SpecGraph) -> Where:
+    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
+                         document=graph.part_of(graph.document_of(op))), "both")
 
 
 def _request(where: Where) -> Where:
