@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.lifecycle import field_stability, lifecycle_of
+from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
@@ -23,8 +24,6 @@ from specdiff.records import Change, Context
 SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
                    "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated", "collectionFormat")
-#: extensions that only identify a type; their changes are identity, not behaviour
-IDENTITY_EXTENSIONS = ("x-kubernetes-group-version-kind",)
 _MISSING: Any = object()
 
 Emit = Callable[[Change], None]
@@ -54,6 +53,14 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def capped(where: Where, schema: Any) -> Where:
+    """Changes at or inside an alpha or beta field are judged at that field's level (its KEP-2558 marker)."""
+    level = field_stability(schema) if isinstance(schema, dict) else "ga"
+    if level == "ga":
+        return where
+    return replace(where, context=replace(where.context, stability=least_stable(where.context.stability, level)))
+
+
 class SchemaDiffer:
     """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
 
@@ -66,6 +73,9 @@ class SchemaDiffer:
         self._stack: set[tuple[int, int]] = set()
         #: with every $ref inside its own document, equal text means equal meaning
         self.local_only = not old.document.externals and not new.document.externals
+        from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
+
+        self.extensions = KubernetesExtensions(self._change, old_resolver, new_resolver)
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -79,6 +89,10 @@ class SchemaDiffer:
             self._compare(old, new, where)
         finally:
             self._stack.discard(key)
+
+    def introduced(self, new: Side, where: Where) -> None:
+        """A schema the new spec adds: facts about what it brings (lifecycle markers that break KEP-2558)."""
+        self.extensions.introduced(new, where)
 
     def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
@@ -101,6 +115,7 @@ class SchemaDiffer:
             old_name = self._named(old, self.old_resolver)
             new_name = self._named(new, self.new_resolver)
             if old_name is not None and new_name is not None:
+                self.extensions.compare(old, new, capped(where, old.schema))  # beside a $ref (Swagger 2.0 style)
                 if self.names.get(old_name) != new_name:
                     self._change("modified", "schema", "$ref", old_name, new_name, where,
                                  old.pointer + "/$ref", new.pointer + "/$ref")
@@ -117,6 +132,7 @@ class SchemaDiffer:
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
         o, n = old.schema, new.schema
+        where = capped(where, o)  # inside an alpha or beta field, changes are judged at its level
         old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
         if old_types != new_types:
             self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
@@ -133,10 +149,7 @@ class SchemaDiffer:
         for keyword in ("allOf", "oneOf", "anyOf"):
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
-        for keyword in sorted({k for k in (*o, *n) if k.startswith("x-kubernetes-")} - set(IDENTITY_EXTENSIONS)):
-            old_value, new_value = o.get(keyword, _MISSING), n.get(keyword, _MISSING)
-            if old_value is _MISSING or new_value is _MISSING or canonical(old_value) != canonical(new_value):
-                self._extension(keyword, old_value, new_value, old, new, where)
+        self.extensions.compare(old, new, where)
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -151,30 +164,28 @@ class SchemaDiffer:
                      None if kind == "removed" else new.pointer + "/" + keyword if keyword in new.schema
                      else new.pointer)
 
-    def _extension(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where) -> None:
-        self._value(keyword, old_value, new_value, old, new, where, node="extension")
-
     def _enum(self, old: Side, new: Side, where: Where) -> None:
-        old_enum, new_enum = old.schema.get("enum"), new.schema.get("enum")
-        if not isinstance(old_enum, list) and not isinstance(new_enum, list):
+        """Enum values from `enum`, or from the "Possible enum values:" list a live Kubernetes spec documents."""
+        old_enum, new_enum = enum_values(old.schema), enum_values(new.schema)
+        if old_enum is None and new_enum is None:
             return
-        if not isinstance(old_enum, list) or not isinstance(new_enum, list):
-            kind = "added" if isinstance(new_enum, list) else "removed"
-            self._change(kind, "schema", "enum", old_enum if kind == "removed" else None,
-                         new_enum if kind == "added" else None, where,
-                         old.pointer + "/enum" if kind == "removed" else None,
-                         new.pointer + "/enum" if kind == "added" else None)
+        if old_enum is None or new_enum is None:
+            kind = "added" if new_enum is not None else "removed"
+            self._change(kind, "schema", "enum", old_enum, new_enum, where,
+                         _enum_pointer(old) if kind == "removed" else None,
+                         _enum_pointer(new) if kind == "added" else None)
             return
         old_keys = {canonical(v): (i, v) for i, v in enumerate(old_enum)}
         new_keys = {canonical(v): (i, v) for i, v in enumerate(new_enum)}
         for key, (i, value) in new_keys.items():
             if key not in old_keys:
-                self._change("added", "enum-value", "enum", None, value, where, old.pointer + "/enum",
-                             f"{new.pointer}/enum/{i}", value=value)
+                self._change("added", "enum-value", "enum", None, value, where, _enum_pointer(old),
+                             _enum_pointer(new, i), value=value)
+        deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
         for key, (i, value) in old_keys.items():
             if key not in new_keys:
-                self._change("removed", "enum-value", "enum", value, None, where, f"{old.pointer}/enum/{i}",
-                             new.pointer + "/enum", value=value)
+                self._change("removed", "enum-value", "enum", value, None, where, _enum_pointer(old, i),
+                             _enum_pointer(new), value=value, deprecated=key in deprecated)
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
         old_props = _mapping(old.schema.get("properties"))
@@ -183,18 +194,23 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                self._change("added", "property", "", None, schema, where.at("." + name), None, pointer,
+                at = capped(where.at("." + name), schema)
+                self._change("added", "property", "", None, schema, at, None, pointer,
                              name=name, required=name in new_required,
-                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")))
+                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
+                             **_lifecycle_facts(schema))
+                if isinstance(schema, dict):
+                    self.introduced(Side(schema, pointer, new.doc), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.pointer + join_pointer(("properties", name))
                 self.compare(Side(old_props[name], old_pointer, old.doc), Side(schema, pointer, new.doc),
                              self._property_where(where.at("." + name), old_props[name], schema))
         for name, schema in old_props.items():
             if name not in new_props:
-                self._change("removed", "property", "", schema, None, where.at("." + name),
+                at = capped(where.at("." + name), schema)
+                self._change("removed", "property", "", schema, None, at,
                              old.pointer + join_pointer(("properties", name)), None,
-                             name=name, required=name in old_required)
+                             name=name, required=name in old_required, **_lifecycle_facts(schema))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 self._change("modified", "property", "required", False, True, where.at("." + name),
@@ -266,6 +282,22 @@ class SchemaDiffer:
                 found[f"#{inline}"] = (pointer, member)
                 inline += 1
         return found
+
+
+def _enum_pointer(side: Side, index: int | None = None) -> str:
+    """`enum` (or one of its values), else the description that documents the values."""
+    if not isinstance(side.schema.get("enum"), list):
+        return side.pointer + "/description"
+    return f"{side.pointer}/enum" if index is None else f"{side.pointer}/enum/{index}"
+
+
+def _lifecycle_facts(schema: Any) -> dict[str, Any]:
+    """What a field's KEP-2558 marker says, for the rules on added and removed fields."""
+    lifecycle = lifecycle_of(schema) if isinstance(schema, dict) else None
+    if lifecycle is None or lifecycle.status in (None, "ga"):
+        return {}
+    return {"lifecycle": lifecycle.status, "feature_gate": lifecycle.feature_gate,
+            "min_version": lifecycle.min_version}
 
 
 def _mapping(value: Any) -> dict[str, Any]:
