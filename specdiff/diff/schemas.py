@@ -46,7 +46,7 @@ class Where:
     direction: str
 
     def at(self, path_suffix: str) -> Where:
-        return replace(self, context=replace(self.context, path=(self.context.path or "") + path_suffix))
+        return Where(self.context.at(path_suffix), self.direction)
 
 
 def canonical(value: Any) -> str:
