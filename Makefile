@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_OLD := corpora/demo/frobber-v6.yaml
 DEMO_NEW := corpora/demo/frobber-v7.yaml
 
-.PHONY: setup demo test lint typecheck unit bench bench-quick fuzz reports docs clean
+.PHONY: setup demo test lint typecheck unit bench bench-quick fuzz reports docs browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +27,37 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy specdiff
 
-unit: setup
+unit: setup browser
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
+
+# The HTML report is tested in Debian's headless Chromium; installed once, when it is missing.
+CHROMIUM := /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  > /dev/null; } || echo "warning: could not install chromium; the HTML page tests will be skipped"
+
+# Golden reports: every --format for the demo pair, and the README's excerpts of them (tests/test_goldens.py
+# fails when either drifts).
+reports: setup
+	@rm -f reports/specdiff.*
+	@$(BIN)/specdiff $(DEMO_OLD) $(DEMO_NEW) --no-config --output-dir reports \
+	  $$($(BIN)/python -c 'from specdiff.report import FORMATS; print(" ".join("--format " + f for f in FORMATS))'); \
+	  test $$? -le 1
+	$(BIN)/python tests/excerpts.py
+	@ls reports
+
+# docs/rules.md is generated from the rule cards (tests/test_goldens.py fails when it is stale).
+docs: setup
+	$(BIN)/specdiff rules --format markdown > docs/rules.md
+
+# Whole-process wall time, CPU time and peak memory per case (docs/performance.md); timings are never a failure.
+bench: setup
+	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
+
+bench-quick: setup
+	$(BIN)/python -m benchmarks --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

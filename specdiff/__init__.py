@@ -11,15 +11,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import replace
-from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from specdiff.config import Config
-from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
+if TYPE_CHECKING:
+    from datetime import date
+
+    from specdiff.config import Config
+    from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 
 __version__ = "0.1.0"
 __all__ = ["compare", "Config", "Change", "Context", "Finding", "Level", "Report", "SourceInfo", "__version__"]
+
+#: public names imported on first use, so that `specdiff --help` does not load the configuration and records
+_LAZY = {"Config": "specdiff.config", "Change": "specdiff.records", "Context": "specdiff.records",
+         "Finding": "specdiff.records", "Level": "specdiff.records", "Report": "specdiff.records",
+         "SourceInfo": "specdiff.records"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'specdiff' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: str | None = None,
@@ -35,7 +55,10 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
-    from specdiff.config import config_from_mapping, load_config, read_baseline
+    from dataclasses import replace
+
+    from specdiff.collector import collector_paused
+    from specdiff.config import Config, config_from_mapping, load_config, read_baseline
     from specdiff.load import load
     from specdiff.pipeline import run
 
@@ -49,4 +72,5 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
         chosen = load_config(os.fspath(config))
     if baseline is not None:
         chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
-    return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)
+    with collector_paused():
+        return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)

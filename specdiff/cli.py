@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from specdiff import __version__
-from specdiff.errors import SpecdiffError
+from specdiff.collector import collector_paused
+from specdiff.errors import SpecdiffError, UsageError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_ON = ("breaking", "dangerous", "safe", "never")
@@ -65,7 +66,8 @@ def policy_options(command: Any) -> Any:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format; repeat for several (with --output-dir).")
+              help="Output format: text, json, yaml, markdown (PR comment), release-notes, github (annotations), "
+                   "sarif, junit, html, jsonpatch; repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
@@ -94,6 +96,8 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             raise click.UsageError(f"unknown --format {unknown[0]!r}; choose from {', '.join(sorted(FORMATS))}")
         if len(formats) > 1 and not output_dir:
             raise click.UsageError("several --format values need --output-dir")
+        if output and output_dir:
+            raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
         limits = DEFAULT_LIMITS if max_bytes is None else type(DEFAULT_LIMITS)(max_bytes=max_bytes)
         config = for_command(config_file, no_config, select, ignore, baseline)
         old_doc, new_doc = load(old, limits), load(new, limits)
@@ -104,10 +108,9 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             options = RenderOptions(color=use_color and name == "text" and not output_dir,
                                     old_doc=old_doc, new_doc=new_doc)
             text = render(report, name, options)
-            if output_dir:
-                write_atomic(os.path.join(output_dir, f"specdiff.{_EXTENSIONS.get(name, name)}"), text)
-            elif output:
-                write_atomic(output, text)
+            if output_dir or output:
+                write_report(output or os.path.join(output_dir or "", f"specdiff.{_EXTENSIONS.get(name, name)}"),
+                             text)
             else:
                 click.echo(text, nl=False)
         return exit_code(report, fail_on or config.fail_on or "breaking")
@@ -127,6 +130,14 @@ def exit_code(report: Any, fail_on: str) -> int:
     return EXIT_FINDINGS if any(f.level.rank <= threshold for f in report.findings) else EXIT_OK
 
 
+def write_report(path: str, text: str) -> None:
+    """write_atomic, with a one-line error (exit 2) when the file cannot be written."""
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise UsageError(f"cannot write the report: {err.strerror or err}", file=path) from None
+
+
 def write_atomic(path: str, text: str) -> None:
     """Write to a temporary file beside the target, then rename: never a half-written report."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -144,7 +155,8 @@ def write_atomic(path: str, text: str) -> None:
 def guarded(job: Any) -> int:
     """Run a command body; tool errors become one line on stderr and exit code 2, never a traceback."""
     try:
-        return int(job())
+        with collector_paused():
+            return int(job())
     except SpecdiffError as err:
         click.echo(f"specdiff: error: {err.one_line()}", err=True)
         return EXIT_ERROR
@@ -252,12 +264,14 @@ def rules_command(fmt: str) -> None:
 @click.argument("rule_id")
 def explain(rule_id: str) -> None:
     """Print one rule card's documentation: what it checks, why it matters, an example."""
-    from specdiff.classify.catalogue_docs import explain_card
+    from specdiff.classify.catalogue_docs import explain_card, suggest
 
     def job() -> int:
         text = explain_card(rule_id)
         if text is None:
-            raise click.UsageError(f"no rule {rule_id!r}; 'specdiff rules' lists them")
+            close = suggest(rule_id)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise click.UsageError(f"no rule {rule_id!r}; {hint}'specdiff rules' lists them")
         click.echo(text, nl=False)
         return EXIT_OK
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from specdiff.classify import classify
+from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import diff
 from specdiff.graph.build import build
@@ -19,6 +20,11 @@ POLICIES = ("auto", "kubernetes", "openapi")
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
         today: date | None = None) -> Report:
     """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry."""
+    with collector_paused():
+        return _run(old, new, policy, config, today)
+
+
+def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = build(old, old_resolver), build(new, new_resolver)
     chosen = pick_policy(policy, old_graph, new_graph)

@@ -7,14 +7,14 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue
+from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue, resolve_level
 from specdiff.classify.predicates import PREDICATES
 from specdiff.errors import ConfigError
 from specdiff.records import Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
-ALPHA_REASON = "allowed in alpha: alpha API versions may change incompatibly ({reason})"
+ALPHA_REASON = "allowed in alpha: alpha API versions and alpha fields may change incompatibly ({reason})"
 
 
 def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
@@ -35,11 +35,13 @@ def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[
 def _claims(candidate: Card, change: Change) -> bool:
     if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
         return False
-    if candidate.predicate is None:
-        return True
-    test = PREDICATES.get(candidate.predicate)
+    return candidate.predicate is None or _holds(candidate.predicate, candidate, change)
+
+
+def _holds(name: str, candidate: Card, change: Change) -> bool:
+    test = PREDICATES.get(name)
     if test is None:
-        raise ConfigError(f"unknown predicate {candidate.predicate!r}", file=candidate.path)
+        raise ConfigError(f"unknown predicate {name!r}", file=candidate.path)
     return test(change)
 
 
@@ -63,10 +65,19 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
     return _INDEX
 
 
+def _verdict(chosen: Card, change: Change) -> tuple[Any, str]:
+    """The card's level and reason, or those of its first `when` exception that holds for the change."""
+    for exception in chosen.when:
+        if _holds(exception["predicate"], chosen, change):
+            return exception["level"], exception.get("reason", chosen.reason)
+    return chosen.level, chosen.reason
+
+
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
-    level = Level(chosen.level_for(policy, change.direction))
+    level_spec, reason_template = _verdict(chosen, change)
+    level = Level(resolve_level(level_spec, policy, change.direction, chosen.id))
     values = message_values(change)
-    reason = render(chosen.reason, values)
+    reason = render(reason_template, values)
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         level = Level.SAFE
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))

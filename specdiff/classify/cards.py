@@ -31,9 +31,8 @@ class Card:
     area: str = ""
     path: str = ""
     keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
-
-    def level_for(self, policy: str, direction: str) -> str:
-        return resolve_level(self.level, policy, direction, self.id)
+    #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
+    when: tuple[dict[str, Any], ...] = ()
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -98,7 +97,16 @@ def _card(path: Path, root: Path) -> Card:
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=raw["reason"], docs=raw["docs"], cases=tuple(raw.get("cases") or ()),
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
-                path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")))
+                path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")),
+                when=_exceptions(raw.get("when"), path))
+
+
+def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(e, dict) and {"predicate", "level"} <= set(e) for e in raw):
+        raise ConfigError("'when' must be a list of {predicate, level, reason}", file=str(path))
+    return tuple(raw)
 
 
 def card(rule_id: str) -> Card | None:

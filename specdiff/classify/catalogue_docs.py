@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import json
+
+import yaml
 
 from specdiff.classify.cards import POLICIES, Card, card, catalogue
 
@@ -10,9 +13,8 @@ from specdiff.classify.cards import POLICIES, Card, card, catalogue
 def level_summary(item: Card) -> str:
     """The default level in words: one level, or how it varies by policy and direction."""
     level = item.level
-    if isinstance(level, str):
-        return level
-    return "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    text = level if isinstance(level, str) else "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    return text + "".join(f"; {level_text(e['level'])} when {e['predicate']}" for e in item.when)
 
 
 def level_text(value: object) -> str:
@@ -32,11 +34,11 @@ def render_catalogue(fmt: str) -> str:
                  "| id | level | title |", "|---|---|---|"]
         lines += [f"| [`{c.id}`](#{_anchor(c.id)}) | {level_summary(c)} | {c.title} |" for c in cards]
         for c in cards:
-            lines += ["", f"## {c.id}", "", f"**{c.title}** — level: {level_summary(c)}", "",
-                      *_docs(c)]
+            lines += ["", f"## {c.id}", "", f"**{c.title}** — level: {level_summary(c)}; matches: {matches_text(c)}",
+                      "", *_docs(c)]
         return "\n".join(lines) + "\n"
-    width = max(len(c.id) for c in cards)
-    return "".join(f"{c.id:<{width}}  {level_summary(c):<40}  {c.title}\n" for c in cards)
+    width, title_width = max(len(c.id) for c in cards), max(len(c.title) for c in cards)
+    return "".join(f"{c.id:<{width}}  {c.title:<{title_width}}  {level_summary(c)}\n" for c in cards)
 
 
 def _anchor(rule_id: str) -> str:
@@ -52,13 +54,48 @@ def _docs(item: Card) -> list[str]:
     return lines
 
 
+def matches_text(item: Card) -> str:
+    """What a card claims, in words: "added enum-value (attribute ..., direction ..., predicate ...)"."""
+    match = item.match
+    if not match:
+        return "changes no other card claims"
+    words = [" or ".join(map(str, _listed(match.get("change", "any change")))),
+             " or ".join(map(str, _listed(match.get("node", "node"))))]
+    extra = [f"{key} {' or '.join(map(str, _listed(match[key])))}" for key in ("attribute", "direction")
+             if key in match]
+    if item.predicate:
+        extra.append(f"predicate {item.predicate}")
+    return " ".join(words) + (f" ({', '.join(extra)})" if extra else "")
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else [value]
+
+
 def explain_card(rule_id: str) -> str | None:
     item = card(rule_id)
     if item is None:
         return None
-    lines = [f"{item.id}: {item.title}", f"level: {level_summary(item)}", f"reason: {item.reason}", ""]
+    lines = [f"{item.id}: {item.title}", f"level: {level_summary(item)}", f"matches: {matches_text(item)}",
+             f"message: {item.message}", f"reason: {item.reason}", ""]
     for heading, key in (("What it does", "what"), ("Why it matters", "why"), ("Example", "example")):
         text = str(item.docs.get(key, "")).rstrip()
         if text:
             lines += [heading, *("  " + line for line in text.splitlines()), ""]
+    case = next((c for c in item.cases if c.get("expect")), None)
+    if case is not None:
+        lines += [f"Test case: {case.get('name', 'fires')} (one of {len(item.cases)} in {item.path or 'the card'})"]
+        for side in ("old", "new"):
+            flow = yaml.safe_dump(case.get(side), default_flow_style=True, width=10**6, sort_keys=False).strip()
+            lines.append(f"  {side}: {flow}")
+        lines += [f"  finds: {e.get('rule')} at {e.get('pointer')} ({e.get('level', 'any level')})"
+                  for e in case["expect"]]
+        lines.append("")
+    lines += ["Configure", f"  .specdiff.yaml: `rules: {{{item.id}: dangerous}}` changes the level, `off` drops the",
+              "  rule; an `ignore:` entry with the id, a location and a reason drops some of its findings.", ""]
     return "\n".join(lines)
+
+
+def suggest(rule_id: str) -> list[str]:
+    """Rule ids that look like a mistyped one."""
+    return difflib.get_close_matches(rule_id, [c.id for c in catalogue()], n=3, cutoff=0.8)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from specdiff.graph.lifecycle import version_key
 from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
@@ -38,7 +39,19 @@ def became_false(change: Change) -> bool:
     return change.old is True and change.new is not True
 
 
-#: for each bound, whether a larger value accepts more (True) or fewer (False) values
+@predicate
+def unserved_and_deprecated(change: Change) -> bool:
+    """A CRD version that was already out of service, with notice given, before it went."""
+    return change.fact("served") is False and change.fact("deprecated") is True
+
+
+@predicate
+def single_version(change: Change) -> bool:
+    """The new CRD has one version only, so nothing is ever converted."""
+    return bool(change.fact("versions") == 1)
+
+
+#: for each constraint, whether a larger value accepts more (True) or fewer (False) values
 _UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True,
                  "minimum": False, "minLength": False, "minItems": False, "minProperties": False}
 
@@ -137,3 +150,113 @@ _WIDER_FORMATS = {"int32": ("int64",), "float": ("double",)}
 @predicate
 def format_widened(change: Change) -> bool:
     return change.new in _WIDER_FORMATS.get(str(change.old), ())
+
+
+@predicate
+def was_deprecated(change: Change) -> bool:
+    return bool(change.fact("deprecated"))
+
+
+# -- field lifecycle (KEP-2558) -----------------------------------------------------------------------
+#: how far a lifecycle status is from GA; a deprecated field has been GA (or beta) and is on its way out
+_LIFECYCLE_RANK = {"alpha": 0, "beta": 1, "ga": 2, "deprecated": 2}
+
+
+def _lifecycle_step(change: Change) -> int:
+    return _LIFECYCLE_RANK.get(str(change.new), 0) - _LIFECYCLE_RANK.get(str(change.old), 0)
+
+
+@predicate
+def lifecycle_promoted(change: Change) -> bool:
+    """alpha -> beta, alpha -> GA, beta -> GA."""
+    return change.new != "deprecated" and _lifecycle_step(change) > 0
+
+
+@predicate
+def lifecycle_regressed(change: Change) -> bool:
+    """GA -> beta or alpha, beta -> alpha (and deprecated -> alpha or beta)."""
+    return change.new != "deprecated" and _lifecycle_step(change) < 0
+
+
+@predicate
+def lifecycle_deprecated(change: Change) -> bool:
+    return bool(change.new == "deprecated")
+
+
+@predicate
+def lifecycle_undeprecated(change: Change) -> bool:
+    return bool(change.old == "deprecated" and change.new == "ga")
+
+
+@predicate
+def min_version_moved_back(change: Change) -> bool:
+    """minVersion now names an earlier release than before (`v1.31` -> `v1.30`)."""
+    old, new = version_key(change.old), version_key(change.new)
+    return old is not None and new is not None and new < old
+
+
+@predicate
+def gated_optional_field(change: Change) -> bool:
+    """An optional field whose marker says it is alpha or beta behind a feature gate."""
+    return change.fact("lifecycle") in ("alpha", "beta") and not change.fact("required")
+
+
+@predicate
+def beta_field(change: Change) -> bool:
+    return bool(change.fact("lifecycle") == "beta")
+
+
+@predicate
+def deprecated_field(change: Change) -> bool:
+    return bool(change.fact("lifecycle") == "deprecated")
+
+
+# -- x-kubernetes-* topology, patches, validation rules, unions ---------------------------------------
+@predicate
+def topology_restated(change: Change) -> bool:
+    """The marker changed but server-side apply sees the same list or map type (absent means the default)."""
+    return bool(change.fact("old_type") == change.fact("new_type"))
+
+
+#: list and map types that server-side apply merges element by element
+_GRANULAR = ("set", "map", "granular")
+
+
+@predicate
+def topology_made_atomic(change: Change) -> bool:
+    return change.fact("old_type") in _GRANULAR and change.fact("new_type") == "atomic"
+
+
+@predicate
+def topology_made_granular(change: Change) -> bool:
+    return change.fact("old_type") == "atomic" and change.fact("new_type") in _GRANULAR
+
+
+@predicate
+def map_keys_extended(change: Change) -> bool:
+    """Every old key is still a key, and there are more."""
+    old, new = set(change.old or ()), set(change.new or ())
+    return old < new
+
+
+@predicate
+def merge_strategy_dropped(change: Change) -> bool:
+    """A list stops merging under strategic merge patch (on maps and structs merging is the default anyway)."""
+    return (change.fact("value_kind") == "list" and "merge" in (change.fact("old_strategy") or ())
+            and "merge" not in (change.fact("new_strategy") or ()))
+
+
+@predicate
+def on_scalar(change: Change) -> bool:
+    return bool(change.fact("value_kind") == "scalar")
+
+
+@predicate
+def transition_rule(change: Change) -> bool:
+    """A CEL rule that uses `oldSelf`, so it only runs on updates."""
+    return bool(change.fact("transition"))
+
+
+@predicate
+def union_with_discriminator(change: Change) -> bool:
+    return bool(change.fact("discriminator"))

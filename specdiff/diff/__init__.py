@@ -23,6 +23,10 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
 
 def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
          new_resolver: Resolver | None = None) -> list[Change]:
+    if old.crds or new.crds:
+        from specdiff.diff.crd import diff_crds
+
+        return diff_crds(old, new, old_resolver or Resolver(old.document), new_resolver or Resolver(new.document))
     changes: list[Change] = []
     names = match_schemas(old, new)
     schemas = SchemaDiffer(old, new, names, changes.append, old_resolver or Resolver(old.document),
@@ -33,7 +37,7 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
         before, after = old.schemas[old_name], new.schemas[new_name]
         if old_name == new_name and schemas.local_only and before.schema == after.schema:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
-        where = _named_where(new, after)
+        where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
         if old_name != new_name:
             changes.append(Change("modified", "schema", "name", old_name, new_name, where.direction, where.context,
                                   before.pointer, after.pointer))
@@ -44,6 +48,7 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
             where = _named_where(new, schema)
             changes.append(Change("added", "schema", "", None, name, where.direction, where.context, None,
                                   schema.pointer))
+            schemas.introduced(Side(schema.schema, schema.pointer, schema.document), where)
     for name, schema in old.schemas.items():
         if name not in names:
             where = _named_where(old, schema)
@@ -52,6 +57,6 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
     return changes
 
 
-def _named_where(graph: SpecGraph, schema: NamedSchema) -> Where:
+def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None) -> Where:
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
-                         stability=schema.stability), graph.direction(schema.name))
+                         stability=stability or graph.stability(schema.name)), graph.direction(schema.name))

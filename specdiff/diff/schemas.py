@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.lifecycle import field_stability, lifecycle_of
+from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
@@ -59,6 +60,14 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def capped(where: Where, schema: Any) -> Where:
+    """Changes at or inside an alpha or beta field are judged at that field's level (its KEP-2558 marker)."""
+    level = field_stability(schema) if isinstance(schema, dict) else "ga"
+    if level == "ga":
+        return where
+    return replace(where, context=replace(where.context, stability=least_stable(where.context.stability, level)))
+
+
 class SchemaDiffer:
     """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
 
@@ -71,6 +80,9 @@ class SchemaDiffer:
         self._stack: set[tuple[int, str, int, str]] = set()
         #: with every $ref inside its own document, equal text means equal meaning
         self.local_only = not old.document.externals and not new.document.externals
+        from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
+
+        self.extensions = KubernetesExtensions(self._change, old_resolver, new_resolver)
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -84,6 +96,10 @@ class SchemaDiffer:
             self._compare(old, new, where)
         finally:
             self._stack.discard(key)
+
+    def introduced(self, new: Side, where: Where) -> None:
+        """A schema the new spec adds: facts about what it brings (lifecycle markers that break KEP-2558)."""
+        self.extensions.introduced(new, where)
 
     def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
@@ -104,6 +120,7 @@ class SchemaDiffer:
         return Side(_overlay(target, siblings) if siblings else target, pointer, doc)
 
     def _compare(self, old: Side, new: Side, where: Where) -> None:
+        written_old, written_new = old, new
         old, new = _unwrap(old), _unwrap(new)
         old_ref, new_ref = isinstance(old.schema.get("$ref"), str), isinstance(new.schema.get("$ref"), str)
         if old_ref and new_ref:
@@ -111,8 +128,10 @@ class SchemaDiffer:
             new_name = self._named(new, self.new_resolver)
             if old_name is not None and new_name is not None:
                 if self.names.get(old_name) == new_name:
-                    # the named pair is compared once on its own; here only what is written beside the refs
-                    old_beside, new_beside = _siblings(old.schema), _siblings(new.schema)
+                    # the named pair is compared once on its own; here only what is written beside the refs,
+                    # x-kubernetes-* markers as written (they override what the named type says)
+                    self.extensions.compare(written_old, written_new, capped(where, written_old.schema))
+                    old_beside, new_beside = _plain_siblings(old.schema), _plain_siblings(new.schema)
                     if old_beside or new_beside:
                         self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
                                        where)
@@ -132,6 +151,7 @@ class SchemaDiffer:
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
         o, n = old.schema, new.schema
+        where = capped(where, o)  # inside an alpha or beta field, changes are judged at its level
         old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
         retyped = old_types != new_types
         if retyped:
@@ -149,10 +169,7 @@ class SchemaDiffer:
         for keyword in ("allOf", "oneOf", "anyOf"):
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
-        for keyword in sorted({k for k in (*o, *n) if k.startswith("x-kubernetes-")} - set(IDENTITY_EXTENSIONS)):
-            old_value, new_value = o.get(keyword, _MISSING), n.get(keyword, _MISSING)
-            if old_value is _MISSING or new_value is _MISSING or canonical(old_value) != canonical(new_value):
-                self._extension(keyword, old_value, new_value, old, new, where)
+        self.extensions.compare(old, new, where)
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -167,30 +184,28 @@ class SchemaDiffer:
                      None if kind == "removed" else new.pointer + "/" + keyword if keyword in new.schema
                      else new.pointer)
 
-    def _extension(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where) -> None:
-        self._value(keyword, old_value, new_value, old, new, where, node="extension")
-
     def _enum(self, old: Side, new: Side, where: Where) -> None:
-        old_enum, new_enum = old.schema.get("enum"), new.schema.get("enum")
-        if not isinstance(old_enum, list) and not isinstance(new_enum, list):
+        """Enum values from `enum`, or from the "Possible enum values:" list a live Kubernetes spec documents."""
+        old_enum, new_enum = enum_values(old.schema), enum_values(new.schema)
+        if old_enum is None and new_enum is None:
             return
-        if not isinstance(old_enum, list) or not isinstance(new_enum, list):
-            kind = "added" if isinstance(new_enum, list) else "removed"
-            self._change(kind, "schema", "enum", old_enum if kind == "removed" else None,
-                         new_enum if kind == "added" else None, where,
-                         old.pointer + "/enum" if kind == "removed" else None,
-                         new.pointer + "/enum" if kind == "added" else None)
+        if old_enum is None or new_enum is None:
+            kind = "added" if new_enum is not None else "removed"
+            self._change(kind, "schema", "enum", old_enum, new_enum, where,
+                         _enum_pointer(old) if kind == "removed" else None,
+                         _enum_pointer(new) if kind == "added" else None)
             return
         old_keys = {canonical(v): (i, v) for i, v in enumerate(old_enum)}
         new_keys = {canonical(v): (i, v) for i, v in enumerate(new_enum)}
         for key, (i, value) in new_keys.items():
             if key not in old_keys:
-                self._change("added", "enum-value", "enum", None, value, where, old.pointer + "/enum",
-                             f"{new.pointer}/enum/{i}", value=value)
+                self._change("added", "enum-value", "enum", None, value, where, _enum_pointer(old),
+                             _enum_pointer(new, i), value=value)
+        deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
         for key, (i, value) in old_keys.items():
             if key not in new_keys:
-                self._change("removed", "enum-value", "enum", value, None, where, f"{old.pointer}/enum/{i}",
-                             new.pointer + "/enum", value=value)
+                self._change("removed", "enum-value", "enum", value, None, where, _enum_pointer(old, i),
+                             _enum_pointer(new), value=value, deprecated=key in deprecated)
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
         old_props = _mapping(old.schema.get("properties"))
@@ -199,20 +214,23 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                self._change("added", "property", "", None, schema,
-                             self._property_where(where.at("." + name), schema, schema), None, pointer,
+                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
+                self._change("added", "property", "", None, schema, at, None, pointer,
                              name=name, required=name in new_required,
-                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")))
+                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
+                             **_lifecycle_facts(schema))
+                if isinstance(schema, dict):
+                    self.introduced(Side(schema, pointer, new.doc), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.pointer + join_pointer(("properties", name))
                 self.compare(Side(old_props[name], old_pointer, old.doc), Side(schema, pointer, new.doc),
                              self._property_where(where.at("." + name), old_props[name], schema))
         for name, schema in old_props.items():
             if name not in new_props:
-                self._change("removed", "property", "", schema, None,
-                             self._property_where(where.at("." + name), schema, schema),
+                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
+                self._change("removed", "property", "", schema, None, at,
                              old.pointer + join_pointer(("properties", name)), None,
-                             name=name, required=name in old_required)
+                             name=name, required=name in old_required, **_lifecycle_facts(schema))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 self._change("modified", "property", "required", False, True,
@@ -356,6 +374,11 @@ def _siblings(schema: Schema) -> Schema:
     return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
 
 
+def _plain_siblings(schema: Schema) -> Schema:
+    """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
+    return {k: v for k, v in _siblings(schema).items() if not k.startswith("x-kubernetes-")}
+
+
 def _overlay(base: Schema, extra: Schema) -> Schema:
     """`base` and `extra` read as one schema (`allOf` of the two): properties and required are joined."""
     merged = {**base, **extra}
@@ -386,6 +409,22 @@ def _given(schema: Schema, keyword: str) -> Any:
     if type(value) is type(default) and value == default:
         return _MISSING
     return value
+
+
+def _enum_pointer(side: Side, index: int | None = None) -> str:
+    """`enum` (or one of its values), else the description that documents the values."""
+    if not isinstance(side.schema.get("enum"), list):
+        return side.pointer + "/description"
+    return f"{side.pointer}/enum" if index is None else f"{side.pointer}/enum/{index}"
+
+
+def _lifecycle_facts(schema: Any) -> dict[str, Any]:
+    """What a field's KEP-2558 marker says, for the rules on added and removed fields."""
+    lifecycle = lifecycle_of(schema) if isinstance(schema, dict) else None
+    if lifecycle is None or lifecycle.status in (None, "ga"):
+        return {}
+    return {"lifecycle": lifecycle.status, "feature_gate": lifecycle.feature_gate,
+            "min_version": lifecycle.min_version}
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -1,11 +1,139 @@
-"""CustomResourceDefinitions as a SpecGraph."""
+"""CustomResourceDefinitions as a SpecGraph: one named schema per version, the CRDs themselves beside them.
+
+A file may hold one CRD, several YAML documents, a JSON array or a `kind: List`; every pointer kept here
+is written the way that file is laid out (`/spec/...`, `/1/spec/...`, `/items/1/spec/...`), so findings
+locate in the file as the user wrote it.
+"""
 
 from __future__ import annotations
 
-from specdiff.errors import UsageError
-from specdiff.graph.model import SpecGraph
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from specdiff.errors import InputError
+from specdiff.graph.model import NamedSchema, Schema, SpecGraph, stability_of
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
+
+
+@dataclass(frozen=True)
+class CrdVersion:
+    """One entry of `spec.versions`, and the identity of its schema."""
+
+    name: str
+    pointer: str  # of the version object in its file
+    raw: dict[str, Any]
+    served: bool
+    storage: bool
+    deprecated: bool
+    schema: Schema  # openAPIV3Schema ({} when the version has none)
+    schema_name: str  # "httproutes.gateway.networking.k8s.io/v1"
+    gvk: str  # "gateway.networking.k8s.io/v1/HTTPRoute"
+    group_version: str
+    stability: str
+
+    @property
+    def schema_pointer(self) -> str:
+        return self.pointer + "/schema/openAPIV3Schema"
+
+    def at(self, key: str) -> str:
+        """Pointer of one of the version's keys, or of the version when the key is absent."""
+        return f"{self.pointer}/{key}" if key in self.raw else self.pointer
+
+
+@dataclass(frozen=True)
+class Crd:
+    name: str  # metadata.name: "<plural>.<group>"
+    pointer: str  # of the CRD object in its file: "", "/1" or "/items/1"
+    spec: dict[str, Any]
+    group: str
+    kind: str
+    versions: dict[str, CrdVersion]
+
+    @property
+    def names(self) -> dict[str, Any]:
+        names = self.spec.get("names")
+        return names if isinstance(names, dict) else {}
+
+    @property
+    def storage_version(self) -> str | None:
+        return next((v.name for v in self.versions.values() if v.storage), None)
+
+    def at(self, *tokens: str) -> str:
+        return self.pointer + join_pointer(tokens)
 
 
 def build_crd_graph(doc: Document) -> SpecGraph:
-    raise UsageError("CustomResourceDefinition input is not supported yet", file=doc.name)
+    crds: dict[str, Crd] = {}
+    for pointer, raw in crd_objects(doc.data):
+        crd = _crd(doc, pointer, raw)
+        if crd.name in crds:
+            raise _error(doc, f"CustomResourceDefinition {crd.name} appears twice", crd.at("metadata", "name"))
+        crds[crd.name] = crd
+    schemas = {v.schema_name: NamedSchema(v.schema_name, v.schema, v.schema_pointer, doc, v.gvk, v.group_version,
+                                          v.stability)
+               for crd in crds.values() for v in crd.versions.values()}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(("schema", name) for name in schemas)
+    return SpecGraph(doc, {}, schemas, graph, kubernetes=True, crds=crds)
+
+
+def crd_objects(data: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(pointer, CRD) for each CRD in a document, a multi-document file or JSON array, or a `kind: List`."""
+    if isinstance(data, list):
+        yield from ((f"/{i}", item) for i, item in enumerate(data))
+    elif data.get("kind") == "List":
+        yield from ((f"/items/{i}", item) for i, item in enumerate(data["items"]))
+    else:
+        yield "", data
+
+
+def _crd(doc: Document, pointer: str, raw: dict[str, Any]) -> Crd:
+    metadata = raw.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    if not isinstance(name, str) or not name:
+        raise _error(doc, "a CustomResourceDefinition without metadata.name", pointer)
+    spec = raw.get("spec")
+    if not isinstance(spec, dict):
+        raise _error(doc, f"CustomResourceDefinition {name} has no spec", pointer)
+    group, names = spec.get("group"), spec.get("names")
+    kind = names.get("kind") if isinstance(names, dict) else None
+    if not isinstance(group, str) or not isinstance(kind, str):
+        raise _error(doc, f"CustomResourceDefinition {name} needs spec.group and spec.names.kind", pointer + "/spec")
+    listed = spec.get("versions")
+    if not isinstance(listed, list) or not listed:
+        hint = " (apiextensions.k8s.io/v1beta1 'spec.version' is not read; convert the CRD to v1)" \
+            if "version" in spec else ""
+        raise _error(doc, f"CustomResourceDefinition {name} has no spec.versions{hint}",
+                     pointer + ("/spec/versions" if "versions" in spec else "/spec"))
+    versions: dict[str, CrdVersion] = {}
+    for i, item in enumerate(listed):
+        at = f"{pointer}/spec/versions/{i}"
+        version = _version(doc, name, group, kind, at, item)
+        if version.name in versions:
+            raise _error(doc, f"CustomResourceDefinition {name} lists version {version.name} twice", at + "/name")
+        versions[version.name] = version
+    return Crd(name, pointer, spec, group, kind, versions)
+
+
+def _version(doc: Document, crd: str, group: str, kind: str, pointer: str, raw: Any) -> CrdVersion:
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not raw["name"]:
+        raise _error(doc, f"a version of CustomResourceDefinition {crd} has no name", pointer)
+    name = raw["name"]
+    holder = raw.get("schema")
+    schema = holder.get("openAPIV3Schema", {}) if isinstance(holder, dict) else {}
+    if not isinstance(schema, dict):
+        raise _error(doc, f"the schema of {crd} version {name} must be a mapping",
+                     pointer + "/schema/openAPIV3Schema")
+    return CrdVersion(name, pointer, raw, served=raw.get("served") is True, storage=raw.get("storage") is True,
+                      deprecated=raw.get("deprecated") is True, schema=schema, schema_name=f"{crd}/{name}",
+                      gvk=f"{group}/{name}/{kind}", group_version=f"{group}/{name}", stability=stability_of(name))
+
+
+def _error(doc: Document, message: str, pointer: str) -> InputError:
+    """An input error placed at line:column when the source map finds the pointer, else at the pointer."""
+    found = doc.locate(pointer)
+    return InputError(message, file=doc.name, place=f"{found[0]}:{found[1]}" if found else pointer or "/")

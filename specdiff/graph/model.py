@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
+from specdiff.graph.lifecycle import LIFECYCLE, field_stability
+from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
 
 Schema = dict[str, Any]
@@ -95,6 +96,7 @@ class SpecGraph:
     crds: dict[str, Any] = field(default_factory=dict)
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
+    _stabilities: dict[str, str] | None = None
 
     def direction(self, schema: str) -> str:
         """request, response or both: how the operations that reach a named schema use it."""
@@ -103,11 +105,11 @@ class SpecGraph:
         return _direction(self._directions.get(schema, set()))
 
     def _all_directions(self) -> dict[str, set[str]]:
-        """One breadth-first walk per direction from the operations' own schemas: linear in the graph."""
+        """One walk per direction from the operations' own schemas: linear in the graph."""
+        succ = self.graph.succ  # adjacency read directly: graph views cost more than the walk itself
         found: dict[str, set[str]] = {}
         for direction in ("request", "response"):
-            frontier = [target for op in self.operations
-                        for _, target, data in self.graph.out_edges(("op", op), data=True)
+            frontier = [target for op in self.operations for target, data in succ[("op", op)].items()
                         if direction in data["directions"]]
             seen: set[Any] = set()
             while frontier:
@@ -116,16 +118,88 @@ class SpecGraph:
                     continue
                 seen.add(node)
                 found.setdefault(node[1], set()).add(direction)
-                frontier.extend(self.graph.successors(node))
+                frontier.extend(succ[node])
         return found
 
+    def stability(self, schema: str) -> str:
+        """alpha, beta or ga: a named schema's own group-version, else the most stable operation reaching it.
+
+        Paths through alpha or beta fields (KEP-2558 markers) only carry their own level, and a marker on the
+        schema itself caps the result, so a type used only by alpha operations or alpha fields is alpha.
+        """
+        named = self.schemas[schema]
+        if named.group_version or named.stability != "ga":
+            return _own_stability(named)
+        if self._stabilities is None:
+            self._stabilities = self._reach_stabilities()
+        return self._stabilities.get(schema, _own_stability(named))
+
+    def _reach_stabilities(self) -> dict[str, str]:
+        """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it."""
+        found: dict[str, str] = {}
+        caps: dict[str, dict[str, str]] = {}
+        for level in reversed(STABILITIES):
+            rank = STABILITIES.index(level)
+            frontier = [target for key, op in self.operations.items() if STABILITIES.index(op.stability) >= rank
+                        for target in self.graph.successors(("op", key))]
+            seen: set[Any] = set()
+            while frontier:
+                node = frontier.pop()
+                named = self.schemas.get(node[1])
+                if node in seen or named is None or STABILITIES.index(_own_stability(named)) < rank:
+                    continue
+                seen.add(node)
+                found.setdefault(named.name, level)
+                if named.name not in caps:
+                    caps[named.name] = self._field_caps(named)
+                frontier.extend(target for target in self.graph.successors(node)
+                                if STABILITIES.index(caps[named.name].get(target[1], "ga")) >= rank)
+        return found
+
+    def _field_caps(self, named: NamedSchema) -> dict[str, str]:
+        """Named schemas this one reaches only through alpha or beta fields, with the most stable such level."""
+        properties = named.schema.get("properties")
+        if not isinstance(properties, dict) or not any(isinstance(p, dict) and LIFECYCLE in p
+                                                       for p in properties.values()):
+            return {}
+        resolver = Resolver(self.document)
+        capped: dict[str, str] = {}
+        free: set[str] = set()
+        for tokens, ref in refs_in(named.schema):
+            target = resolver.named(ref, self.document, named.pointer) if ref.startswith("#") else None
+            if target is None:
+                continue
+            prop = properties.get(tokens[1]) if len(tokens) > 1 and tokens[0] == "properties" else None
+            level = field_stability(prop) if isinstance(prop, dict) else "ga"
+            if level == "ga":
+                free.add(target)
+            else:
+                capped[target] = max(capped.get(target, "alpha"), level, key=STABILITIES.index)
+        return {target: level for target, level in capped.items() if target not in free}
+
     def operations_reaching(self, schema: str) -> tuple[str, ...]:
-        """Labels of the operations that use a named schema, directly or through other schemas."""
-        if schema not in self._reach:
-            node = ("schema", schema)
-            users = nx.ancestors(self.graph, node) if node in self.graph else set()
-            self._reach[schema] = tuple(sorted(self.operations[u[1]].label for u in users if u[0] == "op"))
-        return self._reach[schema]
+        """Labels of the operations that use a named schema, directly or through other schemas (sorted)."""
+        found = self._reach.get(schema)
+        if found is None:
+            found = self._reach[schema] = tuple(sorted(self.operations[key].label
+                                                       for key in self._users(("schema", schema))))
+        return found
+
+    def _users(self, start: tuple[str, str]) -> set[str]:
+        """Keys of the operations among the ancestors of a node: a walk up the reversed edges."""
+        pred = self.graph.pred
+        if start not in pred:
+            return set()
+        seen, frontier, operations = {start}, [start], set()
+        while frontier:
+            for parent in pred[frontier.pop()]:
+                if parent not in seen:
+                    seen.add(parent)
+                    if parent[0] == "op":
+                        operations.add(parent[1])
+                    else:
+                        frontier.append(parent)
+        return operations
 
 
 def _direction(directions: set[str]) -> str:
@@ -134,6 +208,20 @@ def _direction(directions: set[str]) -> str:
     if directions == {"response"}:
         return "response"
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
+
+
+#: API version levels, least stable first
+STABILITIES = ("alpha", "beta", "ga")
+
+
+def least_stable(*levels: str) -> str:
+    """The weakest guarantee wins: an alpha field in a GA type is alpha."""
+    return min(levels, key=STABILITIES.index)
+
+
+def _own_stability(named: NamedSchema) -> str:
+    """The level a schema's name or kind gives it, capped by its own lifecycle marker."""
+    return least_stable(named.stability, field_stability(named.schema))
 
 
 _VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from specdiff.graph.model import Schema
+if TYPE_CHECKING:
+    from specdiff.graph.model import Schema
 
 #: keywords whose value is one subschema, and how the field path shows them
 SINGLE = {"items": "[]", "additionalProperties": "{}", "not": "<not>", "contains": "<contains>",
@@ -70,3 +73,40 @@ def nullable(schema: Schema) -> bool:
 def required_set(schema: Schema) -> frozenset[str]:
     value = schema.get("required")
     return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
+
+
+#: where a live Kubernetes apiserver documents an enum type's values (KEP-2887), and one value's line
+ENUM_HEADING = "Possible enum values:"
+_ENUM_ITEM = re.compile(r'^\s*-\s*`"(?P<value>[^"]*)"`\s*(?P<text>.*)$')
+_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)
+
+
+def documented_enum(schema: Schema) -> dict[str, str]:
+    """Value -> its text, from the "Possible enum values:" list at the end of a description (else empty)."""
+    description = schema.get("description")
+    if not isinstance(description, str) or ENUM_HEADING not in description:
+        return {}
+    values: dict[str, str] = {}
+    last: str | None = None
+    for line in description.split(ENUM_HEADING, 1)[1].splitlines():
+        item = _ENUM_ITEM.match(line)
+        if item:
+            last = item.group("value")
+            values[last] = item.group("text").strip()
+        elif last is not None and line.strip():
+            values[last] += " " + line.strip()  # a value's text that wraps onto more lines
+    return values
+
+
+def enum_values(schema: Schema) -> list[Any] | None:
+    """The values an enum allows: `enum`, else the documented list of a live spec; None when it is no enum."""
+    values = schema.get("enum")
+    if isinstance(values, list):
+        return values
+    documented = documented_enum(schema)
+    return list(documented) if documented else None
+
+
+def deprecated_enum_values(schema: Schema) -> frozenset[str]:
+    """Values whose documented line says they are deprecated."""
+    return frozenset(value for value, text in documented_enum(schema).items() if _DEPRECATED.search(text))

@@ -63,8 +63,6 @@ def load_text(text: str, name: str, base: Path | None, limits: Limits = DEFAULT_
               reader: Callable[[Path, str], str] | None = None) -> Document:
     data, fmt = parse_text(text, name, limits)
     dialect = detect_dialect(data, name)
-    if dialect == "crd":
-        data = crd_list(data)
     sourcemap: SourceMap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text, multi=isinstance(data, list))
     return Document(name=name, data=data, dialect=dialect, format=fmt, base=base, sourcemap=sourcemap,
                     reader=reader)
@@ -99,15 +97,6 @@ def detect_dialect(data: Any, name: str) -> str:
 
 def _is_crd(data: dict[str, Any]) -> bool:
     return data.get("kind") == "CustomResourceDefinition"
-
-
-def crd_list(data: Any) -> list[dict[str, Any]]:
-    """One shape for every CRD input: a list of CRD objects."""
-    if isinstance(data, list):
-        return data
-    if data.get("kind") == "List":
-        return list(data["items"])
-    return [data]
 
 
 def group_version_of_file(filename: str) -> str:

@@ -15,6 +15,7 @@ import yaml
 _DECODER = json.JSONDecoder()
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 _WS = " \t\n\r"
+_NULL_TAG = "tag:yaml.org,2002:null"
 
 
 def split_pointer(pointer: str) -> list[str]:
@@ -138,6 +139,7 @@ class YamlSourceMap(SourceMap):
                     nodes.append(loader.get_node())
             finally:
                 loader.dispose()
+            nodes = [n for n in nodes if n is not None and n.tag != _NULL_TAG]  # as the parser drops them
             self._root = nodes if self.multi else (nodes[0] if nodes else None)
         return self._root
 

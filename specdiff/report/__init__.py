@@ -1,26 +1,43 @@
-"""report: Report -> text. A registry of formatters keyed by --format, each with render(report) -> str."""
+"""report: Report -> text. A registry of formatters keyed by --format, each with render(report, options) -> str."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from specdiff.records import Report
+
+if TYPE_CHECKING:
+    from specdiff.load.document import Document
 
 #: format name -> module (imported only when that format is asked for, to keep start-up fast)
 FORMATS: dict[str, str] = {
     "text": "specdiff.report.text",
     "json": "specdiff.report.json_envelope",
+    "yaml": "specdiff.report.yaml_envelope",
     "markdown": "specdiff.report.markdown",
+    "release-notes": "specdiff.report.release_notes",
+    "github": "specdiff.report.github",
+    "sarif": "specdiff.report.sarif",
+    "junit": "specdiff.report.junit",
+    "jsonpatch": "specdiff.report.jsonpatch",
+    "html": "specdiff.report.html",
 }
 
 
 @dataclass(frozen=True)
 class RenderOptions:
+    """What a formatter may need beside the report: colour, and the loaded documents.
+
+    The documents give source lines (github, sarif), tags and Kubernetes kinds (release-notes, html) and the
+    raw trees (jsonpatch); without them those formats still render, with less detail.
+    """
+
     color: bool = False
-    old_doc: object | None = None  # Documents, for formats that need source line numbers
-    new_doc: object | None = None
+    old_doc: Document | None = None
+    new_doc: Document | None = None
 
 
 Renderer = Callable[[Report, RenderOptions], str]

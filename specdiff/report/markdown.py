@@ -1,6 +1,7 @@
 """A pull-request comment: counts, breaking changes in a table, the rest folded away.
 
-Everything taken from a spec is escaped, so a spec cannot inject markup, links, mentions or HTML.
+Everything taken from a spec is escaped, so a spec cannot inject markup, links, mentions or HTML; the comment
+starts with a hidden marker so a bot can find and update it, and stays under GitHub's size limit.
 """
 
 from __future__ import annotations
@@ -11,62 +12,85 @@ from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 
 MARKER = "<!-- specdiff -->"
-GITHUB_LIMIT = 65536
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&@:])")
+GITHUB_LIMIT = 65536  # characters in one comment (counted here in UTF-16 units, the stricter count)
+_RESERVE = 600  # room kept for the truncation note and the closing lines
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+_WWW = re.compile(r"(www)\.", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_BREAK = "\u200b"  # zero-width space: splits @mentions, #references, emails, URLs and :emoji: without showing
 _ICONS = {Level.BREAKING: "🔴", Level.DANGEROUS: "🟠", Level.SAFE: "🟢"}
 
 
 def escape(text: str) -> str:
-    """Neutralise Markdown, HTML, autolinks and @mentions in text that came from a spec."""
-    text = " ".join(text.replace("\r", " ").split())
-    text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    return text.replace("\\@", "@\u200b").replace("\\:", ":\u200b")
+    """Neutralise Markdown, HTML, autolinks, @mentions and #references in text that came from a spec.
+
+    The characters that open inline markup are backslash-escaped, so `<b>` and `&lt;` are text, `[x](y)` is not
+    a link, `*`, `_`, `~` and backticks format nothing and `|` does not end a table cell; `www.` loses the dot
+    that makes it a link. GitHub finds @mentions, #references, e-mail addresses and URL schemes in the rendered
+    text, after escapes are gone, so `@`, `#` and `:` get a zero-width space after them. Line breaks become
+    spaces, so a finding stays on its line or table row, and control and invisible characters (bidirectional
+    overrides included) are dropped. Callers never start a line with escaped text, so block syntax (`- `,
+    `1.`, `---`) cannot begin.
+    """
+    text = " ".join(_CONTROL.sub(" ", text).split())
+    text = _WWW.sub(r"\1\\.", _MARKDOWN_SPECIAL.sub(r"\\\1", text))
+    return text.replace("#", "#" + _BREAK).replace("@", "@" + _BREAK).replace(":", ":" + _BREAK)
 
 
 def _row(finding: Finding) -> str:
     location = escape(finding.change.context.label())
-    return (f"| `{finding.rule}` | {location} | {escape(finding.message)} | {escape(finding.reason)} |")
+    return f"| `{finding.rule}` | {location} | {escape(finding.message)} | {escape(finding.reason)} |"
 
 
-def _table(findings: list[Finding]) -> list[str]:
-    return ["| rule | where | change | why |", "|---|---|---|---|", *(_row(f) for f in findings)]
+_TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
 
 
 def render(report: Report, options: RenderOptions) -> str:
     summary = report.summary()
     head = [MARKER, "### specdiff: API compatibility",
-            f"{escape(report.old.name)} → {escape(report.new.name)} · policy `{report.policy}` · "
+            f"**{escape(report.old.name)}** → **{escape(report.new.name)}** · policy `{report.policy}` · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
     notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
     if not report.findings:
         return "\n".join(head + ["No changes found.", ""] + notes)
-    body: list[str] = []
+    blocks: list[tuple[list[str], list[Finding], list[str]]] = []  # (opening lines, findings, closing lines)
     breaking = [f for f in report.findings if f.level is Level.BREAKING]
     if breaking:
-        body += ["#### Breaking changes", *_table(breaking), ""]
+        blocks.append((["#### Breaking changes", *_TABLE_HEAD], breaking, [""]))
     for level in (Level.DANGEROUS, Level.SAFE):
         chosen = [f for f in report.findings if f.level is level]
         if chosen:
-            body += [f"<details><summary>{_ICONS[level]} {len(chosen)} {level.value} change"
-                     f"{'s' if len(chosen) != 1 else ''}</summary>", "", *_table(chosen), "", "</details>", ""]
-    return _fit(head, body + notes)
+            plural = "s" if len(chosen) != 1 else ""
+            opening = [f"<details><summary>{_ICONS[level]} {len(chosen)} {level.value} change{plural}</summary>",
+                       "", *_TABLE_HEAD]
+            blocks.append((opening, chosen, ["", "</details>", ""]))
+    return _fit(head, blocks, notes)
 
 
-def _fit(head: list[str], body: list[str]) -> str:
-    """Keep the comment under GitHub's limit, cutting whole lines and saying so."""
-    text = "\n".join(head + body) + "\n"
-    if len(text) <= GITHUB_LIMIT:
-        return text
-    kept: list[str] = []
-    budget = GITHUB_LIMIT - len("\n".join(head)) - 400
-    for line in body:
-        if len(line) + 1 > budget:
-            break
-        kept.append(line)
-        budget -= len(line) + 1
-    if any(line.startswith("<details>") for line in kept) and kept.count("</details>") < sum(
-            1 for line in kept if line.startswith("<details>")):
-        kept += ["", "</details>"]
-    note = (f"\n**Truncated:** {len(body) - len(kept)} more lines did not fit in one comment; "
-            "run specdiff locally or see the job summary for the full report.")
-    return "\n".join(head + kept) + "\n" + note + "\n"
+def _size(lines: list[str]) -> int:
+    return sum(len(line.encode("utf-16-le")) // 2 + 1 for line in lines)
+
+
+def _fit(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str]) -> str:
+    """Keep the comment under GitHub's limit: whole rows are cut from the end, and the comment says how many."""
+    budget = GITHUB_LIMIT - _size(head) - _size(notes) - _RESERVE
+    body: list[str] = []
+    left_out = 0
+    for opening, findings, closing in blocks:
+        if left_out or _size(opening + closing) > budget:
+            left_out += len(findings)
+            continue
+        budget -= _size(opening + closing)
+        rows = []
+        for finding in findings:
+            row = _row(finding)
+            if left_out or _size([row]) > budget:
+                left_out += 1
+                continue
+            budget -= _size([row])
+            rows.append(row)
+        body += opening + rows + closing
+    if left_out:
+        body += [f"**Truncated:** {left_out} more finding{'s' if left_out != 1 else ''} did not fit in one "
+                 "comment; the job summary, `specdiff OLD NEW` or `--format json` show them all.", ""]
+    return "\n".join(head + body + notes) + "\n"

@@ -9,12 +9,15 @@ from specdiff.report import RenderOptions
 
 _COLORS = {Level.BREAKING: "\033[1;31m", Level.DANGEROUS: "\033[1;33m", Level.SAFE: "\033[32m"}
 _DIM, _RESET = "\033[2m", "\033[0m"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\x1b\[[0-?]*[ -/]*[@-~]")
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:
-    """Strip control characters and ANSI escapes that a spec could use to rewrite the terminal."""
-    return _CONTROL.sub("", text)
+    """Strip control characters and ANSI escapes that a spec could use to rewrite the terminal, and show line
+    breaks as `\\n`: a name with a line break must not start a line of its own (a CI log would run a line
+    starting with `::` as a workflow command)."""
+    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\n", "\\n").replace("\u2028", "\\n")
+                        .replace("\u2029", "\\n"))
 
 
 def render(report: Report, options: RenderOptions) -> str:

@@ -1,0 +1,320 @@
+"""CustomResourceDefinition comparison: CRDs, their versions, names, subresources, columns and schemas.
+
+Each version's schema goes through the same `SchemaDiffer` as OpenAPI, compared with the same version of the
+matched CRD. The details of a version that NEW no longer serves are not compared: no client reads or writes
+through it, so only its lifecycle (served, deprecated, removed) is news.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from specdiff.diff.schemas import SchemaDiffer, Side, Where, canonical
+from specdiff.errors import UsageError
+from specdiff.graph.crd import Crd, CrdVersion
+from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.refs import Resolver
+from specdiff.load.sourcemap import join_pointer
+from specdiff.records import Change, Context
+
+#: names whose change is reported on its own: spec.names keys with one value each
+SINGLE_NAMES = ("kind", "plural", "singular", "listKind")
+#: spec.names keys that hold a list of aliases
+LIST_NAMES = ("shortNames", "categories")
+#: printer-column keys that change what kubectl prints (the description only documents)
+COLUMN_KEYS = ("jsonPath", "type", "format", "priority")
+
+_QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
+_STABILITY_RANK = {"alpha": 0, "beta": 1, "ga": 2}
+#: a field lost on conversion: (field path, version that has it, served version that lacks it)
+Loss = tuple[str, str, str]
+
+
+def diff_crds(old: SpecGraph, new: SpecGraph, old_resolver: Resolver, new_resolver: Resolver) -> list[Change]:
+    if not old.crds or not new.crds:
+        crd_side, other = (old, new) if old.crds else (new, old)
+        raise UsageError(f"cannot compare a CustomResourceDefinition ({crd_side.document.name}) with an "
+                         f"OpenAPI document ({other.document.name})")
+    changes: list[Change] = []
+    CrdDiffer(SchemaDiffer(old, new, {}, changes.append, old_resolver, new_resolver)).run(old.crds, new.crds)
+    return changes
+
+
+def match_crds(old: dict[str, Crd], new: dict[str, Crd]) -> dict[str, str]:
+    """Old CRD name -> new: the same metadata.name, else the same group and kind (the plural changed)."""
+    names = {name: name for name in old if name in new}
+    unmatched_new = {(c.group, c.kind): c.name for c in new.values() if c.name not in old}
+    for name, crd in old.items():
+        if name not in names and (crd.group, crd.kind) in unmatched_new:
+            names[name] = unmatched_new[(crd.group, crd.kind)]
+    return names
+
+
+class CrdDiffer:
+    def __init__(self, schemas: SchemaDiffer) -> None:
+        self.schemas = schemas
+        self.emit = schemas.emit
+        self._fields: dict[int, Fields] = {}
+
+    def run(self, old: dict[str, Crd], new: dict[str, Crd]) -> None:
+        names = match_crds(old, new)
+        for old_name, new_name in names.items():
+            self._crd(old[old_name], new[new_name])
+        matched = set(names.values())
+        for crd in new.values():
+            if crd.name not in matched:
+                self._change("added", "crd", "", None, crd.name, _crd_where(crd), None, crd.at("metadata", "name"))
+                self._round_trip(None, crd)
+        for crd in old.values():
+            if crd.name not in names:
+                self._change("removed", "crd", "", crd.name, None, _crd_where(crd), crd.at("metadata", "name"), None)
+
+    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
+                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
+        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
+                         tuple(sorted(detail.items()))))
+
+    # -- the CRD as a whole ---------------------------------------------------------------------------
+    def _crd(self, old: Crd, new: Crd) -> None:
+        where = _crd_where(new)
+        self._value("crd", "scope", old.spec.get("scope"), new.spec.get("scope"), where,
+                    _key_pointer(old, "scope"), _key_pointer(new, "scope"))
+        self._names(old, new, where)
+        old_strategy, new_strategy = _conversion(old), _conversion(new)
+        self._value("crd", "conversion", old_strategy, new_strategy, where, _conversion_pointer(old),
+                    _conversion_pointer(new), versions=len(new.versions))
+        old_storage, new_storage = old.storage_version, new.storage_version
+        self._value("crd", "storage", old_storage, new_storage, where,
+                    old.versions[old_storage].at("storage") if old_storage else old.at("spec", "versions"),
+                    new.versions[new_storage].at("storage") if new_storage else new.at("spec", "versions"))
+        for name, version in new.versions.items():
+            if name in old.versions:
+                self._version(old, old.versions[name], new, version)
+            else:
+                self._change("added", "crd-version", "", None, name, _version_where(new, version), None,
+                             version.pointer, crd=new.name, version=name, served=version.served,
+                             storage=version.storage)
+        for name, version in old.versions.items():
+            if name not in new.versions:
+                self._change("removed", "crd-version", "", name, None, _version_where(old, version, new.name),
+                             version.pointer, new.at("spec", "versions"), crd=new.name, version=name,
+                             served=version.served, deprecated=version.deprecated)
+        self._round_trip(old, new)
+
+    def _value(self, node: str, attribute: str, old: Any, new: Any, where: Where, old_pointer: str,
+               new_pointer: str, **detail: Any) -> None:
+        if canonical(old) != canonical(new):
+            self._change("modified", node, attribute, old, new, where, old_pointer, new_pointer, **detail)
+
+    def _names(self, old: Crd, new: Crd, where: Where) -> None:
+        old_names, new_names = old.names, new.names
+        for key in SINGLE_NAMES:
+            self._value("crd-names", key, old_names.get(key), new_names.get(key), where,
+                        _names_pointer(old, key), _names_pointer(new, key))
+        for key in LIST_NAMES:
+            before, after = _strings(old_names.get(key)), _strings(new_names.get(key))
+            for i, value in enumerate(after):
+                if value not in before:
+                    self._change("added", "crd-names", key, None, value, where, None,
+                                 new.at("spec", "names", key, str(i)), name=value)
+            for i, value in enumerate(before):
+                if value not in after:
+                    self._change("removed", "crd-names", key, value, None, where,
+                                 old.at("spec", "names", key, str(i)), _names_pointer(new, key), name=value)
+
+    # -- one version ----------------------------------------------------------------------------------
+    def _version(self, old_crd: Crd, old: CrdVersion, new_crd: Crd, new: CrdVersion) -> None:
+        where = _version_where(new_crd, new)
+        facts = {"crd": new_crd.name, "version": new.name}
+        self._value("crd-version", "served", old.served, new.served, where, old.at("served"), new.at("served"),
+                    deprecated=old.deprecated, **facts)
+        self._value("crd-version", "deprecated", old.deprecated, new.deprecated, where, old.at("deprecated"),
+                    new.at("deprecated"), **facts)
+        if old.deprecated == new.deprecated:  # a new deprecation already carries its warning
+            self._value("crd-version", "deprecationWarning", old.raw.get("deprecationWarning"),
+                        new.raw.get("deprecationWarning"), where, old.at("deprecationWarning"),
+                        new.at("deprecationWarning"), **facts)
+        if not new.served:
+            return
+        self.schemas.compare(Side(old.schema, old.schema_pointer, self.schemas.old.document),
+                             Side(new.schema, new.schema_pointer, self.schemas.new.document), where)
+        self._subresources(old, new, where, facts)
+        self._printer_columns(old, new, where, facts)
+        self._selectable_fields(old, new, where, facts)
+
+    def _subresources(self, old: CrdVersion, new: CrdVersion, where: Where, facts: dict[str, str]) -> None:
+        before, after = _mapping(old.raw.get("subresources")), _mapping(new.raw.get("subresources"))
+        for key in ("status", "scale"):
+            old_at, new_at = f"{old.pointer}/subresources/{key}", f"{new.pointer}/subresources/{key}"
+            if key in after and key not in before:
+                self._change("added", "crd-subresource", key, None, key, where, None, new_at, **facts)
+            elif key in before and key not in after:
+                self._change("removed", "crd-subresource", key, key, None, where, old_at, new.at("subresources"),
+                             **facts)
+        old_scale, new_scale = _mapping(before.get("scale")), _mapping(after.get("scale"))
+        if "scale" in before and "scale" in after:
+            for key in sorted(set(old_scale) | set(new_scale)):
+                self._value("crd-subresource", "scale", old_scale.get(key), new_scale.get(key), where,
+                            f"{old.pointer}/subresources/scale", f"{new.pointer}/subresources/scale" +
+                            (f"/{key}" if key in new_scale else ""), key=key, **facts)
+
+    def _printer_columns(self, old: CrdVersion, new: CrdVersion, where: Where, facts: dict[str, str]) -> None:
+        before = _by(old.raw.get("additionalPrinterColumns"), "name")
+        after = _by(new.raw.get("additionalPrinterColumns"), "name")
+        old_list, new_list = f"{old.pointer}/additionalPrinterColumns", f"{new.pointer}/additionalPrinterColumns"
+        for name, (i, column) in after.items():
+            if name not in before:
+                self._change("added", "crd-printer-column", "", None, name, where, None, f"{new_list}/{i}",
+                             column=name, json_path=column.get("jsonPath"), **facts)
+                continue
+            j, previous = before[name]
+            for key in COLUMN_KEYS:
+                if key == "jsonPath" and _jsonpath(previous.get(key)) == _jsonpath(column.get(key)):
+                    continue
+                self._value("crd-printer-column", key, previous.get(key), column.get(key), where,
+                            f"{old_list}/{j}", f"{new_list}/{i}" + (f"/{key}" if key in column else ""),
+                            column=name, **facts)
+        for name, (j, column) in before.items():
+            if name not in after:
+                self._change("removed", "crd-printer-column", "", name, None, where, f"{old_list}/{j}",
+                             new.at("additionalPrinterColumns"), column=name, json_path=column.get("jsonPath"),
+                             **facts)
+
+    def _selectable_fields(self, old: CrdVersion, new: CrdVersion, where: Where, facts: dict[str, str]) -> None:
+        before = {_jsonpath(path): found for path, found in _by(old.raw.get("selectableFields"), "jsonPath").items()}
+        after = {_jsonpath(path): found for path, found in _by(new.raw.get("selectableFields"), "jsonPath").items()}
+        for path, (i, _) in after.items():
+            if path not in before:
+                self._change("added", "crd-selectable-field", "", None, path, where, None,
+                             f"{new.pointer}/selectableFields/{i}", field=path, **facts)
+        for path, (j, _) in before.items():
+            if path not in after:
+                self._change("removed", "crd-selectable-field", "", path, None, where,
+                             f"{old.pointer}/selectableFields/{j}", new.at("selectableFields"), field=path, **facts)
+
+    # -- round trips between served versions ----------------------------------------------------------
+    def _round_trip(self, old: Crd | None, new: Crd) -> None:
+        """Fields one served version has and another lacks, unless OLD already had that very gap."""
+        if old is not None and _served_schemas(old) == _served_schemas(new):
+            return  # the same served versions with the same schemas: every gap is an old one
+        known = set(self._losses(old)) if old is not None else set()
+        for loss, (version, tokens) in sorted(self._losses(new).items()):
+            if loss in known:
+                continue
+            path, _, missing_in = loss
+            self._change("added", "crd-round-trip", "", None, path, _version_where(new, version).at(path), None,
+                         version.schema_pointer + join_pointer(tokens), crd=new.name, version=version.name,
+                         field=path, missing_in=missing_in)
+
+    def _losses(self, crd: Crd) -> dict[Loss, tuple[CrdVersion, tuple[str, ...]]]:
+        served = [v for v in crd.versions.values() if v.served]
+        found: dict[Loss, tuple[CrdVersion, tuple[str, ...]]] = {}
+        for has in served:
+            for lacks in served:
+                if has is lacks or has.schema == lacks.schema:
+                    continue
+                other = self._fields_of(lacks.schema)
+                for path, (parent, tokens) in self._fields_of(has.schema).properties.items():
+                    if path not in other.nodes and parent in other.nodes and not other.nodes[parent]:
+                        found[(path, has.name, lacks.name)] = (has, tokens)
+        return found
+
+    def _fields_of(self, schema: Schema) -> Fields:
+        key = id(schema)
+        if key not in self._fields:
+            self._fields[key] = Fields(schema)
+        return self._fields[key]
+
+
+class Fields:
+    """The field paths of a structural schema (`.spec.rules[].name`), as a CRD's conversion sees them.
+
+    `nodes` maps every object or array node to whether it keeps unknown fields (then nothing under it is
+    pruned); `properties` maps every property to its parent node and its pointer tokens.
+    """
+
+    def __init__(self, schema: Schema) -> None:
+        self.nodes: dict[str, bool] = {}
+        self.properties: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for path, parent, tokens, node in _walk(schema):
+            self.nodes[path] = node.get("x-kubernetes-preserve-unknown-fields") is True
+            if parent is not None:
+                self.properties[path] = (parent, tokens)
+
+
+def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Schema]]:
+    """(path, parent node if this is a property, pointer tokens, schema) for every node under properties,
+    items and additionalProperties: the keywords that give a structural schema its fields."""
+    stack: list[tuple[str, str | None, tuple[str, ...], Schema]] = [("", None, (), schema)]
+    while stack:
+        path, parent, tokens, node = stack.pop()
+        yield path, parent, tokens, node
+        for name, sub in _mapping(node.get("properties")).items():
+            if isinstance(sub, dict):
+                stack.append((f"{path}.{name}", path, tokens + ("properties", name), sub))
+        for keyword, suffix in (("items", "[]"), ("additionalProperties", "{}")):
+            sub = node.get(keyword)
+            if isinstance(sub, dict):
+                stack.append((path + suffix, None, tokens + (keyword,), sub))
+
+
+def _crd_where(crd: Crd) -> Where:
+    """A CRD-wide change is as stable as the most stable version it serves: alpha-only CRDs may break."""
+    versions = [v for v in crd.versions.values() if v.served] or list(crd.versions.values())
+    stability = max((v.stability for v in versions), key=_STABILITY_RANK.__getitem__)
+    return Where(Context(document=crd.name, stability=stability), "both")
+
+
+def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -> Where:
+    """A custom resource is read and written through its version's schema: the direction is both."""
+    name = crd_name or crd.name
+    return Where(Context(schema=f"{name}/{version.name}", gvk=version.gvk, group_version=version.group_version,
+                         stability=version.stability, document=name), "both")
+
+
+def _served_schemas(crd: Crd) -> dict[str, Schema]:
+    return {v.name: v.schema for v in crd.versions.values() if v.served}
+
+
+def _conversion(crd: Crd) -> str:
+    conversion = _mapping(crd.spec.get("conversion"))
+    return str(conversion.get("strategy") or "None")
+
+
+def _conversion_pointer(crd: Crd) -> str:
+    conversion = _mapping(crd.spec.get("conversion"))
+    if "strategy" in conversion:
+        return crd.at("spec", "conversion", "strategy")
+    return crd.at("spec", "conversion") if "conversion" in crd.spec else crd.at("spec")
+
+
+def _key_pointer(crd: Crd, key: str) -> str:
+    return crd.at("spec", key) if key in crd.spec else crd.at("spec")
+
+
+def _names_pointer(crd: Crd, key: str) -> str:
+    return crd.at("spec", "names", key) if key in crd.names else crd.at("spec", "names")
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _jsonpath(path: Any) -> Any:
+    """A JSONPath without the spaces outside quoted strings: `[?(@.type == "Ready")]` is `[?(@.type=="Ready")]`."""
+    if not isinstance(path, str):
+        return path
+    return "".join(part if i % 2 else "".join(part.split()) for i, part in enumerate(_QUOTED.split(path)))
+
+
+def _by(items: Any, key: str) -> dict[str, tuple[int, dict[str, Any]]]:
+    """A list of mappings keyed by one of their fields, with each one's index."""
+    if not isinstance(items, list):
+        return {}
+    return {str(item[key]): (i, item) for i, item in enumerate(items) if isinstance(item, dict) and key in item}

@@ -1,0 +1,319 @@
+"""`x-kubernetes-*` extensions compared by what they do, one neutral fact per behaviour.
+
+- `x-kubernetes-api-lifecycle` (KEP-2558): changes of the `kubernetes` entry's status, minVersion (when the status
+  stays, or when it moves backwards) and featureGate; and a marker that the new spec introduces or changes while
+  breaking the KEP's constraints (an unchanged marker is not a change, so it is not reported).
+- List and map topology, as server-side apply reads it on each side: a list without `x-kubernetes-list-type`
+  falls back to its strategic-merge patch strategy (as kube-openapi's schemaconv does), else it is atomic; a map
+  or struct without `x-kubernetes-map-type` inherits the referenced type's, else it is granular; a list type on
+  anything but a list is ignored. Map keys are compared while the list stays a map.
+- Strategic merge patch: `x-kubernetes-patch-strategy` (with what kind of value it is on), and
+  `x-kubernetes-patch-merge-key` while both sides merge.
+- Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
+- `x-kubernetes-validations`: rules matched by their `rule` text, then by their message, one fact per rule, so a
+  message-only change is told apart from a changed rule.
+- `x-kubernetes-unions`: unions matched by discriminator, one fact per member.
+
+Any other `x-kubernetes-*` keyword is reported as a plain `extension` change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from specdiff.diff.schemas import Side, Where, canonical
+from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
+from specdiff.graph.model import Schema
+from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import SINGLE, subschemas, type_set
+from specdiff.load.sourcemap import join_pointer
+
+IDENTITY = "x-kubernetes-group-version-kind"  # names a type; identity, not behaviour
+LIST_TYPE = "x-kubernetes-list-type"
+MAP_KEYS = "x-kubernetes-list-map-keys"
+MAP_TYPE = "x-kubernetes-map-type"
+PATCH_STRATEGY = "x-kubernetes-patch-strategy"
+MERGE_KEY = "x-kubernetes-patch-merge-key"
+VALIDATIONS = "x-kubernetes-validations"
+UNIONS = "x-kubernetes-unions"
+FLAGS = ("x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string", "x-kubernetes-embedded-resource")
+HANDLED = frozenset({IDENTITY, LIFECYCLE, LIST_TYPE, MAP_KEYS, MAP_TYPE, PATCH_STRATEGY, MERGE_KEY, VALIDATIONS,
+                     UNIONS, *FLAGS})
+#: parts of a validation rule that only shape the error a rejected write gets
+MESSAGE_FIELDS = ("message", "messageExpression", "reason", "fieldPath")
+_OLD_SELF = re.compile(r"\boldSelf\b")
+
+
+class Record(Protocol):
+    def __call__(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
+                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None: ...
+
+
+def value_kind(schema: Schema) -> str:
+    """list, scalar or object (object also when the schema does not say): what a topology marker can apply to."""
+    types = type_set(schema, "")
+    if "array" in types or "items" in schema:
+        return "list"
+    if types and types <= {"string", "integer", "number", "boolean"}:
+        return "scalar"
+    return "object"
+
+
+def list_topology(schema: Schema) -> tuple[str, tuple[str, ...]]:
+    """(atomic | set | map, map keys) as server-side apply treats a list; `ignored` on anything but a list."""
+    if value_kind(schema) != "list":
+        return "ignored", ()
+    list_type = schema.get(LIST_TYPE)
+    if list_type is not None:
+        keys = schema.get(MAP_KEYS)
+        return str(list_type), tuple(str(k) for k in keys) if list_type == "map" and isinstance(keys, list) else ()
+    if "merge" in patch_strategy(schema):
+        key = schema.get(MERGE_KEY)
+        return ("map", (key,)) if isinstance(key, str) else ("set", ())
+    return "atomic", ()
+
+
+def patch_strategy(schema: Schema) -> frozenset[str]:
+    """`merge,retainKeys` -> {merge, retainKeys}."""
+    value = schema.get(PATCH_STRATEGY)
+    return frozenset(t.strip() for t in value.split(",") if t.strip()) if isinstance(value, str) else frozenset()
+
+
+def transition_rule(rule: Any) -> bool:
+    """A CEL rule that refers to `oldSelf` is a transition rule: it only runs on updates."""
+    return isinstance(rule, str) and bool(_OLD_SELF.search(rule))
+
+
+class KubernetesExtensions:
+    """Compares the `x-kubernetes-*` keywords of one pair of schemas; `record` is the schema differ's."""
+
+    def __init__(self, record: Record, old_resolver: Resolver, new_resolver: Resolver) -> None:
+        self.record = record
+        self.old_resolver, self.new_resolver = old_resolver, new_resolver
+
+    def compare(self, old: Side, new: Side, where: Where) -> None:
+        keywords = {k for k in (*old.schema, *new.schema) if k.startswith("x-kubernetes-")} - {IDENTITY}
+        if not keywords:
+            return
+        if LIFECYCLE in keywords:
+            self._lifecycle(old, new, where)
+        if keywords & {LIST_TYPE, MAP_KEYS}:
+            self._list_type(old, new, where)
+        if MAP_TYPE in keywords:
+            self._map_type(old, new, where)
+        if keywords & {PATCH_STRATEGY, MERGE_KEY}:
+            self._patch(old, new, where)
+        for flag in FLAGS:
+            if flag in keywords and (old.schema.get(flag) is True) != (new.schema.get(flag) is True):
+                self._modified(flag, old.schema.get(flag) is True, new.schema.get(flag) is True, old, new, where)
+        if VALIDATIONS in keywords:
+            self._validations(old, new, where)
+        if UNIONS in keywords:
+            self._unions(old, new, where)
+        for keyword in sorted(keywords - HANDLED):
+            self._other(keyword, old, new, where)
+
+    def introduced(self, new: Side, where: Where) -> None:
+        """A schema or field the new spec adds: lifecycle markers in it that break KEP-2558's constraints."""
+        stack = [(new.schema, new.pointer, where)]
+        seen: set[int] = set()
+        while stack:
+            schema, pointer, at = stack.pop()
+            if id(schema) in seen:
+                continue
+            seen.add(id(schema))
+            marker = schema.get(LIFECYCLE)
+            problems = marker_problems(marker, _builtin(at)) if marker is not None else []
+            if problems:
+                self.record("added", "lifecycle", "marker", None, marker, at, None, f"{pointer}/{LIFECYCLE}",
+                            problems="; ".join(problems))
+            for tokens, sub in subschemas(schema):
+                suffix = "." + tokens[1] if tokens[0] == "properties" else SINGLE.get(tokens[0], "")
+                stack.append((sub, pointer + join_pointer(tokens), at.at(suffix)))
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def _lifecycle(self, old: Side, new: Side, where: Where) -> None:
+        before, after = old.schema.get(LIFECYCLE), new.schema.get(LIFECYCLE)
+        if canonical(before) == canonical(after):
+            return
+        pointers = _pointers(LIFECYCLE, old, new)
+        problems = marker_problems(after, _builtin(where)) if after is not None else []
+        if problems:
+            self.record("added" if before is None else "modified", "lifecycle", "marker", before, after, where,
+                        *pointers, problems="; ".join(problems))
+            return
+        was, now = lifecycle_of(old.schema), lifecycle_of(new.schema)
+        facts = {"old_min_version": was.min_version, "new_min_version": now.min_version,
+                 "feature_gate": now.feature_gate or was.feature_gate}
+        if was.status and now.status and was.status != now.status:
+            self.record("modified", "lifecycle", "status", was.status, now.status, where, *pointers, **facts)
+        old_key, new_key = version_key(was.min_version), version_key(now.min_version)
+        if old_key and new_key and old_key != new_key and (was.status == now.status or new_key < old_key):
+            self.record("modified", "lifecycle", "minVersion", was.min_version, now.min_version, where, *pointers,
+                        status=now.status, feature_gate=facts["feature_gate"])
+        if was.feature_gate and now.feature_gate and was.feature_gate != now.feature_gate:
+            self.record("modified", "lifecycle", "featureGate", was.feature_gate, now.feature_gate, where,
+                        *pointers, status=now.status)
+
+    # -- topology and strategic merge patch ---------------------------------------------------------
+    def _list_type(self, old: Side, new: Side, where: Where) -> None:
+        (old_type, old_keys), (new_type, new_keys) = list_topology(old.schema), list_topology(new.schema)
+        before, after = old.schema.get(LIST_TYPE), new.schema.get(LIST_TYPE)
+        if canonical(before) != canonical(after):
+            self._modified(LIST_TYPE, before, after, old, new, where, old_type=old_type, new_type=new_type)
+        explicit = before == "map" or after == "map"  # keys from a merge key alone are the patch's business
+        if old_type == new_type == "map" and explicit and set(old_keys) != set(new_keys):
+            self._modified(MAP_KEYS, list(old_keys), list(new_keys), old, new, where)
+
+    def _map_type(self, old: Side, new: Side, where: Where) -> None:
+        before, after = old.schema.get(MAP_TYPE), new.schema.get(MAP_TYPE)
+        if canonical(before) == canonical(after):
+            return
+        old_type = before if before is not None else self._referent(old, self.old_resolver).get(MAP_TYPE)
+        new_type = after if after is not None else self._referent(new, self.new_resolver).get(MAP_TYPE)
+        self._modified(MAP_TYPE, before, after, old, new, where, old_type=str(old_type or "granular"),
+                       new_type=str(new_type or "granular"))
+
+    def _patch(self, old: Side, new: Side, where: Where) -> None:
+        old_strategy, new_strategy = patch_strategy(old.schema), patch_strategy(new.schema)
+        if old_strategy != new_strategy:
+            self._modified(PATCH_STRATEGY, old.schema.get(PATCH_STRATEGY), new.schema.get(PATCH_STRATEGY), old, new,
+                           where, old_strategy=sorted(old_strategy), new_strategy=sorted(new_strategy),
+                           value_kind=value_kind(old.schema))
+        before, after = old.schema.get(MERGE_KEY), new.schema.get(MERGE_KEY)
+        if "merge" in old_strategy and "merge" in new_strategy and canonical(before) != canonical(after):
+            self._modified(MERGE_KEY, before, after, old, new, where)
+
+    def _referent(self, side: Side, resolver: Resolver) -> Schema:
+        """The schema a `$ref` (or an `allOf` of one `$ref`) stands for; {} when the schema is not a reference."""
+        target, pointer = side.schema, side.pointer
+        members = target.get("allOf")
+        if "$ref" not in target and isinstance(members, list) and len(members) == 1 and isinstance(members[0], dict):
+            target, pointer = members[0], pointer + "/allOf/0"
+        ref = target.get("$ref")
+        if not isinstance(ref, str):
+            return {}
+        found, _, _ = resolver.lookup(ref, side.doc, pointer + "/$ref")
+        return found if isinstance(found, dict) else {}
+
+    # -- validation rules ---------------------------------------------------------------------------
+    def _validations(self, old: Side, new: Side, where: Where) -> None:
+        pairs, removed, added = _match_rules(_listed(old.schema.get(VALIDATIONS)),
+                                             _listed(new.schema.get(VALIDATIONS)))
+        at_old, at_new = f"{old.pointer}/{VALIDATIONS}", f"{new.pointer}/{VALIDATIONS}"
+        for (i, before), (j, after) in pairs:
+            rule = after.get("rule")
+            if before.get("rule") != rule or before.get("optionalOldSelf") != after.get("optionalOldSelf"):
+                self.record("modified", "validation", "rule", before.get("rule"), rule, where, f"{at_old}/{i}",
+                            f"{at_new}/{j}", transition=transition_rule(rule), message=after.get("message"))
+                continue
+            fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
+            if fields:
+                self.record("modified", "validation", "message", {f: before.get(f) for f in fields},
+                            {f: after.get(f) for f in fields}, where, f"{at_old}/{i}", f"{at_new}/{j}", rule=rule,
+                            fields=", ".join(fields))
+        for i, before in removed:
+            self.record("removed", "validation", "rule", before.get("rule"), None, where, f"{at_old}/{i}",
+                        at_new if VALIDATIONS in new.schema else new.pointer,
+                        transition=transition_rule(before.get("rule")), message=before.get("message"))
+        for j, after in added:
+            self.record("added", "validation", "rule", None, after.get("rule"), where,
+                        at_old if VALIDATIONS in old.schema else old.pointer, f"{at_new}/{j}",
+                        transition=transition_rule(after.get("rule")), message=after.get("message"))
+
+    # -- unions -------------------------------------------------------------------------------------
+    def _unions(self, old: Side, new: Side, where: Where) -> None:
+        before, after = _unions_by_key(old.schema), _unions_by_key(new.schema)
+        at_old, at_new = f"{old.pointer}/{UNIONS}", f"{new.pointer}/{UNIONS}"
+        for key, (j, union) in after.items():
+            if key not in before:
+                self.record("added", "union", "", None, union, where, None, f"{at_new}/{j}",
+                            discriminator=union.get("discriminator"))
+                continue
+            i, previous = before[key]
+            old_members, new_members = _members(previous), _members(union)
+            facts = {"discriminator": union.get("discriminator")}
+            for name in sorted(new_members.keys() - old_members.keys()):
+                self.record("added", "union", "member", None, name, where, f"{at_old}/{i}", f"{at_new}/{j}",
+                            value=new_members[name], **facts)
+            for name in sorted(old_members.keys() - new_members.keys()):
+                self.record("removed", "union", "member", name, None, where, f"{at_old}/{i}", f"{at_new}/{j}",
+                            value=old_members[name], **facts)
+            for name in sorted(old_members.keys() & new_members.keys()):
+                if canonical(old_members[name]) != canonical(new_members[name]):
+                    self.record("modified", "union", "member", old_members[name], new_members[name], where,
+                                f"{at_old}/{i}", f"{at_new}/{j}", member=name, **facts)
+        for key, (i, union) in before.items():
+            if key not in after:
+                self.record("removed", "union", "", union, None, where, f"{at_old}/{i}", None,
+                            discriminator=union.get("discriminator"))
+
+    # -- plain facts --------------------------------------------------------------------------------
+    def _modified(self, keyword: str, before: Any, after: Any, old: Side, new: Side, where: Where,
+                  **detail: Any) -> None:
+        self.record("modified", "extension", keyword, before, after, where, *_pointers(keyword, old, new), **detail)
+
+    def _other(self, keyword: str, old: Side, new: Side, where: Where) -> None:
+        """An extension specdiff has no model for: the raw added, removed or changed value."""
+        before, after = old.schema.get(keyword), new.schema.get(keyword)
+        if keyword in old.schema and keyword in new.schema and canonical(before) == canonical(after):
+            return
+        kind = "added" if keyword not in old.schema else "removed" if keyword not in new.schema else "modified"
+        old_pointer, new_pointer = _pointers(keyword, old, new)
+        self.record(kind, "extension", keyword, before, after, where, None if kind == "added" else old_pointer,
+                    None if kind == "removed" else new_pointer)
+
+
+def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:
+    """Pointers to the keyword on each side, or to the schema on a side that lacks it."""
+    return (f"{old.pointer}/{keyword}" if keyword in old.schema else old.pointer,
+            f"{new.pointer}/{keyword}" if keyword in new.schema else new.pointer)
+
+
+def _builtin(where: Where) -> bool:
+    """Types of the Kubernetes project itself, whose lifecycle markers may only name the kubernetes component."""
+    return (where.context.schema or "").startswith("io.k8s.")
+
+
+def _listed(value: Any) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+Indexed = tuple[int, dict[str, Any]]
+
+
+def _match_rules(before: list[Indexed], after: list[Indexed]
+                 ) -> tuple[list[tuple[Indexed, Indexed]], list[Indexed], list[Indexed]]:
+    """Pairs of the same rule (same `rule` text, else the same message), then the removed and the added ones."""
+    pairs: list[tuple[Indexed, Indexed]] = []
+    left, right = list(before), list(after)
+    keys: Iterable[Callable[[dict[str, Any]], Any]] = (
+        lambda rule: rule.get("rule"),
+        lambda rule: (rule.get("message"), rule.get("messageExpression"))
+        if rule.get("message") or rule.get("messageExpression") else None,
+    )
+    for key in keys:
+        for item in list(left):
+            wanted = key(item[1])
+            match = next((other for other in right if wanted is not None and key(other[1]) == wanted), None)
+            if match is not None:
+                pairs.append((item, match))
+                left.remove(item)
+                right.remove(match)
+    return pairs, left, right
+
+
+def _unions_by_key(schema: Schema) -> dict[str, Indexed]:
+    """Unions by discriminator (by position when a union has none)."""
+    found: dict[str, Indexed] = {}
+    for i, union in _listed(schema.get(UNIONS)):
+        discriminator = union.get("discriminator")
+        found[discriminator if isinstance(discriminator, str) else f"#{i}"] = (i, union)
+    return found
+
+
+def _members(union: dict[str, Any]) -> dict[str, Any]:
+    members = union.get("fields-to-discriminateBy")
+    return {str(k): v for k, v in members.items()} if isinstance(members, dict) else {}

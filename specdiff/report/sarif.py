@@ -1,0 +1,92 @@
+"""SARIF 2.1.0 for code-scanning tools (GitHub code scanning, IDEs): rules with their documentation, results
+with their file, line and column, and the finding's fingerprint so a tool can follow a result across runs.
+
+Nothing machine-specific goes in: no timestamps, no invocation, no absolute paths the user did not type.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePath
+from typing import Any
+from urllib.parse import quote
+
+from specdiff import __version__
+from specdiff.classify.cards import card
+from specdiff.classify.catalogue_docs import level_summary
+from specdiff.records import Finding, Level, Report
+from specdiff.report import RenderOptions
+from specdiff.report.sections import reason, sentence
+from specdiff.report.sources import source_location
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+LEVELS = {Level.BREAKING: "error", Level.DANGEROUS: "warning", Level.SAFE: "note"}
+FINGERPRINT = "specdiff/v1"  # partialFingerprints key: the finding fingerprint that baselines use too
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    rule_ids = sorted({f.rule for f in report.findings})
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "specdiff", "version": __version__, "semanticVersion": __version__,
+                            "rules": [_rule(rule_id) for rule_id in rule_ids]}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(f, rule_ids.index(f.rule), options) for f in report.findings],
+        "properties": {"policy": report.policy, "old": report.old.name, "new": report.new.name},
+    }
+    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _rule(rule_id: str) -> dict[str, Any]:
+    item = card(rule_id)
+    if item is None:  # a finding from a rule no card describes: cannot happen with the shipped catalogue
+        return {"id": rule_id}
+    docs = {key: str(item.docs.get(key, "")).strip() for key in ("what", "why", "example")}
+    help_text = "\n\n".join(text for text in (docs["what"], docs["why"], docs["example"] and
+                                              f"Example: {docs['example']}") if text)
+    help_markdown = "\n\n".join(f"**{heading}**\n\n{docs[key]}" for heading, key in (
+        ("What it does", "what"), ("Why it matters", "why"), ("Example", "example")) if docs[key])
+    return {
+        "id": item.id,
+        "name": "".join(word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", item.title)),
+        "shortDescription": {"text": item.title},
+        "fullDescription": {"text": docs["what"] or item.title},
+        "help": {"text": help_text or item.reason, "markdown": help_markdown or item.reason},
+        "properties": {"level": level_summary(item), "reason": item.reason, "tags": ["api-compatibility"]},
+    }
+
+
+def _result(finding: Finding, index: int, options: RenderOptions) -> dict[str, Any]:
+    change = finding.change
+    location: dict[str, Any] = {}
+    where = source_location(finding, options)
+    if where is not None:
+        physical: dict[str, Any] = {"artifactLocation": _artifact(where.file)}
+        if where.line is not None:
+            physical["region"] = {"startLine": where.line, "startColumn": where.column}
+        location["physicalLocation"] = physical
+    label = change.context.label()
+    if label:
+        location["logicalLocations"] = [{"fullyQualifiedName": label, "kind": "resource" if change.context.operation
+                                         else "type"}]
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "ruleIndex": index,
+        "level": LEVELS[finding.level],
+        "message": {"text": f"{sentence(finding)}. {reason(finding)}"},
+        "locations": [location] if location else [],
+        "partialFingerprints": {FINGERPRINT: finding.fingerprint},
+        "properties": {"level": finding.level.value, "change": change.kind, "pointer": change.pointer,
+                       "direction": change.direction, "stability": change.context.stability,
+                       "operations": list(finding.operations)},
+    }
+    return result
+
+
+def _artifact(file: str) -> dict[str, Any]:
+    """A relative path is relative to the repository (%SRCROOT%); an absolute one becomes a file: URI."""
+    path = PurePath(file)
+    if path.is_absolute():
+        return {"uri": path.as_uri()}
+    return {"uri": quote(path.as_posix()), "uriBaseId": "%SRCROOT%"}

@@ -1,0 +1,34 @@
+"""Helpers for the report tests: run the pipeline on two files and keep the documents for the formatters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from specdiff.load import load
+from specdiff.pipeline import run
+from specdiff.records import Report
+from specdiff.report import RenderOptions, render
+
+SPECS = Path(__file__).parent / "specs"
+HOSTILE_OLD, HOSTILE_NEW = "tests/specs/hostile-old.yaml", "tests/specs/hostile-new.yaml"
+
+
+def compare(old: str | Path, new: str | Path, policy: str = "auto") -> tuple[Report, RenderOptions]:
+    old_doc, new_doc = load(str(old)), load(str(new))
+    return run(old_doc, new_doc, policy), RenderOptions(old_doc=old_doc, new_doc=new_doc)
+
+
+def rendered(fmt: str, old: str | Path, new: str | Path, policy: str = "auto") -> str:
+    report, options = compare(old, new, policy)
+    return render(report, fmt, options)
+
+
+def as_json(source: Path, target: Path) -> Path:
+    """The same spec written as JSON, to check that JSON and YAML inputs give the same places."""
+    data: Any = yaml.safe_load(source.read_text(encoding="utf-8"))
+    target.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return target

@@ -1,0 +1,274 @@
+"""CustomResourceDefinitions: every file layout, pointers that locate in the file as written, input errors,
+round trips between served versions, and the reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from specdiff.cli import main
+from specdiff.errors import InputError, UsageError
+from specdiff.load import Document, load_text
+from specdiff.pipeline import run
+from specdiff.records import Report
+from specdiff.report import RenderOptions, render
+
+
+def version(name: str, served: bool = True, storage: bool = False, properties: dict[str, Any] | None = None,
+            **extra: Any) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": properties or {}}}}
+    return {"name": name, "served": served, "storage": storage, **extra, "schema": {"openAPIV3Schema": schema}}
+
+
+def crd(plural: str = "frobs", kind: str = "Frob", versions: list[dict[str, Any]] | None = None,
+        scope: str = "Namespaced") -> dict[str, Any]:
+    return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": f"{plural}.example.com"},
+            "spec": {"group": "example.com", "names": {"kind": kind, "plural": plural}, "scope": scope,
+                     "versions": versions or [version("v1", storage=True)]}}
+
+
+def dump(*documents: Any) -> str:
+    return "---\n".join(yaml.safe_dump(d, sort_keys=False) for d in documents)
+
+
+def compare(old: Document, new: Document, policy: str = "auto") -> Report:
+    return run(old, new, policy)
+
+
+def found(report: Report) -> list[tuple[str, str, str]]:
+    return sorted((f.rule, f.change.pointer, f.level.value) for f in report.findings)
+
+
+def line_at(doc: Document, text: str, pointer: str) -> str:
+    place = doc.locate(pointer)
+    assert place is not None, pointer
+    return text.splitlines()[place[0] - 1]
+
+
+# -- layouts ------------------------------------------------------------------------------------------
+OLD_FROB = crd(versions=[version("v1beta1"), version("v1", storage=True)])
+NEW_FROB = crd(versions=[version("v1beta1", served=False), version("v1", storage=True)])
+OLD_WIDGET = crd("widgets", "Widget")
+NEW_WIDGET = crd("widgets", "Widget", scope="Cluster")
+EXPECTED_SECOND = [("crd.scope-changed", "{at}/spec/scope", "breaking"),
+                   ("crd.version.unserved", "{first}/spec/versions/0/served", "breaking")]
+
+
+def _expected(first: str, at: str) -> list[tuple[str, str, str]]:
+    return sorted((rule, pointer.format(first=first, at=at), level) for rule, pointer, level in EXPECTED_SECOND)
+
+
+def test_multi_document_yaml_with_empty_documents_locates_each_crd() -> None:
+    old_text = dump(OLD_FROB, OLD_WIDGET)
+    new_text = "---\n# generated; the first document is empty\n---\n" + dump(NEW_FROB, NEW_WIDGET) + "---\n"
+    old, new = load_text(old_text, "old.yaml", None), load_text(new_text, "new.yaml", None)
+    report = compare(old, new)
+    assert found(report) == _expected("/0", "/1")
+    assert line_at(new, new_text, "/1/spec/scope") == "  scope: Cluster"
+    assert line_at(new, new_text, "/0/spec/versions/0/served") == "    served: false"
+    assert line_at(old, old_text, "/1/metadata/name") == "  name: widgets.example.com"
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_a_list_locates_its_items(fmt: str) -> None:
+    old_data = {"apiVersion": "v1", "kind": "List", "items": [OLD_FROB, OLD_WIDGET]}
+    new_data = {"apiVersion": "v1", "kind": "List", "items": [NEW_FROB, NEW_WIDGET]}
+    dumps = (lambda d: yaml.safe_dump(d, sort_keys=False)) if fmt == "yaml" else (lambda d: json.dumps(d, indent=1))
+    new_text = dumps(new_data)
+    new = load_text(new_text, f"new.{fmt}", None)
+    report = compare(load_text(dumps(old_data), f"old.{fmt}", None), new)
+    assert found(report) == _expected("/items/0", "/items/1")
+    assert "Cluster" in line_at(new, new_text, "/items/1/spec/scope")
+    assert "false" in line_at(new, new_text, "/items/0/spec/versions/0/served")
+
+
+def test_a_json_array_and_a_single_document() -> None:
+    new_text = json.dumps([NEW_FROB, NEW_WIDGET], indent=1)
+    new = load_text(new_text, "new.json", None)
+    assert found(compare(load_text(json.dumps([OLD_FROB, OLD_WIDGET]), "old.json", None), new)) == \
+        _expected("/0", "/1")
+    assert "Cluster" in line_at(new, new_text, "/1/spec/scope")
+    single_text = dump(NEW_FROB)
+    single = load_text(single_text, "new.yaml", None)
+    assert found(compare(load_text(dump(OLD_FROB), "old.yaml", None), single)) == [
+        ("crd.version.unserved", "/spec/versions/0/served", "breaking")]
+    assert line_at(single, single_text, "/spec/versions/0/served") == "    served: false"
+
+
+def test_crds_are_matched_by_name_whatever_the_order_and_the_layout() -> None:
+    old = load_text(dump(OLD_WIDGET, OLD_FROB), "old.yaml", None)
+    new = load_text(json.dumps({"kind": "List", "items": [OLD_FROB, OLD_WIDGET]}), "new.json", None)
+    assert compare(old, new).findings == ()
+
+
+def test_auto_policy_is_kubernetes_and_every_version_schema_is_both_ways() -> None:
+    old = load_text(dump(crd(versions=[version("v1", storage=True, properties={"mode": {"type": "string",
+                                                                                        "enum": ["a"]}})])),
+                    "old.yaml", None)
+    new = load_text(dump(crd(versions=[version("v1", storage=True, properties={"mode": {"type": "string",
+                                                                                        "enum": ["a", "b"]}})])),
+                    "new.yaml", None)
+    report = compare(old, new, "auto")
+    assert report.policy == "kubernetes"
+    [finding] = report.findings
+    ctx = finding.change.context
+    assert (finding.rule, finding.level.value, finding.change.direction) == (
+        "schema.enum.value-added", "breaking", "both")
+    assert (ctx.document, ctx.schema, ctx.path, ctx.gvk, ctx.group_version, ctx.stability) == (
+        "frobs.example.com", "frobs.example.com/v1", ".spec.mode", "example.com/v1/Frob", "example.com/v1", "ga")
+    assert finding.change.pointer == \
+        "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/enum/1"
+
+
+@pytest.mark.parametrize(("name", "stability", "level"), [("v1alpha2", "alpha", "safe"),
+                                                           ("v2beta1", "beta", "breaking"), ("v1", "ga", "breaking")])
+def test_stability_comes_from_the_version_name(name: str, stability: str, level: str) -> None:
+    old = load_text(dump(crd(versions=[version(name, storage=True, properties={"a": {"type": "string"}})])),
+                    "old.yaml", None)
+    new = load_text(dump(crd(versions=[version(name, storage=True)])), "new.yaml", None)
+    [finding] = compare(old, new).findings
+    assert (finding.rule, finding.change.context.stability, finding.level.value) == (
+        "schema.property.removed", stability, level)
+
+
+# -- round trips ----------------------------------------------------------------------------------------
+def test_round_trip_names_the_topmost_missing_field_once_per_direction() -> None:
+    full = {"size": {"type": "integer"}, "color": {"type": "string"},
+            "shape": {"type": "object", "properties": {"sides": {"type": "integer"}}},
+            "tags": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
+                                                                                "value": {"type": "string"}}}}}
+    lean = {"size": {"type": "integer"}, "zoom": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}}}}}
+    old = load_text(dump(crd(versions=[version("v1", storage=True, properties=full)])), "old.yaml", None)
+    new = load_text(dump(crd(versions=[version("v1", storage=True, properties=full),
+                                       version("v2", properties=lean)])), "new.yaml", None)
+    trips = sorted((f.change.context.label(), f.change.fact("missing_in"), f.change.pointer)
+                   for f in compare(old, new).findings if f.rule == "crd.version.round-trip")
+    spec = "/schema/openAPIV3Schema/properties/spec/properties"
+    assert trips == [
+        ("frobs.example.com/v1 .spec.color", "v2", f"/spec/versions/0{spec}/color"),
+        ("frobs.example.com/v1 .spec.shape", "v2", f"/spec/versions/0{spec}/shape"),
+        ("frobs.example.com/v1 .spec.tags[].value", "v2", f"/spec/versions/0{spec}/tags/items/properties/value"),
+        ("frobs.example.com/v2 .spec.zoom", "v1", f"/spec/versions/1{spec}/zoom"),
+    ]
+
+
+def test_round_trip_ignores_unserved_versions_and_gaps_that_old_had() -> None:
+    versions = [version("v1", storage=True, properties={"color": {"type": "string"}}),
+                version("v2", served=False)]
+    unserved = load_text(dump(crd(versions=versions)), "a.yaml", None)
+    assert compare(unserved, unserved).findings == ()
+    served = load_text(dump(crd(versions=[versions[0], version("v2")])), "b.yaml", None)
+    assert [(f.rule, f.change.fact("field")) for f in compare(unserved, served).findings
+            if f.rule.startswith("crd.version.r")] == [("crd.version.round-trip", ".spec.color")]
+    assert compare(served, served).findings == ()
+
+
+# -- versions that NEW does not serve -------------------------------------------------------------------
+def test_a_version_no_longer_served_reports_its_lifecycle_only() -> None:
+    old = load_text(dump(crd(versions=[version("v1beta1", properties={"a": {"type": "string"}},
+                                               subresources={"status": {}}),
+                                       version("v1", storage=True, properties={"a": {"type": "string"}})])),
+                    "old.yaml", None)
+    new = load_text(dump(crd(versions=[version("v1beta1", served=False, deprecated=True),
+                                       version("v1", storage=True, properties={"a": {"type": "string"}})])),
+                    "new.yaml", None)
+    assert found(compare(old, new)) == [("crd.version.deprecated", "/spec/versions/0/deprecated", "safe"),
+                                        ("crd.version.unserved", "/spec/versions/0/served", "breaking")]
+
+
+def test_a_deprecation_warning_is_reported_with_the_deprecation_not_twice() -> None:
+    old = load_text(dump(crd(versions=[version("v1beta1"), version("v1", storage=True)])), "old.yaml", None)
+    new = load_text(dump(crd(versions=[version("v1beta1", deprecated=True, deprecationWarning="use v1"),
+                                       version("v1", storage=True)])), "new.yaml", None)
+    assert found(compare(old, new)) == [("crd.version.deprecated", "/spec/versions/0/deprecated", "safe")]
+
+
+# -- input errors ---------------------------------------------------------------------------------------
+def _error(text: str, name: str = "bad.yaml") -> InputError:
+    with pytest.raises(InputError) as caught:
+        compare(load_text(text, name, None), load_text(dump(crd()), "ok.yaml", None))
+    return caught.value
+
+
+def test_a_crd_without_spec_or_versions_is_an_input_error_with_its_place() -> None:
+    no_spec = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+               "metadata": {"name": "frobs.example.com"}}
+    second = dump(crd()).count("\n") + 2  # the line the second document starts on, after "---"
+    assert _error(dump(crd(), no_spec)).one_line() == \
+        f"bad.yaml:{second}:1: CustomResourceDefinition frobs.example.com has no spec"
+    empty = crd()
+    empty["spec"]["versions"] = []
+    assert _error(dump(empty)).one_line() == \
+        "bad.yaml:11:3: CustomResourceDefinition frobs.example.com has no spec.versions"
+    legacy = crd()
+    legacy["spec"] = {"group": "example.com", "names": {"kind": "Frob"}, "version": "v1"}
+    assert _error(json.dumps(legacy), "bad.json").one_line() == (
+        "bad.json:1:122: CustomResourceDefinition frobs.example.com has no spec.versions "
+        "(apiextensions.k8s.io/v1beta1 'spec.version' is not read; convert the CRD to v1)")
+
+
+def test_other_malformed_crds_name_the_place() -> None:
+    nameless = crd(versions=[{"served": True, "storage": True}])
+    assert _error(dump(nameless)).one_line() == \
+        "bad.yaml:12:5: a version of CustomResourceDefinition frobs.example.com has no name"
+    twice = crd(versions=[version("v1", storage=True), version("v1")])
+    assert _error(dump(twice)).one_line() == \
+        "bad.yaml:22:5: CustomResourceDefinition frobs.example.com lists version v1 twice"
+    assert _error(dump(crd(), crd())).one_line() == \
+        "bad.yaml:26:3: CustomResourceDefinition frobs.example.com appears twice"
+    kindless = crd()
+    del kindless["spec"]["names"]["kind"]
+    assert "needs spec.group and spec.names.kind" in _error(dump(kindless)).one_line()
+
+
+def test_a_crd_against_an_openapi_document_is_a_usage_error() -> None:
+    openapi = load_text('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}', "api.json", None)
+    with pytest.raises(UsageError, match=r"cannot compare a CustomResourceDefinition \(crd.yaml\) with an "
+                                         r"OpenAPI document \(api.json\)"):
+        compare(load_text(dump(crd()), "crd.yaml", None), openapi)
+
+
+def test_cli_input_error_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    (tmp_path / "old.yaml").write_text(dump(crd()))
+    (tmp_path / "new.yaml").write_text(dump({"apiVersion": "apiextensions.k8s.io/v1",
+                                             "kind": "CustomResourceDefinition", "metadata": {"name": "x.y"}}))
+    result = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")])
+    assert result.exit_code == 2
+    assert result.output == f"specdiff: error: {tmp_path / 'new.yaml'}:1:1: CustomResourceDefinition x.y has no spec\n"
+
+
+# -- reports --------------------------------------------------------------------------------------------
+def test_reports_name_the_crd_the_version_and_the_field() -> None:
+    old = load_text(dump(crd(versions=[version("v1beta1", properties={"a": {"type": "string", "enum": ["x"]}}),
+                                       version("v1", storage=True)])), "old.yaml", None)
+    new = load_text(dump(crd(versions=[version("v1beta1", properties={"a": {"type": "string", "enum": ["x", "y"]}}),
+                                       version("v1", storage=True)], scope="Cluster")), "new.yaml", None)
+    report = compare(old, new)
+    text = render(report, "text", RenderOptions())
+    assert "crd.scope-changed                    frobs.example.com\n          scope Namespaced -> Cluster\n" in text
+    assert "schema.enum.value-added              frobs.example.com/v1beta1 .spec.a\n" in text
+    records = json.loads(render(report, "json"))["findings"]
+    assert [r["location"] for r in records] == [
+        {"document": "frobs.example.com"},
+        {"document": "frobs.example.com", "schema": "frobs.example.com/v1beta1", "path": ".spec.a",
+         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"}]
+    markdown = render(report, "markdown")
+    assert "| `crd.scope-changed` | frobs.example.com | scope Namespaced -\\> Cluster |" in markdown
+
+
+def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> None:
+    from specdiff.classify.cards import _card
+    from specdiff.errors import ConfigError
+
+    card = tmp_path / "x.yaml"
+    card.write_text("id: x.y\ntitle: t\nlevel: breaking\nmessage: m\nreason: r\ndocs: {}\n"
+                    "when: [{predicate: was_deprecated}]\n")
+    with pytest.raises(ConfigError, match=r"'when' must be a list of \{predicate, level, reason\}"):
+        _card(card, tmp_path)

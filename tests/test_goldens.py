@@ -1,0 +1,101 @@
+"""Generated files stay in step with the code: reports/ (every format for the demo pair) and docs/rules.md;
+`specdiff explain` documents every rule card."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from excerpts import excerpts, refreshed
+
+from specdiff.classify.cards import catalogue
+from specdiff.classify.catalogue_docs import explain_card, render_catalogue
+from specdiff.cli import _EXTENSIONS, main
+from specdiff.report import FORMATS
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORTS = ROOT / "reports"
+
+
+def _demo_pair() -> tuple[str, str]:
+    """DEMO_OLD and DEMO_NEW from the Makefile, which `make reports` renders."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    found = dict(re.findall(r"^(DEMO_OLD|DEMO_NEW) := (\S+)$", makefile, re.M))
+    return found["DEMO_OLD"], found["DEMO_NEW"]
+
+
+def _fresh_reports(hash_seed: str, folder: Path) -> dict[str, bytes]:
+    """Every format rendered as `make reports` does, in a new process with the given hash seed."""
+    old, new = _demo_pair()
+    args = [sys.executable, "-m", "specdiff", old, new, "--no-config", "--output-dir", str(folder)]
+    for name in FORMATS:
+        args += ["--format", name]
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "NO_COLOR": "1"}
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    return _fresh_reports("1", tmp_path_factory.mktemp("reports"))
+
+
+def test_every_format_has_a_golden_report() -> None:
+    assert sorted(p.name for p in REPORTS.iterdir()) == sorted(f"specdiff.{_EXTENSIONS[name]}" for name in FORMATS)
+
+
+def test_golden_reports_match_the_code(fresh: dict[str, bytes]) -> None:
+    stale = [name for name, data in fresh.items() if not (REPORTS / name).is_file()
+             or (REPORTS / name).read_bytes() != data]
+    assert not stale, f"reports/ is out of date ({', '.join(stale)}): run `make reports` and review the diff"
+
+
+def test_reports_do_not_depend_on_the_process(fresh: dict[str, bytes], tmp_path: Path) -> None:
+    assert _fresh_reports("2", tmp_path) == fresh  # another hash seed: no set or dict order leaks out
+    for name, data in fresh.items():
+        text = data.decode("utf-8")
+        for machine in (str(ROOT), os.path.expanduser("~"), sys.prefix):
+            assert machine not in text, f"{name} names {machine}"
+        assert not re.search(r"20\d\d-\d\d-\d\d", text), f"{name} has a date"
+
+
+def test_readme_excerpts_are_current() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert excerpts(readme) == ["reports/specdiff.txt", "reports/specdiff.md", "reports/specdiff.github.txt",
+                                "reports/specdiff.release-notes.md"]
+    assert readme == refreshed(readme), "README.md quotes reports/ as it was: run `make reports`"
+
+
+def test_docs_rules_md_is_generated_from_the_cards() -> None:
+    on_disk = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert on_disk == render_catalogue("markdown"), "docs/rules.md is stale: run `make docs`"
+    done = CliRunner().invoke(main, ["rules", "--format", "markdown"])
+    assert (done.exit_code, done.output) == (0, on_disk)
+
+
+@pytest.mark.parametrize("rule_id", sorted(c.id for c in catalogue()))
+def test_explain_documents_every_card(rule_id: str) -> None:
+    done = CliRunner().invoke(main, ["explain", rule_id])
+    assert done.exit_code == 0
+    assert done.output == explain_card(rule_id)
+    item = next(c for c in catalogue() if c.id == rule_id)
+    lines = done.output.splitlines()
+    assert lines[0] == f"{rule_id}: {item.title}"
+    assert [line.split(":")[0] for line in lines[1:5]] == ["level", "matches", "message", "reason"]
+    for heading in ("What it does", "Why it matters", "Example", "Configure"):
+        assert heading in lines, f"{rule_id}: no {heading!r} section"
+        assert lines[lines.index(heading) + 1].startswith("  "), f"{rule_id}: empty {heading!r} section"
+    if rule_id != "specdiff.unclassified":  # the fallback has no case of its own: it fires on what nothing claims
+        assert any(line.startswith("Test case: ") for line in lines), f"{rule_id}: no case that fires"
+
+
+def test_explain_an_unknown_rule_suggests_close_ids() -> None:
+    done = CliRunner().invoke(main, ["explain", "operation.remove"])
+    assert done.exit_code == 2
+    assert "no rule 'operation.remove'; did you mean operation.removed? 'specdiff rules' lists them" in done.output

@@ -1,0 +1,361 @@
+"""github, sarif, junit, yaml, jsonpatch and release-notes output, and the command line's --output options."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, compare, rendered
+
+from specdiff.cli import main
+from specdiff.records import Change, Context, Finding, Level
+from specdiff.report import render
+from specdiff.report.github import escape_data, escape_property
+from specdiff.report.sections import section_of
+
+ROOT = Path(__file__).resolve().parents[1]
+OLD, NEW = "tests/specs/frob-old.yaml", "tests/specs/frob-new.yaml"
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def _token_at(file: str, line: int, column: int) -> str:
+    text = Path(file).read_text(encoding="utf-8").splitlines()[line - 1][column - 1:]
+    return re.match(r"\"?[\w/{}]+\"?", text).group(0).strip('"')  # type: ignore[union-attr]
+
+
+# --- github -------------------------------------------------------------------------------------------------
+
+def _annotations(text: str) -> list[tuple[str, dict[str, str], str]]:
+    found = []
+    for line in text.splitlines():
+        match = re.fullmatch(r"::(\w+) ([^:]*)::(.*)", line)
+        assert match, line
+        properties = dict(item.split("=", 1) for item in match.group(2).split(","))
+        found.append((match.group(1), properties, match.group(3)))
+    return found
+
+
+@pytest.mark.parametrize("as_json_input", [False, True])
+def test_github_annotations_point_at_the_line_in_yaml_and_json(as_json_input: bool, tmp_path: Path) -> None:
+    old, new = (OLD, NEW) if not as_json_input else (
+        str(as_json(ROOT / OLD, tmp_path / "old.json")), str(as_json(ROOT / NEW, tmp_path / "new.json")))
+    found = _annotations(rendered("github", old, new))
+    assert [(command, p["title"], p["file"], _token_at(p["file"], int(p["line"]), int(p["col"])))
+            for command, p, _ in found] == [
+        ("error", "schema.enum.value-added (breaking)", new, "Auto"),
+        ("error", "schema.property.removed (breaking)", old, "size"),  # a removal: the old file's line
+        ("error", "operation.removed (breaking)", old, "get"),
+        ("notice", "operation.added (safe)", new, "get"),
+    ]
+    assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call this operation get 404 or 405 "
+                           "instead of a response.")
+
+
+def test_github_levels_and_escaping() -> None:
+    assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+    report, options = compare(HOSTILE_OLD, HOSTILE_NEW)
+    text = render(report, "github", options)
+    assert len(text.splitlines()) == len(report.findings)  # nothing a spec wrote starts a line of its own
+    found = _annotations(text)
+    assert [command for command, _, _ in found] == ["error", "error", "error", "error", "notice"]
+    assert found[1][1]["file"] == HOSTILE_OLD
+    assert "removed from Pet .name%0A::error::injected%0D%0A# heading | cell%0AWhy: " in found[3][2]
+
+
+def test_github_without_documents_has_no_places() -> None:
+    report, _ = compare(OLD, NEW)
+    first = render(report, "github").splitlines()[0]
+    assert first.startswith("::error title=schema.enum.value-added (breaking)::Enum value Auto added")
+
+
+# --- sarif --------------------------------------------------------------------------------------------------
+
+def _validate_sarif(text: str) -> dict[str, Any]:
+    log: dict[str, Any] = json.loads(text)
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
+    return log
+
+
+def test_sarif_is_valid_with_rules_results_and_places() -> None:
+    log = _validate_sarif(rendered("sarif", OLD, NEW))
+    run = log["runs"][0]
+    assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == [
+        "operation.added", "operation.removed", "schema.enum.value-added", "schema.property.removed"]
+    removed = run["tool"]["driver"]["rules"][1]
+    assert removed["name"] == "OperationRemoved"
+    assert removed["fullDescription"]["text"] == (
+        "A method and path that the old spec served is missing from the new spec.")
+    assert removed["help"]["markdown"].startswith("**What it does**\n\nA method and path")
+    results = [(r["ruleId"], r["ruleIndex"], r["level"],
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in run["results"]]
+    assert results == [("schema.enum.value-added", 2, "error", NEW, 20, 49),
+                       ("schema.property.removed", 3, "error", OLD, 21, 9),
+                       ("operation.removed", 1, "error", OLD, 13, 5),
+                       ("operation.added", 0, "note", NEW, 13, 5)]
+    report, _ = compare(OLD, NEW)
+    assert [r["partialFingerprints"]["specdiff/v1"] for r in run["results"]] == [f.fingerprint for f in report.findings]
+    assert run["results"][2]["message"]["text"] == (
+        "Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response.")
+
+
+def test_sarif_of_hostile_and_absolute_inputs_is_valid_and_machine_free(tmp_path: Path) -> None:
+    _validate_sarif(rendered("sarif", HOSTILE_OLD, HOSTILE_NEW))
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_bytes((ROOT / OLD).read_bytes())
+    new.write_bytes((ROOT / NEW).read_bytes())
+    text = rendered("sarif", OLD, NEW)
+    assert "Utc" not in text and "invocations" not in text and str(ROOT) not in text
+    log = _validate_sarif(rendered("sarif", str(old), str(new)))
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert uris == {old.as_uri(), new.as_uri()}  # given as absolute paths, kept absolute (as file: URIs)
+
+
+# --- junit --------------------------------------------------------------------------------------------------
+
+def test_junit_one_case_per_rule_failing_on_breaking() -> None:
+    suites = ET.fromstring(rendered("junit", OLD, NEW))
+    suite = suites.find("testsuite")
+    assert suite is not None
+    assert (suites.get("tests"), suites.get("failures"), suite.get("tests"), suite.get("failures")) == (
+        "4", "3", "4", "3")
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert sorted(cases) == ["operation.added", "operation.removed", "schema.enum.value-added",
+                             "schema.property.removed"]
+    failure = cases["operation.removed"].find("failure")
+    assert failure is not None and failure.get("message") == "1 breaking finding of 1"
+    assert failure.text == ("[breaking] Operation GET /old removed. Why: Clients that call this operation get 404 or "
+                            "405 instead of a response. (at /paths/~1old/get)\n")
+    assert cases["operation.added"].find("failure") is None
+    assert (cases["operation.added"].findtext("system-out") or "").startswith("[safe] Operation GET /new added.")
+
+
+def test_junit_of_hostile_strings_is_valid_xml() -> None:
+    text = rendered("junit", HOSTILE_OLD, HOSTILE_NEW)
+    suites = ET.fromstring(text)  # control characters replaced, markup escaped: it parses
+    failures = [f.text or "" for f in suites.iter("failure")]
+    assert any("Enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; \ufffd[31m\ufffd" in f
+               for f in failures)
+    assert "\x1b" not in text and "\x00" not in text
+
+
+# --- yaml and jsonpatch -------------------------------------------------------------------------------------
+
+def test_yaml_is_the_json_envelope() -> None:
+    report, options = compare(HOSTILE_OLD, HOSTILE_NEW)
+    assert yaml.safe_load(render(report, "yaml", options)) == json.loads(render(report, "json", options))
+
+
+@pytest.mark.parametrize(("old", "new"), [(OLD, NEW), (HOSTILE_OLD, HOSTILE_NEW),
+                                          ("corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml")])
+def test_jsonpatch_turns_old_into_new(old: str, new: str) -> None:
+    patch = json.loads(rendered("jsonpatch", old, new))
+    before = yaml.safe_load((ROOT / old).read_text(encoding="utf-8"))
+    after = yaml.safe_load((ROOT / new).read_text(encoding="utf-8"))
+    assert jsonpatch.apply_patch(before, patch) == after
+
+
+def test_jsonpatch_of_a_small_change() -> None:
+    patch = json.loads(rendered("jsonpatch", OLD, NEW))
+    assert patch[:2] == [{"op": "replace", "path": "/info/version", "value": "2"},
+                         {"op": "move", "from": "/paths/~1old", "path": "/paths/~1new"}]
+
+
+# --- release notes ------------------------------------------------------------------------------------------
+
+def test_release_notes_of_an_openapi_spec() -> None:
+    assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob 1 → 2
+
+Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `openapi`): 3 breaking, 0 dangerous, 1 safe.
+
+## Breaking changes (action required)
+
+### /frobs
+
+- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know; \
+Kubernetes counts an added enum value as incompatible because its schemas are read as well as written. \
+(`schema.enum.value-added`)
+- Property size removed from Frobber .size. Clients that read or write the field lose it, and stored objects that \
+carry it can no longer round-trip. (`schema.property.removed`)
+
+### /old
+
+- Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response. \
+(`operation.removed`)
+
+## New features
+
+### /new
+
+- Operation GET /new added. (`operation.added`)
+"""
+
+
+WIDGETS = """
+openapi: 3.0.3
+info: {title: Widgets, version: "%(version)s"}
+paths:
+  /apis/widgets.example.com/v1/namespaces/{namespace}/widgets:
+    get:
+      x-kubernetes-group-version-kind: {group: widgets.example.com, version: v1, kind: Widget}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {$ref: "#/components/schemas/com.example.v1.WidgetList"}}
+  /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/%(subresource)s:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {$ref: "#/components/schemas/com.example.v1.Widget"}}
+  /apis/gadgets.example.com/v1beta1/gadgets:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {$ref: "#/components/schemas/com.example.v1beta1.GadgetList"}}
+components:
+  schemas:
+    com.example.v1.Widget:
+      type: object
+      properties:
+        spec: {$ref: "#/components/schemas/com.example.v1.WidgetSpec"}
+      x-kubernetes-group-version-kind: [{group: widgets.example.com, version: v1, kind: Widget}]
+    com.example.v1.WidgetList:
+      type: object
+      properties:
+        items: {type: array, items: {$ref: "#/components/schemas/com.example.v1.Widget"}}
+      x-kubernetes-group-version-kind: [{group: widgets.example.com, version: v1, kind: WidgetList}]
+    com.example.v1.WidgetSpec:
+      type: object
+      properties:
+        mode: {type: string, enum: %(modes)s}
+    com.example.v1beta1.GadgetList:
+      type: object
+      properties:
+        items: {type: array, items: {type: object, properties: {size: {type: string, enum: %(sizes)s}}}}
+      x-kubernetes-group-version-kind: [{group: gadgets.example.com, version: v1beta1, kind: GadgetList}]
+"""
+
+
+def test_release_notes_group_kubernetes_changes_by_group_version_and_kind(tmp_path: Path) -> None:
+    (tmp_path / "old.yaml").write_text(WIDGETS % {"version": "1", "subresource": "status", "modes": "[A]",
+                                                  "sizes": "[S]"})
+    (tmp_path / "new.yaml").write_text(WIDGETS % {"version": "2", "subresource": "scale", "modes": "[A, B]",
+                                                  "sizes": "[S, M]"})
+    text = rendered("release-notes", tmp_path / "old.yaml", tmp_path / "new.yaml", policy="kubernetes")
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert headings == ["# Release notes: Widgets 1 → 2",
+                        "## Breaking changes (action required)",
+                        "### gadgets.example.com/v1beta1 Gadget",  # a list's kind names its items' kind
+                        "### widgets.example.com/v1 Widget",  # WidgetSpec is only used by Widget's operations
+                        "## New features",
+                        "### widgets.example.com/v1 Widget"]  # a subresource belongs to its resource's kind
+    assert "- Operation GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/status removed." in text
+
+
+def _finding(rule: str, level: Level) -> Finding:
+    return Finding(rule, level, "m", "r", Change("modified", "operation", "", None, None, "both", Context()))
+
+
+@pytest.mark.parametrize(("rule", "level", "section"), [
+    ("operation.removed", Level.BREAKING, "breaking"),
+    ("operation.deprecated", Level.BREAKING, "breaking"),  # action required wins
+    ("operation.deprecated", Level.SAFE, "deprecations"),
+    ("crd.version.deprecated", Level.DANGEROUS, "deprecations"),
+    ("lifecycle.deprecated", Level.SAFE, "deprecations"),
+    ("operation.added", Level.SAFE, "features"),
+    ("schema.enum.value-added", Level.SAFE, "features"),
+    ("schema.enum.value-added", Level.DANGEROUS, "other"),  # an addition that may hurt is not a feature
+    ("schema.added-ness", Level.SAFE, "other"),
+    ("specdiff.unclassified", Level.DANGEROUS, "other"),
+])
+def test_release_note_sections(rule: str, level: Level, section: str) -> None:
+    assert section_of(_finding(rule, level))[0] == section
+
+
+# --- the command line ---------------------------------------------------------------------------------------
+
+def test_output_file_and_several_formats_in_one_run(tmp_path: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "sarif", "--output", str(tmp_path / "r.sarif")])
+    assert (done.exit_code, done.output) == (1, "")
+    _validate_sarif((tmp_path / "r.sarif").read_text(encoding="utf-8"))
+    done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "markdown", "--format", "sarif",
+                                "--format", "release-notes", "--output-dir", str(tmp_path / "out")])
+    assert (done.exit_code, done.output) == (1, "")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "specdiff.md", "specdiff.release-notes.md", "specdiff.sarif"]
+    report, options = compare(OLD, NEW)
+    assert (tmp_path / "out" / "specdiff.md").read_text(encoding="utf-8") == render(report, "markdown", options)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--format", "pdf"], "unknown --format 'pdf'; choose from github, html, json, jsonpatch, junit, markdown, "
+                          "release-notes, sarif, text, yaml"),
+    (["--format", "json", "--format", "sarif"], "several --format values need --output-dir"),
+    (["--output", "a.txt", "--output-dir", "d"], "--output writes one file and --output-dir one per format"),
+])
+def test_format_usage_errors(args: list[str], message: str) -> None:
+    done = CliRunner().invoke(main, [OLD, NEW, "--no-config", *args])
+    assert done.exit_code == 2
+    assert message in done.output
+
+
+def test_the_help_names_every_format() -> None:
+    from specdiff.report import FORMATS
+
+    text = " ".join(CliRunner().invoke(main, ["compare", "--help"]).output.split())
+    assert all(re.search(rf"\b{re.escape(name)}\b", text) for name in FORMATS)
+
+
+def test_an_unwritable_output_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    done = CliRunner().invoke(main, [OLD, NEW, "--no-config", "--output", str(tmp_path / "file" / "r.txt")])
+    assert done.exit_code == 2
+    assert done.output.startswith(f"specdiff: error: {tmp_path / 'file' / 'r.txt'}: cannot write the report: ")
+    assert len(done.output.splitlines()) == 1
+
+
+def test_every_format_renders_the_hostile_pair() -> None:
+    from specdiff.report import FORMATS
+
+    report, options = compare(HOSTILE_OLD, HOSTILE_NEW)
+    for name in FORMATS:
+        assert render(report, name, options).endswith("\n"), name
+    text = render(report, "text", options)
+    assert not any(line.startswith("::") for line in text.splitlines())  # a CI log would run it as a command
+
+
+def test_formats_on_two_real_kubernetes_releases() -> None:
+    """1.35 -> 1.36: hundreds of findings; every SARIF result is placed, the comment is cut to fit."""
+    from conftest import corpus
+
+    report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
+    log = _validate_sarif(render(report, "sarif", options))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(report.findings) > 300
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
+    comment = render(report, "markdown", options)
+    assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" in comment
+    notes = render(report, "release-notes", options)
+    assert "### apps/v1 Deployment" in notes and "### scheduling.k8s.io/v1alpha2 Workload" in notes
+    ET.fromstring(render(report, "junit", options))

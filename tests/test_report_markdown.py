@@ -1,0 +1,147 @@
+"""The PR comment: marker, counts, breaking table first, the rest folded; hostile spec strings stay text when
+GitHub's own Markdown renderer (cmark-gfm) renders the comment; huge reports are cut under the size limit."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import cmarkgfm
+import pytest
+from cmarkgfm.cmark import Options
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, rendered
+
+from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
+from specdiff.report import RenderOptions, render
+from specdiff.report.markdown import GITHUB_LIMIT, MARKER, escape
+
+ZWSP = "\u200b"
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    from report_helpers import SPECS
+
+    monkeypatch.chdir(SPECS.parent.parent)
+
+
+class _Page(HTMLParser):
+    """Collects the tags and the text of rendered HTML."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.text: list[str] = []
+        self.strong: list[str] = []
+        self._in_strong = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self._in_strong = tag == "strong"
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self._in_strong:
+            self.strong.append(data)
+            self._in_strong = False
+
+
+def _github_render(markdown: str) -> _Page:
+    """As GitHub renders a comment (raw HTML let through, so escaping is what stops it)."""
+    page = _Page()
+    page.feed(cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE))
+    return page
+
+
+def test_layout_marker_counts_breaking_table_then_folded_rest() -> None:
+    text = rendered("markdown", HOSTILE_OLD, HOSTILE_NEW)
+    lines = text.splitlines()
+    assert lines[:2] == [MARKER, "### specdiff: API compatibility"]
+    assert lines[2] == ("**tests/specs/hostile-old.yaml** → **tests/specs/hostile-new.yaml** · policy `openapi` · "
+                        "🔴 **4** breaking · 🟠 **0** dangerous · 🟢 **1** safe")
+    assert lines[4:7] == ["#### Breaking changes", "| rule | where | change | why |", "|---|---|---|---|"]
+    rules = [re.match(r"\| `([^`]+)`", line).group(1) for line in lines if line.startswith("| `")]  # type: ignore
+    assert rules == ["operation.removed", "schema.property.removed", "schema.enum.value-added",
+                     "schema.property.removed", "operation.added"]
+    assert "<details><summary>🟢 1 safe change</summary>" in lines
+    assert lines.index("<details><summary>🟢 1 safe change</summary>") > lines.index("#### Breaking changes")
+
+
+def test_hostile_spec_strings_render_as_text_only() -> None:
+    text = rendered("markdown", HOSTILE_OLD, HOSTILE_NEW)
+    page = _github_render(text)
+    # only the comment's own structure: no links, images, scripts, emphasis or HTML from the spec
+    assert set(page.tags) <= {"h3", "h4", "p", "strong", "table", "thead", "tbody", "tr", "th", "td", "code",
+                              "details", "summary"}
+    assert page.strong == ["tests/specs/hostile-old.yaml", "tests/specs/hostile-new.yaml", "4", "0", "1"]
+    seen = "".join(page.text).replace(ZWSP, "")
+    for original in ("GET /pets/<img src=x onerror=alert(1)>/[click](https://evil.example)",
+                     "Pet .</details><!-- specdiff -->%0A,:",
+                     "enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; [31m added",
+                     "POST /pets/`code` | **bold** www.evil.example @octocat #1 :smile: a@b.co",
+                     "Pet .name ::error::injected # heading | cell"):
+        assert original in seen
+    # GitHub links mentions, issue references, e-mails, URLs and emoji in the rendered text: all are broken up
+    for linked in ("@octocat", "#1", "a@b.co", "https://", "javascript:alert", ":smile:"):
+        assert linked not in text
+    assert text.count(MARKER) == 1 and text.startswith(MARKER)
+    assert text.count("<details>") == text.count("</details>") == 1
+
+
+@pytest.mark.parametrize(("raw", "escaped"), [
+    ("<b>x</b>", "\\<b\\>x\\</b\\>"),
+    ("[a](b)", "\\[a\\](b)"),
+    ("a|b", "a\\|b"),
+    ("@me #2 x:y", f"@{ZWSP}me #{ZWSP}2 x:{ZWSP}y"),
+    ("www.Example.com", "www\\.Example.com"),
+    ("WWW.example.com", "WWW\\.example.com"),
+    ("line\nbreak\r\n\ttab", "line break tab"),
+    ("rtl\u202eoverride\u200b", "rtl override"),
+    ("&amp; `tick` *s* _u_ ~d~ \\", "\\&amp; \\`tick\\` \\*s\\* \\_u\\_ \\~d\\~ \\\\"),
+])
+def test_escape(raw: str, escaped: str) -> None:
+    assert escape(raw) == escaped
+
+
+def _finding(i: int, level: Level, size: int) -> Finding:
+    name = f"/things/{i:05d}/" + "x" * size
+    change = Change("removed" if level is Level.BREAKING else "added", "operation", "", None, None, "both",
+                    Context(operation=f"GET {name}"), f"/paths/{i}")
+    return Finding("operation.removed" if level is Level.BREAKING else "operation.added", level,
+                   f"operation GET {name} changed", "Clients notice.", change)
+
+
+def _report(findings: list[Finding]) -> Report:
+    return Report(SourceInfo("old.yaml", "openapi-3.0"), SourceInfo("new.yaml", "openapi-3.0"), "openapi",
+                  tuple(findings), ("a note that must survive truncation",))
+
+
+def test_a_huge_report_is_cut_under_the_limit_with_a_note() -> None:
+    findings = [_finding(i, Level.BREAKING, 150) for i in range(800)] + [
+        _finding(i, Level.SAFE, 150) for i in range(800, 1000)]
+    text = render(_report(findings), "markdown", RenderOptions())
+    assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert all(line.endswith(" |") for line in rows)
+    kept = len(rows)
+    assert 100 < kept < 800
+    assert rows[-1].startswith(f"| `operation.removed` | GET /things/{kept - 1:05d}/")
+    assert f"**Truncated:** {1000 - kept} more findings did not fit in one comment" in text
+    assert "<details>" not in text  # the folded safe block did not fit at all, so it is not opened
+    assert text.startswith(MARKER) and "- a note that must survive truncation" in text
+
+
+def test_a_report_that_fits_is_not_cut() -> None:
+    findings = [_finding(i, Level.BREAKING, 10) for i in range(20)] + [_finding(20, Level.SAFE, 10)]
+    text = render(_report(findings), "markdown", RenderOptions())
+    assert "Truncated" not in text
+    assert sum(1 for line in text.splitlines() if line.startswith("| `")) == 21
+    assert text.count("<details>") == text.count("</details>") == 1
+
+
+def test_emoji_count_double_towards_the_limit() -> None:
+    """GitHub may count UTF-16 units: a comment of astral characters is measured by them, not by code points."""
+    findings = [_finding(i, Level.BREAKING, 0) for i in range(300)]
+    findings = [Finding(f.rule, f.level, f.message + " " + "🔴" * 200, f.reason, f.change) for f in findings]
+    text = render(_report(findings), "markdown", RenderOptions())
+    assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT < len(text) * 2

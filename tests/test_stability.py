@@ -1,0 +1,168 @@
+"""Stability decides the level wherever a change occurs: operations, parameters, bodies, named schemas
+reached from alpha operations or alpha fields, properties of alpha definitions, inside alpha fields."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conftest import corpus
+from rulecases import run_case
+
+from specdiff.load import load
+from specdiff.pipeline import run
+
+ALPHA = "/apis/frobs.example.com/v1alpha1/frobbers"
+GA = "/apis/frobs.example.com/v1/frobbers"
+OK = {"200": {"description": "ok"}}
+ALPHA_FIELD = {"kubernetes": {"minVersion": "v1.31", "status": "alpha", "featureGate": "Frobber2D"}}
+BETA_FIELD = {"kubernetes": {"minVersion": "v1.31", "status": "beta", "featureGate": "Frobber2D"}}
+
+
+def verdicts(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(rule, pointer, level, stability) of every finding; here every alpha finding is a softened break."""
+    report = run_case({"old": old, "new": new})
+    for f in report.findings:
+        assert f.reason.startswith("allowed in alpha: ") == (f.change.context.stability == "alpha"), f
+    return sorted((f.rule, f.change.pointer, f.level.value, f.change.context.stability) for f in report.findings)
+
+
+def op(schema: dict[str, Any], where: str = "query") -> dict[str, Any]:
+    """A GET whose query parameter, or a POST whose body, has `schema`."""
+    if where == "query":
+        return {"get": {"parameters": [{"name": "mode", "in": "query", "schema": schema}], "responses": OK}}
+    return {"post": {"requestBody": {"content": {"application/json": {"schema": schema}}}, "responses": OK}}
+
+
+def test_parameters_of_alpha_operations_are_alpha() -> None:
+    old_mode, new_mode = {"type": "string", "enum": ["a", "b"]}, {"type": "string", "enum": ["a"]}
+    old = {"paths": {ALPHA: op(old_mode), GA: op(old_mode)}}
+    new = {"paths": {ALPHA: op(new_mode), GA: op(new_mode)}}
+    assert verdicts(old, new) == sorted([
+        ("schema.enum.value-removed", "/paths/~1apis~1frobs.example.com~1v1~1frobbers/get/parameters/0/schema/enum",
+         "breaking", "ga"),
+        ("schema.enum.value-removed",
+         "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/get/parameters/0/schema/enum", "safe", "alpha"),
+    ])
+
+
+def test_inline_bodies_of_alpha_operations_are_alpha() -> None:
+    body = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+    smaller = {"type": "object", "properties": {"a": {"type": "string"}}}
+    old, new = {"paths": {ALPHA: op(body, "body")}}, {"paths": {ALPHA: op(smaller, "body")}}
+    assert verdicts(old, new) == [
+        ("schema.property.removed",
+         "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/post/requestBody/content/application~1json/schema"
+         "/properties/b", "safe", "alpha"),
+    ]
+
+
+def _widget_spec(paths: list[str], widget: dict[str, Any]) -> dict[str, Any]:
+    ref = {"$ref": "#/components/schemas/Widget"}
+    return {"paths": {p: {"get": {"responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": ref}}}}}} for p in paths},
+        "components": {"schemas": {"Widget": widget}}}
+
+
+WIDGET = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+SMALLER = {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
+def test_a_schema_reached_only_from_alpha_operations_is_alpha() -> None:
+    assert verdicts(_widget_spec([ALPHA], WIDGET), _widget_spec([ALPHA], SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+
+
+def test_a_schema_reached_from_a_ga_operation_too_is_ga() -> None:
+    assert verdicts(_widget_spec([ALPHA, GA], WIDGET), _widget_spec([ALPHA, GA], SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "ga")]
+
+
+def test_properties_of_definitions_named_or_kinded_alpha_are_alpha_and_beta_stays_breaking() -> None:
+    beta_kind = {"x-kubernetes-group-version-kind": [{"group": "frobs.example.com", "version": "v1beta1",
+                                                      "kind": "Frobber"}]}
+    old = {"components": {"schemas": {"io.k8s.api.frobs.v1alpha1.Frobber": WIDGET, "Frobber": {**WIDGET, **beta_kind}}}}
+    new = {"components": {"schemas": {"io.k8s.api.frobs.v1alpha1.Frobber": SMALLER,
+                                      "Frobber": {**SMALLER, **beta_kind}}}}
+    assert verdicts(old, new) == [
+        ("schema.property.removed", "/components/schemas/Frobber/properties/b", "breaking", "beta"),
+        ("schema.property.removed", "/components/schemas/io.k8s.api.frobs.v1alpha1.Frobber/properties/b", "safe",
+         "alpha"),
+    ]
+
+
+def test_changes_inside_an_alpha_field_are_alpha() -> None:
+    def frobber(shapes: list[str], inner: dict[str, Any]) -> dict[str, Any]:
+        return {"components": {"schemas": {"Frobber": {"type": "object", "properties": {
+            "shape": {"type": "string", "enum": shapes, "x-kubernetes-api-lifecycle": ALPHA_FIELD},
+            "box": {"type": "object", "properties": inner, "x-kubernetes-api-lifecycle": ALPHA_FIELD},
+            "tone": {"type": "string", "enum": shapes}}}}}}
+
+    old = frobber(["Round", "Square"], {"a": {"type": "string"}, "b": {"type": "string"}})
+    new = frobber(["Round"], {"a": {"type": "string"}})
+    assert verdicts(old, new) == [
+        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/shape/enum", "safe", "alpha"),
+        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/tone/enum", "breaking", "ga"),
+        ("schema.property.removed", "/components/schemas/Frobber/properties/box/properties/b", "safe", "alpha"),
+    ]
+
+
+def _through_field(marker: dict[str, Any] | None, widget: dict[str, Any], also_ga: bool = False) -> dict[str, Any]:
+    field: dict[str, Any] = {"allOf": [{"$ref": "#/components/schemas/Widget"}]}
+    if marker:
+        field["x-kubernetes-api-lifecycle"] = marker
+    properties = {"widget": field}
+    if also_ga:
+        properties["plain"] = {"$ref": "#/components/schemas/Widget"}
+    frobber = {"type": "object", "properties": properties}
+    return {"paths": {GA: {"get": {"responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Frobber"}}}}}}}},
+        "components": {"schemas": {"Frobber": frobber, "Widget": widget}}}
+
+
+def test_a_schema_reached_only_through_alpha_fields_is_alpha() -> None:
+    assert verdicts(_through_field(ALPHA_FIELD, WIDGET), _through_field(ALPHA_FIELD, SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+    assert verdicts(_through_field(BETA_FIELD, WIDGET), _through_field(BETA_FIELD, SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "beta")]
+    assert verdicts(_through_field(ALPHA_FIELD, WIDGET, also_ga=True),
+                    _through_field(ALPHA_FIELD, SMALLER, also_ga=True)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "ga")]
+
+
+def test_a_type_marked_alpha_is_alpha_and_its_regression_is_judged_at_its_old_level() -> None:
+    alpha_widget = {**WIDGET, "x-kubernetes-api-lifecycle": ALPHA_FIELD}
+    assert verdicts(_through_field(None, alpha_widget), _through_field(None, {**SMALLER, **{
+        "x-kubernetes-api-lifecycle": ALPHA_FIELD}})) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+    beta_widget = {**WIDGET, "x-kubernetes-api-lifecycle": BETA_FIELD}
+    assert verdicts(_through_field(None, beta_widget), _through_field(None, alpha_widget)) == [
+        ("lifecycle.regressed", "/components/schemas/Widget/x-kubernetes-api-lifecycle", "breaking", "beta")]
+
+
+def test_kubernetes_1_30_to_1_32_removes_the_v1alpha1_validating_admission_policy_as_alpha() -> None:
+    """Acceptance: the v1alpha1 ValidatingAdmissionPolicy API goes, operations and definitions, allowed in alpha."""
+    report = run(load(str(corpus("kubernetes/v2/swagger-v1.30.json"))),
+                 load(str(corpus("kubernetes/v2/swagger-v1.32.json"))))
+    gone = [f for f in report.findings if f.change.kind == "removed" and "v1alpha1" in f.change.pointer
+            and "admissionregistration" in f.change.pointer and "alidatingadmissionpolic" in f.change.pointer.lower()]
+    operations = sorted(f.change.pointer.removeprefix("/paths/~1apis~1admissionregistration.k8s.io~1v1alpha1~1")
+                        for f in gone if f.rule == "operation.removed")
+    assert operations == sorted(f"{path}/{method}" for path, methods in {
+        "validatingadmissionpolicies": ("get", "post", "delete"),
+        "validatingadmissionpolicies~1{name}": ("get", "put", "patch", "delete"),
+        "validatingadmissionpolicies~1{name}~1status": ("get", "put", "patch"),
+        "validatingadmissionpolicybindings": ("get", "post", "delete"),
+        "validatingadmissionpolicybindings~1{name}": ("get", "put", "patch", "delete"),
+        "watch~1validatingadmissionpolicies": ("get",), "watch~1validatingadmissionpolicies~1{name}": ("get",),
+        "watch~1validatingadmissionpolicybindings": ("get",),
+        "watch~1validatingadmissionpolicybindings~1{name}": ("get",),
+    }.items() for method in methods)
+    definitions = sorted(f.change.pointer for f in gone if f.change.node == "schema")
+    assert definitions == [f"/definitions/io.k8s.api.admissionregistration.v1alpha1.{name}" for name in (
+        "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBindingList",
+        "ValidatingAdmissionPolicyBindingSpec", "ValidatingAdmissionPolicyList", "ValidatingAdmissionPolicySpec",
+        "ValidatingAdmissionPolicyStatus")]
+    for finding in gone:
+        assert (finding.level.value, finding.change.context.stability) == ("safe", "alpha"), finding
+        assert finding.reason.startswith("allowed in alpha: "), json.dumps(finding.reason)
