@@ -121,7 +121,8 @@ class SchemaDiffer:
 
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
-        old, new = _unwrap(old), _unwrap(new)
+        if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
+            old, new = _unwrap(old), _unwrap(new)
         old_ref, new_ref = isinstance(old.schema.get("$ref"), str), isinstance(new.schema.get("$ref"), str)
         if old_ref and new_ref:
             old_name = self._named(old, self.old_resolver)
@@ -400,6 +401,12 @@ def _unwrap(side: Side) -> Side:
         return side
     rest = {k: v for k, v in side.schema.items() if k != "allOf"}
     return _unwrap(Side(_overlay(members[0], rest) if rest else members[0], side.pointer + "/allOf/0", side.doc))
+
+
+def _composed(schema: Schema) -> bool:
+    """An `allOf` of several parts."""
+    members = schema.get("allOf")
+    return isinstance(members, list) and len(members) > 1
 
 
 def _given(schema: Schema, keyword: str) -> Any:
