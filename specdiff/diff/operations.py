@@ -63,8 +63,13 @@ class OperationDiffer:
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         detail = {"location": new.location, "name": new.name}
+        old_style, old_explode = serialisation(old, self.old.document.dialect)
+        new_style, new_explode = serialisation(new, self.new.document.dialect)
+        structured = _structured(old.schema) or _structured(new.schema)
+        if not structured and not {old_style, new_style} & {"label", "matrix"}:
+            old_style, old_explode, new_style, new_explode = "", False, "", False  # one value reads the same
         for attribute, old_value, new_value in (("name", old.name, new.name), ("required", old.required, new.required),
-                                                ("style", old.style, new.style), ("explode", old.explode, new.explode),
+                                                ("style", old_style, new_style), ("explode", old_explode, new_explode),
                                                 ("deprecated", old.deprecated, new.deprecated)):
             if old_value != new_value:
                 self._change("modified", "parameter", attribute, old_value, new_value, where, old.pointer,
@@ -136,12 +141,38 @@ class OperationDiffer:
                              name=header.name, required=header.required)
             else:
                 previous = old.headers[name]
+                if previous.required != header.required:
+                    self._change("modified", "header", "required", previous.required, header.required, where,
+                                 previous.pointer, header.pointer, name=header.name)
                 self._schema(previous.schema, header.schema, previous.pointer, header.pointer,
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:
                 self._change("removed", "header", "", header.name, None, where, header.pointer, None,
                              name=header.name, required=header.required)
+
+
+#: Swagger 2.0 collectionFormat -> the OpenAPI 3 style that serialises a list the same way
+_V2_STYLES = {"ssv": "spaceDelimited", "pipes": "pipeDelimited", "multi": "form"}
+
+
+def serialisation(param: Parameter, dialect: str) -> tuple[str, bool]:
+    """(style, explode) with the defaults filled in, Swagger's collectionFormat in OpenAPI 3 terms."""
+    plain = "simple" if param.location in ("path", "header") else "form"
+    if dialect == "swagger-2.0":
+        fmt = param.style or "csv"
+        return (plain if fmt == "csv" else _V2_STYLES.get(fmt, fmt)), fmt == "multi"
+    style = param.style or plain
+    return style, bool(param.explode) if param.explode is not None else style == "form"
+
+
+def _structured(schema: dict[str, Any] | None) -> bool:
+    """Whether a value may be a list or an object, whose serialisation the style decides."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return True
+    types = schema.get("type")
+    types = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
+    return not types or bool(types & {"array", "object"})
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
