@@ -34,12 +34,15 @@ def test_kubernetes_1_28_to_1_30_requires_host_alias_ip_and_removes_flowcontrol_
     required = [f for f in report.findings if f.rule == "schema.property.became-required"
                 and f.change.pointer == "/definitions/io.k8s.api.core.v1.HostAlias/required"]
     assert [(dict(f.change.detail)["name"], f.level.value) for f in required] == [("ip", "breaking")]
-    prefix = "/paths/~1apis~1flowcontrol.apiserver.k8s.io~1v1beta2~1"
-    flowcontrol = {p: level for p, level in found(report, "operation.removed").items() if p.startswith(prefix)}
-    assert prefix + "flowschemas/get" in flowcontrol
-    assert prefix + "prioritylevelconfigurations~1{name}/delete" in flowcontrol
-    assert set(flowcontrol.values()) == {"breaking"}
-    assert len(flowcontrol) == 25, sorted(flowcontrol)  # every v1beta2 operation of 1.28, not some of them
+    # a whole beta group-version goes: one breaking finding that names every one of its operations
+    gone = [f for f in report.findings if f.rule == "group-version.removed"
+            and f.change.old == "flowcontrol.apiserver.k8s.io/v1beta2"]
+    assert [f.level.value for f in gone] == ["breaking"]
+    operations = gone[0].operations
+    assert "GET /apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas" in operations
+    assert "DELETE /apis/flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations/{name}" in operations
+    assert len(operations) == 25  # every v1beta2 operation of 1.28, not some of them
+    assert not [f for f in report.findings if f.rule == "operation.removed" and "v1beta2" in f.change.pointer]
 
 
 def test_stripe_2022_03_31_to_04_01_removes_eu_bank_transfer_as_breaking() -> None:

@@ -43,10 +43,15 @@ def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -
         document, pointer = places[(kind, gv)]
         operations = sorted(str(c.old if kind == "removed" else c.new) for c in folded if c.node == "operation")
         definitions = sorted(str(c.old if kind == "removed" else c.new) for c in folded if c.node == "schema")
+        side = old if kind == "removed" else new
+        found = {gvk.rpartition("/")[2] for name in definitions
+                 if (gvk := getattr(side.schemas.get(name), "gvk", None))}
+        kinds = sorted(k for k in found if not (k.endswith("List") and k[:-4] in found))  # FooList goes with Foo
         context = Context(group_version=gv, document=document, stability=stability_of(gv.rpartition("/")[2]))
         removed = kind == "removed"
         kept.append(Change(kind, "group-version", "", gv if removed else None, None if removed else gv, "both",
                            context, pointer if removed else None, None if removed else pointer,
                            (("definition_count", len(definitions)), ("definitions", tuple(definitions)),
-                            ("operation_count", len(operations)), ("operations", tuple(operations)))))
+                            ("kinds", ", ".join(kinds) or "no kinds"), ("operation_count", len(operations)),
+                            ("operations", tuple(operations)))))
     return kept
