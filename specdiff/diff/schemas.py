@@ -80,6 +80,9 @@ class SchemaDiffer:
         self._stack: set[tuple[int, str, int, str]] = set()
         #: with every $ref inside its own document, equal text means equal meaning
         self.local_only = not old.document.externals and not new.document.externals
+        #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
+        #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
+        self.zero_default_is_implied = old.kubernetes or new.kubernetes
         from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
 
         self.extensions = KubernetesExtensions(self._change, old_resolver, new_resolver)
@@ -161,7 +164,7 @@ class SchemaDiffer:
         if nullable(o) != nullable(n):
             self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
         for keyword in SCALAR_KEYWORDS:
-            self._value(keyword, _given(o, keyword), _given(n, keyword), old, new, where)
+            self._value(keyword, self._given(o, keyword), self._given(n, keyword), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
         self._single("items", "[]", old, new, where, presence=not retyped)
@@ -171,6 +174,12 @@ class SchemaDiffer:
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         self.extensions.compare(old, new, where)
+
+    def _given(self, schema: Schema, keyword: str) -> Any:
+        value = _given(schema, keyword)
+        if keyword == "default" and self.zero_default_is_implied and value is not None and not value:
+            return _MISSING
+        return value
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -306,13 +315,15 @@ class SchemaDiffer:
                 self.compare(plain, lifted, where)
             else:
                 self.compare(lifted, plain, where)
-            for key, (pointer, _) in members.items():
+            if plain.doc.dialect == "swagger-2.0" and union.doc.dialect != "swagger-2.0":
+                return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
+            for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
                     self._change(kind, "schema", keyword, None if kind == "added" else key,
                                  key if kind == "added" else None, where,
                                  pointer if kind == "removed" else None, pointer if kind == "added" else None,
-                                 member=key)
+                                 member=_member_label(key, schema))
             return True
         return False
 
@@ -342,10 +353,12 @@ class SchemaDiffer:
                 self.compare(Side(old_schema, old_pointer, old.doc), Side(schema, pointer, new.doc),
                              where.at(label))
             else:
-                self._change("added", "schema", keyword, None, key, where, None, pointer, member=key)
-        for key, (pointer, _) in old_members.items():
+                self._change("added", "schema", keyword, None, key, where, None, pointer,
+                             member=_member_label(key, schema))
+        for key, (pointer, schema) in old_members.items():
             if key not in new_members:
-                self._change("removed", "schema", keyword, key, None, where, pointer, None, member=key)
+                self._change("removed", "schema", keyword, key, None, where, pointer, None,
+                             member=_member_label(key, schema))
 
     def _members(self, keyword: str, side: Side, resolver: Resolver, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
@@ -401,6 +414,16 @@ def _unwrap(side: Side) -> Side:
         return side
     rest = {k: v for k, v in side.schema.items() if k != "allOf"}
     return _unwrap(Side(_overlay(members[0], rest) if rest else members[0], side.pointer + "/allOf/0", side.doc))
+
+
+def _member_label(key: str, schema: Schema) -> str:
+    """A named member by its name, an inline one by its type: `#1` means nothing to a reader."""
+    if not key.startswith("#"):
+        return key
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
+    return f"an inline schema ({key})"
 
 
 def _composed(schema: Schema) -> bool:
