@@ -10,7 +10,7 @@ DEMO_NEW := corpora/demo/frobber-v7.yaml
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -1,5 +1,5 @@
 """`python -m specdiff`."""
 
-from specdiff.cli import main
+from specdiff.cli import entry
 
-main()
+entry()

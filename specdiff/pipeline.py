@@ -34,12 +34,12 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
         return operations_reached(change, old_graph, new_graph)
 
     findings = sorted(classify(changes, chosen, reach), key=Finding.sort_key)
-    notes: tuple[str, ...] = ()
+    notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
     if config is not None:
         from specdiff.policy import apply
 
         outcome = apply(findings, config, today)
-        findings, notes = list(outcome.findings), outcome.notes
+        findings, notes = list(outcome.findings), notes + outcome.notes
     return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes)
 
 
@@ -51,6 +51,9 @@ def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> str:
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:
     ctx = change.context
+    listed = change.fact("operations")  # a whole group-version lists the operations that went with it
+    if listed is not None:
+        return tuple(listed)
     if ctx.operation:
         return (ctx.operation,)
     if ctx.schema:

@@ -357,5 +357,6 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     comment = render(report, "markdown", options)
     assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" in comment
     notes = render(report, "release-notes", options)
-    assert "### apps/v1 Deployment" in notes and "### scheduling.k8s.io/v1alpha2 Workload" in notes
+    assert "### apps/v1 Deployment" in notes and "### scheduling.k8s.io/v1alpha2\n" in notes
+    assert "group-version scheduling.k8s.io/v1alpha2 added (PodGroup, Workload), with 26 operations" in notes
     ET.fromstring(render(report, "junit", options))

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import marshal
+import os
+import sys
+from contextlib import suppress
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -75,15 +80,58 @@ def rules_root() -> Path:
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[Card, ...]:
-    cards = []
     root = rules_root()
-    for path in sorted(root.rglob("*.yaml")):
-        cards.append(_card(path, root))
+    paths = sorted(root.rglob("*.yaml"))
+    cache = _cache_file(root, paths)
+    cards = _read_cache(cache)
+    if cards is None:
+        cards = [_card(path, root) for path in paths]
+        _write_cache(cache, cards)
     ids = [c.id for c in cards]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ConfigError(f"duplicate rule ids: {', '.join(duplicates)}", file=str(root))
     return tuple(cards)
+
+
+# -- the parsed catalogue, cached between runs ---------------------------------------------------------
+# Parsing every card (their test cases are most of the text) costs more than comparing a small spec, and
+# the cards change only when specdiff is edited or upgraded. The cache is keyed by each card's path, size and
+# modification time and by the Python version (marshal's format follows it); any problem means a re-parse.
+
+
+def _cache_file(root: Path, paths: list[Path]) -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    key = hashlib.sha256(f"{sys.version}\0{root}".encode())
+    for path in paths:
+        stat = path.stat()
+        key.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return Path(base) / "specdiff" / f"catalogue-{key.hexdigest()[:32]}.marshal"
+
+
+def _read_cache(cache: Path | None) -> list[Card] | None:
+    if cache is None:
+        return None
+    try:
+        fields = marshal.loads(cache.read_bytes())
+        return [Card(**{**item, "cases": tuple(item["cases"]), "when": tuple(item["when"])}) for item in fields]
+    except (OSError, EOFError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _write_cache(cache: Path | None, cards: list[Card]) -> None:
+    if cache is None:
+        return
+    temporary = cache.with_name(f".{cache.name}.{os.getpid()}")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(marshal.dumps([asdict(card) for card in cards]))
+        os.replace(temporary, cache)
+    except (OSError, ValueError):  # an unwritable cache, or a card value marshal cannot store
+        with suppress(OSError):
+            temporary.unlink()
 
 
 def _card(path: Path, root: Path) -> Card:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from specdiff.graph.lifecycle import version_key
@@ -56,8 +57,13 @@ _UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxPrope
 
 
 def _narrows(change: Change) -> bool | None:
-    """True if the change accepts fewer values than before, False if more, None if it cannot tell."""
+    """True if the change accepts fewer values than before, False if more, None if it cannot tell.
+
+    A keyword that appears constrains (items, not, const, pattern, a bound); one that goes away frees.
+    """
     attribute, old, new = change.attribute, change.old, change.new
+    if attribute == "additionalProperties":  # false < a schema < true (or absent)
+        return _openness(new) < _openness(old)
     if change.kind == "added":
         return True
     if change.kind == "removed":
@@ -72,13 +78,17 @@ def _narrows(change: Change) -> bool | None:
             return bool(new > old) if attribute == "exclusiveMinimum" else bool(new < old)
     if attribute == "uniqueItems":
         return bool(new) and not bool(old)
-    if attribute == "additionalProperties":
-        return old is True and new is False
-    if attribute == "multipleOf" and _number(old) and _number(new):
-        return bool(new != old and (new % old == 0 if old else True)) if new > old else False
-    if attribute == "nullable":
-        return old is True and new is False
+    if attribute == "multipleOf" and _number(old) and _number(new) and old and new:
+        ratio = Fraction(str(new)) / Fraction(str(old))
+        if ratio.denominator == 1:
+            return True  # every multiple of the new step was a multiple of the old one
+        if ratio.numerator == 1:
+            return False
     return None
+
+
+def _openness(value: Any) -> int:
+    return 0 if value is False else 1 if isinstance(value, dict) else 2
 
 
 def _number(value: Any) -> bool:
@@ -87,6 +97,7 @@ def _number(value: Any) -> bool:
 
 @predicate
 def tightened(change: Change) -> bool:
+    """Fewer values are valid than before (a change that cannot be ordered counts as tightening)."""
     return _narrows(change) is not False
 
 
@@ -95,10 +106,50 @@ def loosened(change: Change) -> bool:
     return _narrows(change) is False
 
 
+def _status(change: Change) -> str:
+    return str(change.fact("status") or change.old or change.new)
+
+
 @predicate
 def success_status(change: Change) -> bool:
-    status = str(change.fact("status") or change.old or change.new)
-    return status.startswith("2") or status.lower() == "default"
+    """A 2xx response: the one a client's normal path is written for."""
+    return _status(change).startswith("2")
+
+
+@predicate
+def other_status(change: Change) -> bool:
+    """An error, redirect, informational or `default` response."""
+    return not success_status(change)
+
+
+def _types(value: Any) -> frozenset[str] | None:
+    """A type keyword as a set, with integer inside number; None when any type is allowed."""
+    if value is None:
+        return None
+    types = {value} if isinstance(value, str) else {str(v) for v in value}
+    return frozenset(types | ({"integer"} if "number" in types else set()))
+
+
+@predicate
+def type_widened(change: Change) -> bool:
+    """The new types include every old one and more (integer -> number, string -> [string, integer])."""
+    old, new = _types(change.old), _types(change.new)
+    return old is not None and (new is None or old < new)
+
+
+@predicate
+def type_narrowed(change: Change) -> bool:
+    old, new = _types(change.old), _types(change.new)
+    return new is not None and (old is None or new < old)
+
+
+#: formats whose values all fit in a wider one
+_WIDER_FORMATS = {"int32": ("int64",), "float": ("double",)}
+
+
+@predicate
+def format_widened(change: Change) -> bool:
+    return change.new in _WIDER_FORMATS.get(str(change.old), ())
 
 
 @predicate

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer, Side, Where
-from specdiff.graph.model import NamedSchema, SpecGraph
+from specdiff.graph.model import NamedSchema, SpecGraph, is_version
 from specdiff.graph.refs import Resolver
 from specdiff.records import Change, Context
 
@@ -12,13 +15,51 @@ __all__ = ["diff", "match_schemas"]
 
 
 def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
-    """Old named-schema identity -> new one: the same name, else the same group/version/kind."""
-    names = {name: name for name in old.schemas if name in new.schemas}
-    new_by_gvk = {s.gvk: s.name for s in new.schemas.values() if s.gvk and s.name not in old.schemas}
-    for name, schema in old.schemas.items():
-        if name not in names and schema.gvk and schema.gvk in new_by_gvk:
-            names[name] = new_by_gvk[schema.gvk]
+    """Old named-schema identity -> new one, by three keys tried in turn on what is still unmatched:
+
+    1. the group/version/kind of a schema with exactly one `x-kubernetes-group-version-kind`, when no other
+       schema on its side has it (shared types listing many kinds are left to their names);
+    2. the name;
+    3. the Kubernetes short name, the name from its group segment on (`core.v1.ConfigMap` for
+       `io.k8s.api.core.v1.ConfigMap`, `meta.v1.ObjectMeta` for `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`),
+       when exactly one schema on each side has it. This is how KEP-style v3 names meet v2 names.
+    A pair matched under different names is reported as a rename.
+    """
+    names: dict[str, str] = {}
+    old_kinds, new_kinds = _unique(old, lambda s: s.gvk), _unique(new, lambda s: s.gvk)
+    for gvk, name in old_kinds.items():
+        if gvk in new_kinds:
+            names[name] = new_kinds[gvk]
+    taken = set(names.values())
+    for name in old.schemas:
+        if name not in names and name in new.schemas and name not in taken:
+            names[name] = name
+            taken.add(name)
+    old_short = _unique(old, lambda s: None if s.name in names else short_name(s.name))
+    new_short = _unique(new, lambda s: None if s.name in taken else short_name(s.name))
+    for short, name in old_short.items():
+        if short in new_short:
+            names[name] = new_short[short]
     return names
+
+
+def short_name(name: str) -> str | None:
+    """`io.k8s.api.core.v1.ConfigMap` -> `core.v1.ConfigMap`: the segment before the version, the version, the rest."""
+    parts = name.split(".")
+    for i in range(len(parts) - 2, 0, -1):
+        if is_version(parts[i]):
+            return ".".join(parts[i - 1:])
+    return None
+
+
+def _unique(graph: SpecGraph, key: Callable[[NamedSchema], str | None]) -> dict[str, str]:
+    """key -> schema name, for the keys exactly one schema of the graph has."""
+    found: dict[str, str | None] = {}
+    for schema in graph.schemas.values():
+        value = key(schema)
+        if value is not None:
+            found[value] = None if value in found else schema.name
+    return {value: name for value, name in found.items() if name is not None}
 
 
 def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
@@ -54,9 +95,10 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
             where = _named_where(old, schema)
             changes.append(Change("removed", "schema", "", name, None, where.direction, where.context,
                                   schema.pointer, None))
-    return changes
+    return fold_group_versions(old, new, changes)
 
 
 def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None) -> Where:
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
-                         stability=stability or graph.stability(schema.name)), graph.direction(schema.name))
+                         stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document)),
+                 graph.direction(schema.name))

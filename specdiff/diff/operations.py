@@ -13,19 +13,20 @@ class OperationDiffer:
     def __init__(self, old: SpecGraph, new: SpecGraph, schemas: SchemaDiffer) -> None:
         self.old, self.new, self.schemas = old, new, schemas
         self.emit = schemas.emit
+        self.old_doc, self.new_doc = old.document, new.document  # the documents of the pair being compared
 
     def run(self) -> None:
         for key, new_op in self.new.operations.items():
             old_op = self.old.operations.get(key)
             if old_op is None:
-                self._change("added", "operation", "", None, new_op.label, _where(new_op), None, new_op.pointer,
-                             deprecated=new_op.deprecated)
+                self._change("added", "operation", "", None, new_op.label, _where(new_op, self.new), None,
+                             new_op.pointer, deprecated=new_op.deprecated)
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
-                self._change("removed", "operation", "", old_op.label, None, _where(old_op), old_op.pointer, None,
-                             deprecated=old_op.deprecated)
+                self._change("removed", "operation", "", old_op.label, None, _where(old_op, self.old),
+                             old_op.pointer, None, deprecated=old_op.deprecated)
 
     def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
@@ -33,7 +34,8 @@ class OperationDiffer:
                          tuple(sorted(detail.items()))))
 
     def _operation(self, old: Operation, new: Operation) -> None:
-        where = _where(new)
+        where = _where(new, self.new)
+        self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
                                                 ("operationId", old.operation_id, new.operation_id)):
             if old_value != new_value:
@@ -61,8 +63,13 @@ class OperationDiffer:
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         detail = {"location": new.location, "name": new.name}
+        old_style, old_explode = serialisation(old, self.old.document.dialect)
+        new_style, new_explode = serialisation(new, self.new.document.dialect)
+        structured = _structured(old.schema) or _structured(new.schema)
+        if not structured and not {old_style, new_style} & {"label", "matrix"}:
+            old_style, old_explode, new_style, new_explode = "", False, "", False  # one value reads the same
         for attribute, old_value, new_value in (("name", old.name, new.name), ("required", old.required, new.required),
-                                                ("style", old.style, new.style), ("explode", old.explode, new.explode),
+                                                ("style", old_style, new_style), ("explode", old_explode, new_explode),
                                                 ("deprecated", old.deprecated, new.deprecated)):
             if old_value != new_value:
                 self._change("modified", "parameter", attribute, old_value, new_value, where, old.pointer,
@@ -72,8 +79,7 @@ class OperationDiffer:
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_pointer: str, new_pointer: str,
                 where: Where) -> None:
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_pointer, self.old.document), Side(new, new_pointer, self.new.document),
-                                 where)
+            self.schemas.compare(Side(old, old_pointer, self.old_doc), Side(new, new_pointer, self.new_doc), where)
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -135,6 +141,9 @@ class OperationDiffer:
                              name=header.name, required=header.required)
             else:
                 previous = old.headers[name]
+                if previous.required != header.required:
+                    self._change("modified", "header", "required", previous.required, header.required, where,
+                                 previous.pointer, header.pointer, name=header.name)
                 self._schema(previous.schema, header.schema, previous.pointer, header.pointer,
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
@@ -143,8 +152,32 @@ class OperationDiffer:
                              name=header.name, required=header.required)
 
 
-def _where(op: Operation) -> Where:
-    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability), "both")
+#: Swagger 2.0 collectionFormat -> the OpenAPI 3 style that serialises a list the same way
+_V2_STYLES = {"ssv": "spaceDelimited", "pipes": "pipeDelimited", "multi": "form"}
+
+
+def serialisation(param: Parameter, dialect: str) -> tuple[str, bool]:
+    """(style, explode) with the defaults filled in, Swagger's collectionFormat in OpenAPI 3 terms."""
+    plain = "simple" if param.location in ("path", "header") else "form"
+    if dialect == "swagger-2.0":
+        fmt = param.style or "csv"
+        return (plain if fmt == "csv" else _V2_STYLES.get(fmt, fmt)), fmt == "multi"
+    style = param.style or plain
+    return style, bool(param.explode) if param.explode is not None else style == "form"
+
+
+def _structured(schema: dict[str, Any] | None) -> bool:
+    """Whether a value may be a list or an object, whose serialisation the style decides."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return True
+    types = schema.get("type")
+    types = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
+    return not types or bool(types & {"array", "object"})
+
+
+def _where(op: Operation, graph: SpecGraph) -> Where:
+    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
+                         document=graph.part_of(graph.document_of(op))), "both")
 
 
 def _request(where: Where) -> Where:

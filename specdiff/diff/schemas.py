@@ -23,7 +23,14 @@ from specdiff.records import Change, Context
 #: keywords compared as plain values: (keyword, how the old and new values are read)
 SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
-                   "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated", "collectionFormat")
+                   "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated")
+#: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
+#: `collectionFormat` is compared as the parameter's style, not here
+KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False,
+                                    "readOnly": False, "writeOnly": False, "deprecated": False,
+                                    "exclusiveMinimum": False, "exclusiveMaximum": False}
+#: extensions that only identify a type; their changes are identity, not behaviour
+IDENTITY_EXTENSIONS = ("x-kubernetes-group-version-kind",)
 _MISSING: Any = object()
 
 Emit = Callable[[Change], None]
@@ -46,7 +53,7 @@ class Where:
     direction: str
 
     def at(self, path_suffix: str) -> Where:
-        return replace(self, context=replace(self.context, path=(self.context.path or "") + path_suffix))
+        return Where(self.context.at(path_suffix), self.direction)
 
 
 def canonical(value: Any) -> str:
@@ -70,9 +77,12 @@ class SchemaDiffer:
         self.names = names
         self.emit = emit
         self.old_resolver, self.new_resolver = old_resolver, new_resolver
-        self._stack: set[tuple[int, int]] = set()
+        self._stack: set[tuple[int, str, int, str]] = set()
         #: with every $ref inside its own document, equal text means equal meaning
         self.local_only = not old.document.externals and not new.document.externals
+        #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
+        #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
+        self.zero_default_is_implied = old.kubernetes or new.kubernetes
         from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
 
         self.extensions = KubernetesExtensions(self._change, old_resolver, new_resolver)
@@ -81,9 +91,9 @@ class SchemaDiffer:
     def compare(self, old: Side, new: Side, where: Where) -> None:
         if self.local_only and old.schema == new.schema:
             return  # equal content compares equal all the way down (a C-speed check)
-        key = (id(old.schema), id(new.schema))
+        key = (id(old.doc), old.pointer, id(new.doc), new.pointer)
         if key in self._stack:
-            return  # a recursive inline structure: its first visit covers it
+            return  # a recursive structure: its first visit covers it
         self._stack.add(key)
         try:
             self._compare(old, new, where)
@@ -105,21 +115,33 @@ class SchemaDiffer:
         return resolver.named(ref, side.doc, side.pointer) if isinstance(ref, str) else None
 
     def _follow(self, side: Side, resolver: Resolver) -> Side:
+        """The schema a `$ref` names, with the keywords written beside the `$ref` laid over it."""
         ref = side.schema["$ref"]
         target, doc, pointer = resolver.lookup(ref, side.doc, side.pointer + "/$ref")
-        return Side(target if isinstance(target, dict) else {}, pointer, doc)
+        target = target if isinstance(target, dict) else {}
+        siblings = _siblings(side.schema)
+        return Side(_overlay(target, siblings) if siblings else target, pointer, doc)
 
     def _compare(self, old: Side, new: Side, where: Where) -> None:
+        written_old, written_new = old, new
+        if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
+            old, new = _unwrap(old), _unwrap(new)
         old_ref, new_ref = isinstance(old.schema.get("$ref"), str), isinstance(new.schema.get("$ref"), str)
         if old_ref and new_ref:
             old_name = self._named(old, self.old_resolver)
             new_name = self._named(new, self.new_resolver)
             if old_name is not None and new_name is not None:
-                self.extensions.compare(old, new, capped(where, old.schema))  # beside a $ref (Swagger 2.0 style)
-                if self.names.get(old_name) != new_name:
-                    self._change("modified", "schema", "$ref", old_name, new_name, where,
-                                 old.pointer + "/$ref", new.pointer + "/$ref")
-                return
+                if self.names.get(old_name) == new_name:
+                    # the named pair is compared once on its own; here only what is written beside the refs,
+                    # x-kubernetes-* markers as written (they override what the named type says)
+                    self.extensions.compare(written_old, written_new, capped(where, written_old.schema))
+                    old_beside, new_beside = _plain_siblings(old.schema), _plain_siblings(new.schema)
+                    if old_beside or new_beside:
+                        self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
+                                       where)
+                    return
+                self._change("modified", "schema", "$ref", old_name, new_name, where,
+                             old.pointer + "/$ref", new.pointer + "/$ref")
         if old_ref:
             old = self._follow(old, self.old_resolver)
         if new_ref:
@@ -127,29 +149,37 @@ class SchemaDiffer:
         if old_ref or new_ref:
             self.compare(old, new, where)
             return
-        self._keywords(old, new, where)
+        if not self._union_against_plain(old, new, where):
+            self._keywords(old, new, where)
 
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
         o, n = old.schema, new.schema
         where = capped(where, o)  # inside an alpha or beta field, changes are judged at its level
         old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
-        if old_types != new_types:
+        retyped = old_types != new_types
+        if retyped:
             self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
                          old.pointer, new.pointer)
         if nullable(o) != nullable(n):
             self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
         for keyword in SCALAR_KEYWORDS:
-            self._value(keyword, o.get(keyword, _MISSING), n.get(keyword, _MISSING), old, new, where)
+            self._value(keyword, self._given(o, keyword), self._given(n, keyword), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
-        self._single("items", "[]", old, new, where)
+        self._single("items", "[]", old, new, where, presence=not retyped)
         self._additional_properties(old, new, where)
         self._single("not", "<not>", old, new, where)
         for keyword in ("allOf", "oneOf", "anyOf"):
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         self.extensions.compare(old, new, where)
+
+    def _given(self, schema: Schema, keyword: str) -> Any:
+        value = _given(schema, keyword)
+        if keyword == "default" and self.zero_default_is_implied and value is not None and not value:
+            return _MISSING
+        return value
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -194,7 +224,7 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                at = capped(where.at("." + name), schema)
+                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
                 self._change("added", "property", "", None, schema, at, None, pointer,
                              name=name, required=name in new_required,
                              read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
@@ -207,48 +237,111 @@ class SchemaDiffer:
                              self._property_where(where.at("." + name), old_props[name], schema))
         for name, schema in old_props.items():
             if name not in new_props:
-                at = capped(where.at("." + name), schema)
+                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
                 self._change("removed", "property", "", schema, None, at,
                              old.pointer + join_pointer(("properties", name)), None,
                              name=name, required=name in old_required, **_lifecycle_facts(schema))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
-                self._change("modified", "property", "required", False, True, where.at("." + name),
+                self._change("modified", "property", "required", False, True,
+                             self._property_where(where.at("." + name), old_props.get(name), new_props.get(name)),
                              old.pointer + "/required" if "required" in old.schema else old.pointer,
                              new.pointer + "/required", name=name)
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
-                self._change("modified", "property", "required", True, False, where.at("." + name),
+                self._change("modified", "property", "required", True, False,
+                             self._property_where(where.at("." + name), old_props.get(name), new_props.get(name)),
                              old.pointer + "/required",
                              new.pointer + "/required" if "required" in new.schema else new.pointer, name=name)
 
     @staticmethod
-    def _property_where(where: Where, old: Schema, new: Schema) -> Where:
+    def _property_where(where: Where, old: Any, new: Any) -> Where:
         """A read-only property is only ever read, a write-only one only written."""
+        if not isinstance(old, dict) or not isinstance(new, dict):
+            return where
         if old.get("readOnly") and new.get("readOnly") and where.direction != "request":
             return replace(where, direction="response")
         if old.get("writeOnly") and new.get("writeOnly") and where.direction != "response":
             return replace(where, direction="request")
         return where
 
-    def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where) -> None:
+    def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
+        """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if isinstance(o, dict) and isinstance(n, dict):
             self.compare(Side(o, f"{old.pointer}/{keyword}", old.doc), Side(n, f"{new.pointer}/{keyword}", new.doc),
                          where.at(suffix))
-        elif isinstance(o, dict) or isinstance(n, dict):
+        elif presence and (isinstance(o, dict) or isinstance(n, dict)):
             self._value(keyword, o if o is not None else _MISSING, n if n is not None else _MISSING, old, new,
                         where)
 
     def _additional_properties(self, old: Side, new: Side, where: Where) -> None:
+        """Extra properties: any (absent or true), none (false), or those a schema accepts."""
         o, n = old.schema.get("additionalProperties"), new.schema.get("additionalProperties")
         if isinstance(o, dict) and isinstance(n, dict):
             self._single("additionalProperties", "{}", old, new, where)
             return
-        allowed_old, allowed_new = o is not False, n is not False
-        if allowed_old != allowed_new:
+        allowed_old = o if isinstance(o, dict) else o is not False
+        allowed_new = n if isinstance(n, dict) else n is not False
+        if allowed_old is not allowed_new:
             self._change("modified", "schema", "additionalProperties", allowed_old, allowed_new, where,
-                         old.pointer, new.pointer)
+                         old.pointer + "/additionalProperties" if "additionalProperties" in old.schema
+                         else old.pointer,
+                         new.pointer + "/additionalProperties" if "additionalProperties" in new.schema
+                         else new.pointer)
+
+    def _union_against_plain(self, old: Side, new: Side, where: Where) -> bool:
+        """A plain schema that became an `anyOf`/`oneOf` (or the reverse) is compared with its closest member.
+
+        The other members are reported as added (or removed), so `{type: string}` becoming
+        `{anyOf: [{type: string}, {enum: [""]}]}` is one new member, not a lost type and two new members.
+        """
+        for keyword in ("anyOf", "oneOf"):
+            old_members, new_members = old.schema.get(keyword), new.schema.get(keyword)
+            if isinstance(old_members, list) == isinstance(new_members, list):
+                continue
+            union, plain = (new, old) if isinstance(new_members, list) else (old, new)
+            if any(isinstance(plain.schema.get(k), list) for k in ("anyOf", "oneOf")):
+                return False
+            resolver = self.new_resolver if union is new else self.old_resolver
+            members = self._members(keyword, union, resolver, rename=union is old)
+            if not members:
+                return False
+            closest = self._closest(plain, members, resolver, union.doc)
+            rest = {k: v for k, v in union.schema.items() if k != keyword}
+            pointer, member = members[closest]
+            lifted = Side(_overlay(member, rest) if rest else member, pointer, union.doc)
+            if union is new:
+                self.compare(plain, lifted, where)
+            else:
+                self.compare(lifted, plain, where)
+            if plain.doc.dialect == "swagger-2.0" and union.doc.dialect != "swagger-2.0":
+                return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
+            for key, (pointer, schema) in members.items():
+                if key != closest:
+                    kind = "added" if union is new else "removed"
+                    self._change(kind, "schema", keyword, None if kind == "added" else key,
+                                 key if kind == "added" else None, where,
+                                 pointer if kind == "removed" else None, pointer if kind == "added" else None,
+                                 member=_member_label(key, schema))
+            return True
+        return False
+
+    def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], resolver: Resolver,
+                 doc: Document) -> str:
+        """The member that reads most like `plain`: equal, else of the same type, else the first."""
+        wanted = type_set(plain.schema, plain.doc.dialect)
+        same_type = None
+        for key, (pointer, member) in members.items():
+            target = member
+            if isinstance(member.get("$ref"), str):
+                found, _, _ = resolver.lookup(member["$ref"], doc, pointer + "/$ref")
+                target = found if isinstance(found, dict) else {}
+            if target == plain.schema:
+                return key
+            if same_type is None and type_set(target, doc.dialect) == wanted:
+                same_type = key
+        return same_type or next(iter(members))
 
     def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> None:
         old_members = self._members(keyword, old, self.old_resolver, rename=True)
@@ -260,10 +353,12 @@ class SchemaDiffer:
                 self.compare(Side(old_schema, old_pointer, old.doc), Side(schema, pointer, new.doc),
                              where.at(label))
             else:
-                self._change("added", "schema", keyword, None, key, where, None, pointer, member=key)
-        for key, (pointer, _) in old_members.items():
+                self._change("added", "schema", keyword, None, key, where, None, pointer,
+                             member=_member_label(key, schema))
+        for key, (pointer, schema) in old_members.items():
             if key not in new_members:
-                self._change("removed", "schema", keyword, key, None, where, pointer, None, member=key)
+                self._change("removed", "schema", keyword, key, None, where, pointer, None,
+                             member=_member_label(key, schema))
 
     def _members(self, keyword: str, side: Side, resolver: Resolver, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
@@ -282,6 +377,68 @@ class SchemaDiffer:
                 found[f"#{inline}"] = (pointer, member)
                 inline += 1
         return found
+
+
+#: keywords that describe a schema without constraining it
+ANNOTATIONS = frozenset({"$ref", "description", "title", "example", "examples", "externalDocs", "$comment"})
+
+
+def _siblings(schema: Schema) -> Schema:
+    """What a schema that holds a `$ref` says beside it, annotations left out."""
+    return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
+
+
+def _plain_siblings(schema: Schema) -> Schema:
+    """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
+    return {k: v for k, v in _siblings(schema).items() if not k.startswith("x-kubernetes-")}
+
+
+def _overlay(base: Schema, extra: Schema) -> Schema:
+    """`base` and `extra` read as one schema (`allOf` of the two): properties and required are joined."""
+    merged = {**base, **extra}
+    if isinstance(base.get("properties"), dict) and isinstance(extra.get("properties"), dict):
+        merged["properties"] = {**base["properties"], **extra["properties"]}
+    if isinstance(base.get("required"), list) and isinstance(extra.get("required"), list):
+        merged["required"] = list(dict.fromkeys([*base["required"], *extra["required"]]))
+    return merged
+
+
+def _unwrap(side: Side) -> Side:
+    """`{allOf: [X], ...}` says what X says plus the rest: read it as X with the rest laid over it.
+
+    This is how OpenAPI 3.0 writes a `$ref` with a description, nullable or default beside it, so moving
+    between the two spellings (or into a named schema) is not a change.
+    """
+    members = side.schema.get("allOf")
+    if not isinstance(members, list) or len(members) != 1 or not isinstance(members[0], dict):
+        return side
+    rest = {k: v for k, v in side.schema.items() if k != "allOf"}
+    return _unwrap(Side(_overlay(members[0], rest) if rest else members[0], side.pointer + "/allOf/0", side.doc))
+
+
+def _member_label(key: str, schema: Schema) -> str:
+    """A named member by its name, an inline one by its type: `#1` means nothing to a reader."""
+    if not key.startswith("#"):
+        return key
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
+    return f"an inline schema ({key})"
+
+
+def _composed(schema: Schema) -> bool:
+    """An `allOf` of several parts."""
+    members = schema.get("allOf")
+    return isinstance(members, list) and len(members) > 1
+
+
+def _given(schema: Schema, keyword: str) -> Any:
+    """A keyword's value, or _MISSING when it is absent or says only what its absence says."""
+    value = schema.get(keyword, _MISSING)
+    default = KEYWORD_DEFAULTS.get(keyword, _MISSING)
+    if type(value) is type(default) and value == default:
+        return _MISSING
+    return value
 
 
 def _enum_pointer(side: Side, index: int | None = None) -> str:

@@ -8,6 +8,7 @@ that moving something into components is not a change.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import networkx as nx
@@ -53,23 +54,36 @@ def build(doc: Document, resolver: Resolver | None = None) -> SpecGraph:
     if doc.dialect == "openapi-dir":
         from specdiff.graph.directory import build_directory_graph
 
-        dir_graph: SpecGraph = build_directory_graph(doc)
+        dir_graph: SpecGraph = build_directory_graph(doc, resolver or Resolver(doc))
         return dir_graph
-    return _Builder(doc, resolver or Resolver(doc)).build()
+    builder = Builder(resolver or Resolver(doc))
+    builder.add(doc)
+    return builder.result(doc)
 
 
-class _Builder:
-    def __init__(self, doc: Document, resolver: Resolver) -> None:
-        self.doc = doc
-        self.data: dict[str, Any] = doc.data
-        self.v2 = doc.dialect == "swagger-2.0"
+class Builder:
+    """Reads one document, or several into one graph (a per-group directory): `add` each, then `result`.
+
+    Named schemas are keyed by name; when a later document holds another version of a name already read, the
+    version most documents hold is kept (ties: the first read) and `result` says so in the graph's notes.
+    """
+
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.graph = nx.DiGraph()
         self.schemas: dict[str, NamedSchema] = {}
+        self.operations: dict[str, Operation] = {}
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
         self._v2_schemas: dict[int, Schema] = {}
+        self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
+        self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
+        self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
+        self.doc: Document
+        self.data: dict[str, Any] = {}
+        self.v2 = False
 
-    def build(self) -> SpecGraph:
+    def add(self, doc: Document) -> None:
+        self.doc, self.data, self.v2 = doc, doc.data, doc.dialect == "swagger-2.0"
         container = "definitions" if self.v2 else "components"
         components = self.data.get("components") or {}
         if not isinstance(components, dict):
@@ -80,8 +94,7 @@ class _Builder:
                              place="/definitions" if self.v2 else "/components/schemas")
         prefix = ("definitions",) if self.v2 else ("components", "schemas")
         for name, schema in (named or {}).items():
-            self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc)
-        operations: dict[str, Operation] = {}
+            self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc, listed=True)
         paths = self.data.get("paths") or {}
         if not isinstance(paths, dict):
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
@@ -92,32 +105,81 @@ class _Builder:
                 raise InputError("a path item must be a mapping", file=self.doc.name, place=item_pointer)
             shared = self._parameters(item.get("parameters"), item_pointer + "/parameters", path)
             for method in METHODS:
-                if isinstance(item.get(method), dict):
+                if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
                     op = self._operation(path, method, item[method], item_pointer + "/" + method, shared)
-                    operations[op.key] = op
-        kubernetes = any(n.startswith("io.k8s.") for n in self.schemas) or any(
-            p.startswith(("/api/v1", "/apis/")) for p in paths)
-        return SpecGraph(self.doc, operations, self.schemas, self.graph, kubernetes)
+                    self.operations[op.key] = op
+
+    def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
+        notes = self._settle_variants(part_keys or {})
+        schemas = attribute_group_versions(self.schemas)
+        kubernetes = any(n.startswith("io.k8s.") for n in schemas) or any(
+            op.path.startswith(("/api/v1", "/apis/")) for op in self.operations.values())
+        return SpecGraph(doc, self.operations, schemas, self.graph, kubernetes, part_keys=part_keys or {},
+                         notes=notes)
 
     # -- schemas ------------------------------------------------------------------------------------
-    def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document) -> None:
-        if name in self.schemas:
+    def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
+        kept = self.schemas.get(name)
+        if kept is not None:
+            if listed and kept.document is not doc and isinstance(schema, dict):  # a shared schema's copy
+                if schema == kept.schema:
+                    self._holders[name].append(doc)
+                else:
+                    self._variants.setdefault(name, []).append(NamedSchema(name, schema, pointer, doc))
             return
         if not isinstance(schema, dict):
             raise InputError("a schema must be a mapping", file=doc.name, place=pointer)
-        gvk, group_version = _gvk(schema, name)
-        self.schemas[name] = NamedSchema(name, schema, pointer, doc, gvk, group_version,
-                                         stability_of(group_version.split("/")[-1] if group_version else None))
+        self.schemas[name] = NamedSchema(name, schema, pointer, doc)
+        self._holders[name] = [doc]
+        self._link(name, schema, pointer, doc)
+
+    def _link(self, name: str, schema: Schema, pointer: str, doc: Document) -> None:
         node = ("schema", name)
         self.graph.add_node(node)
         for target in self._schema_refs(schema, pointer, doc):
             self.graph.add_edge(node, ("schema", target))
+
+    def _settle_variants(self, part_keys: dict[Document, str]) -> tuple[str, ...]:
+        """Where documents disagree on a named schema, keep the version most of them hold and say so."""
+        outvoted: dict[str, list[str]] = {}  # document -> names it holds a minority version of
+        for name, variants in sorted(self._variants.items()):
+            versions = [(self.schemas[name], self._holders[name])]
+            for variant in variants:
+                same = next((v for v in versions if v[0].schema == variant.schema), None)
+                if same is None:
+                    versions.append((variant, [variant.document]))
+                else:
+                    same[1].append(variant.document)
+            winner = max(range(len(versions)), key=lambda i: (len(versions[i][1]), -i))  # ties: the first read
+            if winner:
+                chosen = versions[winner][0]
+                self.schemas[name] = chosen
+                self.graph.remove_edges_from(list(self.graph.out_edges(("schema", name))))
+                self._link(name, chosen.schema, chosen.pointer, chosen.document)
+            for index, (_, holders) in enumerate(versions):
+                for holder in holders if index != winner else ():
+                    outvoted.setdefault(part_keys.get(holder, holder.name), []).append(name)
+        return tuple(
+            f"{where} holds another version of {len(names)} shared schema{'s' if len(names) != 1 else ''} than "
+            f"most documents ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}); "
+            "the version most documents hold is compared"
+            for where, names in sorted(outvoted.items()))
 
     def _schema_refs(self, schema: Schema, pointer: str, doc: Document) -> set[str]:
         """Named schemas an inline schema refers to; refs to other places are followed inline."""
         cached = self._refs_cache.get(id(schema))
         if cached is not None:
             return cached
+        ref = schema.get("$ref")
+        if len(schema) == 1 and isinstance(ref, str):  # the common {"$ref": ...}, resolved once per document
+            known = self._named_refs.get((doc, ref))
+            if known is not None:
+                return {known}
+        elif not any(isinstance(value, dict | list) for value in schema.values()):
+            return set()  # a leaf such as {"type": "string"}: nothing to refer to
+        return self._walk_refs(schema, pointer, doc)
+
+    def _walk_refs(self, schema: Schema, pointer: str, doc: Document) -> set[str]:
         found: set[str] = set()
         pending = [(schema, pointer, doc)]
         seen: set[int] = set()
@@ -127,11 +189,16 @@ class _Builder:
                 continue
             seen.add(id(current))
             for tokens, ref in refs_in(current):
+                known = self._named_refs.get((current_doc, ref))
+                if known is not None:
+                    found.add(known)
+                    continue
                 ref_at = at + join_pointer(tokens)
                 name = self.resolver.named(ref, current_doc, ref_at)
                 target, target_doc, target_pointer = self.resolver.lookup(ref, current_doc, ref_at)
                 if name is not None:
                     found.add(name)
+                    self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
                     pending.append((target, target_pointer, target_doc))
@@ -162,7 +229,7 @@ class _Builder:
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
             group_version=group_version, stability=stability_of(group_version.split("/")[-1])
-            if group_version else "ga",
+            if group_version else "ga", document=self.doc,
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -330,11 +397,41 @@ def _dict(value: Any) -> Any:
     return value if isinstance(value, dict) else None
 
 
-def _gvk(schema: Schema, name: str) -> tuple[str | None, str | None]:
-    """("group/version/Kind", "group/version") from x-kubernetes-group-version-kind, else from the name."""
-    gvks = schema.get("x-kubernetes-group-version-kind")
-    if isinstance(gvks, list) and gvks and isinstance(gvks[0], dict):
-        first = gvks[0]
-        group = first.get("group") or "core"
-        return f"{group}/{first.get('version')}/{first.get('kind')}", f"{group}/{first.get('version')}"
-    return None, group_version_of_name(name)
+def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, NamedSchema]:
+    """Each named schema with its group/version/kind, group-version and stability.
+
+    A schema with one `x-kubernetes-group-version-kind` belongs to that group-version. Any other schema belongs
+    to the group-version that the kinds of its package (its name up to the last dot: `io.k8s.api.flowcontrol.
+    v1beta2` for `...v1beta2.FlowSchemaSpec`) all belong to, which maps Go package names to API groups
+    (`flowcontrol` -> `flowcontrol.apiserver.k8s.io`). A package whose kinds span several group-versions (meta/v1,
+    with DeleteOptions and WatchEvent listed under every group) or that has no kinds falls back to its name:
+    `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` -> `meta/v1`. Shared schemas with several kinds get no gvk.
+    """
+    kinds = {name: _gvks(named.schema) for name, named in schemas.items()}
+    packages: dict[str, set[str]] = {}
+    for name, gvks in kinds.items():
+        packages.setdefault(_package(name), set()).update(gv for gv, _ in gvks)
+    attributed = {}
+    for name, named in schemas.items():
+        package = _package(name)
+        owners = {gv for gv, _ in kinds[name]} or (packages.get(package, set()) if package else set())
+        group_version = next(iter(owners)) if len(owners) == 1 else group_version_of_name(name)
+        gvk = f"{kinds[name][0][0]}/{kinds[name][0][1]}" if len(kinds[name]) == 1 else None
+        attributed[name] = replace(named, gvk=gvk, group_version=group_version,
+                                   stability=stability_of(group_version.split("/")[-1] if group_version else None))
+    return attributed
+
+
+def _gvks(schema: Schema) -> list[tuple[str, str]]:
+    """[("group/version", "Kind")] from x-kubernetes-group-version-kind; the core group is called `core`."""
+    listed = schema.get("x-kubernetes-group-version-kind")
+    if isinstance(listed, dict):
+        listed = [listed]
+    if not isinstance(listed, list):
+        return []
+    return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
+            for item in listed if isinstance(item, dict)]
+
+
+def _package(name: str) -> str:
+    return name.rpartition(".")[0]

@@ -63,6 +63,7 @@ class Operation:
     group_version: str | None = None
     stability: str = "ga"
     lifecycle: Any = None
+    document: Document | None = None  # the document `pointer` points into (a directory's part); None: the spec's
 
     @property
     def label(self) -> str:
@@ -94,9 +95,18 @@ class SpecGraph:
     graph: Any  # nx.DiGraph
     kubernetes: bool
     crds: dict[str, Any] = field(default_factory=dict)
+    part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
+    notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
+
+    def document_of(self, op: Operation) -> Document:
+        return op.document or self.document
+
+    def part_of(self, doc: Document) -> str | None:
+        """The key (group-version) of a directory's document, None for a single-document spec."""
+        return self.part_keys.get(doc)
 
     def direction(self, schema: str) -> str:
         """request, response or both: how the operations that reach a named schema use it."""
@@ -225,6 +235,11 @@ def _own_stability(named: NamedSchema) -> str:
 
 
 _VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
+
+
+def is_version(segment: str) -> bool:
+    """`v1`, `v1beta2`, `v2alpha1`: a Kubernetes API version."""
+    return bool(_VERSION.match(segment))
 
 
 def stability_of(version: str | None) -> str:

@@ -99,6 +99,8 @@ class Subjects:
 
     def of(self, finding: Finding) -> Subject:
         ctx = finding.change.context
+        if finding.change.node == "group-version" and ctx.group_version:
+            return Subject(ctx.group_version)  # a whole API version, with every kind in it
         if ctx.gvk:
             group, _, kind = ctx.gvk.rpartition("/")
             return Subject(group, _kind_of({kind}) or kind)

@@ -1,0 +1,57 @@
+"""Group-versions that appear or disappear as a whole: one change each, holding what went with them.
+
+A graph's group-versions are those of its operations (`/apis/GROUP/VERSION/...`; `/api/VERSION/...` is
+`core/VERSION`) and, for a per-group directory, the keys of its documents that end in a version. When one is on
+one side only, the operation and definition additions or removals inside it are folded into a single
+`group-version` change whose detail lists them, so a removed beta API is one finding instead of one per route.
+Definitions belong to a group-version as `graph.build.attribute_group_versions` decides (their kind, else the
+kinds of their package); shared types (meta/v1, runtime) never fold.
+"""
+
+from __future__ import annotations
+
+from specdiff.graph.model import SpecGraph, is_version, stability_of
+from specdiff.records import Change, Context
+
+#: where a group-version is: its document's key (directories) and a pointer into that document
+Place = tuple[str | None, str]
+
+
+def group_versions(graph: SpecGraph) -> dict[str, Place]:
+    """Each group-version of a graph; pointer "" is a whole document, else the first path item of the version."""
+    found: dict[str, Place] = {key: (key, "") for key in graph.part_keys.values()
+                               if "/" in key and is_version(key.rpartition("/")[2])}
+    for op in sorted(graph.operations.values(), key=lambda op: (op.path, op.method)):
+        if op.group_version and op.group_version not in found:
+            found[op.group_version] = (graph.part_of(graph.document_of(op)), op.pointer.rpartition("/")[0])
+    return found
+
+
+def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -> list[Change]:
+    before, after = group_versions(old), group_versions(new)
+    places = {("removed", gv): place for gv, place in before.items() if gv not in after}
+    places.update({("added", gv): place for gv, place in after.items() if gv not in before})
+    if not places:
+        return changes
+    members: dict[tuple[str, str], list[Change]] = {key: [] for key in places}
+    kept: list[Change] = []
+    for change in changes:
+        whole = change.node in ("operation", "schema") and not change.attribute and change.context.group_version
+        bucket = members.get((change.kind, change.context.group_version or "")) if whole else None
+        (kept if bucket is None else bucket).append(change)
+    for (kind, gv), folded in sorted(members.items()):
+        document, pointer = places[(kind, gv)]
+        operations = sorted(str(c.old if kind == "removed" else c.new) for c in folded if c.node == "operation")
+        definitions = sorted(str(c.old if kind == "removed" else c.new) for c in folded if c.node == "schema")
+        side = old if kind == "removed" else new
+        found = {gvk.rpartition("/")[2] for name in definitions
+                 if (gvk := getattr(side.schemas.get(name), "gvk", None))}
+        kinds = sorted(k for k in found if not (k.endswith("List") and k[:-4] in found))  # FooList goes with Foo
+        context = Context(group_version=gv, document=document, stability=stability_of(gv.rpartition("/")[2]))
+        removed = kind == "removed"
+        kept.append(Change(kind, "group-version", "", gv if removed else None, None if removed else gv, "both",
+                           context, pointer if removed else None, None if removed else pointer,
+                           (("definition_count", len(definitions)), ("definitions", tuple(definitions)),
+                            ("kinds", ", ".join(kinds) or "no kinds"), ("operation_count", len(operations)),
+                            ("operations", tuple(operations)))))
+    return kept

@@ -1,0 +1,151 @@
+"""Per-group OpenAPI v3 directories: documents matched by group-version, one merged report."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import CORPORA, corpus
+
+from specdiff.cli import main
+from specdiff.load import load
+from specdiff.pipeline import run
+from specdiff.records import Report
+
+V3 = "kubernetes/v3/"
+
+
+@cache
+def compare(old: str, new: str) -> Report:
+    return run(load(str(corpus(old))), load(str(corpus(new))))
+
+
+def group_versions(report: Report) -> dict[tuple[str, str], str]:
+    """(added|removed, group-version) -> level of the group-version findings."""
+    return {(f.change.kind, str(f.change.old or f.change.new)): f.level.value
+            for f in report.findings if f.rule.startswith("group-version.")}
+
+
+def test_v1_27_to_v1_30_reports_the_group_versions_that_came_and_went() -> None:
+    found = group_versions(compare(V3 + "v1.27", V3 + "v1.30"))
+    assert found == {
+        ("removed", "flowcontrol.apiserver.k8s.io/v1beta2"): "breaking",
+        ("added", "admissionregistration.k8s.io/v1beta1"): "safe",
+        ("added", "flowcontrol.apiserver.k8s.io/v1"): "safe",
+        ("added", "storage.k8s.io/v1alpha1"): "safe",
+        ("added", "storagemigration.k8s.io/v1alpha1"): "safe",
+    }
+
+
+def test_v1_30_to_v1_35_removes_claim_source_and_grows_pod_spec() -> None:
+    report = compare(V3 + "v1.30", V3 + "v1.35")
+    removed = {f.change.pointer for f in report.findings if f.rule == "schema.removed"}
+    assert "/components/schemas/io.k8s.api.core.v1.ClaimSource" in removed
+    added = {f.change.pointer.rpartition("/")[2] for f in report.findings if f.rule == "schema.property.added"
+             and f.change.pointer.startswith("/components/schemas/io.k8s.api.core.v1.PodSpec/")}
+    assert {"hostnameOverride", "resources", "workloadRef"} <= added
+    # shared schemas are in many documents; a change to one is reported once, not once per document
+    named = [(f.rule, f.change.pointer) for f in report.findings if f.change.pointer.startswith("/components/")]
+    assert named and len(named) == len(set(named))
+
+
+def test_findings_point_into_the_document_they_come_from() -> None:
+    report = compare(V3 + "v1.30", V3 + "v1.35")
+    claim = next(f for f in report.findings if f.rule == "schema.removed"
+                 and f.change.pointer.endswith("/io.k8s.api.core.v1.ClaimSource"))
+    assert claim.change.context.document == "core/v1"
+
+
+def _v3_dirs() -> list[str]:
+    root = CORPORA / "kubernetes" / "v3"
+    return sorted(p.name for p in root.iterdir()) if root.is_dir() else ["(corpora absent)"]
+
+
+@pytest.mark.parametrize("version", _v3_dirs())
+def test_every_v3_directory_against_itself_reports_nothing(version: str) -> None:
+    report = compare(V3 + version, V3 + version)
+    assert [(f.rule, f.change.pointer) for f in report.findings] == []
+
+
+def test_v2_against_v3_of_the_same_release_reports_only_real_differences() -> None:
+    """The per-group folder has no discovery documents (/apis/, /version/, ...) and publishes defaults the
+    swagger.json leaves out; everything else (names, unions Swagger 2.0 cannot write, zero-value defaults,
+    parameter and body spellings) compares equal."""
+    report = compare("kubernetes/v2/swagger-v1.35.json", V3 + "v1.35")
+    assert {f.rule for f in report.findings} == {"operation.removed", "schema.removed", "schema.default-added"}
+    removed_paths = {f.change.context.operation.split(" ", 1)[1] for f in report.findings
+                     if f.rule == "operation.removed" and f.change.context.operation}
+    discovery = {"/.well-known/openid-configuration/", "/api/", "/apis/", "/version/", "/logs/", "/logs/{logpath}",
+                 "/openid/v1/jwks/"}
+    groups = {p for p in removed_paths if p.startswith("/apis/") and p.count("/") == 3}  # /apis/GROUP/
+    assert removed_paths - groups == discovery and "/apis/apps/" in groups
+    removed_schemas = {f.change.old for f in report.findings if f.rule == "schema.removed"}
+    assert removed_schemas == {"io.k8s.apimachinery.pkg.apis.meta.v1." + n for n in (
+        "APIGroup", "APIGroupList", "APIVersions", "GroupVersionForDiscovery", "ServerAddressByClientCIDR")} | {
+        "io.k8s.apimachinery.pkg.version.Info"}
+    defaults = {f.change.pointer.split("/")[3] + "." + f.change.pointer.split("/")[5]: f.change.new
+                for f in report.findings if f.rule == "schema.default-added"}
+    assert defaults["io.k8s.api.core.v1.ContainerPort.protocol"] == "TCP"
+    assert all(value not in ("", 0, False, {}, []) for value in defaults.values())
+
+
+# -- small directories written by the test ---------------------------------------------------------------
+def _doc(group_version: str, kinds: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    group, _, version = group_version.rpartition("/")
+    prefix = f"/apis/{group}/{version}" if group else f"/api/{version}"
+    schemas = {f"com.example.{version}.{kind}": {**schema, "x-kubernetes-group-version-kind": [
+        {"group": group, "version": version, "kind": kind}]} for kind, schema in kinds.items()}
+    paths = {f"{prefix}/{kind.lower()}s": {"get": {"responses": {"200": {"description": "OK", "content": {
+        "application/json": {"schema": {"$ref": f"#/components/schemas/com.example.{version}.{kind}"}}}}}}}
+        for kind in kinds}
+    return {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": "unversioned"}, "paths": paths,
+            "components": {"schemas": schemas}}
+
+
+def _write(folder: Path, docs: dict[str, dict[str, Any]]) -> Path:
+    folder.mkdir()
+    for group_version, doc in docs.items():
+        group, _, version = group_version.rpartition("/")
+        name = f"apis__{group}__{version}_openapi.json" if group else f"api__{version}_openapi.json"
+        (folder / name).write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_document_added_and_one_removed_are_group_versions(tmp_path: Path) -> None:
+    frob = {"Frobber": {"type": "object", "properties": {"size": {"type": "integer"}}}}
+    old = _write(tmp_path / "old", {"example.com/v1beta1": _doc("example.com/v1beta1", frob),
+                                    "example.com/v1": _doc("example.com/v1", frob)})
+    grown = {"Frobber": {"type": "object", "properties": {"size": {"type": "integer"}, "color": {"type": "string"}}}}
+    new = _write(tmp_path / "new", {"example.com/v1": _doc("example.com/v1", grown),
+                                    "example.com/v2": _doc("example.com/v2", frob)})
+    report = run(load(str(old)), load(str(new)))
+    assert sorted((f.rule, f.change.pointer, f.level.value) for f in report.findings) == [
+        ("group-version.added", "", "safe"),
+        ("group-version.removed", "", "breaking"),
+        ("schema.property.added", "/components/schemas/com.example.v1.Frobber/properties/color", "safe"),
+    ]
+    assert group_versions(report) == {("added", "example.com/v2"): "safe",
+                                      ("removed", "example.com/v1beta1"): "breaking"}
+
+
+def test_directories_on_the_command_line(tmp_path: Path) -> None:
+    frob = {"Frobber": {"type": "object"}}
+    old = _write(tmp_path / "old", {"example.com/v1": _doc("example.com/v1", frob)})
+    new = _write(tmp_path / "new", {"example.com/v1": _doc("example.com/v1", frob),
+                                    "example.com/v2": _doc("example.com/v2", frob)})
+    result = CliRunner().invoke(main, [str(old), str(new), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    findings = json.loads(result.output)["findings"]
+    assert [(f["rule"], f["location"]) for f in findings] == [
+        ("group-version.added", {"group_version": "example.com/v2", "document": "example.com/v2"})]
+
+
+def test_an_empty_directory_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(main, [str(tmp_path / "empty"), str(tmp_path / "empty")])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("empty: directory holds no .json or .yaml spec files")
