@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from datetime import date
 
     from specdiff.config import Config
+    from specdiff.load.parse import Limits
     from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 
 __version__ = "0.1.0"
@@ -44,14 +45,16 @@ def __dir__() -> list[str]:
 
 def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: str | None = None,
             config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
-            baseline: str | os.PathLike[str] | None = None, today: date | None = None) -> Report:
+            baseline: str | os.PathLike[str] | None = None, today: date | None = None,
+            limits: Limits | None = None) -> Report:
     """Compare two specs and return the classified report, after the policy stage.
 
     `old` and `new` are what the command line takes: files, per-group directories, or `REV:path` in a git
     repository. `policy` is auto, kubernetes or openapi (default: the configuration's, else auto).
     `config` is a configuration file (`.specdiff.yaml`, pyproject.toml), a mapping with the same keys, or a
     `Config`; without one no configuration applies (no file is searched for). `baseline` is a baseline file.
-    `today` decides whether ignores have expired (default: today).
+    `today` decides whether ignores have expired (default: today). `limits` bounds what an input may cost
+    (`specdiff.load.parse.Limits`: size, depth, YAML aliases, remote refs; default: the command line's defaults).
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
@@ -60,6 +63,7 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     from specdiff.collector import collector_paused
     from specdiff.config import Config, config_from_mapping, load_config, read_baseline
     from specdiff.load import load
+    from specdiff.load.parse import DEFAULT_LIMITS
     from specdiff.pipeline import run
 
     if config is None:
@@ -73,4 +77,5 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     if baseline is not None:
         chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
     with collector_paused():
-        return run(load(os.fspath(old)), load(os.fspath(new)), policy or chosen.policy or "auto", chosen, today)
+        bounds = limits or DEFAULT_LIMITS
+        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto", chosen, today)

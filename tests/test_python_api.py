@@ -49,6 +49,15 @@ def test_compare_raises_one_line_errors() -> None:
                                  "not 'sometimes'")
 
 
+def test_compare_applies_the_given_limits() -> None:
+    from specdiff.errors import InputError
+    from specdiff.load.parse import Limits
+
+    with pytest.raises(InputError) as caught:
+        specdiff.compare(SPECS / "frob-old.yaml", SPECS / "frob-new.yaml", limits=Limits(max_bytes=100))
+    assert str(caught.value) == f"{SPECS / 'frob-old.yaml'}: file is 456 bytes, over the 100-byte limit (--max-bytes)"
+
+
 def test_python_dash_m(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "specdiff", "--version"], capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, f"specdiff, version {specdiff.__version__}\n")
