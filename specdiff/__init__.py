@@ -78,4 +78,5 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
         chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
     with collector_paused():
         bounds = limits or DEFAULT_LIMITS
-        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto", chosen, today)
+        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
+                   chosen, today)
