@@ -79,6 +79,9 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
                        "bad.json:2:20: malformed JSON: Expecting value"),
     "malformed YAML": ({"bad.yaml": "openapi: 3.0.3\ninfo: [title\npaths: {}\n"}, ["bad.yaml"],
                        "bad.yaml:3:6: malformed YAML: did not find expected ',' or ']'"),
+    "lone surrogate escape, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "info": {"title": "a\\ud800"}}'},
+                                    ["bad.json"],
+                                    "bad.json:2:22: \\ud800 escapes half of a UTF-16 surrogate pair, not a character"),
     "duplicate key, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "paths": {},\n "paths": {}}'}, ["bad.json"],
                             "bad.json:3:2: duplicate key 'paths'"),
     "duplicate key, YAML": ({"bad.yaml": HEAD + "paths: {}\n"}, ["bad.yaml"], "bad.yaml:4:1: duplicate key 'paths'"),
@@ -389,3 +392,25 @@ def test_remote_ref_times_out(tmp_path: Path, silent_server: str) -> None:
     outcome = _subprocess(tmp_path, ["new.yaml"], "--allow-remote-refs", "--remote-ref-timeout", "0.5")
     _assert_one_line_error(outcome, f"new.yaml:6:11: remote $ref '{silent_server}/pet.yaml' could not be fetched: "
                                     "no answer within 0.5 s (--remote-ref-timeout)")
+
+
+def test_a_surrogate_pair_escape_and_an_escaped_backslash_are_fine(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"pair.json": '{"openapi": "3.0.3", "info": {"title": "\\ud83d\\ude00 \\\\ud800", '
+                                   '"version": "1"}, "paths": {}}'})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["pair.json", "pair.json", "--no-config"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_type_list_holding_a_mapping_is_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the mutation fuzz: a parameter schema whose `type` list holds a mapping."""
+    def spec(types: object) -> str:
+        return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": {
+            "parameters": [{"name": "q", "in": "query", "schema": {"type": types}}],
+            "responses": {"200": {"description": "ok"}}}}}})
+    _write(tmp_path, {"old.json": spec(["string", {"a": 1}]), "new.json": spec(["string"])})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", "json"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output
+    assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["schema.type-changed"]

@@ -171,7 +171,8 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     if not isinstance(schema, dict) or "$ref" in schema:
         return True
     types = schema.get("type")
-    types = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
+    types = {types} if isinstance(types, str) else {t for t in types if isinstance(t, str)} \
+        if isinstance(types, list) else set()
     return not types or bool(types & {"array", "object"})
 
 

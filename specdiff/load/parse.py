@@ -11,7 +11,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
@@ -60,65 +60,131 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _MERGE = _YAML_TAG + "merge"
+_STR, _MAP, _SEQ = _YAML_TAG + "str", _YAML_TAG + "map", _YAML_TAG + "seq"
+_CONSTRUCTOR = SafeConstructor()  # only its number readers are used: they read a node's text
+#: scalar tags read as the value they say; a timestamp stays the string it is written as (JSON has no dates)
+_SCALARS: dict[str, Any] = {
+    _YAML_TAG + "null": lambda node: None,
+    _YAML_TAG + "bool": lambda node: SafeConstructor.bool_values[node.value.lower()],
+    _YAML_TAG + "int": lambda node: SafeConstructor.construct_yaml_int(_CONSTRUCTOR, node),
+    _YAML_TAG + "float": lambda node: SafeConstructor.construct_yaml_float(_CONSTRUCTOR, node),
+    _YAML_TAG + "timestamp": lambda node: node.value,
+}
 
 
-class _StrictLoader(yaml.CSafeLoader):
-    """The C parser with a constructor for plain data only.
+class _Composer(yaml.CSafeLoader):
+    """libyaml's C parser and composer, with the implicit tag of each plain scalar remembered by its text.
 
-    Mapping keys are kept as written (`200:` is the key "200", as in JSON), duplicate keys are refused (YAML
-    silently keeps the last one), timestamps stay strings, and merge keys (`<<`) are flattened without
-    repeating keys, so merging a merge of merges cannot grow exponentially.
+    The composer asks Python for the tag of every scalar, and a spec repeats the same few hundred words
+    (`type`, `string`, `description`, ...) tens of thousands of times; for a plain scalar the tag depends on the
+    text only, so it is computed once per distinct text.
     """
 
-    yaml_constructors: ClassVar[dict[Any, Any]] = {
-        **{_YAML_TAG + kind: SafeConstructor.yaml_constructors[_YAML_TAG + kind]
-           for kind in ("null", "bool", "int", "float", "str", "seq", "map")},
-        _YAML_TAG + "timestamp": SafeConstructor.construct_scalar,
-        None: SafeConstructor.construct_undefined,
-    }
-    yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._plain_tags: dict[str, str] = {}
 
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0]:
+            tag = self._plain_tags.get(value)
+            if tag is None:
+                tag = self._plain_tags[value] = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+
+
+def _build(root: yaml.Node) -> Any:
+    """Plain data from a composed YAML node tree.
+
+    Mapping keys are kept as written (`200:` is the key "200", as in JSON), duplicate keys are refused (YAML
+    silently keeps the last one), and merge keys (`<<`) are flattened without repeating keys, so merging a merge
+    of merges cannot grow exponentially. A node met again through an alias is the same object, built once; a
+    container is registered before its children are built, so a structure that contains itself is built as
+    such (and refused afterwards by `check_shape`) instead of recursing forever. Any tag but those of plain
+    data is refused.
+    """
+    built: dict[int, Any] = {}
+
+    def build(node: yaml.Node) -> Any:
+        found = built.get(id(node))
+        if found is not None or id(node) in built:
+            return found
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag == _MAP and isinstance(node, yaml.MappingNode):
+            mapping: dict[str, Any] = {}
+            built[id(node)] = mapping
+            pairs = node.value
+            if any(key.tag == _MERGE for key, _ in pairs):
+                _refuse_duplicates(pairs)
+                _flatten(node)
+                pairs = node.value
+                for key, value in pairs:
+                    mapping[_key_text(key)] = build(value)
+                return mapping
+            for key, value in pairs:
+                text = _key_text(key)
+                if text in mapping:
+                    raise _DuplicateKey(text, key.start_mark.line + 1, key.start_mark.column + 1)
+                mapping[text] = build(value)
+            return mapping
+        if tag == _SEQ and isinstance(node, yaml.SequenceNode):
+            items: list[Any] = []
+            built[id(node)] = items
+            items.extend(build(item) for item in node.value)
+            return items
+        read = _SCALARS.get(tag) if isinstance(node, yaml.ScalarNode) else None
+        if read is None:
+            raise ConstructorError(None, None, f"could not determine a constructor for the tag {tag!r}",
+                                   node.start_mark)
         try:
-            return super().construct_object(node, deep=deep)
-        except (ValueError, KeyError, IndexError, AttributeError, TypeError) as err:
-            # an explicit tag on a value it cannot read (`!!int abc`), or an integer too long to convert
-            kind = node.tag.removeprefix(_YAML_TAG)
+            value = read(node)
+        except (ValueError, KeyError) as err:  # `!!int abc`, or an integer too long to convert
             problem = f"a number with more than {sys.get_int_max_str_digits()} digits" if "digits" in str(err) \
-                else f"{_shorten(str(node.value))!r} is not a valid {kind}"
+                else f"{_shorten(str(node.value))!r} is not a valid {tag.removeprefix(_YAML_TAG)}"
             raise ConstructorError(None, None, problem, node.start_mark) from None
+        built[id(node)] = value
+        return value
 
-    def flatten_mapping(self, node: yaml.MappingNode) -> None:
-        own = [(k, v) for k, v in node.value if k.tag != _MERGE]
-        merged: list[tuple[yaml.Node, yaml.Node]] = []
-        for key_node, value_node in node.value:
-            if key_node.tag != _MERGE:
-                continue
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            for source in reversed(sources):  # the first mapping listed wins, so it is applied last
-                if not isinstance(source, yaml.MappingNode):
-                    raise ConstructorError(None, None, "a merge key (<<) needs a mapping or a list of mappings",
-                                           source.start_mark)
-                self.flatten_mapping(source)
-                merged.extend(source.value)
-        if merged:
-            latest = {_key_text(k): (k, v) for k, v in merged + own}  # later pairs win, each key kept once
-            node.value = list(latest.values())
-        else:
-            node.value = own
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))  # nesting is bounded before this runs
+    try:
+        return build(root)
+    finally:
+        sys.setrecursionlimit(limit)
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:  # type: ignore[override]
-        seen: set[str] = set()
-        for key_node, _ in node.value:
-            if key_node.tag == _MERGE:
-                continue
-            key = _key_text(key_node)
-            if key in seen:
-                mark = key_node.start_mark
-                raise _DuplicateKey(key, mark.line + 1, mark.column + 1)
-            seen.add(key)
-        self.flatten_mapping(node)
-        return {_key_text(k): self.construct_object(v, deep=deep) for k, v in node.value}
+
+def _refuse_duplicates(pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
+    seen: set[str] = set()
+    for key_node, _ in pairs:
+        if key_node.tag == _MERGE:
+            continue
+        key = _key_text(key_node)
+        if key in seen:
+            raise _DuplicateKey(key, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+        seen.add(key)
+
+
+def _flatten(node: yaml.MappingNode) -> None:
+    """Lay the mappings named by merge keys under the node's own pairs; each key is kept once."""
+    own = [(k, v) for k, v in node.value if k.tag != _MERGE]
+    merged: list[tuple[yaml.Node, yaml.Node]] = []
+    for key_node, value_node in node.value:
+        if key_node.tag != _MERGE:
+            continue
+        sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+        for source in reversed(sources):  # the first mapping listed wins, so it is applied last
+            if not isinstance(source, yaml.MappingNode):
+                raise ConstructorError(None, None, "a merge key (<<) needs a mapping or a list of mappings",
+                                       source.start_mark)
+            _flatten(source)
+            merged.extend(source.value)
+    if merged:
+        latest = {_key_text(k): (k, v) for k, v in merged + own}  # later pairs win, each key kept once
+        node.value = list(latest.values())
+    else:
+        node.value = own
 
 
 def _key_text(node: yaml.Node) -> str:
@@ -178,8 +244,32 @@ def parse_text(text: str, name: str, limits: Limits = DEFAULT_LIMITS) -> tuple[A
                              place=_line_col(text, found.start()) if found else None) from None
         else:
             _check_tree_depth(data, name, limits)
+            _refuse_lone_surrogates(text, name)
             return data, "json"
     return _parse_yaml(text, name, limits), "yaml"
+
+
+#: a `\\uD800`-`\\uDFFF` escape, not itself escaped (an even number of backslashes before it)
+_SURROGATE = re.compile(r"(?<!\\)(?:\\\\)*\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _refuse_lone_surrogates(text: str, name: str) -> None:
+    """JSON may escape half of a UTF-16 pair on its own (`"\\ud800"`); that is no character, and no report
+    could print it. A high half must be followed by a low half, and a low half must follow a high one."""
+    pending: re.Match[str] | None = None  # a high half waiting for its low half
+    for found in _SURROGATE.finditer(text):
+        high = found.group(1)[1].lower() in "89ab"
+        if pending is not None and not high and found.start() == pending.end():
+            pending = None
+            continue
+        if pending is not None or not high:
+            bad = pending or found
+            raise InputError(f"\\u{bad.group(1)} escapes half of a UTF-16 surrogate pair, not a character",
+                             file=name, place=_line_col(text, bad.end() - 6))
+        pending = found
+    if pending is not None:
+        raise InputError(f"\\u{pending.group(1)} escapes half of a UTF-16 surrogate pair, not a character",
+                         file=name, place=_line_col(text, pending.end() - 6))
 
 
 def _line_col(text: str, offset: int) -> str:
@@ -203,13 +293,15 @@ def _json_duplicate_place(text: str, key: str) -> str | None:
 def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
     try:
         _check_yaml_depth(text, name, limits)
-        loader = _StrictLoader(text)
+        composer = _Composer(text)
         try:
             docs = []
-            while loader.check_data():  # type: ignore[no-untyped-call]
-                docs.append(loader.get_data())
+            while composer.check_node():
+                node = composer.get_node()
+                if node is not None:
+                    docs.append(_build(node))
         finally:
-            loader.dispose()
+            composer.dispose()
     except _DuplicateKey as err:
         raise InputError(f"duplicate key {err.key!r}", file=name, place=f"{err.line}:{err.column}") from None
     except yaml.MarkedYAMLError as err:
