@@ -134,6 +134,8 @@ def mutate_data(seed: Seed, rng: random.Random) -> tuple[Any, str]:
         path = rng.choice(seed.containers if seed.containers and rng.random() < 0.5 else seed.nodes)
         try:
             _at(data, path)
+            if not path or not isinstance(_at(data, path[:-1]), dict | list):
+                continue  # the root, or a character of a string that an earlier mutation put here
         except (KeyError, IndexError, TypeError):
             continue  # an earlier mutation removed or retyped this node
         kind = rng.choice(("delete", "duplicate", "retype", "rename", "graft", "ref"))

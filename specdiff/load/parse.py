@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +95,13 @@ class _Composer(yaml.CSafeLoader):
         return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
 
-def _build(root: yaml.Node) -> Any:
+class _TooDeep(Exception):
+    def __init__(self, mark: Any) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+def _build(root: yaml.Node, max_depth: int) -> Any:
     """Plain data from a composed YAML node tree.
 
     Mapping keys are kept as written (`200:` is the key "200", as in JSON), duplicate keys are refused (YAML
@@ -101,11 +109,11 @@ def _build(root: yaml.Node) -> Any:
     of merges cannot grow exponentially. A node met again through an alias is the same object, built once; a
     container is registered before its children are built, so a structure that contains itself is built as
     such (and refused afterwards by `check_shape`) instead of recursing forever. Any tag but those of plain
-    data is refused.
+    data is refused, and so is a collection nested deeper than `max_depth`.
     """
     built: dict[int, Any] = {}
 
-    def build(node: yaml.Node) -> Any:
+    def build(node: yaml.Node, depth: int) -> Any:
         found = built.get(id(node))
         if found is not None or id(node) in built:
             return found
@@ -113,6 +121,8 @@ def _build(root: yaml.Node) -> Any:
         if tag == _STR:
             return node.value
         if tag == _MAP and isinstance(node, yaml.MappingNode):
+            if depth > max_depth:
+                raise _TooDeep(node.start_mark)
             mapping: dict[str, Any] = {}
             built[id(node)] = mapping
             pairs = node.value
@@ -121,18 +131,20 @@ def _build(root: yaml.Node) -> Any:
                 _flatten(node)
                 pairs = node.value
                 for key, value in pairs:
-                    mapping[_key_text(key)] = build(value)
+                    mapping[_key_text(key)] = build(value, depth + 1)
                 return mapping
             for key, value in pairs:
                 text = _key_text(key)
                 if text in mapping:
                     raise _DuplicateKey(text, key.start_mark.line + 1, key.start_mark.column + 1)
-                mapping[text] = build(value)
+                mapping[text] = build(value, depth + 1)
             return mapping
         if tag == _SEQ and isinstance(node, yaml.SequenceNode):
+            if depth > max_depth:
+                raise _TooDeep(node.start_mark)
             items: list[Any] = []
             built[id(node)] = items
-            items.extend(build(item) for item in node.value)
+            items.extend([build(item, depth + 1) for item in node.value])
             return items
         read = _SCALARS.get(tag) if isinstance(node, yaml.ScalarNode) else None
         if read is None:
@@ -150,7 +162,7 @@ def _build(root: yaml.Node) -> Any:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))  # nesting is bounded before this runs
     try:
-        return build(root)
+        return build(root, 1)
     finally:
         sys.setrecursionlimit(limit)
 
@@ -292,18 +304,19 @@ def _json_duplicate_place(text: str, key: str) -> str | None:
 
 def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
     try:
-        _check_yaml_depth(text, name, limits)
-        composer = _Composer(text)
-        try:
-            docs = []
-            while composer.check_node():
-                node = composer.get_node()
-                if node is not None:
-                    docs.append(_build(node))
-        finally:
-            composer.dispose()
+        bound = _nesting_bound(text)
+        if bound <= MAX_DEPTH_CEILING:
+            nodes = _compose(text)
+        elif bound <= _DEEP_NESTING:
+            nodes = _on_deep_stack(_compose, text)
+        else:
+            _check_yaml_depth(text, name, limits)
+            nodes = _compose(text)
+        docs = [_build(node, limits.max_depth) for node in nodes]
     except _DuplicateKey as err:
         raise InputError(f"duplicate key {err.key!r}", file=name, place=f"{err.line}:{err.column}") from None
+    except _TooDeep as err:
+        raise _too_deep(name, limits, f"{err.mark.line + 1}:{err.mark.column + 1}") from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         place = f"{mark.line + 1}:{mark.column + 1}" if mark else None
@@ -331,16 +344,59 @@ def _yaml_problem(err: yaml.MarkedYAMLError) -> str:
     return f"malformed YAML: {problem}"
 
 
-def _check_yaml_depth(text: str, name: str, limits: Limits) -> None:
-    """Refuse YAML nested deeper than the limit before it is composed (libyaml would crash, not fail).
+#: libyaml composes each level by recursion in C: on a thread with a _DEEP_STACK-byte stack it composes
+#: _DEEP_NESTING levels safely (and in under a second), where the main thread's stack gives out near 10,000
+_DEEP_STACK, _DEEP_NESTING = 256 * 1024 * 1024, 20_000
 
-    Block nesting needs indentation and flow nesting needs brackets, so text whose longest line and bracket
-    count are small cannot nest deeper than libyaml composes safely (check_shape then applies the limit);
-    only other text is walked here, as a stream of parser events.
-    """
+
+def _nesting_bound(text: str) -> int:
+    """An upper bound on a YAML text's nesting: block nesting needs indentation, flow nesting brackets."""
     longest = max(map(len, text.splitlines()), default=0)
-    if 2 * longest + text.count("[") + text.count("{") + 2 <= MAX_DEPTH_CEILING:
-        return
+    return 2 * longest + text.count("[") + text.count("{") + 2
+
+
+def _compose(text: str) -> list[yaml.Node]:
+    composer = _Composer(text)
+    try:
+        nodes = []
+        while composer.check_node():
+            node = composer.get_node()
+            if node is not None:
+                nodes.append(node)
+        return nodes
+    finally:
+        composer.dispose()
+
+
+def _on_deep_stack(work: Callable[[str], list[yaml.Node]], text: str) -> list[yaml.Node]:
+    """`work(text)` on a thread whose stack holds libyaml's recursion for any text under _DEEP_NESTING.
+
+    Text that could nest that deep but does not (long lines, brackets in descriptions) is composed at once,
+    instead of being walked event by event first; errors are raised here as if it ran on this thread.
+    """
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work(text))
+        except BaseException as err:  # handed to the calling thread, which reports it
+            outcome.append(err)
+
+    previous = threading.stack_size(_DEEP_STACK)
+    try:
+        worker = threading.Thread(target=run, name="specdiff-yaml")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return list(outcome[0])
+
+
+def _check_yaml_depth(text: str, name: str, limits: Limits) -> None:
+    """Refuse YAML nested deeper than the limit before it is composed (libyaml would crash, not fail), by
+    walking it as a stream of parser events; for text whose `_nesting_bound` is too large to compose first."""
     parser = yaml.CSafeLoader(text)
     try:
         depth = 0
