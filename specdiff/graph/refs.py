@@ -7,11 +7,6 @@ that comes back to where it started without reaching a schema is an input error,
 
 from __future__ import annotations
 
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
-from http.client import HTTPException
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -31,6 +26,9 @@ class Resolver:
     def __init__(self, root: Document) -> None:
         self.root = root
         self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
+        #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
+        self._found: dict[tuple[str, int], tuple[Any, Document, str]] = {}
+        self._names: dict[tuple[str, int], str | None] = {}
 
     def split(self, ref: str, doc: Document, at: str) -> tuple[Document, str]:
         """The document a ref points into and the pointer inside it."""
@@ -66,6 +64,8 @@ class Resolver:
             if not limits.allow_remote_refs:
                 raise self.error(f"remote $ref {url!r} refused (remote references are fetched only with "
                                  "--allow-remote-refs)", doc, at)
+            from specdiff.load.remote import fetch  # the HTTP client is loaded only when it is needed
+
             text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
                 f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
             self.root.externals[url] = load_text_any(text, url, None, doc)
@@ -73,11 +73,15 @@ class Resolver:
 
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
         """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""
+        found = self._found.get((ref, id(doc)))
+        if found is not None:
+            return found
         target_doc, pointer = self.split(ref, doc, at)
         node = self._walk(ref, target_doc, pointer, doc, at)
         if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
             self._check_chain(node, target_doc, pointer, doc, at)
-        return node, target_doc, pointer
+        found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
+        return found
 
     def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
         node: Any = target_doc.data
@@ -110,11 +114,14 @@ class Resolver:
 
     def named(self, ref: str, doc: Document, at: str) -> str | None:
         """The named-schema identity of a ref (`Pet` for `#/components/schemas/Pet`), or None if inline."""
-        target_doc, pointer = self.split(ref, doc, at)
-        for prefix in NAMED_PREFIXES:
-            if pointer.startswith(prefix) and "/" not in pointer[len(prefix):]:
-                return split_pointer(pointer)[-1]
-        return None
+        key = (ref, id(doc))
+        if key in self._names:
+            return self._names[key]
+        _, pointer = self.split(ref, doc, at)
+        name = next((split_pointer(pointer)[-1] for prefix in NAMED_PREFIXES
+                     if pointer.startswith(prefix) and "/" not in pointer[len(prefix):]), None)
+        self._names[key] = name
+        return name
 
     @staticmethod
     def error(message: str, doc: Document, at: str) -> InputError:
@@ -129,42 +136,6 @@ def _is_ref(node: Any) -> bool:
 
 def _is_remote(doc: Document) -> bool:
     return urlsplit(doc.name).scheme.lower() in _REMOTE_SCHEMES
-
-
-class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow redirects to http and https addresses only (never to ftp or anything else)."""
-
-    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
-                         newurl: str) -> urllib.request.Request | None:
-        if urlsplit(newurl).scheme.lower() not in _REMOTE_SCHEMES:
-            raise urllib.error.HTTPError(newurl, code, f"redirect to {newurl!r} refused", headers, fp)
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-def fetch(url: str, max_bytes: int, timeout: float, error: Callable[[str], InputError]) -> bytes:
-    """The body at an http(s) URL, read within `timeout` seconds and `max_bytes`; `error(why)` makes the error."""
-    deadline = time.monotonic() + timeout
-    opener = urllib.request.build_opener(_HttpOnlyRedirects)
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        with opener.open(url, timeout=timeout) as answer:
-            while chunk := answer.read1(65536):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise error(f"more than {max_bytes} bytes (--max-bytes)")
-                if time.monotonic() > deadline:
-                    raise TimeoutError
-                chunks.append(chunk)
-    except urllib.error.HTTPError as err:
-        raise error(f"HTTP {err.code} {err.reason}") from None
-    except (TimeoutError, urllib.error.URLError) as err:
-        if isinstance(err, TimeoutError) or isinstance(err.reason, TimeoutError):
-            raise error(f"no answer within {timeout:g} s (--remote-ref-timeout)") from None
-        raise error(str(err.reason)) from None
-    except (OSError, HTTPException, ValueError) as err:
-        raise error(str(err) or type(err).__name__) from None
-    return b"".join(chunks)
 
 
 def load_text_any(text: str, name: str, base: Path | None, parent: Document) -> Document:
