@@ -101,7 +101,7 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
-def _build(root: yaml.Node, max_depth: int) -> Any:
+def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
     """Plain data from a composed YAML node tree.
 
     Mapping keys are kept as written (`200:` is the key "200", as in JSON), duplicate keys are refused (YAML
@@ -109,13 +109,15 @@ def _build(root: yaml.Node, max_depth: int) -> Any:
     of merges cannot grow exponentially. A node met again through an alias is the same object, built once; a
     container is registered before its children are built, so a structure that contains itself is built as
     such (and refused afterwards by `check_shape`) instead of recursing forever. Any tag but those of plain
-    data is refused, and so is a collection nested deeper than `max_depth`.
+    data is refused, and so is a collection nested deeper than `max_depth`. Each node met again through an
+    alias is counted in `shared[0]`: without any, the tree has no shared part for `check_shape` to measure.
     """
     built: dict[int, Any] = {}
 
     def build(node: yaml.Node, depth: int) -> Any:
         found = built.get(id(node))
         if found is not None or id(node) in built:
+            shared[0] += 1
             return found
         tag = node.tag
         if tag == _STR:
@@ -314,7 +316,8 @@ def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
         else:
             _check_yaml_depth(text, name, limits)
             nodes = _compose(text)
-        docs = [_build(node, limits.max_depth) for node in nodes]
+        shared = [0]
+        docs = [_build(node, limits.max_depth, shared) for node in nodes]
     except _DuplicateKey as err:
         raise InputError(f"duplicate key {err.key!r}", file=name, place=f"{err.line}:{err.column}") from None
     except _TooDeep as err:
@@ -331,7 +334,8 @@ def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
     if not docs:
         raise InputError("empty file", file=name)
     data = docs[0] if len(docs) == 1 else docs
-    check_shape(data, name, limits, aliases_possible="*" in text)
+    if shared[0]:  # depth is already bounded while building; aliases may still expand or contain themselves
+        check_shape(data, name, limits, aliases_possible=True)
     return data
 
 
