@@ -34,6 +34,8 @@ class OperationDiffer:
                          tuple(sorted(detail.items()))))
 
     def _operation(self, old: Operation, new: Operation) -> None:
+        if self.schemas.local_only and _same_contract(old, new):
+            return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
@@ -174,6 +176,11 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     types = {types} if isinstance(types, str) else {t for t in types if isinstance(t, str)} \
         if isinstance(types, list) else set()
     return not types or bool(types & {"array", "object"})
+
+
+def _same_contract(old: Operation, new: Operation) -> bool:
+    return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
+            and old.deprecated == new.deprecated and old.operation_id == new.operation_id)
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

@@ -75,6 +75,8 @@ class Builder:
         self.operations: dict[str, Operation] = {}
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
         self._v2_schemas: dict[int, Schema] = {}
+        #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
+        self._shared_parameters: dict[tuple[int, str, tuple[str, ...]], tuple[tuple[str, str], Parameter, Any]] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
@@ -268,12 +270,17 @@ class Builder:
             return {}
         if not isinstance(raw, list):
             raise InputError("'parameters' must be a list", file=self.doc.name, place=pointer)
-        path_names = [m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path)]
+        path_names = tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
         found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
         for i, item in enumerate(raw):
             at = f"{pointer}/{i}"
-            if isinstance(item, dict) and isinstance(item.get("$ref"), str):
-                _, _, target_pointer = self.resolver.lookup(item["$ref"], self.doc, at)
+            ref = item.get("$ref") if isinstance(item, dict) else None
+            if isinstance(ref, str):
+                shared = self._shared_parameters.get((id(self.doc), ref, path_names))
+                if shared is not None:
+                    found[shared[0]] = (shared[1], shared[2])
+                    continue
+                _, _, target_pointer = self.resolver.lookup(ref, self.doc, at)
                 at = target_pointer
             param = self._deref(item, at)
             if not isinstance(param, dict) or "name" not in param or "in" not in param:
@@ -288,11 +295,14 @@ class Builder:
             else:
                 schema, schema_at = self._v3_parameter_schema(param, at)
             key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
-            found[(location, key_name)] = (Parameter(
+            parameter = Parameter(
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-            ), param)
+            )
+            found[(location, key_name)] = (parameter, param)
+            if isinstance(ref, str):
+                self._shared_parameters[(id(self.doc), ref, path_names)] = ((location, key_name), parameter, param)
         return found
 
     @staticmethod
