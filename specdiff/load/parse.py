@@ -92,6 +92,8 @@ class _Composer(yaml.CSafeLoader):
             if tag is None:
                 tag = self._plain_tags[value] = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
             return tag
+        if kind is yaml.ScalarNode and implicit[1]:
+            return _STR  # a quoted scalar without a tag is a string
         return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
 
