@@ -133,7 +133,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     revision (origin/main:api/openapi.yaml; :path is the staged version).
     """
     from specdiff.config import for_command
-    from specdiff.load import load
+    from specdiff.load.pair import load_pair
     from specdiff.pipeline import run
     from specdiff.report import FORMATS, RenderOptions, render
 
@@ -146,7 +146,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
         if output and output_dir:
             raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
         config = for_command(config_file, no_config, select, ignore, baseline)
-        old_doc, new_doc = load(old, limits), load(new, limits)
+        old_doc, new_doc = load_pair(old, new, limits)
         report = run(old_doc, new_doc, policy or config.policy or "auto", config)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
@@ -234,12 +234,12 @@ def baseline_command(old: str, new: str, output: str | None, policy: str | None,
     from dataclasses import replace
 
     from specdiff.config import for_command, render_baseline
-    from specdiff.load import load
+    from specdiff.load.pair import load_pair
     from specdiff.pipeline import run
 
     def job() -> int:
         config = replace(for_command(config_file, no_config, select, ignore), baseline=(), baseline_path=None)
-        report = run(load(old, limits), load(new, limits), policy or config.policy or "auto", config)
+        report = run(*load_pair(old, new, limits), policy or config.policy or "auto", config)
         text = render_baseline(report.findings)
         if output:
             write_atomic(output, text)

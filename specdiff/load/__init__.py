@@ -60,8 +60,10 @@ def _file_reader(limits: Limits) -> Callable[[Path, str], str]:
 
 
 def load_text(text: str, name: str, base: Path | None, limits: Limits = DEFAULT_LIMITS,
-              reader: Callable[[Path, str], str] | None = None) -> Document:
-    data, fmt = parse_text(text, name, limits)
+              reader: Callable[[Path, str], str] | None = None,
+              parsed: tuple[Any, str] | None = None) -> Document:
+    """A Document from a spec's text; `parsed` is the text's (data, format) when it was parsed elsewhere."""
+    data, fmt = parsed or parse_text(text, name, limits)
     dialect = detect_dialect(data, name)
     sourcemap: SourceMap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text, multi=isinstance(data, list))
     return Document(name=name, data=data, dialect=dialect, format=fmt, base=base, sourcemap=sourcemap,

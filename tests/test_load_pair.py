@@ -1,0 +1,60 @@
+"""Two large YAML files are read at once (the old one in a forked child): same documents, same errors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from specdiff.errors import InputError
+from specdiff.load import DEFAULT_LIMITS, load
+from specdiff.load.pair import _WORTH_FORKING, load_pair
+
+
+def _large_spec(path: Path, version: str, tail: str = "") -> str:
+    schemas = {f"S{i}": {"type": "object", "description": "x" * 200, "properties": {
+        "a": {"type": "string", "enum": ["on", "off", "yes"]}, "n": {"type": "integer", "default": 0x10}}}
+        for i in range(3000)}
+    text = yaml.safe_dump({"openapi": "3.0.3", "info": {"title": "t", "version": version}, "paths": {},
+                           "components": {"schemas": schemas}}, sort_keys=False) + tail
+    assert len(text) >= _WORTH_FORKING
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_forked_read_gives_the_documents_a_plain_read_gives(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    old = _large_spec(tmp_path / "old.yaml", "1")
+    new = _large_spec(tmp_path / "new.yaml", "2")
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real_fork())
+    old_doc, new_doc = load_pair(old, new, DEFAULT_LIMITS)
+    assert forks == [1]  # the old file was parsed in a child
+    for got, path in ((old_doc, old), (new_doc, new)):
+        plain = load(path)
+        assert (got.name, got.dialect, got.format, got.data) == (plain.name, plain.dialect, plain.format, plain.data)
+        assert list(got.data["components"]["schemas"]) == list(plain.data["components"]["schemas"])  # key order
+    assert old_doc.sourcemap.locate("/components/schemas/S2999") == load(old).sourcemap.locate(
+        "/components/schemas/S2999")
+
+
+def test_an_error_in_the_old_file_is_the_error_a_plain_read_reports(tmp_path: Path) -> None:
+    old = _large_spec(tmp_path / "old.yaml", "1", tail="openapi: 3.0.3\n")  # a duplicate key at the end
+    new = _large_spec(tmp_path / "new.yaml", "2")
+    with pytest.raises(InputError) as plain:
+        load(old)
+    with pytest.raises(InputError) as paired:
+        load_pair(old, new, DEFAULT_LIMITS)
+    assert str(paired.value) == str(plain.value)
+    assert str(plain.value).endswith(": duplicate key 'openapi'")
+
+
+def test_small_or_other_inputs_are_read_one_after_the_other(tmp_path: Path) -> None:
+    specs = Path(__file__).parent / "specs"
+    old_doc, new_doc = load_pair(str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"), DEFAULT_LIMITS)
+    assert (old_doc.data, new_doc.data) == (load(str(specs / "frob-old.yaml")).data,
+                                            load(str(specs / "frob-new.yaml")).data)
