@@ -58,3 +58,16 @@ def test_small_or_other_inputs_are_read_one_after_the_other(tmp_path: Path) -> N
     old_doc, new_doc = load_pair(str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"), DEFAULT_LIMITS)
     assert (old_doc.data, new_doc.data) == (load(str(specs / "frob-old.yaml")).data,
                                             load(str(specs / "frob-new.yaml")).data)
+
+
+def test_a_child_that_fails_otherwise_leaves_the_reading_to_this_process(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    old = _large_spec(tmp_path / "old.yaml", "1")
+    new = _large_spec(tmp_path / "new.yaml", "2")
+
+    def broken(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr("specdiff.load.pair.parse_text", broken)  # only the child parses through this name
+    old_doc, _ = load_pair(old, new, DEFAULT_LIMITS)
+    assert old_doc.data == load(old).data

@@ -26,11 +26,12 @@ _YAML = (".yaml", ".yml")
 def load_pair(old: str, new: str, limits: Limits) -> tuple[Document, Document]:
     if not _both_large_yaml(old, new):
         return load(old, limits), load(new, limits)
+    old_text = read_file(Path(old), old, limits)  # read here: the child parses this very text
     reading, writing = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
         os.close(reading)
-        _parse_and_send(old, limits, writing)
+        _parse_and_send(old_text, old, limits, writing)
     os.close(writing)
     try:
         new_doc = load(new, limits)
@@ -38,7 +39,7 @@ def load_pair(old: str, new: str, limits: Limits) -> tuple[Document, Document]:
         with os.fdopen(reading, "rb") as answer:
             sent = answer.read()
         os.waitpid(child, 0)
-    return _receive(sent, old, limits), new_doc
+    return _receive(sent, old_text, old, limits), new_doc
 
 
 def _both_large_yaml(old: str, new: str) -> bool:
@@ -51,9 +52,9 @@ def _both_large_yaml(old: str, new: str) -> bool:
         return False
 
 
-def _parse_and_send(old: str, limits: Limits, fd: int) -> None:  # pragma: no cover - the child's side
+def _parse_and_send(text: str, old: str, limits: Limits, fd: int) -> None:  # pragma: no cover - the child's side
     try:
-        data, fmt = parse_text(read_file(Path(old), old, limits), old, limits)
+        data, fmt = parse_text(text, old, limits)
         message: Any = ("data", data, fmt)
     except InputError as err:
         message = ("input-error", err.detail, err.file, err.place)
@@ -68,17 +69,14 @@ def _parse_and_send(old: str, limits: Limits, fd: int) -> None:  # pragma: no co
     os._exit(0)
 
 
-def _receive(sent: bytes, old: str, limits: Limits) -> Document:
+def _receive(sent: bytes, text: str, old: str, limits: Limits) -> Document:
     try:
         message = marshal.loads(sent)
     except (EOFError, ValueError, TypeError):
         message = ("retry",)
-    if message[0] == "data":
-        _, data, fmt = message
-        text = read_file(Path(old), old, limits)  # for the source map; reading is cheap, parsing is not
-        return load_text(text, old, Path(old).parent, limits, reader=lambda path, name: read_file(path, name, limits),
-                         parsed=(data, fmt))
     if message[0] == "input-error":
         _, detail, file, place = message
         raise InputError(detail, file=file, place=place)
-    return load(old, limits)
+    parsed = (message[1], message[2]) if message[0] == "data" else None  # else parse it here
+    return load_text(text, old, Path(old).parent, limits, reader=lambda path, name: read_file(path, name, limits),
+                     parsed=parsed)

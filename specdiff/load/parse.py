@@ -337,7 +337,7 @@ def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
         raise InputError("empty file", file=name)
     data = docs[0] if len(docs) == 1 else docs
     if shared[0]:  # depth is already bounded while building; aliases may still expand or contain themselves
-        check_shape(data, name, limits, aliases_possible=True)
+        check_shape(data, name, limits)
     return data
 
 
@@ -437,7 +437,7 @@ def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
                  if isinstance(child, dict | list)]
 
 
-def check_shape(data: Any, name: str, limits: Limits, aliases_possible: bool) -> None:
+def check_shape(data: Any, name: str, limits: Limits) -> None:
     """Refuse nesting deeper than the limit, alias expansions beyond the budget (billion laughs), and
     structures that contain themselves (`&a [*a]`).
 
@@ -460,7 +460,7 @@ def check_shape(data: Any, name: str, limits: Limits, aliases_possible: bool) ->
             containers = [c for c in children if isinstance(c, dict | list)]
             size[key] = 1 + sum(size.get(id(c), 1) for c in children)
             height[key] = 1 + max((height[id(c)] for c in containers), default=0)
-            if aliases_possible and size[key] > limits.max_alias_nodes:
+            if size[key] > limits.max_alias_nodes:
                 raise InputError(f"YAML aliases expand to more than {limits.max_alias_nodes} nodes "
                                  "(alias budget exceeded, --max-aliases)", file=name)
             continue
