@@ -164,7 +164,8 @@ class SchemaDiffer:
         if nullable(o) != nullable(n):
             self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
         for keyword in SCALAR_KEYWORDS:
-            self._value(keyword, self._given(o, keyword), self._given(n, keyword), old, new, where)
+            self._value(keyword, _given(o, keyword, self.zero_default_is_implied),
+                        _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
         self._single("items", "[]", old, new, where, presence=not retyped)
@@ -174,12 +175,6 @@ class SchemaDiffer:
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         self.extensions.compare(old, new, where)
-
-    def _given(self, schema: Schema, keyword: str) -> Any:
-        value = _given(schema, keyword)
-        if keyword == "default" and self.zero_default_is_implied and value is not None and not value:
-            return _MISSING
-        return value
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -432,11 +427,14 @@ def _composed(schema: Schema) -> bool:
     return isinstance(members, list) and len(members) > 1
 
 
-def _given(schema: Schema, keyword: str) -> Any:
-    """A keyword's value, or _MISSING when it is absent or says only what its absence says."""
+def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) -> Any:
+    """A keyword's value, or _MISSING when it is absent or says only what its absence says (`minLength: 0`,
+    and with `zero_default_is_implied` a `default` that is its type's zero value)."""
     value = schema.get(keyword, _MISSING)
     default = KEYWORD_DEFAULTS.get(keyword, _MISSING)
     if type(value) is type(default) and value == default:
+        return _MISSING
+    if keyword == "default" and zero_default_is_implied and value is not None and not value:
         return _MISSING
     return value
 

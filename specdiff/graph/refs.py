@@ -17,7 +17,7 @@ from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, split_pointer
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
-_REMOTE_SCHEMES = ("http", "https")
+REMOTE_SCHEMES = ("http", "https")
 
 
 class Resolver:
@@ -40,7 +40,7 @@ class Resolver:
 
     def _external(self, location: str, doc: Document, at: str) -> Document:
         scheme = urlsplit(location).scheme.lower()
-        if scheme in _REMOTE_SCHEMES or (not scheme and _is_remote(doc)):
+        if scheme in REMOTE_SCHEMES or (not scheme and _is_remote(doc)):
             return self._remote(urljoin(doc.name, location) if _is_remote(doc) else location, doc, at)
         if "://" in location:
             raise self.error(f"$ref {location!r} refused: only http and https addresses can be fetched", doc, at)
@@ -64,7 +64,7 @@ class Resolver:
             if not limits.allow_remote_refs:
                 raise self.error(f"remote $ref {url!r} refused (remote references are fetched only with "
                                  "--allow-remote-refs)", doc, at)
-            from specdiff.load.remote import fetch  # the HTTP client is loaded only when it is needed
+            from specdiff.graph.remote import fetch  # the HTTP client is loaded only when it is needed
 
             text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
                 f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
@@ -135,7 +135,7 @@ def _is_ref(node: Any) -> bool:
 
 
 def _is_remote(doc: Document) -> bool:
-    return urlsplit(doc.name).scheme.lower() in _REMOTE_SCHEMES
+    return urlsplit(doc.name).scheme.lower() in REMOTE_SCHEMES
 
 
 def load_text_any(text: str, name: str, base: Path | None, parent: Document) -> Document:

@@ -129,15 +129,10 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
                 raise _TooDeep(node.start_mark)
             mapping: dict[str, Any] = {}
             built[id(node)] = mapping
-            pairs = node.value
-            if any(key.tag == _MERGE for key, _ in pairs):
-                _refuse_duplicates(pairs)
+            if any(key.tag == _MERGE for key, _ in node.value):
+                _refuse_duplicates(node.value)  # before merging, which keeps each key once
                 _flatten(node)
-                pairs = node.value
-                for key, value in pairs:
-                    mapping[_key_text(key)] = build(value, depth + 1)
-                return mapping
-            for key, value in pairs:
+            for key, value in node.value:
                 text = _key_text(key)
                 if text in mapping:
                     raise _DuplicateKey(text, key.start_mark.line + 1, key.start_mark.column + 1)
@@ -164,7 +159,7 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
         return value
 
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))  # nesting is bounded before this runs
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))  # build refuses more than max_depth levels
     try:
         return build(root, 1)
     finally:

@@ -1,6 +1,7 @@
 """Fetching a remote `$ref` over http(s): only with --allow-remote-refs, within the size limit and a timeout.
 
-Kept apart from `specdiff.graph.refs` so that the HTTP client is imported only when a remote ref is fetched.
+Kept apart from `specdiff.graph.refs` (which it serves) so that the HTTP client is imported only when a remote
+ref is fetched.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from specdiff.errors import InputError
-
-_REMOTE_SCHEMES = ("http", "https")
+from specdiff.graph.refs import REMOTE_SCHEMES
 
 
 class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
@@ -23,7 +23,7 @@ class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
                          newurl: str) -> urllib.request.Request | None:
-        if urlsplit(newurl).scheme.lower() not in _REMOTE_SCHEMES:
+        if urlsplit(newurl).scheme.lower() not in REMOTE_SCHEMES:
             raise urllib.error.HTTPError(newurl, code, f"redirect to {newurl!r} refused", headers, fp)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
