@@ -9,7 +9,6 @@ import sys
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +70,12 @@ def _accepts(expected: Any, actual: str) -> bool:
 
 
 def rules_root() -> Path:
-    """rules/ beside the package in a checkout, else the copy shipped inside the wheel."""
-    checkout = Path(__file__).resolve().parents[2] / "rules"
-    if checkout.is_dir():
-        return checkout
-    return Path(str(resources.files("specdiff.rules")))
+    """The catalogue shipped inside the package (specdiff/rules in a wheel or sdist install), else rules/ of a
+    checkout (an editable install maps specdiff.rules there). A plain path either way: rules/ has no
+    __init__.py, so importlib.resources would hand back a namespace MultiplexedPath, not a folder."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "rules"
+    return installed if installed.is_dir() else package.parent / "rules"
 
 
 @lru_cache(maxsize=1)
