@@ -11,6 +11,7 @@ from specdiff.diff import diff
 from specdiff.graph.build import build
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.refs import Resolver
+from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
 
@@ -18,13 +19,15 @@ POLICIES = ("auto", "kubernetes", "openapi")
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
-        today: date | None = None) -> Report:
-    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry."""
+        today: date | None = None, grouped: bool = True) -> Report:
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry;
+    `grouped` folds the findings of one logical change into one (specdiff/group.py)."""
     with collector_paused():
-        return _run(old, new, policy, config, today)
+        return _run(old, new, policy, config, today, grouped)
 
 
-def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:
+def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
+         grouped: bool) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = build(old, old_resolver), build(new, new_resolver)
     chosen = pick_policy(policy, old_graph, new_graph)
@@ -40,6 +43,8 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
 
         outcome = apply(findings, config, today)
         findings, notes = list(outcome.findings), notes + outcome.notes
+    if grouped:
+        findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes)
 
 

@@ -38,6 +38,7 @@ class RenderOptions:
     color: bool = False
     old_doc: Document | None = None
     new_doc: Document | None = None
+    summary_only: bool = False  # text: only the counts by level and by rule
 
 
 Renderer = Callable[[Report, RenderOptions], str]
