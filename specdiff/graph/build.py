@@ -297,6 +297,8 @@ class Builder:
             else:
                 schema, schema_at = self._v3_parameter_schema(param, at)
             key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
+            if location == "header":
+                key_name = name.lower()  # HTTP header names are case-insensitive (RFC 9110)
             parameter = Parameter(
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
