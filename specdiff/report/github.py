@@ -36,6 +36,8 @@ def annotation(finding: Finding, options: RenderOptions) -> str:
     properties.append(("title", f"{finding.rule} ({finding.level.value})"))
     head = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     message = f"{sentence(finding)}\nWhy: {reason(finding)}"
+    if where is not None and where.removed:
+        message += f"\nRemoved: {where.removed}"
     return f"::{COMMANDS[finding.level]} {head}::{escape_data(message)}"
 
 

@@ -78,7 +78,8 @@ def _result(finding: Finding, index: int, options: RenderOptions) -> dict[str, A
         "ruleId": finding.rule,
         "ruleIndex": index,
         "level": LEVELS[finding.level],
-        "message": {"text": f"{sentence(finding)}. {reason(finding)}"},
+        "message": {"text": f"{sentence(finding)}. {reason(finding)}" + (
+            f" Removed: {where.removed}." if where is not None and where.removed else "")},
         "locations": [location] if location else [],
         "partialFingerprints": {FINGERPRINT: finding.fingerprint},
         "properties": {"level": finding.level.value, "change": change.kind, "pointer": change.pointer,
