@@ -60,8 +60,9 @@ def test_github_annotations_point_at_the_line_in_yaml_and_json(as_json_input: bo
         ("error", "schema.property.removed (breaking)", new, "properties"),
         ("error", "operation.removed (breaking)", new, "paths"),
     ]  # operation.added is safe, below the default --annotate-level
+    line = 25 if as_json_input else 13
     assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call this operation get 404 or 405 "
-                           f"instead of a response.%0ARemoved: /paths/~1old/get (line {25 if as_json_input else 13} of {old})")
+                           f"instead of a response.%0ARemoved: /paths/~1old/get (line {line} of {old})")
 
 
 def test_github_levels_and_escaping() -> None:
