@@ -3,8 +3,9 @@
 One change is often written many times in a spec: the same optional parameter added to every list and watch
 operation, the same enum value added to a field in each served version of a CRD, the same field change in each
 version of a type. Two findings are the same logical change when they share a `group_key`: the rule, the
-verdict and its reason, what changed (node, attribute, field path, old and new value) and where, with the
-operation and the API version left out; enum values added to (or removed from) one field fold together too.
+verdict and its reason, what changed (node, attribute, field path, old and new value) and where, leaving out
+the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
+added to (or removed from) one field fold together too.
 
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
@@ -33,7 +34,7 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
     change, ctx = finding.change, finding.change.context
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(change.new))
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            _unversioned(ctx.schema), _unversioned(ctx.document), ctx.path or "", values)
+            _unversioned(ctx.schema), ctx.path or "", values)
 
 
 def group_fingerprint(finding: Finding) -> str:
@@ -70,9 +71,6 @@ def _message(members: Sequence[Finding]) -> str:
     schemas = _distinct(m.change.context.schema for m in members)
     if len(schemas) > 1 and first.change.context.schema:
         replacements.append((first.change.context.schema, _braced(schemas)))
-    documents = _distinct(m.change.context.document for m in members)
-    if len(documents) > 1 and first.change.context.document:
-        replacements.append((first.change.context.document, _braced(documents)))
     for key, value in list(values.items()):
         for old, new in replacements:
             value = value.replace(old, new)
