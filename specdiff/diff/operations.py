@@ -37,6 +37,7 @@ class OperationDiffer:
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.local_only and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
+        self.reversed = new.reversed
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
@@ -48,9 +49,18 @@ class OperationDiffer:
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
 
+    # -- directions: a webhook or callback is sent by the API and answered by the client ------------------
+    reversed = False
+
+    def _request(self, where: Where) -> Where:
+        return _response(where) if self.reversed else _request(where)
+
+    def _response_side(self, where: Where) -> Where:
+        return _request(where) if self.reversed else _response(where)
+
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
-        request = _request(where)
+        request = self._request(where)
         for key, param in new.parameters.items():
             at = request.at(f"{param.location} parameter {param.name}")
             if key not in old.parameters:
@@ -95,7 +105,7 @@ class OperationDiffer:
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
               where: Where) -> None:
-        request = _request(where).at("request body")
+        request = self._request(where).at("request body")
         if old is None and new is None:
             return
         if old is None and new is not None:
@@ -135,7 +145,7 @@ class OperationDiffer:
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
-        response_where = _response(where)
+        response_where = self._response_side(where)
         for status, response in new.responses.items():
             at = response_where.at(f"response {status}")
             if status not in old.responses:

@@ -64,6 +64,8 @@ class Operation:
     stability: str = "ga"
     lifecycle: Any = None
     document: Document | None = None  # the document `pointer` points into (a directory's part); None: the spec's
+    #: a webhook or callback: the API sends the request and the client writes the response
+    reversed: bool = False
 
     @property
     def label(self) -> str:
