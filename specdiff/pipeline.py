@@ -8,6 +8,7 @@ from specdiff.classify import classify
 from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import diff
+from specdiff.diff.openapi_extensions import with_dates
 from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
@@ -29,7 +30,8 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
-    changes = diff(old_graph, new_graph, old_resolver, new_resolver)
+    changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver), today or date.today(),
+                         config.deprecation_days if config is not None else {})
 
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)

@@ -27,7 +27,7 @@ class OperationDiffer:
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self._change("removed", "operation", "", old_op.label, None, _where(old_op, self.old),
-                             old_op.pointer, None, deprecated=old_op.deprecated)
+                             old_op.pointer, None, deprecated=old_op.deprecated, sunset=old_op.sunset)
 
     def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
@@ -41,10 +41,13 @@ class OperationDiffer:
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
-                                                ("operationId", old.operation_id, new.operation_id)):
+                                                ("operationId", old.operation_id, new.operation_id),
+                                                ("x-sunset", old.sunset, new.sunset),
+                                                ("x-stability-level", old.declared_stability,
+                                                 new.declared_stability)):
             if old_value != new_value:
                 self._change("modified", "operation", attribute, old_value, new_value, where, old.pointer,
-                             new.pointer)
+                             new.pointer, sunset=new.sunset)
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
@@ -72,7 +75,8 @@ class OperationDiffer:
             if key not in new.parameters:
                 self._change("removed", "parameter", "", param.name, None,
                              request.at(f"{param.location} parameter {param.name}"), param.pointer, None,
-                             location=param.location, name=param.name, required=param.required)
+                             location=param.location, name=param.name, required=param.required,
+                             deprecated=param.deprecated, sunset=param.sunset)
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         detail = {"location": new.location, "name": new.name}
@@ -85,10 +89,11 @@ class OperationDiffer:
         new_name = new.name.lower() if new.location == "header" else new.name
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
                                                 ("style", old_style, new_style), ("explode", old_explode, new_explode),
-                                                ("deprecated", old.deprecated, new.deprecated)):
+                                                ("deprecated", old.deprecated, new.deprecated),
+                                                ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
                 self._change("modified", "parameter", attribute, old_value, new_value, where, old.pointer,
-                             new.pointer, **detail)
+                             new.pointer, sunset=new.sunset, **detail)
         if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
             assert old.schema is not None and new.schema is not None
             self._change("modified", "parameter", "type", old.schema.get("type"), "array", where, old.pointer,
@@ -202,7 +207,8 @@ def _structured(schema: dict[str, Any] | None) -> bool:
 
 def _same_contract(old: Operation, new: Operation) -> bool:
     return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
-            and old.deprecated == new.deprecated and old.operation_id == new.operation_id)
+            and old.deprecated == new.deprecated and old.operation_id == new.operation_id
+            and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

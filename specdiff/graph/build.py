@@ -30,6 +30,7 @@ from specdiff.graph.model import (
 )
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
+from specdiff.graph.sunset import STABILITY_LEVELS, declared_level, sunset_header, sunset_of
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -253,12 +254,16 @@ class Builder:
         body = self._v2_body(raw, merged, pointer) if self.v2 else self._v3_body(raw.get("requestBody"), pointer)
         responses = self._responses(raw.get("responses"), pointer + "/responses", raw)
         group_version = None if reversed_ else group_version_of_path(path)
+        declared = declared_level(raw)
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
-            group_version=group_version, stability=stability_of(group_version.split("/")[-1])
-            if group_version else "ga", document=self.doc, reversed=reversed_,
+            group_version=group_version,
+            stability=STABILITY_LEVELS[declared] if declared else stability_of(group_version.split("/")[-1])
+            if group_version else "ga",
+            document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
+            declared_stability=declared,
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -272,6 +277,18 @@ class Builder:
                 else:
                     edge["directions"].add(direction)
         return op
+
+    def _sunset_header(self, raw: dict[str, Any], pointer: str) -> str | None:
+        """The date a `Sunset` header (RFC 8594) documented on any of the operation's responses announces."""
+        responses = raw.get("responses")
+        for status, item in sorted(responses.items()) if isinstance(responses, dict) else ():
+            response = self._deref(item, pointer + join_pointer(("responses", str(status))))
+            headers = response.get("headers") if isinstance(response, dict) else None
+            if isinstance(headers, dict):
+                found = sunset_header({name: self._deref(h, pointer) for name, h in headers.items()})
+                if found:
+                    return found
+        return None
 
     @staticmethod
     def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str]]:
@@ -330,6 +347,7 @@ class Builder:
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
+                sunset=sunset_of(param),
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
