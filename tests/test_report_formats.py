@@ -17,7 +17,7 @@ from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, compare, rendered
 
 from specdiff.cli import main
 from specdiff.records import Change, Context, Finding, Level
-from specdiff.report import render
+from specdiff.report import annotated, render
 from specdiff.report.github import escape_data, escape_property
 from specdiff.report.sections import section_of
 
@@ -355,7 +355,8 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
     log = _validate_sarif(render(report, "sarif", options))
     results = log["runs"][0]["results"]
-    assert len(results) == len(report.findings) > 300
+    assert len(report.findings) > 300
+    assert len(results) == len(annotated(report, options))  # only findings at or above --annotate-level
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
     comment = render(report, "markdown", options)
     assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" in comment
