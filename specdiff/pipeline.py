@@ -22,7 +22,7 @@ POLICIES = ("auto", "kubernetes", "openapi")
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
-        today: date | None = None) -> Report:
+        today: date | None = None, include_docs: bool = False) -> Report:
     """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry.
 
     The differ walks nested schemas by recursion, a few frames per level: the interpreter's limit is raised
@@ -34,7 +34,7 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
     sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
     try:
         with collector_paused():
-            return _run(old, new, policy, config, today)
+            return _run(old, new, policy, config, today, include_docs)
     except RecursionError:
         raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
                          "--max-depth)", file=f"{old.name} and {new.name}") from None
@@ -46,11 +46,12 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
 _FRAMES_PER_LEVEL = 6
 
 
-def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:
+def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
+         include_docs: bool = False) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
-    changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver), today or date.today(),
+    changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver, include_docs), today or date.today(),
                          config.deprecation_days if config is not None else {})
 
     def reach(change: Change) -> tuple[str, ...]:

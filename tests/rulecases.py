@@ -24,7 +24,7 @@ def run_case(case: dict[str, Any]) -> Report:
     old = load_text(json.dumps(expand(case["old"])), "old.json", None)
     new = load_text(json.dumps(expand(case["new"])), "new.json", None)
     config = config_from_mapping(case["config"], "case") if case.get("config") else None
-    return run(old, new, case.get("policy", "auto"), config)
+    return run(old, new, case.get("policy", "auto"), config, include_docs=bool(case.get("include_docs")))
 
 
 def observed(report: Report, with_level: bool) -> list[tuple[str, ...]]:

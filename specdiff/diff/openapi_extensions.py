@@ -88,3 +88,14 @@ def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str,
             extra["min_days"] = minimum_days[change.context.stability]
         dated.append(replace(change, detail=tuple(sorted((*change.detail, *extra.items())))) if extra else change)
     return dated
+
+
+#: schema keywords that only document: compared with `--include-docs`, for complete changelogs
+DOC_KEYWORDS = ("title", "description", "example", "examples")
+
+
+def compare_docs(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+    for keyword in DOC_KEYWORDS:
+        o, n = old.schema.get(keyword), new.schema.get(keyword)
+        if o != n:
+            differ._change(_kind(o, n), "schema", keyword, o, n, where, _at(old, keyword), _at(new, keyword))

@@ -35,6 +35,14 @@ class OperationDiffer:
                          tuple(sorted(detail.items()))))
 
     def _operation(self, old: Operation, new: Operation) -> None:
+        if self.schemas.include_docs:
+            for attribute, old_text, new_text in (("summary", old.summary, new.summary),
+                                                  ("description", old.description, new.description),
+                                                  ("tags", list(old.tags), list(new.tags))):
+                if old_text != new_text:
+                    kind = "added" if not old_text else "removed" if not new_text else "modified"
+                    self._change(kind, "operation", attribute, old_text or None, new_text or None,
+                                 _where(new, self.new), old.pointer, new.pointer)
         if self.schemas.local_only and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         self.reversed = new.reversed

@@ -115,8 +115,8 @@ class Builder:
                     op = self._operation(path, method, item[method], item_pointer + "/" + method, shared)
                     self.operations[op.key] = op
                     self._callbacks(op.path, item[method], item_pointer + "/" + method)
-        webhooks = self.data.get("webhooks")
-        for name, item in (webhooks if isinstance(webhooks, dict) else {}).items():
+        webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
+        for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
@@ -125,12 +125,12 @@ class Builder:
         callbacks = raw.get("callbacks")
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
             at = pointer + join_pointer(("callbacks", name))
-            callback = self._deref(callback, at)
+            callback, at = self._deref(callback, at)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)))
 
     def _reversed_item(self, path: str, item: Any, pointer: str) -> None:
-        item = self._deref(item, pointer)
+        item, pointer = self._deref(item, pointer)
         if not isinstance(item, dict):
             raise InputError("a path item must be a mapping", file=self.doc.name, place=pointer)
         shared = self._parameters(item.get("parameters"), pointer + "/parameters", "")
@@ -261,7 +261,7 @@ class Builder:
             stability=STABILITY_LEVELS[declared] if declared else stability_of(group_version.split("/")[-1])
             if group_version else "ga",
             document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
-            declared_stability=declared,
+            declared_stability=declared, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -280,10 +280,10 @@ class Builder:
         """The date a `Sunset` header (RFC 8594) documented on any of the operation's responses announces."""
         responses = raw.get("responses")
         for status, item in sorted(responses.items()) if isinstance(responses, dict) else ():
-            response = self._deref(item, pointer + join_pointer(("responses", str(status))))
+            response, _ = self._deref(item, pointer + join_pointer(("responses", str(status))))
             headers = response.get("headers") if isinstance(response, dict) else None
             if isinstance(headers, dict):
-                found = sunset_header({name: self._deref(h, pointer) for name, h in headers.items()})
+                found = sunset_header({name: self._deref(h, pointer)[0] for name, h in headers.items()})
                 if found:
                     return found
         return None
@@ -445,6 +445,10 @@ class Builder:
 def _list(value: Any) -> list[Any]:
     """A list from the spec, or an empty one where the spec has something else (it is not ours to judge)."""
     return value if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _dict(value: Any) -> Any:

@@ -69,6 +69,8 @@ class Operation:
     reversed: bool = False
     sunset: str | None = None  # `x-sunset`, else the date a documented `Sunset` response header gives
     declared_stability: str | None = None  # `x-stability-level` as written: draft, alpha, beta or stable
+    summary: str | None = None
+    description: str | None = None
 
     @property
     def label(self) -> str:
