@@ -148,6 +148,8 @@ class SchemaDiffer:
                     return
                 self._change("modified", "schema", "$ref", old_name, new_name, where,
                              old.pointer + "/$ref", new.pointer + "/$ref")
+                if where.context.at_body():
+                    return  # a body swapped for another type: one change; each type is compared where it is named
         if old_ref:
             old = self._follow(old, self.old_resolver)
         if new_ref:
@@ -166,7 +168,7 @@ class SchemaDiffer:
         retyped = old_types != new_types
         if retyped:
             self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
-                         old.pointer, new.pointer)
+                         old.pointer, new.pointer, had_properties=bool(o.get("properties")))
         if nullable(o) != nullable(n):
             self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
         for keyword in SCALAR_KEYWORDS:
