@@ -189,11 +189,9 @@ Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `ope
 ## Breaking changes (action required)
 
 ### /frobs
-- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know; \
-Kubernetes counts an added enum value as incompatible because its schemas are read as well as written. \
+- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
-- Property Frobber .size removed. Clients that read or write the field lose it, and stored objects that carry it \
-can no longer round-trip. (`schema.property.removed`)
+- Property Frobber .size removed. Clients that read or write the property lose it. (`schema.property.removed`)
 
 ### /old
 - Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response. \
