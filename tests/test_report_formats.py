@@ -74,7 +74,7 @@ def test_github_levels_and_escaping() -> None:
     found = _annotations(text)
     assert [command for command, _, _ in found] == ["error", "error", "error", "error"]  # the safe one is left out
     assert found[1][1]["file"] == HOSTILE_NEW
-    assert "removed from Pet .name%0A::error::injected%0D%0A# heading | cell%0AWhy: " in found[3][2]
+    assert "removed from Pet .name\\n::error::injected\\n# heading | cell%0AWhy: " in found[3][2]  # as text does
 
 
 def test_github_without_documents_has_no_places() -> None:

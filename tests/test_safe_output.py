@@ -154,3 +154,14 @@ def test_an_interrupted_write_removes_its_temporary_file(tmp_path: Path, monkeyp
         cli.write_atomic(str(target), "whole report\n")
     monkeypatch.setattr(os, "replace", real_replace)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fmt", ["github", "html"])
+def test_the_ci_log_and_the_page_carry_no_control_or_bidi_characters(report: Report, fmt: str) -> None:
+    """`--format github` is printed into the job log (`\\x1b]52;` would write the reader's clipboard) and an html
+    page gets copied into terminals: both drop what the text format drops, and still show the rest."""
+    text = render(report, fmt, RenderOptions(annotate_level="safe"))
+    assert _unsafe_characters(text) == set()
+    assert "RED" in text and "evil" in text
+    if fmt == "github":
+        assert len(text.splitlines()) == len(report.findings)
