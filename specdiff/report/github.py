@@ -1,10 +1,10 @@
 """GitHub Actions workflow commands: one annotation per finding, on the line of the spec it is about.
 
 `::error file=api/openapi.yaml,line=12,col=5,title=...::message`; breaking findings are errors, dangerous ones
-warnings and safe ones notices. The action prints them into the job log, so control characters, ANSI
-escapes and bidi controls from spec text are dropped as in the text format; only findings at or above `--annotate-level` (default dangerous) are
-annotated, breaking first. Values are escaped as the Actions toolkit does, so a spec string can neither
-end the command nor start another one on a new line.
+warnings and safe ones notices; only findings at or above `--annotate-level` (default dangerous) are
+annotated, breaking first. The action prints them into the job log, so control characters, ANSI escapes and
+bidi controls from spec text are dropped, as in the text format. Values are escaped as the Actions toolkit
+does, so a spec string can neither end the command nor start another one on a new line.
 """
 
 from __future__ import annotations
