@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -349,13 +350,16 @@ def test_every_format_renders_the_hostile_pair() -> None:
 
 
 def test_formats_on_two_real_kubernetes_releases() -> None:
-    """1.35 -> 1.36: hundreds of findings; every SARIF result is placed, the comment is cut to fit."""
+    """1.35 -> 1.36: hundreds of findings; every SARIF result (breaking and dangerous ones by default) is
+    placed, the comment is cut to fit."""
     from conftest import corpus
 
     report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
     log = _validate_sarif(render(report, "sarif", options))
     results = log["runs"][0]["results"]
-    assert len(results) == len(report.findings) > 300
+    assert len(results) == sum(f.level.value != "safe" for f in report.findings) > 20
+    assert len(render(report, "sarif", replace(options, annotate_level="safe")).split('"ruleId"')) - 1 == len(
+        report.findings) > 300
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
     comment = render(report, "markdown", options)
     assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" in comment
