@@ -43,6 +43,7 @@ def main() -> None:
       specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
       specdiff explain RULE         print one rule's documentation
+      specdiff github-comment       post or update the pull-request comment (the GitHub action)
 
     Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 usage or input error.
     """
