@@ -264,7 +264,7 @@ def test_markdown_report_carries_the_notes(project: Path) -> None:
     code, out, _ = cli("old.yaml", "old.yaml", "--baseline", "b.txt", "--format", "markdown", "--no-config")
     assert code == 0
     assert out.endswith("No changes found.\n\n#### Notes\n"
-                        "- unused baseline entry (b.txt:\u200b1):\u200b 0000000000000000 (gone) matched no "
+                        "- unused baseline entry (b.txt:1): `0000000000000000` (gone) matched no "
                         "finding; remove it\n")
 
 
