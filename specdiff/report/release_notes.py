@@ -25,11 +25,12 @@ _FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
 
 
 def render(report: Report, options: RenderOptions) -> str:
+    why = f", {escape(report.policy_reason)}" if report.policy_reason else ""
     lines = [f"# Release notes: {_title(report)}", "",
              f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
-             f"(policy `{report.policy}`" + (f", {escape(report.policy_reason)}" if report.policy_reason else "")
-             + "): " + ", ".join(f"{n} {level}" for level, n in report.summary().items()) + ".", ""]
-    sections = grouped(report, Subjects([options.new_doc, options.old_doc]))
+             f"(policy `{report.policy}`{why}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
+             + ".", ""]
+    sections = grouped(report, Subjects([options.new_doc, options.old_doc], report.policy == "kubernetes"))
     if not sections:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:
