@@ -79,7 +79,8 @@ def _narrows(change: Change) -> bool | None:
         before, after = set(map(str, old or ())), set(map(str, new or ()))
         return True if after > before else False if after < before else None
     if attribute == "pattern":
-        old_all, new_all = old is None or old in _MATCH_ALL, new is None or new in _MATCH_ALL
+        old_all = old is None or (isinstance(old, str) and old in _MATCH_ALL)
+        new_all = new is None or (isinstance(new, str) and new in _MATCH_ALL)
         if old_all or new_all:
             return old_all and not new_all
     if change.kind == "added":
