@@ -79,8 +79,7 @@ def _narrows(change: Change) -> bool | None:
         before, after = set(map(str, old or ())), set(map(str, new or ()))
         return True if after > before else False if after < before else None
     if attribute == "pattern":
-        old_all = old is None or (isinstance(old, str) and old in _MATCH_ALL)
-        new_all = new is None or (isinstance(new, str) and new in _MATCH_ALL)
+        old_all, new_all = _matches_all(old), _matches_all(new)
         if old_all or new_all:
             return old_all and not new_all
     if change.kind == "added":
@@ -104,6 +103,11 @@ def _narrows(change: Change) -> bool | None:
         if ratio.numerator == 1:
             return False
     return None
+
+
+def _matches_all(pattern: Any) -> bool:
+    """No pattern, or one that every string matches; a malformed (non-string) pattern is neither."""
+    return pattern is None or (isinstance(pattern, str) and pattern in _MATCH_ALL)
 
 
 def _openness(value: Any) -> int:
