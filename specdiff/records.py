@@ -95,11 +95,15 @@ class Finding:
     reason: str
     change: Change
     operations: tuple[str, ...] = ()
+    #: a group (one logical change at many places) lists its members, each a finding of its own ...
+    members: tuple[Finding, ...] = ()
+    #: ... and has its own fingerprint, hashed from what the members share (specdiff/group.py)
+    group: str | None = None
 
     @property
     def fingerprint(self) -> str:
         """Stable id from structured fields only (never message text): survives rewording."""
-        return fingerprint(self.rule, self.change)
+        return self.group or fingerprint(self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)

@@ -117,7 +117,8 @@ class OperationDiffer:
         compared: set[tuple[int, int]] = set()
         for name, media in new.items():
             if name not in old:
-                self._change("added", "media-type", part, None, name, where, None, media.pointer, media_type=name)
+                self._change("added", "media-type", part, None, name, where, None, media.pointer, media_type=name,
+                             others=", ".join(old))
                 continue
             previous = old[name]
             if previous.schema is None or media.schema is None:
@@ -131,7 +132,8 @@ class OperationDiffer:
                 self._schema(previous.schema, media.schema, previous.pointer, media.pointer, where)
         for name, media in old.items():
             if name not in new:
-                self._change("removed", "media-type", part, name, None, where, media.pointer, None, media_type=name)
+                self._change("removed", "media-type", part, name, None, where, media.pointer, None, media_type=name,
+                             others=", ".join(new))
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
