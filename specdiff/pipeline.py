@@ -53,6 +53,9 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
     changes = diff(old_graph, new_graph, old_resolver, new_resolver)
+    most = min(old.limits.max_changes, new.limits.max_changes)
+    if len(changes) > most:  # YAML aliases within their budget can still multiply what is compared
+        raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}")
 
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)
