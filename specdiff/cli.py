@@ -132,10 +132,12 @@ def limit_options(command: Any) -> Any:
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--summary", "summary_only", is_flag=True,
               help="Print only the summary: counts by level and by rule (text format).")
+@click.option("--include-docs", is_flag=True,
+              help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
-            no_group: bool, summary_only: bool, limits: Limits,
+            no_group: bool, summary_only: bool, include_docs: bool, limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -157,7 +159,8 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
         config = for_command(config_file, no_config, select, ignore, baseline)
         old_doc, new_doc = load_pair(old, new, limits)
-        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group)
+        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group,
+                     include_docs=include_docs)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
         for name in formats:

@@ -24,7 +24,9 @@ CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", "kubernetes", "openapi")
 FAIL_ON = ("breaking", "dangerous", "safe", "never")
 RULE_LEVELS = ("breaking", "dangerous", "safe", "off")
-_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline")
+_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days")
+#: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
+_DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = ("breaking", "dangerous", "safe")
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -68,6 +70,8 @@ class Config:
     ignores: tuple[ScopedIgnore, ...] = ()
     baseline: tuple[BaselineEntry, ...] = ()
     baseline_path: str | None = None
+    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
+    deprecation_days: Mapping[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- finding and reading
@@ -301,7 +305,26 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
     return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
                   annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
-                  baseline=baseline_entries, baseline_path=baseline_path)
+                  baseline=baseline_entries, baseline_path=baseline_path,
+                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where))
+
+
+def _deprecation_days(value: Any, where: _Where) -> dict[str, int]:
+    """`deprecation-days: {stable: 180, beta: 90}`: the shortest notice a deprecation must give, per level."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise where.error("deprecation-days must map a stability level to a number of days", ("deprecation-days",))
+    days: dict[str, int] = {}
+    for level, count in value.items():
+        if level not in _DEPRECATION_LEVELS:
+            raise where.error(f"deprecation-days level must be one of {', '.join(_DEPRECATION_LEVELS)}, not "
+                              f"{level!r}", ("deprecation-days", level))
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise where.error(f"deprecation-days of {level} must be a whole number of days",
+                              ("deprecation-days", level))
+        days[_DEPRECATION_LEVELS[level]] = max(count, days.get(_DEPRECATION_LEVELS[level], 0))
+    return days
 
 
 def _scoped_ignores(value: Any, where: _Where, selectors: frozenset[str]) -> tuple[ScopedIgnore, ...]:

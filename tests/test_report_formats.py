@@ -190,11 +190,10 @@ Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `ope
 
 ### /frobs
 
-- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know; \
-Kubernetes counts an added enum value as incompatible because its schemas are read as well as written. \
+- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
-- Property size removed from Frobber .size. Clients that read or write the field lose it, and stored objects that \
-carry it can no longer round-trip. (`schema.property.removed`)
+- Property size removed from Frobber .size. Clients that read or write the property lose it. \
+(`schema.property.removed`)
 
 ### /old
 

@@ -39,6 +39,9 @@ class Card:
     when: tuple[dict[str, Any], ...] = ()
     #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
     reasons: Any = None
+    #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
+    #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction)
+    group: str = "place"
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -167,7 +170,14 @@ def _card(path: Path, root: Path) -> Card:
                 cases=tuple(raw.get("cases") or ()),
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
                 path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")),
-                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None)
+                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None,
+                group=_grouping(raw.get("group", "place"), path))
+
+
+def _grouping(raw: Any, path: Path) -> str:
+    if raw not in ("place", "rule"):
+        raise ConfigError("'group' must be place or rule", file=str(path))
+    return str(raw)
 
 
 def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:

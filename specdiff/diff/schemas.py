@@ -14,6 +14,8 @@ from typing import Any
 
 from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
+from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
+from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.refs import Resolver
@@ -72,6 +74,8 @@ def capped(where: Where, schema: Any) -> Where:
 
 class SchemaDiffer:
     """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
+
+    include_docs = False  # report documentation changes too (`--include-docs`)
 
     def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
                  old_resolver: Resolver, new_resolver: Resolver) -> None:
@@ -144,6 +148,8 @@ class SchemaDiffer:
                     return
                 self._change("modified", "schema", "$ref", old_name, new_name, where,
                              old.pointer + "/$ref", new.pointer + "/$ref")
+                if where.context.at_body():
+                    return  # a body swapped for another type: one change; each type is compared where it is named
         if old_ref:
             old = self._follow(old, self.old_resolver)
         if new_ref:
@@ -162,7 +168,7 @@ class SchemaDiffer:
         retyped = old_types != new_types
         if retyped:
             self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
-                         old.pointer, new.pointer)
+                         old.pointer, new.pointer, had_properties=bool(o.get("properties")))
         if nullable(o) != nullable(n):
             self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
         for keyword in SCALAR_KEYWORDS:
@@ -177,6 +183,9 @@ class SchemaDiffer:
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         compare_2020(self, old, new, where)
+        compare_extensions(self, old, new, where)
+        if self.include_docs:
+            compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
@@ -238,7 +247,8 @@ class SchemaDiffer:
                 at = capped(self._property_where(where.at("." + name), schema, schema), schema)
                 self._change("removed", "property", "", schema, None, at,
                              old.pointer + join_pointer(("properties", name)), None,
-                             name=name, required=name in old_required, **_lifecycle_facts(schema))
+                             name=name, required=name in old_required, **_lifecycle_facts(schema),
+                             **_deprecation_facts(schema))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 self._change("modified", "property", "required", False, True,

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from specdiff.graph.sunset import stability_level
+
 Schema = dict[str, Any]
 
 LIFECYCLE = "x-kubernetes-api-lifecycle"
@@ -48,6 +50,16 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
 
 
 def field_stability(schema: Schema) -> str:
+    """The least stable of what `x-stability-level` declares and what a KEP-2558 marker says."""
+    declared = stability_level(schema)
+    return least_level(declared, _marked(schema)) if declared else _marked(schema)
+
+
+def least_level(*levels: str) -> str:
+    return min(levels, key=("alpha", "beta", "ga").index)
+
+
+def _marked(schema: Schema) -> str:
     """alpha or beta for a field whose marker says so, else ga (deprecated says nothing about stability)."""
     status = lifecycle_of(schema).status
     return status if status in ("alpha", "beta") else "ga"
