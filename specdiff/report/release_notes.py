@@ -20,7 +20,7 @@ def render(report: Report, options: RenderOptions) -> str:
              f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
              f"(policy `{report.policy}`{why}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
              + ".", ""]
-    sections = grouped(report, Subjects([options.new_doc, options.old_doc]))
+    sections = grouped(report, Subjects([options.new_doc, options.old_doc], report.policy == "kubernetes"))
     if not sections:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:

@@ -70,7 +70,9 @@ class Subjects:
     first tag, else their path's first segment. A schema belongs where the operations that use it are.
     """
 
-    def __init__(self, docs: Iterable[Document | None]) -> None:
+    def __init__(self, docs: Iterable[Document | None], kubernetes: bool = True) -> None:
+        """`kubernetes`: whether the policy is Kubernetes; an ordinary API's `/api/v1/users` is no group/version."""
+        self._kubernetes = kubernetes
         self._operations: dict[str, Subject] = {}
         kinds: dict[tuple[str, str], set[str]] = {}
         located: list[tuple[str, str, str]] = []  # (label, group_version, resource)
@@ -79,7 +81,7 @@ class Subjects:
             for path, item in paths.items() if isinstance(paths, dict) else ():
                 if not isinstance(item, dict):
                     continue
-                gv, resource, own = _kubernetes_resource(str(path))
+                gv, resource, own = _kubernetes_resource(str(path)) if kubernetes else (None, None, False)
                 for method in _METHODS:
                     operation = item.get(method)
                     if not isinstance(operation, dict):
@@ -107,8 +109,8 @@ class Subjects:
             group, _, kind = ctx.gvk.rpartition("/")
             return Subject(group, _kind_of({kind}) or kind)
         if ctx.operation:
-            return self._operations.get(ctx.operation) or _from_label(ctx.operation)
-        users = {self._operations.get(op) or _from_label(op) for op in finding.operations}
+            return self._operations.get(ctx.operation) or _from_label(ctx.operation, self._kubernetes)
+        users = {self._operations.get(op) or _from_label(op, self._kubernetes) for op in finding.operations}
         if len(users) == 1:
             return users.pop()
         if ctx.schema:
@@ -226,11 +228,11 @@ def _tag_or_segment(operation: dict[str, Any], path: str) -> str:
     return f"/{first}"
 
 
-def _from_label(label: str) -> Subject:
+def _from_label(label: str, kubernetes: bool = True) -> Subject:
     """A subject for an operation the documents do not show (a removed one is in the old document, so this is
     rare): its Kubernetes group/version and resource, else its path's first segment."""
     _, _, path = label.partition(" ")
-    gv, resource, _ = _kubernetes_resource(path)
+    gv, resource, _ = _kubernetes_resource(path) if kubernetes else (None, None, False)
     if gv:
         return Subject(gv, resource or "")
     return Subject("/" + path.strip("/").split("/", 1)[0])
