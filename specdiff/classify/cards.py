@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import string
 import sys
 from contextlib import suppress
 from dataclasses import asdict, dataclass
@@ -14,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from specdiff.classify.predicates import PREDICATES, READS
+from specdiff.diff.vocabulary import COMMON_VALUES, DIRECTIONS, VOCABULARY
 from specdiff.errors import ConfigError
 
 POLICIES = ("kubernetes", "openapi")
@@ -80,13 +83,19 @@ def rules_root() -> Path:
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[Card, ...]:
-    root = rules_root()
+    return load_catalogue(rules_root())
+
+
+def load_catalogue(root: Path) -> tuple[Card, ...]:
+    """Every card under `root`, each checked against the change vocabulary."""
     paths = sorted(root.rglob("*.yaml"))
     cache = _cache_file(root, paths)
     cards = _read_cache(cache)
     if cards is None:
         cards = [_card(path, root) for path in paths]
         _write_cache(cache, cards)
+    for item in cards:
+        check_card(item, root)
     ids = [c.id for c in cards]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
@@ -155,6 +164,65 @@ def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:
     if not isinstance(raw, list) or not all(isinstance(e, dict) and {"predicate", "level"} <= set(e) for e in raw):
         raise ConfigError("'when' must be a list of {predicate, level, reason}", file=str(path))
     return tuple(raw)
+
+
+# -- the card against the change vocabulary ------------------------------------------------------------
+_MATCH_KEYS = ("node", "change", "attribute", "direction")
+
+
+def check_card(item: Card, root: Path) -> None:
+    """Refuses a card that matches, tests or renders anything the differ never emits, naming the unknown name.
+
+    A card may only name facts that every node it matches declares, so no placeholder renders empty because
+    one kind of change lacks it.
+    """
+    def refuse(what: str) -> ConfigError:
+        return ConfigError(what, file=str(root / item.path))
+
+    unknown = sorted(set(item.match) - set(_MATCH_KEYS))
+    if unknown:
+        raise refuse(f"unknown match key {unknown[0]!r}")
+    names = _listed(item.match.get("node"))
+    for name in names:
+        if name not in VOCABULARY:
+            raise refuse(f"unknown node {name!r}")
+    nodes = [VOCABULARY[name] for name in names] or list(VOCABULARY.values())
+    for kind in _listed(item.match.get("change")):
+        if not any(kind in node.kinds for node in nodes):
+            raise refuse(f"unknown change kind {kind!r}")
+    for attribute in _listed(item.match.get("attribute")):
+        if not any(node.has_attribute(attribute) for node in nodes):
+            raise refuse(f"unknown attribute {attribute!r}")
+    for direction in _listed(item.match.get("direction")):
+        if direction not in DIRECTIONS:
+            raise refuse(f"unknown direction {direction!r}")
+    facts = set.intersection(*(set(node.facts) for node in nodes)) if names else set()
+    predicates = [item.predicate] if item.predicate else []
+    for name in [*predicates, *(e["predicate"] for e in item.when)]:
+        if name not in PREDICATES:
+            raise refuse(f"unknown predicate {name!r}")
+        missing = [fact for fact in READS.get(name, ()) if fact not in facts]
+        if missing:
+            raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
+    known = set(COMMON_VALUES) | facts
+    for template in (item.message, item.reason, *(str(e.get("reason", "")) for e in item.when)):
+        try:
+            names = placeholders(template)
+        except ValueError as err:
+            raise refuse(f"malformed template {template!r}: {err}") from None
+        for placeholder in names:
+            if placeholder not in known:
+                raise refuse(f"unknown placeholder {{{placeholder}}}")
+
+
+def placeholders(template: str) -> list[str]:
+    """The names a message template fills in (`{name}` and `{name!r}` alike); ValueError when malformed."""
+    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    return [name.split(".")[0].split("[")[0] for name in fields]
+
+
+def _listed(value: Any) -> list[Any]:
+    return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
 def card(rule_id: str) -> Card | None:

@@ -11,6 +11,8 @@ from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
 PREDICATES: dict[str, Predicate] = {}
+#: the facts each predicate reads, so the card loader can check that the changes a card matches carry them
+READS: dict[str, tuple[str, ...]] = {}
 
 
 def predicate(func: Predicate) -> Predicate:
@@ -18,13 +20,22 @@ def predicate(func: Predicate) -> Predicate:
     return func
 
 
+def reads(*facts: str) -> Callable[[Predicate], Predicate]:
+    def declare(func: Predicate) -> Predicate:
+        READS[func.__name__] = facts
+        return func
+    return declare
+
+
 @predicate
+@reads("required")
 def required(change: Change) -> bool:
     """The added or removed thing is required."""
     return bool(change.fact("required"))
 
 
 @predicate
+@reads("required")
 def optional(change: Change) -> bool:
     return not change.fact("required")
 
@@ -40,12 +51,14 @@ def became_false(change: Change) -> bool:
 
 
 @predicate
+@reads("served", "deprecated")
 def unserved_and_deprecated(change: Change) -> bool:
     """A CRD version that was already out of service, with notice given, before it went."""
     return change.fact("served") is False and change.fact("deprecated") is True
 
 
 @predicate
+@reads("versions")
 def single_version(change: Change) -> bool:
     """The new CRD has one version only, so nothing is ever converted."""
     return bool(change.fact("versions") == 1)
@@ -111,12 +124,14 @@ def _status(change: Change) -> str:
 
 
 @predicate
+@reads("status")
 def success_status(change: Change) -> bool:
     """A 2xx response: the one a client's normal path is written for."""
     return _status(change).startswith("2")
 
 
 @predicate
+@reads("status")
 def other_status(change: Change) -> bool:
     """An error, redirect, informational or `default` response."""
     return not success_status(change)
@@ -153,6 +168,7 @@ def format_widened(change: Change) -> bool:
 
 
 @predicate
+@reads("deprecated")
 def was_deprecated(change: Change) -> bool:
     return bool(change.fact("deprecated"))
 
@@ -196,23 +212,27 @@ def min_version_moved_back(change: Change) -> bool:
 
 
 @predicate
+@reads("lifecycle", "required")
 def gated_optional_field(change: Change) -> bool:
     """An optional field whose marker says it is alpha or beta behind a feature gate."""
     return change.fact("lifecycle") in ("alpha", "beta") and not change.fact("required")
 
 
 @predicate
+@reads("lifecycle")
 def beta_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "beta")
 
 
 @predicate
+@reads("lifecycle")
 def deprecated_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "deprecated")
 
 
 # -- x-kubernetes-* topology, patches, validation rules, unions ---------------------------------------
 @predicate
+@reads("old_type", "new_type")
 def topology_restated(change: Change) -> bool:
     """The marker changed but server-side apply sees the same list or map type (absent means the default)."""
     return bool(change.fact("old_type") == change.fact("new_type"))
@@ -223,11 +243,13 @@ _GRANULAR = ("set", "map", "granular")
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_atomic(change: Change) -> bool:
     return change.fact("old_type") in _GRANULAR and change.fact("new_type") == "atomic"
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_granular(change: Change) -> bool:
     return change.fact("old_type") == "atomic" and change.fact("new_type") in _GRANULAR
 
@@ -240,6 +262,7 @@ def map_keys_extended(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind", "old_strategy", "new_strategy")
 def merge_strategy_dropped(change: Change) -> bool:
     """A list stops merging under strategic merge patch (on maps and structs merging is the default anyway)."""
     return (change.fact("value_kind") == "list" and "merge" in (change.fact("old_strategy") or ())
@@ -247,16 +270,19 @@ def merge_strategy_dropped(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind")
 def on_scalar(change: Change) -> bool:
     return bool(change.fact("value_kind") == "scalar")
 
 
 @predicate
+@reads("transition")
 def transition_rule(change: Change) -> bool:
     """A CEL rule that uses `oldSelf`, so it only runs on updates."""
     return bool(change.fact("transition"))
 
 
 @predicate
+@reads("discriminator")
 def union_with_discriminator(change: Change) -> bool:
     return bool(change.fact("discriminator"))
