@@ -272,7 +272,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
 
     def job() -> int:
         config = for_command(config_file, no_config, select, ignore, baseline)
-        worst = EXIT_OK
+        blocked = []
         for name in files:
             if not exists_at("HEAD", name):
                 continue
@@ -282,10 +282,24 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
             if report.findings or report.notes or code:
                 click.echo(render(report, "text", RenderOptions(color=False, old_doc=old_doc, new_doc=new_doc)),
                            nl=False)
-            worst = max(worst, code)
-        return worst
+            if code:
+                blocked.append(name)
+        if blocked:
+            click.echo(_how_to_accept(blocked, baseline or config.baseline_path))
+        return EXIT_FINDINGS if blocked else EXIT_OK
 
     sys.exit(guarded(job))
+
+
+def _how_to_accept(blocked: list[str], baseline: str | None) -> str:
+    """The pre-commit hook's last line: the two ways to let a deliberate change through."""
+    target = os.path.relpath(baseline) if baseline else "specdiff-baseline.txt"
+    spec = blocked[0] if len(blocked) == 1 else "FILE"
+    record = f"specdiff baseline HEAD:./{spec} :./{spec} >> {target}"
+    where = "" if baseline else f" (and `baseline: {target}` in .specdiff.yaml)"
+    each = "" if len(blocked) == 1 else " for each FILE above"
+    return (f"specdiff: commit blocked; to accept these findings, record them with `{record}`{each}{where}, "
+            "or add an `ignore:` entry with a reason to .specdiff.yaml")
 
 
 @main.command("rules")

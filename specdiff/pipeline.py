@@ -9,6 +9,7 @@ from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import diff
 from specdiff.graph.build import build
+from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
@@ -26,8 +27,8 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
 
 def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
-    old_graph, new_graph = build(old, old_resolver), build(new, new_resolver)
-    chosen = pick_policy(policy, old_graph, new_graph)
+    old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
+    chosen, why = pick_policy(policy, old_graph, new_graph)
     changes = diff(old_graph, new_graph, old_resolver, new_resolver)
 
     def reach(change: Change) -> tuple[str, ...]:
@@ -40,13 +41,18 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
 
         outcome = apply(findings, config, today)
         findings, notes = list(outcome.findings), notes + outcome.notes
-    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes)
+    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes,
+                  policy_reason=why)
 
 
-def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> str:
+def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> tuple[str, str]:
+    """The policy and why: as asked, else kubernetes when either spec carries Kubernetes markers."""
     if policy != "auto":
-        return policy
-    return "kubernetes" if old.kubernetes or new.kubernetes else "openapi"
+        return policy, "as configured"
+    evidence = new.evidence or old.evidence
+    if evidence is None:
+        return "openapi", "no Kubernetes markers"
+    return "kubernetes", evidence if new.evidence else f"{evidence} in the old spec"
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

@@ -140,6 +140,12 @@ class Report:
     policy: str
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())  # policy remarks: expired ignores, unused baseline entries
+    policy_reason: str = ""  # why this policy: "no Kubernetes markers", "x-kubernetes-group-version-kind on 9 schemas"
+
+    @property
+    def policy_label(self) -> str:
+        """`openapi (no Kubernetes markers)`: the policy with its reason, as report headers show it."""
+        return f"{self.policy} ({self.policy_reason})" if self.policy_reason else self.policy
 
     def count(self, level: Level) -> int:
         return sum(1 for f in self.findings if f.level is level)

@@ -157,7 +157,8 @@ def test_steps_fetch_compare_summarise_comment_and_fail(workspace: tuple[Path, s
     assert done.returncode == 0, done.stderr
     assert {k.rsplit(".", 1)[1]: v for k, v in runner.context.items() if k.startswith("steps.compare")} == {
         "exit-code": "1", "report-dir": str(temp / "specdiff"), "breaking": "3", "dangerous": "0", "safe": "1"}
-    assert f"specdiff {base}:api/openapi.yaml -> api/openapi.yaml (policy: openapi)" in done.stdout
+    assert (f"specdiff {base}:api/openapi.yaml -> api/openapi.yaml (policy: openapi (no Kubernetes markers))"
+            in done.stdout)
     assert "\n::error file=api/openapi.yaml,line=" in done.stdout  # annotations on the spec's lines
     assert (temp / "specdiff" / "specdiff.sarif").is_file()
     summary = runner.summary.read_text()

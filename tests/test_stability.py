@@ -15,6 +15,8 @@ from specdiff.pipeline import run
 ALPHA = "/apis/frobs.example.com/v1alpha1/frobbers"
 GA = "/apis/frobs.example.com/v1/frobbers"
 OK = {"200": {"description": "ok"}}
+#: what marks these specs as Kubernetes (a path under /apis/ alone does not)
+KUBERNETES = {"x-kubernetes-action": "list"}
 ALPHA_FIELD = {"kubernetes": {"minVersion": "v1.31", "status": "alpha", "featureGate": "Frobber2D"}}
 BETA_FIELD = {"kubernetes": {"minVersion": "v1.31", "status": "beta", "featureGate": "Frobber2D"}}
 
@@ -30,8 +32,10 @@ def verdicts(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, s
 def op(schema: dict[str, Any], where: str = "query") -> dict[str, Any]:
     """A GET whose query parameter, or a POST whose body, has `schema`."""
     if where == "query":
-        return {"get": {"parameters": [{"name": "mode", "in": "query", "schema": schema}], "responses": OK}}
-    return {"post": {"requestBody": {"content": {"application/json": {"schema": schema}}}, "responses": OK}}
+        return {"get": {"parameters": [{"name": "mode", "in": "query", "schema": schema}], "responses": OK,
+                        **KUBERNETES}}
+    return {"post": {"requestBody": {"content": {"application/json": {"schema": schema}}}, "responses": OK,
+                     **KUBERNETES}}
 
 
 def test_parameters_of_alpha_operations_are_alpha() -> None:
@@ -59,7 +63,7 @@ def test_inline_bodies_of_alpha_operations_are_alpha() -> None:
 
 def _widget_spec(paths: list[str], widget: dict[str, Any]) -> dict[str, Any]:
     ref = {"$ref": "#/components/schemas/Widget"}
-    return {"paths": {p: {"get": {"responses": {"200": {"description": "ok", "content": {
+    return {"paths": {p: {"get": {**KUBERNETES, "responses": {"200": {"description": "ok", "content": {
         "application/json": {"schema": ref}}}}}} for p in paths},
         "components": {"schemas": {"Widget": widget}}}
 

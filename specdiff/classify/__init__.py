@@ -7,7 +7,7 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue, resolve_level
+from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue, pick, reason_for, resolve_level
 from specdiff.classify.predicates import PREDICATES
 from specdiff.errors import ConfigError
 from specdiff.records import Change, Finding, Level
@@ -65,16 +65,17 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
     return _INDEX
 
 
-def _verdict(chosen: Card, change: Change) -> tuple[Any, str]:
+def _verdict(chosen: Card, change: Change, policy: str) -> tuple[Any, str]:
     """The card's level and reason, or those of its first `when` exception that holds for the change."""
+    default = reason_for(chosen, policy, change.direction)
     for exception in chosen.when:
         if _holds(exception["predicate"], chosen, change):
-            return exception["level"], exception.get("reason", chosen.reason)
-    return chosen.level, chosen.reason
+            return exception["level"], str(pick(exception.get("reason", default), policy, change.direction))
+    return chosen.level, default
 
 
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
-    level_spec, reason_template = _verdict(chosen, change)
+    level_spec, reason_template = _verdict(chosen, change, policy)
     level = Level(resolve_level(level_spec, policy, change.direction, chosen.id))
     values = message_values(change)
     reason = render(reason_template, values)

@@ -40,6 +40,8 @@ class Card:
     keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
+    #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
+    reasons: Any = None
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -52,16 +54,33 @@ class Card:
 
 
 def resolve_level(level: Any, policy: str, direction: str, card_id: str = "") -> str:
-    while isinstance(level, dict):
-        if policy in level or any(p in level for p in POLICIES):
-            level = level.get(policy, level.get("default"))
-        elif direction in level or "default" in level:
-            level = level.get(direction, level.get("default"))
-        else:
-            raise ConfigError(f"level mapping has no entry for {policy}/{direction}", file=card_id)
+    level = pick(level, policy, direction, card_id)
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}", file=card_id)
     return str(level)
+
+
+def pick(value: Any, policy: str, direction: str, card_id: str = "") -> Any:
+    """A level or reason written as one value or as a mapping by policy and/or direction (`default` for the rest)."""
+    while isinstance(value, dict):
+        if policy in value or any(p in value for p in POLICIES):
+            value = value.get(policy, value.get("default"))
+        elif direction in value or "default" in value:
+            value = value.get(direction, value.get("default"))
+        else:
+            raise ConfigError(f"mapping has no entry for {policy}/{direction}", file=card_id)
+    return value
+
+
+def reason_for(item: Card, policy: str, direction: str) -> str:
+    return str(pick(item.reasons, policy, direction, item.id)) if item.reasons is not None else item.reason
+
+
+def _default_text(value: Any) -> str:
+    """The text a reason mapping gives when nothing more is known: its `default`, else its first entry."""
+    while isinstance(value, dict):
+        value = value.get("default", next(iter(value.values()), ""))
+    return str(value)
 
 
 def _accepts(expected: Any, actual: str) -> bool:
@@ -151,11 +170,13 @@ def _card(path: Path, root: Path) -> Card:
     missing = [k for k in ("id", "title", "level", "message", "reason", "docs") if k not in raw]
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))
+    reason = raw["reason"]
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
-                message=raw["message"], reason=raw["reason"], docs=raw["docs"], cases=tuple(raw.get("cases") or ()),
+                message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
+                cases=tuple(raw.get("cases") or ()),
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
                 path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")),
-                when=_exceptions(raw.get("when"), path))
+                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None)
 
 
 def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:

@@ -69,14 +69,25 @@ _UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxPrope
                  "minimum": False, "minLength": False, "minItems": False, "minProperties": False}
 
 
+#: regular expressions that match every string, so a `pattern` of one says nothing
+_MATCH_ALL = frozenset({"", ".*", "^.*$", "^.*", ".*$", "(.*)", "^(.*)$", "[\\s\\S]*", "^[\\s\\S]*$"})
+#: keywords whose two different values cannot in general be ordered: a `const` replaced, a `pattern` rewritten
+UNORDERED = ("const", "pattern")
+
+
 def _narrows(change: Change) -> bool | None:
     """True if the change accepts fewer values than before, False if more, None if it cannot tell.
 
-    A keyword that appears constrains (items, not, const, pattern, a bound); one that goes away frees.
+    A keyword that appears constrains (items, not, const, pattern, a bound); one that goes away frees. A pattern
+    that matches everything (`.*`) counts as no pattern.
     """
     attribute, old, new = change.attribute, change.old, change.new
     if attribute == "additionalProperties":  # false < a schema < true (or absent)
         return _openness(new) < _openness(old)
+    if attribute == "pattern":
+        old_all, new_all = old is None or old in _MATCH_ALL, new is None or new in _MATCH_ALL
+        if old_all or new_all:
+            return old_all and not new_all
     if change.kind == "added":
         return True
     if change.kind == "removed":
@@ -110,8 +121,16 @@ def _number(value: Any) -> bool:
 
 @predicate
 def tightened(change: Change) -> bool:
-    """Fewer values are valid than before (a change that cannot be ordered counts as tightening)."""
-    return _narrows(change) is not False
+    """Fewer values are valid than before (a change that cannot be ordered counts as tightening, except a
+    `const` or `pattern` replaced, which is its own finding)."""
+    narrows = _narrows(change)
+    return narrows is True or (narrows is None and change.attribute not in UNORDERED)
+
+
+@predicate
+def unordered(change: Change) -> bool:
+    """A value replaced by another that is neither provably wider nor narrower (two different regexes)."""
+    return change.kind == "modified" and _narrows(change) is None
 
 
 @predicate
@@ -286,3 +305,10 @@ def transition_rule(change: Change) -> bool:
 @reads("discriminator")
 def union_with_discriminator(change: Change) -> bool:
     return bool(change.fact("discriminator"))
+
+
+@predicate
+@reads("overlaps")
+def overlapping_branch(change: Change) -> bool:
+    """A `oneOf` alternative added that a value may match together with another alternative."""
+    return bool(change.fact("overlaps"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
@@ -67,12 +68,20 @@ class OperationDiffer:
         structured = _structured(old.schema) or _structured(new.schema)
         if not structured and not {old_style, new_style} & {"label", "matrix"}:
             old_style, old_explode, new_style, new_explode = "", False, "", False  # one value reads the same
-        for attribute, old_value, new_value in (("name", old.name, new.name), ("required", old.required, new.required),
+        old_name = old.name.lower() if old.location == "header" else old.name  # header names ignore case
+        new_name = new.name.lower() if new.location == "header" else new.name
+        for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
                                                 ("style", old_style, new_style), ("explode", old_explode, new_explode),
                                                 ("deprecated", old.deprecated, new.deprecated)):
             if old_value != new_value:
                 self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
                                  old_pointer=old.pointer, new_pointer=new.pointer, **detail))
+        if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
+            assert old.schema is not None and new.schema is not None
+            self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
+                             old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
+            self._schema(old.schema, new.schema["items"], old.pointer, new.pointer + "/items", where)
+            return
         self._schema(old.schema, new.schema, old.pointer, new.pointer, where)
 
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_pointer: str, new_pointer: str,

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
@@ -303,7 +304,8 @@ class SchemaDiffer:
                                      new=key if kind == "added" else None, where=where,
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
-                                     member=_member_label(key, schema)))
+                                     member=_member_label(key, schema),
+                                     **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
 
@@ -334,11 +336,43 @@ class SchemaDiffer:
                              where.at(label))
             else:
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
-                                 member=_member_label(key, schema)))
+                                 member=_member_label(key, schema),
+                                 **self._branch_facts(keyword, key, new, new_members)))
         for key, (pointer, schema) in old_members.items():
             if key not in new_members:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
                                  member=_member_label(key, schema)))
+        added = [item for key, item in new_members.items() if key not in old_members]
+        if keyword == "allOf" and added:
+            self._all_of_additions(old, new, added, where)
+
+    # -- what an added allOf part or oneOf branch brings (specdiff.diff.compositions) ---------------
+    def _resolved(self, schema: Schema, pointer: str, doc: Document, resolver: Resolver) -> Schema:
+        if not isinstance(schema.get("$ref"), str):
+            return schema
+        target, _, _ = resolver.lookup(schema["$ref"], doc, pointer + "/$ref")
+        return target if isinstance(target, dict) else {}
+
+    def _branch_facts(self, keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]
+                      ) -> dict[str, Any]:
+        """For a `oneOf` branch added: whether a value may match it and another branch (no discriminator)."""
+        if keyword != "oneOf" or "discriminator" in union.schema:
+            return {}
+        pointer, schema = members[key]
+        added = self._resolved(schema, pointer, union.doc, self.new_resolver)
+        return {"overlaps": any(may_overlap(added, self._resolved(other, at, union.doc, self.new_resolver))
+                                for name, (at, other) in members.items() if name != key)}
+
+    def _all_of_additions(self, old: Side, new: Side, added: list[tuple[str, Schema]], where: Where) -> None:
+        """Compare the old schema (its parts joined) with itself plus what each added part brings."""
+        def old_part(part: Schema) -> Schema:
+            return self._resolved(part, old.pointer, old.doc, self.old_resolver)
+
+        base = flattened(old.schema, old_part)
+        for pointer, part in added:
+            brought = with_additions(base, self._resolved(part, pointer, new.doc, self.new_resolver))
+            if brought != base:
+                self.compare(Side(base, old.pointer, old.doc), Side(brought, pointer, new.doc), where)
 
     def _members(self, keyword: str, side: Side, resolver: Resolver, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)

@@ -51,14 +51,15 @@ _CRD_VERSION = {"crd": (str,), "version": (str,)}
 
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId"), {"deprecated": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated"),
+    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type"),
                       {"location": (str,), "name": (str,), "required": (bool,)}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response"), {"media_type": (str,)}),
     "response": Node(("added", "removed"), ("",), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
-                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS), {"member": (str,)}),
+                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS),
+                   {"member": (str,), "overlaps": (bool,)}),
     "enum-value": Node(("added", "removed"), ("enum",), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),

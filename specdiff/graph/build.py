@@ -14,6 +14,7 @@ from typing import Any
 import networkx as nx
 
 from specdiff.errors import InputError
+from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.model import (
     MediaType,
     NamedSchema,
@@ -80,12 +81,14 @@ class Builder:
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
+        self._added: list[Document] = []
         self.doc: Document
         self.data: dict[str, Any] = {}
         self.v2 = False
 
     def add(self, doc: Document) -> None:
         self.doc, self.data, self.v2 = doc, doc.data, doc.dialect == "swagger-2.0"
+        self._added.append(doc)
         container = "definitions" if self.v2 else "components"
         components = self.data.get("components") or {}
         if not isinstance(components, dict):
@@ -114,10 +117,9 @@ class Builder:
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
-        kubernetes = any(n.startswith("io.k8s.") for n in schemas) or any(
-            op.path.startswith(("/api/v1", "/apis/")) for op in self.operations.values())
-        return SpecGraph(doc, self.operations, schemas, self.graph, kubernetes, part_keys=part_keys or {},
-                         notes=notes)
+        evidence = kubernetes_evidence(schemas, (added.data for added in self._added))
+        return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
+                         part_keys=part_keys or {}, notes=notes, evidence=evidence)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -295,6 +297,8 @@ class Builder:
             else:
                 schema, schema_at = self._v3_parameter_schema(param, at)
             key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
+            if location == "header":
+                key_name = name.lower()  # HTTP header names are case-insensitive (RFC 9110)
             parameter = Parameter(
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),

@@ -97,6 +97,7 @@ class SpecGraph:
     crds: dict[str, Any] = field(default_factory=dict)
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
+    evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None

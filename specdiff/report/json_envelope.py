@@ -17,6 +17,7 @@ def envelope(report: Report) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "specdiff_version": __version__,
         "policy": report.policy,
+        "policy_reason": report.policy_reason,
         "old": _source(report.old),
         "new": _source(report.new),
         "summary": report.summary(),

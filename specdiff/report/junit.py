@@ -31,7 +31,8 @@ def render(report: Report, options: RenderOptions) -> str:
     suite = ET.SubElement(suites, "testsuite", {"name": clean(f"specdiff {report.old.name} -> {report.new.name}"),
                                                 **counts})
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("policy", report.policy), ("old", report.old.name), ("new", report.new.name)):
+    for name, value in (("policy", report.policy), ("policy_reason", report.policy_reason), ("old", report.old.name),
+                        ("new", report.new.name)):
         ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
     for rule_id in sorted(by_rule):
         findings = by_rule[rule_id]

@@ -47,8 +47,9 @@ _TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
 
 def render(report: Report, options: RenderOptions) -> str:
     summary = report.summary()
+    why = f" ({escape(report.policy_reason)})" if report.policy_reason else ""
     head = [MARKER, "### specdiff: API compatibility",
-            f"**{escape(report.old.name)}** → **{escape(report.new.name)}** · policy `{report.policy}` · "
+            f"**{escape(report.old.name)}** → **{escape(report.new.name)}** · policy `{report.policy}`{why} · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
     notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
     if not report.findings:

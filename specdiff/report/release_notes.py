@@ -15,9 +15,10 @@ from specdiff.report.sections import Subjects, grouped, is_unclassified, reason,
 
 
 def render(report: Report, options: RenderOptions) -> str:
+    why = f", {escape(report.policy_reason)}" if report.policy_reason else ""
     lines = [f"# Release notes: {_title(report)}", "",
              f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
-             f"(policy `{report.policy}`): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
+             f"(policy `{report.policy}`{why}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
              + ".", ""]
     sections = grouped(report, Subjects([options.new_doc, options.old_doc]))
     if not sections:

@@ -29,7 +29,7 @@ def render(report: Report, options: RenderOptions) -> str:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if options.color else text
 
-    lines = [f"specdiff {clean(report.old.name)} -> {clean(report.new.name)} (policy: {report.policy})"]
+    lines = [f"specdiff {clean(report.old.name)} -> {clean(report.new.name)} (policy: {clean(report.policy_label)})"]
     if not report.findings:
         lines.append("No changes found.")
     for finding in report.findings:

@@ -1,0 +1,89 @@
+"""What an added `allOf` part or `oneOf` branch means for the values a schema accepts.
+
+An `allOf` part is judged by what it adds to the schema it joins (required properties, constraints, types),
+not by the fact that it was added. A `oneOf` branch is judged by whether a value may match it and another
+branch at once: `oneOf` refuses such a value, so branches that overlap break writers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from specdiff.graph.schemas import required_set, type_set
+
+Schema = dict[str, Any]
+#: keywords that say nothing about the values a part accepts
+_QUIET = frozenset({"description", "title", "example", "examples", "externalDocs", "$comment", "allOf"})
+
+
+def flattened(schema: Schema, resolve: Callable[[Schema], Schema]) -> Schema:
+    """A schema and its `allOf` parts read as one (properties and required joined; parts resolved)."""
+    parts = schema.get("allOf")
+    base = {k: v for k, v in schema.items() if k != "allOf"}
+    for part in parts if isinstance(parts, list) else ():
+        if isinstance(part, dict):
+            base = with_additions(base, resolve(part))
+    return base
+
+
+def with_additions(base: Schema, part: Schema) -> Schema:
+    """`base` with what `part` adds to it: keywords it lacks, properties it does not name, more required names.
+    A keyword both write keeps the base's value (a part can only add constraints, never lift them)."""
+    merged = dict(base)
+    for key, value in part.items():
+        if key in _QUIET or key == "$ref":
+            continue
+        if key == "properties" and isinstance(value, dict):
+            known: dict[str, Any] = merged["properties"] if isinstance(merged.get("properties"), dict) else {}
+            merged["properties"] = {**value, **known}
+        elif key == "required" and isinstance(value, list):
+            merged["required"] = sorted(required_set(merged) | {str(v) for v in value})
+        elif key not in merged:
+            merged[key] = value
+    return merged
+
+
+def may_overlap(a: Schema, b: Schema) -> bool:
+    """Whether some value could match both schemas (so a `oneOf` of the two refuses it). Conservative: only
+    disjoint types, disjoint constants or enums, a required property whose constants differ, or a closed
+    object that lacks a property the other requires prove the branches apart."""
+    types_a, types_b = _types(a), _types(b)
+    if types_a and types_b and not types_a & types_b:
+        return False
+    values_a, values_b = _values(a), _values(b)
+    if values_a is not None and values_b is not None and not values_a & values_b:
+        return False
+    props_a, props_b = _properties(a), _properties(b)
+    for name in required_set(a) & required_set(b):
+        inner_a, inner_b = _values(props_a.get(name)), _values(props_b.get(name))
+        if inner_a is not None and inner_b is not None and not inner_a & inner_b:
+            return False
+    return not (_closed_without(a, required_set(b)) or _closed_without(b, required_set(a)))
+
+
+def _types(schema: Schema) -> frozenset[str]:
+    types = type_set(schema, "")
+    return types | {"integer"} if "number" in types else types
+
+
+def _values(schema: Any) -> frozenset[str] | None:
+    """The values a schema allows when it lists them (`const`, `enum`), as canonical text."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return frozenset({json.dumps(schema["const"], sort_keys=True)})
+    if isinstance(schema.get("enum"), list):
+        return frozenset(json.dumps(v, sort_keys=True) for v in schema["enum"])
+    return None
+
+
+def _properties(schema: Schema) -> dict[str, Any]:
+    value = schema.get("properties")
+    return value if isinstance(value, dict) else {}
+
+
+def _closed_without(schema: Schema, names: frozenset[str]) -> bool:
+    """An object that allows no other properties and does not name one of `names`."""
+    return schema.get("additionalProperties") is False and bool(names - set(_properties(schema)))

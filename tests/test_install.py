@@ -1,0 +1,97 @@
+"""specdiff installed the way users install it: a wheel and an sdist, each into a fresh venv, run from elsewhere.
+
+The editable checkout hides packaging mistakes (a rule catalogue read from the source tree, a module left out of
+the wheel); these tests build both artefacts, install each into its own venv and run `specdiff rules`, the demo
+pair and `specdiff staged` from a folder outside the checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = Path(__file__).parent / "specs"
+
+pytestmark = pytest.mark.install
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without anything that would let the checkout's code leak into the installed one."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "GIT_"))}
+    return {**env, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", **extra}
+
+
+@pytest.fixture(scope="module")
+def artefacts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An sdist, and a wheel built from that sdist (so the sdist must hold everything the wheel needs)."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], check=True,
+                   capture_output=True, env=clean_env())
+    return {"wheel": next(out.glob("specdiff-*.whl")), "sdist": next(out.glob("specdiff-*.tar.gz"))}
+
+
+@pytest.fixture(scope="module", params=["wheel", "sdist"])
+def installed(request: pytest.FixtureRequest, artefacts: dict[str, Path],
+              tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with one artefact installed (this pip installs into it: no pip inside, faster)."""
+    venv = tmp_path_factory.mktemp(f"venv-{request.param}")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
+                    "--disable-pip-version-check", str(artefacts[request.param])],
+                   check=True, capture_output=True, env=clean_env())
+    return venv / "bin"
+
+
+def run(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(bin_dir / "specdiff"), *args], cwd=cwd, capture_output=True, text=True,
+                          env=clean_env(), timeout=120)
+
+
+def test_the_installed_package_is_the_one_that_runs(installed: Path, tmp_path: Path) -> None:
+    done = subprocess.run([str(installed / "python"), "-c", "import specdiff; print(specdiff.__file__)"],
+                          cwd=tmp_path, capture_output=True, text=True, env=clean_env(), check=True)
+    assert Path(done.stdout.strip()).is_relative_to(installed.parent)
+
+
+def test_rules_lists_the_catalogue(installed: Path, tmp_path: Path) -> None:
+    done = run(installed, tmp_path, "rules")
+    assert (done.returncode, done.stderr) == (0, "")
+    listed = {line.split()[0] for line in done.stdout.splitlines()}
+    assert {"specdiff.unclassified", "schema.enum.value-added", "crd.version.unserved"} <= listed
+    assert done.stdout == subprocess.run([sys.executable, "-m", "specdiff", "rules"], cwd=ROOT, capture_output=True,
+                                         text=True, check=True).stdout  # every card of the checkout, no fewer
+
+
+def test_the_demo_pair_gives_the_golden_report(installed: Path, tmp_path: Path) -> None:
+    (tmp_path / "corpora" / "demo").mkdir(parents=True)
+    for name in ("frobber-v6.yaml", "frobber-v7.yaml"):
+        shutil.copy(ROOT / "corpora" / "demo" / name, tmp_path / "corpora" / "demo" / name)
+    done = run(installed, tmp_path, "--no-config", "corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml")
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout == (ROOT / "reports" / "specdiff.txt").read_text(encoding="utf-8")
+
+
+def test_staged_blocks_a_breaking_commit(installed: Path, tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, env=clean_env())
+
+    git("init", "-q", "-b", "main")
+    (tmp_path / "api").mkdir()
+    shutil.copy(SPECS / "frob-old.yaml", tmp_path / "api" / "openapi.yaml")
+    git("add", "-A")
+    git("commit", "-q", "-m", "v1")
+    shutil.copy(SPECS / "frob-new.yaml", tmp_path / "api" / "openapi.yaml")
+    git("add", "-A")
+    done = run(installed, tmp_path, "staged", "api/openapi.yaml")
+    assert (done.returncode, done.stderr) == (1, "")
+    assert [" ".join(line.split()[:3]) for line in done.stdout.splitlines() if line.startswith("breaking")] == [
+        "breaking schema.enum.value-added Frobber", "breaking schema.property.removed Frobber",
+        "breaking operation.removed GET"]
+    assert done.stdout.splitlines()[-1].startswith("specdiff: commit blocked; to accept these findings")
