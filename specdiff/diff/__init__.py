@@ -77,7 +77,7 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
-        if old_name == new_name and schemas.local_only and before.schema == after.schema:
+        if old_name == new_name and schemas.equal_means_unchanged and before.schema == after.schema:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
         if old_name != new_name:

@@ -31,7 +31,7 @@ class OperationDiffer:
                                  old_pointer=old_op.pointer, deprecated=old_op.deprecated))
 
     def _operation(self, old: Operation, new: Operation) -> None:
-        if self.schemas.local_only and _same_contract(old, new):
+        if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)

@@ -17,7 +17,7 @@ from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change
@@ -65,8 +65,13 @@ class SchemaDiffer:
         self.emit = emit
         self.old_resolver, self.new_resolver = old_resolver, new_resolver
         self._stack: set[tuple[int, str, int, str]] = set()
-        #: with every $ref inside its own document, equal text means equal meaning
-        self.local_only = not old.document.externals and not new.document.externals
+        #: equal text means equal meaning when every $ref stays inside its own document and the schemas
+        #: reached through refs to places other than named schemas (`#/x-lib/Foo`) are equal on both sides
+        self.equal_means_unchanged = (not old.document.externals and not new.document.externals
+                                      and old.unnamed_targets == new.unnamed_targets)
+        #: pairs reached through a $ref, compared once whatever the path to them: (old, new, direction,
+        #: stability) by identity, holding the pair so that no id is reused while the comparison runs
+        self._followed: dict[tuple[int, int, str, str], tuple[Schema, Schema]] = {}
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
@@ -76,7 +81,7 @@ class SchemaDiffer:
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
-        if self.local_only and old.schema == new.schema:
+        if self.equal_means_unchanged and old.schema == new.schema:
             return  # equal content compares equal all the way down (a C-speed check)
         key = (id(old.doc), old.pointer, id(new.doc), new.pointer)
         if key in self._stack:
@@ -124,15 +129,28 @@ class SchemaDiffer:
                     return
                 self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+        bare = old_ref and new_ref and not _siblings(old.schema) and not _siblings(new.schema)
         if old_ref:
             old = self._follow(old, self.old_resolver)
         if new_ref:
             new = self._follow(new, self.new_resolver)
+        if bare and self._inside_named_pair(old, new):
+            return  # the same place inside a pair of named schemas, compared with that pair
         if old_ref or new_ref:
-            self.compare(old, new, where)
+            key = (id(old.schema), id(new.schema), where.direction, where.context.stability)
+            if key not in self._followed:
+                self._followed[key] = (old.schema, new.schema)
+                self.compare(old, new, where)
             return
         if not self._union_against_plain(old, new, where):
             self._keywords(old, new, where)
+
+    def _inside_named_pair(self, old: Side, new: Side) -> bool:
+        old_home, new_home = named_home(old.pointer), named_home(new.pointer)
+        return (old_home is not None and new_home is not None and old_home[1] == new_home[1]
+                and self.names.get(old_home[0]) == new_home[0] and old_home[0] in self.old.schemas
+                and self.old.schemas[old_home[0]].document is old.doc
+                and self.new.schemas[new_home[0]].document is new.doc)
 
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:

@@ -68,4 +68,4 @@ def _without_path_versions(graph: SpecGraph) -> SpecGraph:
     operations = {key: replace(op, group_version=None, stability="ga") if op.group_version else op
                   for key, op in graph.operations.items()}
     return SpecGraph(graph.document, operations, graph.schemas, graph.graph, graph.kubernetes, graph.crds,
-                     graph.part_keys, graph.notes, graph.evidence)
+                     graph.part_keys, graph.notes, graph.evidence, graph.unnamed_targets)

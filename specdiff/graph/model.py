@@ -98,6 +98,10 @@ class SpecGraph:
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
+    #: schemas reached through a `$ref` to a place that is not a named schema (`#/x-lib/Foo`), by
+    #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
+    #: nothing unless these are equal too
+    unnamed_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
