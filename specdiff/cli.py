@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -113,8 +114,8 @@ def limit_options(command: Any) -> Any:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format: text, json, yaml, markdown (PR comment), release-notes, github (annotations), "
-                   "sarif, junit, html, jsonpatch; repeat for several (with --output-dir).")
+              help="Output format: text, json, yaml, markdown (PR comment), job-summary, release-notes, "
+                   "github (annotations), sarif, junit, html, jsonpatch; repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
@@ -164,7 +165,8 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     sys.exit(guarded(job))
 
 
-_EXTENSIONS = {"text": "txt", "markdown": "md", "release-notes": "release-notes.md", "github": "github.txt",
+_EXTENSIONS = {"text": "txt", "markdown": "md", "job-summary": "summary.md", "release-notes": "release-notes.md",
+               "github": "github.txt",
                "sarif": "sarif", "junit": "junit.xml", "jsonpatch": "patch.json", "html": "html", "yaml": "yaml",
                "json": "json"}
 
@@ -300,6 +302,52 @@ def _how_to_accept(blocked: list[str], baseline: str | None) -> str:
     each = "" if len(blocked) == 1 else " for each FILE above"
     return (f"specdiff: commit blocked; to accept these findings, record them with `{record}`{each}{where}, "
             "or add an `ignore:` entry with a reason to .specdiff.yaml")
+
+
+@main.command("github-comment")
+@click.option("--spec", required=True, help="The spec the report is about; its comment is found by this name.")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Markdown report to post.")
+@click.option("--error", "error_file", type=click.Path(dir_okay=False),
+              help="specdiff's error output: post that the comparison failed, and why.")
+@click.option("--print", "print_only", is_flag=True, help="Print the comment instead of posting it.")
+def github_comment(spec: str, report_file: str | None, error_file: str | None, print_only: bool) -> None:
+    """Post or update the pull request's comment for SPEC (the GitHub action's last step).
+
+    Reads GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_EVENT_PATH (the pull request) and GITHUB_TOKEN. A failed
+    call is a warning, not an error: the job summary still has the report.
+    """
+    from specdiff import pull_request
+    from specdiff.report.github import escape_data
+
+    def read(name: str, limit: int) -> str:
+        try:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                return fh.read(limit)
+        except OSError as err:
+            raise OutputError(f"cannot read: {err.strerror or err}", file=name) from None
+
+    def job() -> int:
+        if (report_file is None) == (error_file is None):
+            raise click.UsageError("give one of --report and --error")
+        body = read(report_file, 1 << 20) if report_file else pull_request.failure_report(read(error_file or "", 2000))
+        if print_only:
+            click.echo(body, nl=False)
+            return EXIT_OK
+        api = pull_request.Api(os.environ.get("GITHUB_API_URL", "https://api.github.com"),
+                               os.environ.get("GITHUB_TOKEN", ""))
+        try:
+            with open(os.environ["GITHUB_EVENT_PATH"], encoding="utf-8") as fh:
+                number = int(json.load(fh)["pull_request"]["number"])
+            click.echo(pull_request.publish(api, os.environ["GITHUB_REPOSITORY"], number, spec, body))
+        except (OSError, KeyError, TypeError, ValueError) as err:
+            click.echo(f"::warning title=specdiff::no pull request to comment on in GITHUB_EVENT_PATH "
+                       f"({escape_data(type(err).__name__)})")
+        except pull_request.ApiError as err:
+            click.echo(f"::warning title=specdiff::could not comment on the pull request ({escape_data(str(err))}; a "
+                       "pull request from a fork gets a read-only token); the job summary has the report")
+        return EXIT_OK
+
+    sys.exit(guarded(job))
 
 
 @main.command("rules")

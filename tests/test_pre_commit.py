@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from worktree import copy_working_tree
 
-ROOT = Path(__file__).resolve().parents[1]
 SPECS = Path(__file__).parent / "specs"
 
 pytestmark = pytest.mark.install
@@ -38,13 +38,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     home shared by the tests, so the hook's environment is built once."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     repo = tmp_path_factory.mktemp("specdiff-under-test")
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            check=True, capture_output=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, repo / name)
+    copy_working_tree(repo)
     git(repo, home, "init", "-q", "-b", "main")
     git(repo, home, "add", "-A")
     git(repo, home, "commit", "-q", "-m", "working tree under test")

@@ -310,8 +310,8 @@ def test_output_file_and_several_formats_in_one_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--format", "pdf"], "unknown --format 'pdf'; choose from github, html, json, jsonpatch, junit, markdown, "
-                          "release-notes, sarif, text, yaml"),
+    (["--format", "pdf"], "unknown --format 'pdf'; choose from github, html, job-summary, json, jsonpatch, junit, "
+                          "markdown, release-notes, sarif, text, yaml"),
     (["--format", "json", "--format", "sarif"], "several --format values need --output-dir"),
     (["--output", "a.txt", "--output-dir", "d"], "--output writes one file and --output-dir one per format"),
 ])

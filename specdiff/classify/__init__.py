@@ -102,7 +102,9 @@ def show(value: Any, limit: int = 80) -> str:
 def message_values(change: Change) -> dict[str, str]:
     ctx = change.context
     values = {
-        "old": show(change.old), "new": show(change.new), "attribute": change.attribute,
+        "old": "unset" if change.kind == "added" and change.old is None else show(change.old),
+        "new": "removed" if change.kind == "removed" and change.new is None else show(change.new),
+        "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
         "location": ctx.label(), "document": ctx.document or "", "direction": change.direction,
         "stability": ctx.stability, "group_version": ctx.group_version or "",

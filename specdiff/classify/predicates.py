@@ -65,14 +65,16 @@ def single_version(change: Change) -> bool:
 
 
 #: for each constraint, whether a larger value accepts more (True) or fewer (False) values
-_UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True,
-                 "minimum": False, "minLength": False, "minItems": False, "minProperties": False}
+_UPPER_BOUNDS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True, "maxContains": True,
+                 "minimum": False, "minLength": False, "minItems": False, "minProperties": False, "minContains": False}
+#: keywords whose value is false (nothing more allowed), a schema (some), or true/absent (anything)
+_OPEN_ENDED = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items")
 
 
 #: regular expressions that match every string, so a `pattern` of one says nothing
 _MATCH_ALL = frozenset({"", ".*", "^.*$", "^.*", ".*$", "(.*)", "^(.*)$", "[\\s\\S]*", "^[\\s\\S]*$"})
 #: keywords whose two different values cannot in general be ordered: a `const` replaced, a `pattern` rewritten
-UNORDERED = ("const", "pattern")
+UNORDERED = ("const", "pattern", "if")
 
 
 def _narrows(change: Change) -> bool | None:
@@ -82,8 +84,13 @@ def _narrows(change: Change) -> bool | None:
     that matches everything (`.*`) counts as no pattern.
     """
     attribute, old, new = change.attribute, change.old, change.new
-    if attribute == "additionalProperties":  # false < a schema < true (or absent)
+    if attribute in _OPEN_ENDED and (isinstance(old, bool) or isinstance(new, bool)):  # false < a schema < true
         return _openness(new) < _openness(old)
+    if attribute == "patternProperties" and change.fact("closed"):  # beside additionalProperties: false
+        return change.kind == "removed"
+    if attribute == "dependentRequired" and change.kind == "modified":
+        before, after = set(map(str, old or ())), set(map(str, new or ()))
+        return True if after > before else False if after < before else None
     if attribute == "pattern":
         old_all, new_all = old is None or old in _MATCH_ALL, new is None or new in _MATCH_ALL
         if old_all or new_all:
@@ -312,3 +319,9 @@ def union_with_discriminator(change: Change) -> bool:
 def overlapping_branch(change: Change) -> bool:
     """A `oneOf` alternative added that a value may match together with another alternative."""
     return bool(change.fact("overlaps"))
+
+
+@predicate
+def value_replaced(change: Change) -> bool:
+    """A value that was there is replaced by another (not set, not dropped)."""
+    return change.kind == "modified"

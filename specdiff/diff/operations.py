@@ -119,6 +119,10 @@ class OperationDiffer:
                 continue
             previous = old[name]
             if previous.schema is None or media.schema is None:
+                if previous.schema is not media.schema:  # a schema appeared or went under the same media type
+                    self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
+                                     old=previous.schema, new=media.schema, where=where, old_pointer=previous.pointer,
+                                     new_pointer=media.pointer, media_type=name))
                 continue
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from specdiff.diff.compositions import flattened, may_overlap, with_additions
+from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
@@ -175,6 +176,7 @@ class SchemaDiffer:
         for keyword in ("allOf", "oneOf", "anyOf"):
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
+        compare_2020(self, old, new, where)
         self.extensions.compare(old, new, where)
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,

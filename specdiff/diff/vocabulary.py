@@ -23,6 +23,10 @@ DIRECTIONS = ("request", "response", "both")
 SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
                    "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated")
+#: JSON Schema 2020-12 keywords (specdiff.diff.jsonschema2020)
+KEYWORDS_2020 = ("if", "then", "else", "contains", "minContains", "maxContains", "propertyNames", "contentSchema",
+                 "contentMediaType", "contentEncoding", "unevaluatedProperties", "unevaluatedItems", "prefixItems",
+                 "patternProperties", "dependentSchemas", "dependentRequired", "$defs")
 #: an attribute ending in `*` stands for every attribute with that prefix
 ANY_EXTENSION = "x-*"
 
@@ -54,12 +58,12 @@ VOCABULARY: dict[str, Node] = {
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type"),
                       {"location": (str,), "name": (str,), "required": (bool,)}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
-    "media-type": Node(("added", "removed"), ("request", "response"), {"media_type": (str,)}),
+    "media-type": Node(("added", "removed"), ("request", "response", "schema"), {"media_type": (str,)}),
     "response": Node(("added", "removed"), ("",), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
-                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS),
-                   {"member": (str,), "overlaps": (bool,)}),
+                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020),
+                   {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,)}),
     "enum-value": Node(("added", "removed"), ("enum",), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),

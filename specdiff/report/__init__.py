@@ -18,6 +18,7 @@ FORMATS: dict[str, str] = {
     "json": "specdiff.report.json_envelope",
     "yaml": "specdiff.report.yaml_envelope",
     "markdown": "specdiff.report.markdown",
+    "job-summary": "specdiff.report.job_summary",
     "release-notes": "specdiff.report.release_notes",
     "github": "specdiff.report.github",
     "sarif": "specdiff.report.sarif",

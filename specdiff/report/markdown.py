@@ -7,12 +7,15 @@ starts with a hidden marker so a bot can find and update it, and stays under Git
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 
 MARKER = "<!-- specdiff -->"
 GITHUB_LIMIT = 65536  # characters in one comment (counted here in UTF-16 units, the stricter count)
+SUMMARY_LIMIT = 1024 * 1024  # bytes of UTF-8 in one step's job summary
 _RESERVE = 600  # room kept for the truncation note and the closing lines
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 _WWW = re.compile(r"(www)\.", re.IGNORECASE)
@@ -37,6 +40,18 @@ def escape(text: str) -> str:
     return text.replace("#", "#" + _BREAK).replace("@", "@" + _BREAK).replace(":", ":" + _BREAK)
 
 
+def code_span(text: str) -> str:
+    """Text from a spec as inline code: nothing in it is markup, a link or a mention, and it copies as it is.
+
+    The fence is one backtick longer than the longest run inside; a space pads text that starts or ends with a
+    backtick. Line breaks become spaces and control characters are dropped, as in `escape`.
+    """
+    text = " ".join(_CONTROL.sub(" ", text).split()) or " "
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text[0] == "`" or text[-1] == "`" else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _row(finding: Finding) -> str:
     location = escape(finding.change.context.label())
     return f"| `{finding.rule}` | {location} | {escape(finding.message)} | {escape(finding.reason)} |"
@@ -46,6 +61,16 @@ _TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
 
 
 def render(report: Report, options: RenderOptions) -> str:
+    """The pull-request comment, cut to GitHub's comment limit."""
+    return sized(report, _Fit(GITHUB_LIMIT, _utf16_units, "comment; the job summary, "))
+
+
+def render_summary(report: Report, options: RenderOptions) -> str:
+    """The same report for a job summary, which may be 16 times longer than a comment."""
+    return sized(report, _Fit(SUMMARY_LIMIT, _utf8_bytes, "job summary; "))
+
+
+def sized(report: Report, fit: _Fit) -> str:
     summary = report.summary()
     why = f" ({escape(report.policy_reason)})" if report.policy_reason else ""
     head = [MARKER, "### specdiff: API compatibility",
@@ -65,16 +90,32 @@ def render(report: Report, options: RenderOptions) -> str:
             opening = [f"<details><summary>{_ICONS[level]} {len(chosen)} {level.value} change{plural}</summary>",
                        "", *_TABLE_HEAD]
             blocks.append((opening, chosen, ["", "</details>", ""]))
-    return _fit(head, blocks, notes)
+    return _cut(head, blocks, notes, fit)
 
 
-def _size(lines: list[str]) -> int:
-    return sum(len(line.encode("utf-16-le")) // 2 + 1 for line in lines)
+def _utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
-def _fit(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str]) -> str:
-    """Keep the comment under GitHub's limit: whole rows are cut from the end, and the comment says how many."""
-    budget = GITHUB_LIMIT - _size(head) - _size(notes) - _RESERVE
+def _utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class _Fit:
+    limit: int
+    measure: Callable[[str], int]
+    where: str  # the truncation note's "did not fit in one ..." and where to look instead
+
+
+def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str],
+         fit: _Fit) -> str:
+    """Keep the text under the limit: whole rows are cut from the end, and the text says how many."""
+
+    def _size(lines: list[str]) -> int:
+        return sum(fit.measure(line) + 1 for line in lines)
+
+    budget = fit.limit - _size(head) - _size(notes) - _RESERVE
     body: list[str] = []
     left_out = 0
     for opening, findings, closing in blocks:
@@ -93,5 +134,5 @@ def _fit(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]
         body += opening + rows + closing
     if left_out:
         body += [f"**Truncated:** {left_out} more finding{'s' if left_out != 1 else ''} did not fit in one "
-                 "comment; the job summary, `specdiff OLD NEW` or `--format json` show them all.", ""]
+                 f"{fit.where}`specdiff OLD NEW` or `--format json` show them all.", ""]
     return "\n".join(head + body + notes) + "\n"
