@@ -123,10 +123,13 @@ def limit_options(command: Any) -> Any:
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
 @click.option("--baseline", type=click.Path(), default=None,
               help="Drop findings whose fingerprint this file lists (see `specdiff baseline`).")
+@click.option("--annotate-level", type=click.Choice(["breaking", "dangerous", "safe"]), default=None,
+              help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
-            policy: str | None, fail_on: str | None, baseline: str | None, color: str, limits: Limits,
+            policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
+            limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -153,7 +156,8 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                                           and "NO_COLOR" not in os.environ)
         for name in formats:
             options = RenderOptions(color=use_color and name == "text" and not output_dir,
-                                    old_doc=old_doc, new_doc=new_doc)
+                                    old_doc=old_doc, new_doc=new_doc, fail_on=fail_on or config.fail_on or "breaking",
+                                    annotate_level=annotate_level or config.annotate_level or "dangerous")
             text = render(report, name, options)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"specdiff.{_EXTENSIONS.get(name, name)}"),

@@ -24,7 +24,8 @@ CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", "kubernetes", "openapi")
 FAIL_ON = ("breaking", "dangerous", "safe", "never")
 RULE_LEVELS = ("breaking", "dangerous", "safe", "off")
-_KEYS = ("policy", "fail-on", "rules", "select", "ignore", "baseline")
+_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline")
+ANNOTATE_LEVELS = ("breaking", "dangerous", "safe")
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
@@ -60,6 +61,7 @@ class Config:
     path: str | None = None
     policy: str | None = None
     fail_on: str | None = None
+    annotate_level: str | None = None  # the mildest level sarif and github annotations carry
     levels: Mapping[str, str] = field(default_factory=dict)  # rule id or prefix -> level | "off"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -297,6 +299,7 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
                 raise where.error(f"baseline file {data['baseline']!r} does not exist", ("baseline",)) from None
             raise err
     return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
+                  annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
                   baseline=baseline_entries, baseline_path=baseline_path)
 

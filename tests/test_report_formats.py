@@ -56,12 +56,13 @@ def test_github_annotations_point_at_the_line_in_yaml_and_json(as_json_input: bo
     assert [(command, p["title"], p["file"], _token_at(p["file"], int(p["line"]), int(p["col"])))
             for command, p, _ in found] == [
         ("error", "schema.enum.value-added (breaking)", new, "Auto"),
-        ("error", "schema.property.removed (breaking)", old, "size"),  # a removal: the old file's line
-        ("error", "operation.removed (breaking)", old, "get"),
-        ("notice", "operation.added (safe)", new, "get"),
-    ]
+        # a removal: the nearest enclosing element the new file still has (the schema's properties, the paths)
+        ("error", "schema.property.removed (breaking)", new, "properties"),
+        ("error", "operation.removed (breaking)", new, "paths"),
+    ]  # operation.added is safe, below the default --annotate-level
+    line = 25 if as_json_input else 13
     assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call this operation get 404 or 405 "
-                           "instead of a response.")
+                           f"instead of a response.%0ARemoved: /paths/~1old/get (line {line} of {old})")
 
 
 def test_github_levels_and_escaping() -> None:
@@ -69,10 +70,10 @@ def test_github_levels_and_escaping() -> None:
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
     report, options = compare(HOSTILE_OLD, HOSTILE_NEW)
     text = render(report, "github", options)
-    assert len(text.splitlines()) == len(report.findings)  # nothing a spec wrote starts a line of its own
+    assert len(text.splitlines()) == len(report.findings) - 1  # nothing a spec wrote starts a line of its own
     found = _annotations(text)
-    assert [command for command, _, _ in found] == ["error", "error", "error", "error", "notice"]
-    assert found[1][1]["file"] == HOSTILE_OLD
+    assert [command for command, _, _ in found] == ["error", "error", "error", "error"]  # the safe one is left out
+    assert found[1][1]["file"] == HOSTILE_NEW
     assert "removed from Pet .name%0A::error::injected%0D%0A# heading | cell%0AWhy: " in found[3][2]
 
 
@@ -94,8 +95,8 @@ def test_sarif_is_valid_with_rules_results_and_places() -> None:
     log = _validate_sarif(rendered("sarif", OLD, NEW))
     run = log["runs"][0]
     assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == [
-        "operation.added", "operation.removed", "schema.enum.value-added", "schema.property.removed"]
-    removed = run["tool"]["driver"]["rules"][1]
+        "operation.removed", "schema.enum.value-added", "schema.property.removed"]  # operation.added is safe
+    removed = run["tool"]["driver"]["rules"][0]
     assert removed["name"] == "OperationRemoved"
     assert removed["fullDescription"]["text"] == (
         "A method and path that the old spec served is missing from the new spec.")
@@ -104,14 +105,15 @@ def test_sarif_is_valid_with_rules_results_and_places() -> None:
                 r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"],
                 r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in run["results"]]
-    assert results == [("schema.enum.value-added", 2, "error", NEW, 20, 49),
-                       ("schema.property.removed", 3, "error", OLD, 21, 9),
-                       ("operation.removed", 1, "error", OLD, 13, 5),
-                       ("operation.added", 0, "note", NEW, 13, 5)]
+    assert results == [("schema.enum.value-added", 1, "error", NEW, 20, 49),
+                       ("schema.property.removed", 2, "error", NEW, 19, 7),
+                       ("operation.removed", 0, "error", NEW, 3, 1)]
     report, _ = compare(OLD, NEW)
-    assert [r["partialFingerprints"]["specdiff/v1"] for r in run["results"]] == [f.fingerprint for f in report.findings]
+    assert [r["partialFingerprints"]["specdiff/v1"] for r in run["results"]] == [
+        f.fingerprint for f in report.findings if f.level.value != "safe"]
     assert run["results"][2]["message"]["text"] == (
-        "Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response.")
+        "Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response. "
+        f"Removed: /paths/~1old/get (line 13 of {OLD}).")
 
 
 def test_sarif_of_hostile_and_absolute_inputs_is_valid_and_machine_free(tmp_path: Path) -> None:
@@ -123,7 +125,7 @@ def test_sarif_of_hostile_and_absolute_inputs_is_valid_and_machine_free(tmp_path
     assert "Utc" not in text and "invocations" not in text and str(ROOT) not in text
     log = _validate_sarif(rendered("sarif", str(old), str(new)))
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
-    assert uris == {old.as_uri(), new.as_uri()}  # given as absolute paths, kept absolute (as file: URIs)
+    assert uris == {new.as_uri()}  # given as absolute paths, kept absolute (as file: URIs); removals too
 
 
 # --- junit --------------------------------------------------------------------------------------------------
@@ -138,7 +140,7 @@ def test_junit_one_case_per_rule_failing_on_breaking() -> None:
     assert sorted(cases) == ["operation.added", "operation.removed", "schema.enum.value-added",
                              "schema.property.removed"]
     failure = cases["operation.removed"].find("failure")
-    assert failure is not None and failure.get("message") == "1 breaking finding of 1"
+    assert failure is not None and failure.get("message") == "1 finding at or above breaking of 1"
     assert failure.text == ("[breaking] Operation GET /old removed. Why: Clients that call this operation get 404 or "
                             "405 instead of a response. (at /paths/~1old/get)\n")
     assert cases["operation.added"].find("failure") is None

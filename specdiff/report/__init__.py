@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from specdiff.records import Report
+from specdiff.records import Finding, Level, Report
 
 if TYPE_CHECKING:
     from specdiff.load.document import Document
@@ -37,11 +37,25 @@ class RenderOptions:
     """
 
     color: bool = False
+    fail_on: str = "breaking"  # junit: a finding at or above this level fails its test case ("never": none)
+    annotate_level: str = "dangerous"  # sarif, github: the mildest level that becomes an annotation
     old_doc: Document | None = None
     new_doc: Document | None = None
 
 
 Renderer = Callable[[Report, RenderOptions], str]
+
+
+def annotated(report: Report, options: RenderOptions) -> list[Finding]:
+    """The findings worth an annotation, breaking first: GitHub shows only the first few of each kind per step,
+    and hundreds of safe notes would bury the ones that matter."""
+    threshold = Level(options.annotate_level).rank
+    return sorted((f for f in report.findings if f.level.rank <= threshold), key=lambda f: f.level.rank)
+
+
+def at_or_above(finding: Finding, fail_on: str) -> bool:
+    """Whether a finding meets a --fail-on threshold."""
+    return fail_on != "never" and finding.level.rank <= Level(fail_on).rank
 
 
 def renderer(name: str) -> Renderer:

@@ -1,14 +1,15 @@
 """GitHub Actions workflow commands: one annotation per finding, on the line of the spec it is about.
 
 `::error file=api/openapi.yaml,line=12,col=5,title=...::message`; breaking findings are errors, dangerous ones
-warnings and safe ones notices. Values are escaped as the Actions toolkit does, so a spec string can neither
+warnings and safe ones notices; only findings at or above `--annotate-level` (default dangerous) are
+annotated, breaking first. Values are escaped as the Actions toolkit does, so a spec string can neither
 end the command nor start another one on a new line.
 """
 
 from __future__ import annotations
 
 from specdiff.records import Finding, Level, Report
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, annotated
 from specdiff.report.sections import reason, sentence
 from specdiff.report.sources import source_location
 
@@ -35,8 +36,10 @@ def annotation(finding: Finding, options: RenderOptions) -> str:
     properties.append(("title", f"{finding.rule} ({finding.level.value})"))
     head = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     message = f"{sentence(finding)}\nWhy: {reason(finding)}"
+    if where is not None and where.removed:
+        message += f"\nRemoved: {where.removed}"
     return f"::{COMMANDS[finding.level]} {head}::{escape_data(message)}"
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    return "".join(annotation(finding, options) + "\n" for finding in report.findings)
+    return "".join(annotation(finding, options) + "\n" for finding in annotated(report, options))

@@ -1,4 +1,5 @@
-"""JUnit XML for CI test views: one test case per rule that fired, failing when any of its findings is breaking.
+"""JUnit XML for CI test views: one test case per rule that fired, failing when any of its findings is at or
+above `--fail-on` (so the test view agrees with the exit code), valid against Jenkins' junit-10.xsd.
 
 The failure text (or, for a passing rule, the test case's output) lists the rule's findings, one per line.
 No timestamps, host names or durations, so the same inputs give the same bytes.
@@ -9,8 +10,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from specdiff.records import Finding, Level, Report
-from specdiff.report import RenderOptions
+from specdiff.records import Finding, Report
+from specdiff.report import RenderOptions, at_or_above
 from specdiff.report.sections import reason, sentence
 
 #: characters XML 1.0 cannot hold at all, even escaped; they are replaced with U+FFFD
@@ -25,25 +26,26 @@ def render(report: Report, options: RenderOptions) -> str:
     by_rule: dict[str, list[Finding]] = {}
     for finding in report.findings:
         by_rule.setdefault(finding.rule, []).append(finding)
-    failed = sum(1 for findings in by_rule.values() if any(f.level is Level.BREAKING for f in findings))
-    counts = {"tests": str(len(by_rule)), "failures": str(failed), "errors": "0", "skipped": "0"}
-    suites = ET.Element("testsuites", {"name": "specdiff", **counts})
+    failed = sum(1 for findings in by_rule.values() if any(at_or_above(f, options.fail_on) for f in findings))
+    counts = {"tests": str(len(by_rule)), "failures": str(failed), "errors": "0"}
+    suites = ET.Element("testsuites", {"name": "specdiff", **counts})  # no `skipped` here: junit-10.xsd refuses it
     suite = ET.SubElement(suites, "testsuite", {"name": clean(f"specdiff {report.old.name} -> {report.new.name}"),
-                                                **counts})
+                                                **counts, "skipped": "0"})
     properties = ET.SubElement(suite, "properties")
     for name, value in (("policy", report.policy), ("policy_reason", report.policy_reason), ("old", report.old.name),
-                        ("new", report.new.name)):
+                        ("new", report.new.name), ("fail_on", options.fail_on)):
         ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
     for rule_id in sorted(by_rule):
         findings = by_rule[rule_id]
         case = ET.SubElement(suite, "testcase", {"classname": f"specdiff.{rule_id.rsplit('.', 1)[0]}",
                                                  "name": rule_id})
         text = clean("".join(_line(f) for f in findings))
-        breaking = sum(1 for f in findings if f.level is Level.BREAKING)
-        if breaking:
+        failing = [f for f in findings if at_or_above(f, options.fail_on)]
+        if failing:
+            worst = min(failing, key=lambda f: f.level.rank).level
             failure = ET.SubElement(case, "failure", {
-                "message": f"{breaking} breaking finding{'s' if breaking != 1 else ''} of {len(findings)}",
-                "type": "breaking"})
+                "message": f"{len(failing)} finding{'s' if len(failing) != 1 else ''} at or above "
+                           f"{options.fail_on} of {len(findings)}", "type": worst.value})
             failure.text = text
         else:
             ET.SubElement(case, "system-out").text = text

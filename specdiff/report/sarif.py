@@ -1,5 +1,7 @@
 """SARIF 2.1.0 for code-scanning tools (GitHub code scanning, IDEs): rules with their documentation, results
 with their file, line and column, and the finding's fingerprint so a tool can follow a result across runs.
+Only findings at or above `--annotate-level` (default dangerous) become results, breaking first: each result is
+a code-scanning alert, and 500 safe notes must not become 500 alerts.
 
 Nothing machine-specific goes in: no timestamps, no invocation, no absolute paths the user did not type.
 """
@@ -16,7 +18,7 @@ from specdiff import __version__
 from specdiff.classify.cards import card
 from specdiff.classify.catalogue_docs import level_summary
 from specdiff.records import Finding, Level, Report
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, annotated
 from specdiff.report.sections import reason, sentence
 from specdiff.report.sources import source_location
 
@@ -26,12 +28,13 @@ FINGERPRINT = "specdiff/v1"  # partialFingerprints key: the finding fingerprint 
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    rule_ids = sorted({f.rule for f in report.findings})
+    findings = annotated(report, options)
+    rule_ids = sorted({f.rule for f in findings})
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "specdiff", "version": __version__, "semanticVersion": __version__,
                             "rules": [_rule(rule_id) for rule_id in rule_ids]}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, rule_ids.index(f.rule), options) for f in report.findings],
+        "results": [_result(f, rule_ids.index(f.rule), options) for f in findings],
         "properties": {"policy": report.policy, "policy_reason": report.policy_reason, "old": report.old.name,
                        "new": report.new.name},
     }
@@ -75,7 +78,8 @@ def _result(finding: Finding, index: int, options: RenderOptions) -> dict[str, A
         "ruleId": finding.rule,
         "ruleIndex": index,
         "level": LEVELS[finding.level],
-        "message": {"text": f"{sentence(finding)}. {reason(finding)}"},
+        "message": {"text": f"{sentence(finding)}. {reason(finding)}" + (
+            f" Removed: {where.removed}." if where is not None and where.removed else "")},
         "locations": [location] if location else [],
         "partialFingerprints": {FINGERPRINT: finding.fingerprint},
         "properties": {"level": finding.level.value, "change": change.kind, "pointer": change.pointer,

@@ -1,13 +1,15 @@
 """Where a finding sits in the input files, for formats that point at lines (github, sarif).
 
-A change visible in the new spec points at the new file; a removal points at the old file's line, the only
-place the removed thing still exists.
+A change visible in the new spec points at the new file. A removal points at the nearest enclosing element the
+new file still has (its path item, schema or parent property) and names what was removed and where it was:
+annotations land on the head's lines, and a line number of the old file would point at something else there.
+Only without the new document does a removal point at the old file.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from specdiff.load.sourcemap import join_pointer, split_pointer
@@ -22,18 +24,26 @@ class SourceLocation:
     file: str  # the path as the repository knows it (relative when the user gave a relative path)
     line: int | None = None  # 1-based
     column: int | None = None  # 1-based, in characters
+    removed: str | None = None  # for a removal shown at an enclosing element: what was removed, and where
 
 
 def source_location(finding: Finding, options: RenderOptions) -> SourceLocation | None:
     """The file, line and column of the finding's node; None when no document or file is known."""
     change = finding.change
     if change.new_pointer is not None and options.new_doc is not None:
-        doc, pointer = options.new_doc, change.new_pointer
-    elif change.old_pointer is not None and options.old_doc is not None:
-        doc, pointer = options.old_doc, change.old_pointer
-    else:
+        return _at(options.new_doc, change.context.document, change.new_pointer)
+    if change.old_pointer is None:
         return None
-    doc = _part(doc, change.context.document)
+    old = _at(options.old_doc, change.context.document, change.old_pointer) if options.old_doc else None
+    new = _at(options.new_doc, change.context.document, change.old_pointer) if options.new_doc else None
+    if new is None:
+        return old
+    where = f" (line {old.line} of {old.file})" if old and old.line else ""
+    return replace(new, removed=f"{change.old_pointer}{where}")
+
+
+def _at(doc: Document, part: str | None, pointer: str) -> SourceLocation | None:
+    doc = _part(doc, part)
     file = repository_path(doc.name)
     if file is None:
         return None
