@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 
 from specdiff.classify import classify
 from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import diff
+from specdiff.errors import InputError
 from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
@@ -20,9 +22,27 @@ POLICIES = ("auto", "kubernetes", "openapi")
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
         today: date | None = None) -> Report:
-    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry."""
-    with collector_paused():
-        return _run(old, new, policy, config, today)
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry.
+
+    The differ walks nested schemas by recursion, a few frames per level: the interpreter's limit is raised
+    to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is an input
+    error naming both files.
+    """
+    depth = max(old.limits.max_depth, new.limits.max_depth)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
+    try:
+        with collector_paused():
+            return _run(old, new, policy, config, today)
+    except RecursionError:
+        raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
+                         "--max-depth)", file=f"{old.name} and {new.name}") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+#: Python frames the differ spends per level of nesting in a document
+_FRAMES_PER_LEVEL = 6
 
 
 def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:

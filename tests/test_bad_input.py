@@ -40,6 +40,7 @@ components:
         mode: {type: string, enum: [Fast, Slow]}
 """
 HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n'
+NOT_FINITE = "a number that is not finite (NaN or an infinity), which JSON cannot hold"
 
 
 def _schemas(body: str) -> str:
@@ -175,6 +176,58 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
                                "bad.json:2:7: a number with more than 4300 digits"),
     "integer too long, YAML": ({"bad.yaml": HEAD + "x: " + "9" * 5000 + "\n"}, ["bad.yaml"],
                                "bad.yaml:4:4: YAML value refused: a number with more than 4300 digits"),
+    "hexadecimal integer too long, YAML": ({"bad.yaml": HEAD + "x: 0x" + "f" * 4000 + "\n"}, ["bad.yaml"],
+                                           "bad.yaml:4:4: YAML value refused: a number with more than 4300 digits"),
+    "octal integer too long, YAML": ({"bad.yaml": HEAD + "x: 0" + "7" * 5000 + "\n"}, ["bad.yaml"],
+                                     "bad.yaml:4:4: YAML value refused: a number with more than 4300 digits"),
+    "sexagesimal integer too long, YAML": ({"bad.yaml": HEAD + "x: 1" + ":59" * 3000 + "\n"}, ["bad.yaml"],
+                                           "bad.yaml:4:4: YAML value refused: a number with more than 4300 digits"),
+    "!!str on a list": ({"bad.yaml": _schemas("    A: {type: string, enum: !!str [a, b]}\n")}, ["bad.yaml"],
+                        "bad.yaml:6:29: YAML value refused: the tag '!!str' does not fit a list"),
+    "!!str on a mapping": ({"bad.yaml": _schemas("    A: !!str {type: string}\n")}, ["bad.yaml"],
+                           "bad.yaml:6:8: YAML value refused: the tag '!!str' does not fit a mapping"),
+    "!!map on a plain value": ({"bad.yaml": HEAD + "x: !!map text\n"}, ["bad.yaml"],
+                               "bad.yaml:4:4: YAML value refused: the tag '!!map' does not fit a plain value"),
+    "NaN in a numeric keyword, YAML": ({"bad.yaml": _schemas("    A: {type: number, maximum: .nan}\n")},
+                                       ["bad.yaml"], f"bad.yaml:6:32: YAML value refused: {NOT_FINITE}"),
+    "infinity in a numeric keyword, YAML": ({"bad.yaml": _schemas("    A: {type: number, minimum: -.inf}\n")},
+                                            ["bad.yaml"], f"bad.yaml:6:32: YAML value refused: {NOT_FINITE}"),
+    "a float too large, YAML": ({"bad.yaml": _schemas("    A: {type: number, maximum: 1.0e+400}\n")},
+                                ["bad.yaml"], f"bad.yaml:6:32: YAML value refused: {NOT_FINITE}"),
+    "-Infinity, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "x": {"minimum": -Infinity}}'}, ["bad.json"],
+                        f"bad.json:2:19: {NOT_FINITE}"),
+    "NaN, JSON": ({"bad.json": '{"openapi": "3.0.3", "x": "NaN",\n "y": [1, NaN]}'}, ["bad.json"],
+                  f"bad.json:2:11: {NOT_FINITE}"),
+    "a float too large, JSON": ({"bad.json": '{"openapi": "3.0.3", "x": 1e40,\n "y": 1e400}'}, ["bad.json"],
+                                f"bad.json:2:7: {NOT_FINITE}"),
+    "$ref with a NUL character": ({"bad.yaml": _schemas('    A: {$ref: "other\\0.yaml"}\n')}, ["bad.yaml"],
+                                  "bad.yaml:6:9: $ref 'other\\x00.yaml' holds a NUL character, which no file name "
+                                  "can"),
+    "$ref index in superscript digits": (
+        {"bad.yaml": _schemas("    A: {$ref: '#/components/schemas/B/enum/²'}\n    B: {enum: [a]}\n")}, ["bad.yaml"],
+        "bad.yaml:6:9: $ref '#/components/schemas/B/enum/²' points at nothing"),
+    "$ref index in Arabic-Indic digits": (
+        {"bad.yaml": _schemas("    A: {$ref: '#/components/schemas/B/enum/٠'}\n    B: {enum: [a]}\n")}, ["bad.yaml"],
+        "bad.yaml:6:9: $ref '#/components/schemas/B/enum/٠' points at nothing"),
+    "$ref index with a leading zero": (
+        {"bad.yaml": _schemas("    A: {$ref: '#/components/schemas/B/enum/00'}\n    B: {enum: [a]}\n")},
+        ["bad.yaml"], "bad.yaml:6:9: $ref '#/components/schemas/B/enum/00' points at nothing"),
+    "Swagger collectionFormat as a list": (
+        {"bad.yaml": 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      parameters:\n'
+                     "        - {name: q, in: query, type: array, items: {type: string}, collectionFormat: [csv]}\n"
+                     '      responses: {"200": {description: ok}}\n'}, ["bad.yaml"],
+        "bad.yaml:/paths/~1a/get/parameters/0/collectionFormat: 'collectionFormat' must be a string"),
+    "OpenAPI style as a list": (
+        {"bad.yaml": HEAD.replace("paths: {}", "paths:\n  /a:\n    get:\n      parameters:\n"
+                                               "        - {name: q, in: query, schema: {type: string}, style: [form]}\n"
+                                               '      responses: {"200": {description: ok}}')}, ["bad.yaml"],
+        "bad.yaml:/paths/~1a/get/parameters/0/style: 'style' must be a string"),
+    "a mapping that merges itself": ({"bad.yaml": HEAD + "x-a: &a {<<: *a}\n"}, ["bad.yaml"],
+                                     "bad.yaml:4:6: YAML value refused: a recursive alias: a merge key (<<) merges a "
+                                     "mapping into itself"),
+    "a mapping merged into one it contains": ({"bad.yaml": HEAD + "x-b: &b {<<: {<<: *b}}\n"}, ["bad.yaml"],
+                                              "bad.yaml:4:6: YAML value refused: a recursive alias: a merge key (<<) "
+                                              "merges a mapping into itself"),
     "mapping as a YAML key": ({"bad.yaml": HEAD + "? {a: 1}\n: b\n"}, ["bad.yaml"],
                               "bad.yaml:4:3: YAML value refused: a mapping key must be a plain value, not a list or a "
                               "mapping"),
@@ -186,7 +239,8 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
 
 #: the cases that run as real subprocesses: everything that could crash or hang the interpreter, and one error
 #: from each stage (loader, resolver, output)
-SUBPROCESS = ["$ref cycle with no schema", "YAML alias bomb", "JSON nested too deep", "YAML flow nested too deep",
+SUBPROCESS = ["$ref cycle with no schema", "YAML alias bomb", "a mapping that merges itself",
+              "JSON nested too deep", "YAML flow nested too deep",
               "YAML block nested too deep", "object-constructing YAML tag", "object-creating YAML tag",
               "--output names a directory"]
 
@@ -415,3 +469,85 @@ def test_a_type_list_holding_a_mapping_is_not_a_crash(tmp_path: Path, monkeypatc
     result = CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", "json"])
     assert result.exit_code in (0, 1) and "Traceback" not in result.output
     assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["schema.type-changed"]
+
+
+# -- found by the two-sided fuzz and by hand (issue 16) ---------------------------------------------------------
+def test_a_ref_to_a_symlink_loop_names_no_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"bad.yaml": _schemas("    A: {$ref: 'loop.yaml'}\n")})
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    _assert_one_line_error(_cli(tmp_path, ["bad.yaml"], monkeypatch),
+                           "bad.yaml:6:9: $ref 'loop.yaml' is a symlink loop")
+
+
+def test_stdin_over_max_bytes_says_so(tmp_path: Path) -> None:
+    _write(tmp_path, {"small.yaml": HEAD})
+    done = subprocess.run([sys.executable, "-m", "specdiff", "small.yaml", "-", "--no-config", "--max-bytes", "100"],
+                          cwd=tmp_path, input=GOOD, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "specdiff: error: <stdin>: input is over the 100-byte limit (--max-bytes)\n")
+
+
+def _parameter_chain(end: str) -> str:
+    """An operation's parameter reached through 33 `$ref`s in a row, the last one pointing at `end`."""
+    lines = [HEAD.replace("paths: {}", "paths:\n  /a:\n    get:\n"
+                                       "      parameters: [{$ref: '#/components/parameters/p0'}]\n"
+                                       "      responses: {'200': {description: ok}}"), "components:\n  parameters:"]
+    lines += [f"    p{i}: {{$ref: '#/components/parameters/p{i + 1}'}}" for i in range(33)]
+    return "\n".join(lines + [f"    p33: {end}"]) + "\n"
+
+
+def test_a_long_chain_of_parameter_refs_is_no_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"old.yaml": _parameter_chain("{name: q, in: query, schema: {type: string}}"),
+                      "new.yaml": _parameter_chain("{name: q, in: query, required: true, schema: {type: string}}"),
+                      "cycle.yaml": _parameter_chain("{$ref: '#/components/parameters/p31'}")})
+    code, stdout, stderr = _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--format", "json")
+    assert (code, stderr) == (1, "")
+    assert [(f["rule"], f["pointer"]) for f in json.loads(stdout)["findings"]] == [
+        ("parameter.became-required", "/components/parameters/p33/schema")]
+    code, stdout, stderr = _compare(tmp_path, monkeypatch, "old.yaml", "cycle.yaml")
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith("specdiff: error: cycle.yaml:6:20: $ref cycle with no schema in it: /components/"
+                             "parameters/p0 -> ") and stderr.endswith("/p33 -> /components/parameters/p31\n")
+
+
+def test_nesting_too_deep_to_compare_names_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file nests within --max-depth, but their `$ref`s stack them 300 files deep."""
+    for side, leaf in (("a", "string"), ("b", "integer")):
+        for i in range(300):
+            inner = {"$ref": f"s{i + 1}.json"} if i < 299 else {"type": leaf}
+            _write(tmp_path, {f"{side}/s{i}.json": json.dumps({"type": "object", "properties": {"p": inner}})})
+        _write(tmp_path, {f"{side}/api.yaml": _schemas("    A: {$ref: 's0.json'}\n")})
+    assert _compare(tmp_path, monkeypatch, "a/api.yaml", "b/api.yaml", "--max-depth", "10") == (
+        2, "", "specdiff: error: a/api.yaml and b/api.yaml: schemas nest too deeply to compare (more than 10 "
+               "levels through $refs, --max-depth)\n")
+
+
+def test_deep_schemas_within_max_depth_are_compared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """480 nested properties are 960 levels of JSON: within --max-depth 1000, so they are compared."""
+    def spec(leaf: str) -> str:
+        deep = '{"type": "object", "properties": {"p": ' * 480 + f'{{"type": "{leaf}"}}' + "}}" * 480
+        return ('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, '
+                f'"components": {{"schemas": {{"Deep": {deep}}}}}}}')
+    _write(tmp_path, {"old.json": spec("string"), "new.json": spec("integer")})
+    code, stdout, stderr = _compare(tmp_path, monkeypatch, "old.json", "new.json", "--max-depth", "1000",
+                                    "--format", "json")
+    assert (code, stderr) == (1, "")
+    assert [(f["rule"], f["pointer"]) for f in json.loads(stdout)["findings"]] == [
+        ("schema.type-changed", "/components/schemas/Deep" + "/properties/p" * 480)]
+
+
+@pytest.mark.parametrize("fmt", ["html", "release-notes", "markdown", "json"])
+def test_odd_shapes_the_reports_read(fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A response whose `content` is a string, and a CRD with a top-level `paths: [1]`: reports that read the
+    documents to group findings skip what is not a mapping, as the graph does."""
+    path = "paths:\n  /apis/example.com/v1/frobs:\n    get:\n      responses: {'200': {description: ok%s}}"
+    crd = ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: frobs.example.com}\n"
+           "%sspec:\n  group: example.com\n  names: {kind: Frob, plural: frobs}\n  scope: Namespaced\n  versions:\n"
+           "    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: %s}}}\n")
+    _write(tmp_path, {"old.yaml": HEAD.replace("paths: {}", path % ""),
+                      "new.yaml": HEAD.replace("paths: {}", path % ", content: hello"),
+                      "crd-old.yaml": crd % ("", "object"), "crd-new.yaml": crd % ("paths: [1]\n", "string")})
+    assert _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--format", fmt)[0::2] == (0, "")
+    code, stdout, stderr = _compare(tmp_path, monkeypatch, "crd-old.yaml", "crd-new.yaml", "--format", fmt)
+    assert (code, stderr) == (1, "")
+    assert "openAPIV3Schema" in stdout or "frobs.example.com" in stdout

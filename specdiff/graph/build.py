@@ -106,7 +106,7 @@ class Builder:
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
         for path, item in paths.items():
             item_pointer = join_pointer(("paths", path))
-            item = self._deref(item, item_pointer)
+            item, _ = self._deref(item, item_pointer)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=self.doc.name, place=item_pointer)
             shared = self._parameters(item.get("parameters"), item_pointer + "/parameters", path)
@@ -217,15 +217,13 @@ class Builder:
         self._refs_cache[id(schema)] = found
         return found
 
-    def _deref(self, obj: Any, pointer: str) -> Any:
-        """Follow `$ref` chains of parameters, responses, bodies and headers (not schemas)."""
-        hops = 0
+    def _deref(self, obj: Any, pointer: str) -> tuple[Any, str]:
+        """Follow `$ref` chains of parameters, responses, bodies and headers (not schemas) to the object and
+        its pointer; the resolver refuses a chain that comes back on itself, so any other is followed to its end."""
+        doc = self.doc
         while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
-            hops += 1
-            if hops > 32:
-                raise InputError("$ref cycle", file=self.doc.name, place=pointer)
-            obj, _, _ = self.resolver.lookup(obj["$ref"], self.doc, pointer)
-        return obj
+            obj, doc, pointer = self.resolver.lookup(obj["$ref"], doc, pointer)
+        return obj, pointer
 
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
@@ -290,12 +288,13 @@ class Builder:
                 if shared is not None:
                     found[shared[0]] = (shared[1], shared[2])
                     continue
-                _, _, target_pointer = self.resolver.lookup(ref, self.doc, at)
-                at = target_pointer
-            param = self._deref(item, at)
+            param, at = self._deref(item, at)
             if not isinstance(param, dict) or "name" not in param or "in" not in param:
                 raise InputError("a parameter needs 'name' and 'in'", file=self.doc.name, place=at)
             location, name = str(param["in"]), str(param["name"])
+            for key in ("style", "collectionFormat"):
+                if not isinstance(param.get(key), str | None):
+                    raise InputError(f"'{key}' must be a string", file=self.doc.name, place=f"{at}/{key}")
             schema: Schema | None
             if self.v2 and location not in ("body", "formData"):
                 schema = self._v2_schema(param)
@@ -350,9 +349,7 @@ class Builder:
         if raw is None:
             return None
         at = pointer + "/requestBody"
-        if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
-            _, _, at = self.resolver.lookup(raw["$ref"], self.doc, at)
-        body = self._deref(raw, at)
+        body, at = self._deref(raw, at)
         if not isinstance(body, dict):
             raise InputError("a request body must be a mapping", file=self.doc.name, place=at)
         return RequestBody(bool(body.get("required")), self._content(body.get("content"), at), at)
@@ -377,9 +374,7 @@ class Builder:
             if str(status).startswith("x-"):
                 continue
             at = pointer + join_pointer((str(status),))
-            if isinstance(item, dict) and isinstance(item.get("$ref"), str):
-                _, _, at = self.resolver.lookup(item["$ref"], self.doc, at)
-            response = self._deref(item, at)
+            response, at = self._deref(item, at)
             if not isinstance(response, dict):
                 raise InputError("a response must be a mapping", file=self.doc.name, place=at)
             if self.v2:
@@ -398,7 +393,7 @@ class Builder:
         headers: dict[str, Parameter] = {}
         for name, item in raw.items():
             at = pointer + join_pointer(("headers", name))
-            header = self._deref(item, at)
+            header, _ = self._deref(item, at)
             if not isinstance(header, dict):
                 continue
             schema: Schema | None

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from specdiff.errors import InputError
 from specdiff.load.document import Document
 from specdiff.load.parse import decode, parse_text
-from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, split_pointer
+from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
 REMOTE_SCHEMES = ("http", "https")
@@ -46,8 +46,13 @@ class Resolver:
             raise self.error(f"$ref {location!r} refused: only http and https addresses can be fetched", doc, at)
         if doc.base is None or doc.reader is None:
             raise self.error(f"$ref to file {location!r} cannot be resolved from this input", doc, at)
+        if "\0" in location:
+            raise self.error(f"$ref {location!r} holds a NUL character, which no file name can", doc, at)
         base = self.root.base.resolve() if self.root.base else doc.base.resolve()
-        target = (doc.base / location).resolve()
+        try:
+            target = (doc.base / location).resolve()
+        except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
+            raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
         if not target.is_relative_to(base):
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
         key = str(target)
@@ -88,8 +93,8 @@ class Resolver:
         for token in split_pointer(pointer):
             if isinstance(node, dict) and token in node:
                 node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
+            elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
+                node = node[index]
             else:
                 raise self.error(f"$ref {ref!r} points at nothing", doc, at)
         return node

@@ -21,7 +21,10 @@ _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path")."""
     if source == "-":
-        return load_text(decode(sys.stdin.buffer.read(limits.max_bytes + 1), "<stdin>"), "<stdin>", None, limits)
+        raw = sys.stdin.buffer.read(limits.max_bytes + 1)
+        if len(raw) > limits.max_bytes:
+            raise InputError(f"input is over the {limits.max_bytes}-byte limit (--max-bytes)", file="<stdin>")
+        return load_text(decode(raw, "<stdin>"), "<stdin>", None, limits)
     if ":" in source:
         from specdiff.load.git import load_git, parse_source
 

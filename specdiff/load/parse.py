@@ -8,10 +8,12 @@ in a spec is ever executed or turned into an object.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,10 +70,60 @@ _CONSTRUCTOR = SafeConstructor()  # only its number readers are used: they read 
 _SCALARS: dict[str, Any] = {
     _YAML_TAG + "null": lambda node: None,
     _YAML_TAG + "bool": lambda node: SafeConstructor.bool_values[node.value.lower()],
-    _YAML_TAG + "int": lambda node: SafeConstructor.construct_yaml_int(_CONSTRUCTOR, node),
-    _YAML_TAG + "float": lambda node: SafeConstructor.construct_yaml_float(_CONSTRUCTOR, node),
+    _YAML_TAG + "int": lambda node: _bounded(SafeConstructor.construct_yaml_int(_CONSTRUCTOR, node)),
+    _YAML_TAG + "float": lambda node: _finite(SafeConstructor.construct_yaml_float(_CONSTRUCTOR, node)),
     _YAML_TAG + "timestamp": lambda node: node.value,
 }
+
+
+class _NotANumber(ValueError):
+    """A number no report could print as JSON: too many digits, NaN or an infinity."""
+
+
+def _too_many_digits() -> str:
+    return f"a number with more than {sys.get_int_max_str_digits()} digits"
+
+
+#: JSON has no NaN or infinity (`.nan`, `.inf`, `1e400`, `-Infinity`): such a number is refused, so every
+#: value a finding carries prints as strict JSON (README "Limits")
+_NOT_FINITE = "a number that is not finite (NaN or an infinity), which JSON cannot hold"
+
+
+class _NotFinite(Exception):
+    def __init__(self, literal: str) -> None:
+        super().__init__(literal)
+        self.literal = literal
+
+
+def _json_not_finite(literal: str) -> Any:
+    raise _NotFinite(literal)
+
+
+def _json_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NotFinite(literal)
+    return value
+
+
+def _bounded(value: int) -> int:
+    """An integer Python can print: hex, octal and sexagesimal integers are built without the digit limit."""
+    limit = sys.get_int_max_str_digits()
+    if limit and value.bit_length() > 3.33 * limit and abs(value) >= 10 ** limit:
+        raise _NotANumber(_too_many_digits())
+    return value
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise _NotANumber(_NOT_FINITE)
+    return value
+
+
+#: the tags of plain data and the one kind of node each may be written on
+_KINDS: dict[str, type[yaml.Node]] = {_MAP: yaml.MappingNode, _SEQ: yaml.SequenceNode, _STR: yaml.ScalarNode,
+                                      **dict.fromkeys(_SCALARS, yaml.ScalarNode)}
+_KIND_NAMES = {yaml.ScalarNode: "plain value", yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}
 
 
 class _Composer(yaml.CSafeLoader):
@@ -122,7 +174,7 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
             shared[0] += 1
             return found
         tag = node.tag
-        if tag == _STR:
+        if tag == _STR and isinstance(node, yaml.ScalarNode):
             return node.value
         if tag == _MAP and isinstance(node, yaml.MappingNode):
             if depth > max_depth:
@@ -145,23 +197,35 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
             built[id(node)] = items
             items.extend([build(item, depth + 1) for item in node.value])
             return items
+        if tag in _KINDS and not isinstance(node, _KINDS[tag]):  # `!!str [a]`, `!!int {}`, `!!seq x`
+            raise ConstructorError(None, None, f"the tag {tag.replace(_YAML_TAG, '!!', 1)!r} does not fit a "
+                                   f"{_KIND_NAMES[type(node)]}", node.start_mark)
         read = _SCALARS.get(tag) if isinstance(node, yaml.ScalarNode) else None
         if read is None:
             raise ConstructorError(None, None, f"could not determine a constructor for the tag {tag!r}",
                                    node.start_mark)
         try:
             value = read(node)
+        except _NotANumber as err:
+            raise ConstructorError(None, None, str(err), node.start_mark) from None
         except (ValueError, KeyError) as err:  # `!!int abc`, or an integer too long to convert
-            problem = f"a number with more than {sys.get_int_max_str_digits()} digits" if "digits" in str(err) \
+            problem = _too_many_digits() if "digits" in str(err) \
                 else f"{_shorten(str(node.value))!r} is not a valid {tag.removeprefix(_YAML_TAG)}"
             raise ConstructorError(None, None, problem, node.start_mark) from None
         built[id(node)] = value
         return value
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))  # build refuses more than max_depth levels
-    try:
+    with _room_for_depth():  # build refuses more than max_depth levels
         return build(root, 1)
+
+
+@contextmanager
+def _room_for_depth() -> Iterator[None]:
+    """Recursion enough for MAX_DEPTH_CEILING levels, however deep the caller's own stack already is."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))
+    try:
+        yield
     finally:
         sys.setrecursionlimit(limit)
 
@@ -177,8 +241,10 @@ def _refuse_duplicates(pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
         seen.add(key)
 
 
-def _flatten(node: yaml.MappingNode) -> None:
-    """Lay the mappings named by merge keys under the node's own pairs; each key is kept once."""
+def _flatten(node: yaml.MappingNode, open_ids: frozenset[int] = frozenset()) -> None:
+    """Lay the mappings named by merge keys under the node's own pairs; each key is kept once. A mapping
+    that merges itself (`&a {<<: *a}`), or one of the mappings that merge it, is refused."""
+    open_ids |= {id(node)}
     own = [(k, v) for k, v in node.value if k.tag != _MERGE]
     merged: list[tuple[yaml.Node, yaml.Node]] = []
     for key_node, value_node in node.value:
@@ -189,7 +255,10 @@ def _flatten(node: yaml.MappingNode) -> None:
             if not isinstance(source, yaml.MappingNode):
                 raise ConstructorError(None, None, "a merge key (<<) needs a mapping or a list of mappings",
                                        source.start_mark)
-            _flatten(source)
+            if id(source) in open_ids:
+                raise ConstructorError(None, None, "a recursive alias: a merge key (<<) merges a mapping into "
+                                       "itself", source.start_mark)
+            _flatten(source, open_ids)
             merged.extend(source.value)
     if merged:
         latest = {_key_text(k): (k, v) for k, v in merged + own}  # later pairs win, each key kept once
@@ -238,7 +307,9 @@ def parse_text(text: str, name: str, limits: Limits = DEFAULT_LIMITS) -> tuple[A
         raise InputError("empty file", file=name)
     if looks_like_json(text):
         try:
-            data = json.loads(text, object_pairs_hook=_no_duplicates)
+            with _room_for_depth():
+                data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_json_not_finite,
+                                  parse_float=_json_float)
         except json.JSONDecodeError as err:
             if name.endswith(".json"):
                 raise InputError(f"malformed JSON: {err.msg}", file=name,
@@ -248,6 +319,10 @@ def parse_text(text: str, name: str, limits: Limits = DEFAULT_LIMITS) -> tuple[A
                 from None
         except RecursionError:
             raise _too_deep(name, limits) from None
+        except _NotFinite as err:
+            found = re.search(rf"(?<![\w.\"]){re.escape(err.literal)}(?![\w.])", text)
+            raise InputError(_NOT_FINITE, file=name, place=_line_col(text, found.start()) if found else None) \
+                from None
         except ValueError:  # an integer too long to convert
             digits = sys.get_int_max_str_digits()
             found = re.search(rf"\d{{{digits + 1},}}", text)

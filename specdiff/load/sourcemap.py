@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from typing import Any
 
 import yaml
@@ -22,6 +23,18 @@ def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+
+
+#: an array index in a JSON pointer (RFC 6901): ASCII digits, no leading zero
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def array_index(token: str, length: int) -> int | None:
+    """The list position a pointer token names, or None: `²`, Arabic digits and `01` name none."""
+    if _INDEX.fullmatch(token) is None:
+        return None
+    index = int(token)
+    return index if index < length else None
 
 
 def join_pointer(tokens: list[str] | tuple[str, ...]) -> str:
@@ -110,7 +123,7 @@ class JsonSourceMap(SourceMap):
                     if member is None:
                         return None
                     found, at = member
-                elif self.text[at] == "[" and token.isdigit():
+                elif self.text[at] == "[" and _INDEX.fullmatch(token):
                     element = self._element(at, int(token))
                     if element is None:
                         return None
@@ -148,9 +161,10 @@ class YamlSourceMap(SourceMap):
         mark = getattr(node, "start_mark", None)
         for token in split_pointer(pointer):
             if isinstance(node, list):
-                if not token.isdigit() or int(token) >= len(node):
+                index = array_index(token, len(node))
+                if index is None:
                     return None
-                node = node[int(token)]
+                node = node[index]
                 mark = node.start_mark
             elif isinstance(node, yaml.MappingNode):
                 for key, value in node.value:
@@ -160,9 +174,10 @@ class YamlSourceMap(SourceMap):
                 else:
                     return None
             elif isinstance(node, yaml.SequenceNode):
-                if not token.isdigit() or int(token) >= len(node.value):
+                index = array_index(token, len(node.value))
+                if index is None:
                     return None
-                node = node.value[int(token)]
+                node = node.value[index]
                 mark = node.start_mark
             else:
                 return None

@@ -55,4 +55,5 @@ def finding_record(finding: Finding) -> dict[str, Any]:
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    return json.dumps(envelope(report), indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n"
+    return json.dumps(envelope(report), indent=2, sort_keys=False, ensure_ascii=False, default=str,
+                      allow_nan=False) + "\n"

@@ -21,7 +21,7 @@ def render(report: Report, options: RenderOptions) -> str:
         raise UsageError("the jsonpatch format needs both documents (render it from the command line)")
     old, new = _tree(options.old_doc), _tree(options.new_doc)
     patch = jsonpatch.make_patch(old, new).patch
-    return json.dumps(patch, indent=2, ensure_ascii=False, default=str) + "\n"
+    return json.dumps(patch, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
 
 
 def _tree(doc: Any) -> Any:

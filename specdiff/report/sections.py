@@ -77,7 +77,7 @@ class Subjects:
         located: list[tuple[str, str, str]] = []  # (label, group_version, resource)
         for doc in _documents(docs):
             paths = doc.data.get("paths") if isinstance(doc.data, dict) else None
-            for path, item in (paths or {}).items():
+            for path, item in paths.items() if isinstance(paths, dict) else ():
                 if not isinstance(item, dict):
                     continue
                 gv, resource, own = _kubernetes_resource(str(path))
@@ -188,8 +188,9 @@ def _returned_kind(data: dict[str, Any], operation: dict[str, Any]) -> str | Non
     for status, response in sorted((responses or {}).items()) if isinstance(responses, dict) else ():
         if not str(status).startswith("2") or not isinstance(response, dict):
             continue
-        schemas = [response.get("schema")] + [m.get("schema") for m in (response.get("content") or {}).values()
-                                              if isinstance(m, dict)]
+        content = response.get("content")
+        media = content.values() if isinstance(content, dict) else ()
+        schemas = [response.get("schema")] + [m.get("schema") for m in media if isinstance(m, dict)]
         for schema in schemas:
             kind = _schema_kind(data, schema)
             if kind:
