@@ -112,9 +112,9 @@ def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display
     else:
         data, place = _read_yaml(text, name)
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
     return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
 
 
@@ -122,9 +122,9 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_id
                         folder: Path | None = None) -> Config:
     """A configuration given as data (the Python API): the same keys and checks as a file."""
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
 
     def place(at: tuple[Any, ...]) -> str | None:
         return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in at).replace(".[", "[") or None
@@ -395,9 +395,9 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
     `--select` replaces the file's `select`; `--ignore` adds to its `ignore`; `--baseline` replaces its baseline.
     """
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
     rule_ids = frozenset(rule_ids)
     config = Config()
     if config_file is not None:

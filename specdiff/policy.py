@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from specdiff.classify.cards import renamed
 from specdiff.config import Config, ScopedIgnore
 from specdiff.records import Finding, Level
 
@@ -54,7 +55,7 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 def ignore_matches(entry: ScopedIgnore, finding: Finding) -> bool:
-    if entry.rule is not None and not matches_rule(entry.rule, finding.rule):
+    if entry.rule is not None and not matches_rule(renamed().get(entry.rule, entry.rule), finding.rule):
         return False
     if entry.location is None:
         return True
@@ -77,7 +78,10 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     baseline = {entry.fingerprint for entry in config.baseline}
     used_ignores: set[int] = set()
     used_baseline: set[str] = set()
-    levels = dict(config.levels)
+    current = renamed()  # configuration may name a rule by a former id
+    levels = {current.get(rule, rule): level for rule, level in config.levels.items()}
+    select = [current.get(rule, rule) for rule in config.select]
+    ignore = [current.get(rule, rule) for rule in config.ignore]
     kept: list[Finding] = []
     for finding in findings:
         hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
@@ -86,7 +90,7 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
         if in_baseline:
             used_baseline.add(finding.fingerprint)
         override = level_override(finding.rule, levels)
-        if override == "off" or not selected(finding.rule, config.select, config.ignore) or hits or in_baseline:
+        if override == "off" or not selected(finding.rule, select, ignore) or hits or in_baseline:
             continue
         if override is not None and override != finding.level.value:
             finding = replace(finding, level=Level(override))

@@ -95,11 +95,12 @@ class Finding:
     reason: str
     change: Change
     operations: tuple[str, ...] = ()
+    first_id: str = ""  # the rule's first id when it was renamed: fingerprints survive the rename
 
     @property
     def fingerprint(self) -> str:
-        """Stable id from structured fields only (never message text): survives rewording."""
-        return fingerprint(self.rule, self.change)
+        """Stable id from structured fields only (never message text): survives rewording and renaming."""
+        return fingerprint(self.first_id or self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)

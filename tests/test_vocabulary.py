@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rulecases import run_case
 
 from specdiff.classify import cards, message_values
-from specdiff.classify.cards import UNCLASSIFIED, Card, catalogue, load_catalogue, placeholders
+from specdiff.classify.cards import UNCLASSIFIED, Card, cases, catalogue, load_catalogue, placeholders
 from specdiff.cli import main
 from specdiff.diff.vocabulary import VocabularyError, Where, change
 from specdiff.errors import ConfigError
@@ -32,7 +32,7 @@ def _rendered_findings() -> dict[str, list[dict[str, str]]]:
     """rule id -> the message values of every finding it gave on any card's cases."""
     found: dict[str, list[dict[str, str]]] = {}
     for item in catalogue():
-        for case in item.cases:
+        for case in cases(item):
             for finding in run_case(case).findings:
                 found.setdefault(finding.rule, []).append(message_values(finding.change))
     return found
@@ -96,7 +96,6 @@ def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path
     spec = Path(__file__).parents[1] / "corpora" / "demo" / "frobber-v6.yaml"
     shutil.copy(spec, tmp_path / "a.yaml")
     monkeypatch.setattr(cards, "rules_root", lambda: rules)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     cards.catalogue.cache_clear()
     try:
         result = CliRunner().invoke(main, [str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--no-config"])

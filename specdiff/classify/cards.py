@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import marshal
-import os
+import re
 import string
-import sys
-from contextlib import suppress
-from dataclasses import asdict, dataclass
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +14,7 @@ import yaml
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, DIRECTIONS, VOCABULARY
 from specdiff.errors import ConfigError
+from specdiff.graph.lifecycle import STABILITIES
 
 POLICIES = ("kubernetes", "openapi")
 LEVELS = ("breaking", "dangerous", "safe")
@@ -33,13 +30,15 @@ class Card:
     message: str
     reason: str
     docs: dict[str, str]
-    cases: tuple[dict[str, Any], ...] = ()
     predicate: str | None = None
     area: str = ""
-    path: str = ""
+    path: str = ""  # relative to the catalogue's root
+    source: str = ""  # the card's file, where `cases` reads its test cases
     keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
+    #: former ids, oldest first: configuration naming them still applies, fingerprints keep the first
+    aliases: tuple[str, ...] = ()
     #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
     reasons: Any = None
 
@@ -53,18 +52,21 @@ class Card:
         return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
 
 
-def resolve_level(level: Any, policy: str, direction: str, card_id: str = "") -> str:
-    level = pick(level, policy, direction, card_id)
+def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> str:
+    level = pick(level, policy, direction, card_id, stability)
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}", file=card_id)
     return str(level)
 
 
-def pick(value: Any, policy: str, direction: str, card_id: str = "") -> Any:
-    """A level or reason written as one value or as a mapping by policy and/or direction (`default` for the rest)."""
+def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> Any:
+    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga) and/or
+    direction, nested in any order (`default` for the rest)."""
     while isinstance(value, dict):
         if policy in value or any(p in value for p in POLICIES):
             value = value.get(policy, value.get("default"))
+        elif any(s in value for s in STABILITIES):
+            value = value.get(stability, value.get("default"))
         elif direction in value or "default" in value:
             value = value.get(direction, value.get("default"))
         else:
@@ -107,76 +109,43 @@ def catalogue() -> tuple[Card, ...]:
 
 def load_catalogue(root: Path) -> tuple[Card, ...]:
     """Every card under `root`, each checked against the change vocabulary."""
-    paths = sorted(root.rglob("*.yaml"))
-    cache = _cache_file(root, paths)
-    cards = _read_cache(cache)
-    if cards is None:
-        cards = [_card(path, root) for path in paths]
-        _write_cache(cache, cards)
+    cards = [_card(path, root) for path in sorted(root.rglob("*.yaml"))]
     for item in cards:
         check_card(item, root)
-    ids = [c.id for c in cards]
+    ids = [name for c in cards for name in (c.id, *c.aliases)]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ConfigError(f"duplicate rule ids: {', '.join(duplicates)}", file=str(root))
     return tuple(cards)
 
 
-# -- the parsed catalogue, cached between runs ---------------------------------------------------------
-# Parsing every card (their test cases are most of the text) costs more than comparing a small spec, and
-# the cards change only when specdiff is edited or upgraded. The cache is keyed by each card's path, size and
-# modification time and by the Python version (marshal's format follows it); any problem means a re-parse.
-
-
-def _cache_file(root: Path, paths: list[Path]) -> Path | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    key = hashlib.sha256(f"{sys.version}\0{root}".encode())
-    for path in paths:
-        stat = path.stat()
-        key.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
-    return Path(base) / "specdiff" / f"catalogue-{key.hexdigest()[:32]}.marshal"
-
-
-def _read_cache(cache: Path | None) -> list[Card] | None:
-    if cache is None:
-        return None
-    try:
-        fields = marshal.loads(cache.read_bytes())
-        return [Card(**{**item, "cases": tuple(item["cases"]), "when": tuple(item["when"])}) for item in fields]
-    except (OSError, EOFError, ValueError, TypeError, KeyError):
-        return None
-
-
-def _write_cache(cache: Path | None, cards: list[Card]) -> None:
-    if cache is None:
-        return
-    temporary = cache.with_name(f".{cache.name}.{os.getpid()}")
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(marshal.dumps([asdict(card) for card in cards]))
-        os.replace(temporary, cache)
-    except (OSError, ValueError):  # an unwritable cache, or a card value marshal cannot store
-        with suppress(OSError):
-            temporary.unlink()
-
-
 def _card(path: Path, root: Path) -> Card:
+    """The card's first YAML document; its test cases, in the second, are not read here."""
+    head, _ = _documents(path.read_text(encoding="utf-8"))
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        raw = yaml.load(head, Loader=yaml.CSafeLoader)
     except yaml.YAMLError as err:
         raise ConfigError(f"invalid rule card: {err}", file=str(path)) from None
+    if not isinstance(raw, dict):
+        raise ConfigError("a rule card must be a mapping", file=str(path))
     missing = [k for k in ("id", "title", "level", "message", "reason", "docs") if k not in raw]
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))
     reason = raw["reason"]
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
-                cases=tuple(raw.get("cases") or ()),
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
-                path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")),
-                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None)
+                path=str(path.relative_to(root)), source=str(path), keep_in_alpha=bool(raw.get("keep_in_alpha")),
+                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None,
+                aliases=_aliases(raw.get("aliases"), path))
+
+
+def _aliases(raw: Any, path: Path) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(name, str) and name for name in raw):
+        raise ConfigError("'aliases' must be a list of former rule ids", file=str(path))
+    return tuple(raw)
 
 
 def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:
@@ -242,9 +211,55 @@ def placeholders(template: str) -> list[str]:
     return [name.split(".")[0].split("[")[0] for name in fields]
 
 
+def keys_on_stability(level: Any) -> bool:
+    """Whether a card's level names stability levels itself (then stability does not soften it again)."""
+    return isinstance(level, dict) and (any(s in level for s in STABILITIES)
+                                        or any(keys_on_stability(v) for v in level.values()))
+
+
 def _listed(value: Any) -> list[Any]:
     return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
+def _documents(text: str) -> tuple[str, str]:
+    """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them."""
+    head, _, tail = re.sub(r"\A---[ \t]*\n", "", text).partition("\n---\n")
+    return head, tail
+
+
+def cases(item: Card) -> tuple[dict[str, Any], ...]:
+    """A card's test cases (old, new, the exact findings): read for tests and `specdiff explain`, never to
+    classify, so loading the catalogue parses only the cards themselves."""
+    return _cases_in(item.source)
+
+
+@cache
+def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
+    _, tail = _documents(Path(source).read_text(encoding="utf-8"))
+    if not tail.strip():
+        return ()
+    try:
+        raw = yaml.load(tail, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError as err:
+        raise ConfigError(f"invalid rule card cases: {err}", file=source) from None
+    listed = raw.get("cases") if isinstance(raw, dict) else None
+    if not isinstance(listed, list) or not all(isinstance(case, dict) for case in listed):
+        raise ConfigError("the cases document must hold `cases:`, a list of {name, old, new, expect}",
+                          file=source)
+    return tuple(listed)
+
+
 def card(rule_id: str) -> Card | None:
-    return next((c for c in catalogue() if c.id == rule_id), None)
+    """The card with this id, or the one that was renamed from it."""
+    return next((c for c in catalogue() if c.id == rule_id or rule_id in c.aliases), None)
+
+
+def rule_ids() -> list[str]:
+    """Every id a configuration may name: current ids and former ones."""
+    return [name for c in catalogue() for name in (c.id, *c.aliases)]
+
+
+@lru_cache(maxsize=1)
+def renamed() -> dict[str, str]:
+    """Former rule id -> current id."""
+    return {alias: c.id for c in catalogue() for alias in c.aliases}

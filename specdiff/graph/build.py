@@ -15,6 +15,7 @@ import networkx as nx
 
 from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
+from specdiff.graph.lifecycle import field_stability
 from specdiff.graph.model import (
     MediaType,
     NamedSchema,
@@ -26,6 +27,7 @@ from specdiff.graph.model import (
     SpecGraph,
     group_version_of_name,
     group_version_of_path,
+    least_stable,
     stability_of,
 )
 from specdiff.graph.refs import Resolver
@@ -238,8 +240,9 @@ class Builder:
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
-            group_version=group_version, stability=stability_of(group_version.split("/")[-1])
-            if group_version else "ga", document=self.doc,
+            group_version=group_version, document=self.doc,
+            stability=least_stable(stability_of(group_version.split("/")[-1] if group_version else None),
+                                   field_stability(raw)),
         )
         node = ("op", op.key)
         self.graph.add_node(node)

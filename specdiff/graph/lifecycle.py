@@ -47,10 +47,21 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
                      gate if isinstance(gate, str) and gate else None)
 
 
+#: stability levels, least stable first: API versions (v1alpha1, v2beta3, v1), CRD versions, and the markers
+STABILITIES = ("alpha", "beta", "ga")
+#: `x-stability-level` as OpenAPI users write it on operations, schemas and fields, in those levels
+STABILITY_MARKER = "x-stability-level"
+_MARKED = {"draft": "alpha", "experimental": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
+
+
 def field_stability(schema: Schema) -> str:
-    """alpha or beta for a field whose marker says so, else ga (deprecated says nothing about stability)."""
+    """The least stable level a schema, field or operation is marked with: its KEP-2558 lifecycle status
+    (alpha, beta; deprecated says nothing about stability) or its `x-stability-level`; ga when unmarked."""
     status = lifecycle_of(schema).status
-    return status if status in ("alpha", "beta") else "ga"
+    marked = schema.get(STABILITY_MARKER)
+    levels = [status if status in ("alpha", "beta") else "ga",
+              _MARKED.get(marked.lower(), "ga") if isinstance(marked, str) else "ga"]
+    return min(levels, key=STABILITIES.index)
 
 
 def marker_problems(marker: Any, builtin: bool) -> list[str]:

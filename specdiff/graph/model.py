@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from specdiff.graph.lifecycle import LIFECYCLE, field_stability
+from specdiff.graph.lifecycle import LIFECYCLE, STABILITIES, field_stability
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
@@ -223,10 +223,6 @@ def _direction(directions: set[str]) -> str:
     if directions == {"response"}:
         return "response"
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
-
-
-#: API version levels, least stable first
-STABILITIES = ("alpha", "beta", "ga")
 
 
 def least_stable(*levels: str) -> str:
