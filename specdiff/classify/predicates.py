@@ -92,7 +92,7 @@ def _narrows(change: Change) -> bool | None:
         before, after = set(map(str, old or ())), set(map(str, new or ()))
         return True if after > before else False if after < before else None
     if attribute == "pattern":
-        old_all, new_all = old is None or _matches_all(old), new is None or _matches_all(new)
+        old_all, new_all = _matches_all(old), _matches_all(new)
         if old_all or new_all:
             return old_all and not new_all
     if change.kind == "added":
@@ -119,8 +119,8 @@ def _narrows(change: Change) -> bool | None:
 
 
 def _matches_all(pattern: Any) -> bool:
-    """A pattern any string matches (`.*`); a pattern that is not a string is never one."""
-    return isinstance(pattern, str) and pattern in _MATCH_ALL
+    """No pattern, or one that every string matches; a malformed (non-string) pattern is neither."""
+    return pattern is None or (isinstance(pattern, str) and pattern in _MATCH_ALL)
 
 
 def _openness(value: Any) -> int:
