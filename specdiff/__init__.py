@@ -46,7 +46,7 @@ def __dir__() -> list[str]:
 def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: str | None = None,
             config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
             baseline: str | os.PathLike[str] | None = None, today: date | None = None,
-            limits: Limits | None = None) -> Report:
+            limits: Limits | None = None, grouped: bool = True) -> Report:
     """Compare two specs and return the classified report, after the policy stage.
 
     `old` and `new` are what the command line takes: files, per-group directories, or `REV:path` in a git
@@ -55,6 +55,7 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     `Config`; without one no configuration applies (no file is searched for). `baseline` is a baseline file.
     `today` decides whether ignores have expired (default: today). `limits` bounds what an input may cost
     (`specdiff.load.parse.Limits`: size, depth, YAML aliases, remote refs; default: the command line's defaults).
+    `grouped=False` gives one finding per place instead of one per logical change (`--no-group`).
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
@@ -79,4 +80,4 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     with collector_paused():
         bounds = limits or DEFAULT_LIMITS
         return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
-                   chosen, today)
+                   chosen, today, grouped)

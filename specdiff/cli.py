@@ -126,10 +126,13 @@ def limit_options(command: Any) -> Any:
 @click.option("--annotate-level", type=click.Choice(["breaking", "dangerous", "safe"]), default=None,
               help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
+@click.option("--summary", "summary_only", is_flag=True,
+              help="Print only the summary: counts by level and by rule (text format).")
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
-            limits: Limits,
+            no_group: bool, summary_only: bool, limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -151,13 +154,14 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
         config = for_command(config_file, no_config, select, ignore, baseline)
         old_doc, new_doc = load_pair(old, new, limits)
-        report = run(old_doc, new_doc, policy or config.policy or "auto", config)
+        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
         for name in formats:
             options = RenderOptions(color=use_color and name == "text" and not output_dir,
                                     old_doc=old_doc, new_doc=new_doc, fail_on=fail_on or config.fail_on or "breaking",
-                                    annotate_level=annotate_level or config.annotate_level or "dangerous")
+                                    annotate_level=annotate_level or config.annotate_level or "dangerous",
+                                    summary_only=summary_only)
             text = render(report, name, options)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"specdiff.{_EXTENSIONS.get(name, name)}"),

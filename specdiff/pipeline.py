@@ -14,6 +14,7 @@ from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.refs import Resolver
+from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
 
@@ -21,8 +22,9 @@ POLICIES = ("auto", "kubernetes", "openapi")
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
-        today: date | None = None) -> Report:
-    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry.
+        today: date | None = None, grouped: bool = True) -> Report:
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry;
+    `grouped` folds the findings of one logical change into one (specdiff/group.py).
 
     The differ walks nested schemas by recursion, a few frames per level: the interpreter's limit is raised
     to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is an input
@@ -33,7 +35,7 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
     sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
     try:
         with collector_paused():
-            return _run(old, new, policy, config, today)
+            return _run(old, new, policy, config, today, grouped)
     except RecursionError:
         raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
                          "--max-depth)", file=f"{old.name} and {new.name}") from None
@@ -45,7 +47,8 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
 _FRAMES_PER_LEVEL = 6
 
 
-def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None) -> Report:
+def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
+         grouped: bool) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
@@ -61,6 +64,8 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
 
         outcome = apply(findings, config, today)
         findings, notes = list(outcome.findings), notes + outcome.notes
+    if grouped:
+        findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes,
                   policy_reason=why)
 

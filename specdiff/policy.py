@@ -1,7 +1,9 @@
 """policy: [Finding] -> [Finding] plus notes, from a Config.
 
 Applied after classify, in this order: level overrides (`off` drops), select/ignore by rule id or dotted prefix,
-scoped ignores (expired ones stop applying and say so), baseline fingerprints. Whether an ignore or a baseline
+scoped ignores (expired ones stop applying and say so), baseline fingerprints. It runs before grouping: a
+baseline entry holds a finding's own fingerprint or the fingerprint of the group it belongs to (so one entry
+accepts one place or the whole change), and an ignore's location matches one place. Whether an ignore or a baseline
 entry is *used* is decided against every classified finding, so narrowing `--select` does not make the lists
 look stale; unused entries are reported so the lists shrink.
 """
@@ -16,6 +18,7 @@ from functools import lru_cache
 
 from specdiff.classify.cards import renamed
 from specdiff.config import Config, ScopedIgnore
+from specdiff.group import group_fingerprint
 from specdiff.records import Finding, Level
 
 
@@ -86,9 +89,9 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     for finding in findings:
         hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
         used_ignores.update(hits)
-        in_baseline = finding.fingerprint in baseline
-        if in_baseline:
-            used_baseline.add(finding.fingerprint)
+        matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding)))
+        in_baseline = bool(matched)
+        used_baseline.update(matched)
         override = level_override(finding.rule, levels)
         if override == "off" or not selected(finding.rule, select, ignore) or hits or in_baseline:
             continue

@@ -95,12 +95,16 @@ class Finding:
     reason: str
     change: Change
     operations: tuple[str, ...] = ()
+    #: a group (one logical change at many places) lists its members, each a finding of its own ...
+    members: tuple[Finding, ...] = ()
+    #: ... and has its own fingerprint, hashed from what the members share (specdiff/group.py)
+    group: str | None = None
     first_id: str = ""  # the rule's first id when it was renamed: fingerprints survive the rename
 
     @property
     def fingerprint(self) -> str:
         """Stable id from structured fields only (never message text): survives rewording and renaming."""
-        return fingerprint(self.first_id or self.rule, self.change)
+        return self.group or fingerprint(self.first_id or self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)

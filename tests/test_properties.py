@@ -133,9 +133,9 @@ _SWAPPED = {"added": "removed", "removed": "added", "modified": "modified"}
 
 def _facts(report: Report, swapped: bool) -> list[tuple[Any, ...]]:
     """Each change as (kind, node, attribute, pointer into the first document, pointer into the second, values),
-    seen from the first document's side."""
+    seen from the first document's side; a group gives each of its members."""
     facts = []
-    for finding in report.findings:
+    for finding in (member for f in report.findings for member in f.members or (f,)):
         change: Change = finding.change
         first, second = (change.new_pointer, change.old_pointer) if swapped else (change.old_pointer,
                                                                                   change.new_pointer)

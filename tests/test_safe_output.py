@@ -52,7 +52,7 @@ def _spec(with_hostile: bool) -> dict[str, Any]:
 def report() -> Report:
     old = load_text(json.dumps(_spec(True)), "old.json", None)
     new = load_text(json.dumps(_spec(False)), "new.json", None)
-    found = run(old, new)
+    found = run(old, new, grouped=False)  # every hostile value in a finding of its own
     assert {f.rule for f in found.findings} == {"operation.removed", "schema.property.removed",
                                                 "schema.enum.value-removed"}
     assert len(found.findings) == 3 * len(HOSTILE)  # each hostile path, property and enum value
@@ -71,8 +71,9 @@ def test_terminal_text_has_no_escapes_and_no_forged_lines(report: Report, color:
     ours = re.compile(r"\x1b\[(?:1;31|1;33|32|2|0)m")
     assert _unsafe_characters(ours.sub("", text)) == set()
     lines = text.splitlines()
-    assert len(lines) == 1 + 3 * len(report.findings) + 2  # header, three lines a finding, blank, counts
-    assert all(line.startswith("          ") for line in lines[2:-2:3])  # each message stays on its own line
+    summary = 2 + len({(f.level, f.rule) for f in report.findings})  # counts by level, a line a rule, blank
+    assert len(lines) == 1 + summary + 3 * len(report.findings)  # header, summary, three lines a finding
+    assert all(line.startswith("          ") for line in lines[1 + summary + 1::3])  # messages stay on their line
     assert "RED" in text and "<script>alert(1)</script>" in text  # shown, only neutralised
 
 

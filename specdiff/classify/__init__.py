@@ -93,11 +93,12 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
         level = Level.SAFE
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
-                   chosen.aliases[0] if chosen.aliases else "")
+                   first_id=chosen.aliases[0] if chosen.aliases else "")
 
 
 def show(value: Any, limit: int = 80) -> str:
-    """A compact one-line rendering of a spec value for messages."""
+    """A one-line rendering of a spec value for messages. Names, strings and lists of them are shown whole (a
+    report never cuts a name short); a structure longer than `limit` is named by its shape instead."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, dict) and "$ref" in value and len(value) == 1:
@@ -106,8 +107,10 @@ def show(value: Any, limit: int = 80) -> str:
         text = value["type"] + (f" ({value['format']})" if "format" in value else "")
     else:
         text = json.dumps(value, sort_keys=True, default=str)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        if len(text) > limit and not (isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)):
+            text = f"a list of {len(value)} items" if isinstance(value, list) else (
+                f"an object with {len(value)} keys" if isinstance(value, dict) else text)
+    return " ".join(text.split())
 
 
 def message_values(change: Change) -> dict[str, str]:

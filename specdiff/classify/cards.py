@@ -195,7 +195,8 @@ def check_card(item: Card, root: Path) -> None:
         if missing:
             raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
     known = set(COMMON_VALUES) | facts
-    for template in (item.message, item.reason, *(str(e.get("reason", "")) for e in item.when)):
+    for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
+                                                                           for t in _texts(e.get("reason", "")))):
         try:
             names = placeholders(template)
         except ValueError as err:
@@ -203,6 +204,11 @@ def check_card(item: Card, root: Path) -> None:
         for placeholder in names:
             if placeholder not in known:
                 raise refuse(f"unknown placeholder {{{placeholder}}}")
+
+
+def _texts(value: Any) -> list[str]:
+    """The templates of a reason written as one text or as a mapping by policy, stability or direction."""
+    return [t for v in value.values() for t in _texts(v)] if isinstance(value, dict) else [str(value)]
 
 
 def placeholders(template: str) -> list[str]:

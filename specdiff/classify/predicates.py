@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from specdiff.graph.lifecycle import version_key
+from specdiff.graph.model import group_version_of_path
 from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
@@ -330,3 +331,79 @@ def overlapping_branch(change: Change) -> bool:
 def value_replaced(change: Change) -> bool:
     """A value that was there is replaced by another (not set, not dropped)."""
     return change.kind == "modified"
+
+
+def media_range(name: str) -> tuple[str, str, frozenset[str]]:
+    """`application/merge-patch+json; charset=utf-8` -> ("application", "merge-patch+json", {"charset=utf-8"})."""
+    essence, *parameters = name.split(";")
+    kind, _, subtype = essence.strip().lower().partition("/")
+    return kind, subtype or "*", frozenset(p.strip().lower().replace(" ", "") for p in parameters if p.strip())
+
+
+def media_covers(wide: str, narrow: str) -> bool:
+    """Whether the range `wide` takes in everything `narrow` names (RFC 9110 media ranges): `*/*` takes all,
+    `application/*` every application type, and a type with parameters is still that type (`application/json;
+    charset=utf-8` is read as JSON); a `+json` suffix specialises `application/json` only when asked for."""
+    wide_type, wide_sub, _ = media_range(wide)
+    narrow_type, narrow_sub, _ = media_range(narrow)
+    if wide_type == "*":
+        return True
+    return wide_type == narrow_type and wide_sub in ("*", narrow_sub)
+
+
+def _specialises(general: str, specific: str) -> bool:
+    """`application/vnd.api+json` is JSON: a reader of `application/json` reads it (RFC 6839 suffixes)."""
+    general_type, general_sub, _ = media_range(general)
+    specific_type, specific_sub, _ = media_range(specific)
+    return general_type == specific_type and "+" in specific_sub and specific_sub.rsplit("+", 1)[1] == general_sub
+
+
+def _others(change: Change) -> list[str]:
+    return [name for name in str(change.fact("others") or "").split(", ") if name]
+
+
+@predicate
+@reads("media_type", "others")
+def request_range_kept(change: Change) -> bool:
+    """A request media type that left the list is still accepted: a listed range takes it in."""
+    gone = str(change.fact("media_type") or "")
+    return any(media_covers(other, gone) for other in _others(change))
+
+
+@predicate
+@reads("media_type", "others")
+def response_range_kept(change: Change) -> bool:
+    """A response media type that left the list is still what readers get: every type the response is now
+    offered as lies inside the old one (a narrower range, parameters, or a `+json`-style specialisation)."""
+    gone = str(change.fact("media_type") or "")
+    others = _others(change)
+    return bool(others) and all(media_covers(gone, o) or _specialises(gone, o) for o in others)
+
+
+#: the content types the Kubernetes API server takes for PATCH (apply, JSON, merge and strategic merge patch)
+_PATCH_TYPES = ("application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json",
+                "application/strategic-merge-patch+json")
+
+
+@predicate
+@reads("media_type", "others")
+def kubernetes_patch_types_listed(change: Change) -> bool:
+    """A Kubernetes PATCH stops listing `application/json` (which the API server answers with 415) and lists
+    the patch types instead."""
+    operation = change.context.operation or ""
+    return (operation.startswith("PATCH ") and _kubernetes_path(operation)
+            and media_range(str(change.fact("media_type") or ""))[:2] == ("application", "json")
+            and any(media_range(o)[:2] == tuple(t.split("/")) for o in _others(change) for t in _PATCH_TYPES))
+
+
+@predicate
+def kubernetes_write(change: Change) -> bool:
+    """A create (POST), replace (PUT) or patch (PATCH) of a Kubernetes resource: the API server has always
+    needed a body there."""
+    operation = change.context.operation or ""
+    return _kubernetes_path(operation) and operation.split(" ", 1)[0] in ("POST", "PUT", "PATCH")
+
+
+def _kubernetes_path(operation: str) -> bool:
+    """`POST /apis/apps/v1/namespaces/{namespace}/deployments`: an operation on a Kubernetes API group."""
+    return group_version_of_path(operation.partition(" ")[2]) is not None

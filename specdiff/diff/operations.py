@@ -115,7 +115,7 @@ class OperationDiffer:
         for name, media in new.items():
             if name not in old:
                 self.emit(change("added", "media-type", part, new=name, where=where, new_pointer=media.pointer,
-                                 media_type=name))
+                                 media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
             if previous.schema is None or media.schema is None:
@@ -131,7 +131,7 @@ class OperationDiffer:
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
-                                 media_type=name))
+                                 media_type=name, others=", ".join(new)))
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:

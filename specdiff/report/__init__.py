@@ -41,6 +41,7 @@ class RenderOptions:
     annotate_level: str = "dangerous"  # sarif, github: the mildest level that becomes an annotation
     old_doc: Document | None = None
     new_doc: Document | None = None
+    summary_only: bool = False  # text: only the counts by level and by rule
 
 
 Renderer = Callable[[Report, RenderOptions], str]

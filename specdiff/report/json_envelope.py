@@ -31,6 +31,21 @@ def _source(info: SourceInfo) -> dict[str, Any]:
 
 
 def finding_record(finding: Finding) -> dict[str, Any]:
+    """One finding; a group (one change at several places) adds its `count` and its `members`, each with its
+    own location, pointers, values, operations and fingerprint."""
+    record = _place(finding)
+    if finding.members:
+        record["count"] = len(finding.members)
+        record["members"] = [{key: value for key, value in _place(member).items() if key in _MEMBER_KEYS}
+                             for member in finding.members]
+    return record
+
+
+_MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer", "old", "new", "operations",
+                "fingerprint")
+
+
+def _place(finding: Finding) -> dict[str, Any]:
     change, ctx = finding.change, finding.change.context
     location = {key: value for key, value in (
         ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema), ("path", ctx.path),

@@ -59,7 +59,6 @@ GENERAL = "General"  # changes outside operations and schemas
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _PARAMETER = re.compile(r"\{[^}]*\}$")
 _PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
-_QUOTED = 60
 
 
 class Subjects:
@@ -98,6 +97,9 @@ class Subjects:
             self._operations.setdefault(label, Subject(gv, found or resource))
 
     def of(self, finding: Finding) -> Subject:
+        if finding.members:  # a group belongs where all its members do, else among the general changes
+            places = {self.of(member) for member in finding.members}
+            return places.pop() if len(places) == 1 else Subject(GENERAL)
         ctx = finding.change.context
         if finding.change.node == "group-version" and ctx.group_version:
             return Subject(ctx.group_version)  # a whole API version, with every kind in it
@@ -131,10 +133,9 @@ def grouped(report: Report, subjects: Subjects) -> list[tuple[str, str, list[tup
 
 def sentence(finding: Finding, escape: Callable[[str], str] = str) -> str:
     """The finding's message, led by its location when the message does not name it, each part passed through
-    `escape` (a format's own). A message names the location when it quotes it, even cut short: classification
-    cuts long values in messages to 80 characters."""
+    `escape` (a format's own); a group's message names its places itself."""
     message, label = finding.message, finding.change.context.label()
-    if label and label not in message and label[:_QUOTED] not in message:
+    if label and not finding.members and label not in message:
         return f"{escape(label)}: {escape(message)}"
     if _PLAIN_WORD.match(message):
         message = message[:1].upper() + message[1:]

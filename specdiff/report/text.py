@@ -30,17 +30,32 @@ def render(report: Report, options: RenderOptions) -> str:
         return f"{code}{text}{_RESET}" if options.color else text
 
     lines = [f"specdiff {clean(report.old.name)} -> {clean(report.new.name)} (policy: {clean(report.policy_label)})"]
+    lines += summary_lines(report)
+    if options.summary_only:
+        return "\n".join(lines) + "\n"
+    lines.append("")
     if not report.findings:
         lines.append("No changes found.")
     for finding in report.findings:
         tag = paint(f"{finding.level.value:<9}", _COLORS[finding.level])
-        location = clean(finding.change.context.label())
+        location = f"{len(finding.members)} places" if finding.members else clean(finding.change.context.label())
         lines.append(f"{tag} {finding.rule:<36} {location}")
         lines.append(f"          {clean(finding.message)}")
         lines.append(paint(f"          why: {clean(finding.reason)}", _DIM))
-    summary = report.summary()
-    lines.append("")
-    lines.append(", ".join(f"{summary[level.value]} {level.value}" for level in Level))
     for note in report.notes:
         lines.append(f"note: {clean(note)}")
     return "\n".join(lines) + "\n"
+
+
+def summary_lines(report: Report) -> list[str]:
+    """Counts by level, then by level and rule (most first): what a reader wants before the details."""
+    summary = report.summary()
+    places = sum(len(f.members) or 1 for f in report.findings)
+    total = ", ".join(f"{summary[level.value]} {level.value}" for level in Level)
+    lines = [total + (f" ({places} places)" if places != len(report.findings) else "")]
+    counts: dict[tuple[Level, str], int] = {}
+    for finding in report.findings:
+        counts[(finding.level, finding.rule)] = counts.get((finding.level, finding.rule), 0) + 1
+    for (level, rule), count in sorted(counts.items(), key=lambda item: (item[0][0].rank, -item[1], item[0][1])):
+        lines.append(f"  {level.value:<9} {count:>5}  {rule}")
+    return lines

@@ -1,0 +1,152 @@
+"""group: [Finding] -> [Finding]. Findings that are one logical change fold into one finding listing every place.
+
+One change is often written many times in a spec: the same optional parameter added to every list and watch
+operation, the same enum value added to a field in each served version of a CRD, the same field change in each
+version of a type. Two findings are the same logical change when they share a `group_key`: the rule, the
+verdict and its reason, what changed (node, attribute, field path, old and new value) and where, leaving out
+the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
+added to (or removed from) one field fold together too.
+
+A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
+so it does not change when one more operation gains the parameter; baselines and ignores match either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from specdiff.classify import card, message_values, render, show
+from specdiff.records import Finding, _plain
+
+#: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
+_VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
+#: Nodes whose findings fold over their values: one field gaining several enum values is one change.
+_VALUE_NODES = ("enum-value",)
+_LISTED = 3  # operations, values or versions named before "and N more"
+
+
+def group_key(finding: Finding) -> tuple[Any, ...]:
+    """What makes two findings the same logical change (see the module docstring)."""
+    change, ctx = finding.change, finding.change.context
+    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(change.new))
+    return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+            _unversioned(ctx.schema), ctx.path or "", values)
+
+
+def group_fingerprint(finding: Finding) -> str:
+    """The fingerprint of the group `finding` belongs to (whether or not it has company)."""
+    payload = json.dumps(["group", *group_key(finding)], sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def group(findings: Iterable[Finding]) -> list[Finding]:
+    """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
+    group takes the place of its first member)."""
+    buckets: dict[tuple[Any, ...], list[Finding]] = {}
+    for finding in findings:
+        buckets.setdefault(group_key(finding), []).append(finding)
+    return [members[0] if len(members) == 1 else folded(members) for members in buckets.values()]
+
+
+def folded(members: Sequence[Finding]) -> Finding:
+    """One finding for the members: the first member's change, every operation, and a message that names the
+    places once ("added to 402 operations: list, watch and deletecollection of 134 resources in 24
+    group-versions")."""
+    first = members[0]
+    operations = tuple(sorted({op for member in members for op in member.operations}))
+    return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
+                   members=tuple(members), group=group_fingerprint(first))
+
+
+def _message(members: Sequence[Finding]) -> str:
+    first = members[0]
+    chosen = card(first.rule)
+    template = chosen.message if chosen is not None else first.message
+    values = message_values(first.change)
+    replacements: list[tuple[str, str]] = []
+    schemas = _distinct(m.change.context.schema for m in members)
+    if len(schemas) > 1 and first.change.context.schema:
+        replacements.append((first.change.context.schema, _braced(schemas)))
+    for key, value in list(values.items()):
+        for old, new in replacements:
+            value = value.replace(old, new)
+        values[key] = value
+    if first.change.node in _VALUE_NODES:
+        shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
+                          for m in members)
+        if len(shown) > 1:
+            values["value"] = _joined(shown)
+            template = template.replace("value {value}", "values {value}")
+    operations = _distinct(m.change.context.operation for m in members)
+    place = ""
+    if len(operations) > 1:
+        place = operations_phrase(operations)
+        values["operation"] = place
+    message = render(template, values)
+    if place and place not in message:
+        message += f" in {place}"
+    return message
+
+
+def operations_phrase(operations: Sequence[str]) -> str:
+    """"402 operations: list, watch and deletecollection of 134 resources in 24 group-versions" for Kubernetes
+    paths; "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
+    from specdiff.report.sections import _kubernetes_resource
+
+    verbs: set[str] = set()
+    resources: set[tuple[str, str]] = set()
+    versions: set[str] = set()
+    for label in operations:
+        method, _, path = label.partition(" ")
+        gv, resource, own = _kubernetes_resource(path)
+        if gv is None or resource is None:
+            break
+        versions.add(gv)
+        resources.add((gv, resource))
+        verbs.add(_verb(method, path, own))
+    else:
+        ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
+        return (f"{len(operations)} operations: {_joined(ordered)} of {len(resources)} resources"
+                f" in {len(versions)} group-versions")
+    return f"{len(operations)} operations: {_joined(list(operations))}"
+
+
+_VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
+
+
+def _verb(method: str, path: str, own: bool) -> str:
+    """The Kubernetes action of an operation, from its method and path (the `x-kubernetes-action` vocabulary)."""
+    item = own and path.rstrip("/").endswith("}")
+    if "/watch/" in path:
+        return "watch"
+    return {"GET": "read" if item else "list", "POST": "create", "PUT": "replace", "PATCH": "patch",
+            "DELETE": "delete" if item else "deletecollection"}.get(method, method.lower())
+
+
+def _unversioned(name: str | None) -> str:
+    return _VERSION.sub("{}", name) if name else ""
+
+
+def _braced(names: Sequence[str]) -> str:
+    """`io.k8s.api.resource.{v1,v1beta2}.DeviceClaim`: the names with their version segments listed once."""
+    first = names[0]
+    found = _VERSION.search(first)
+    if found is None or any(_unversioned(n) != _unversioned(first) for n in names):
+        return _joined(list(names))
+    versions = _distinct(m.group(0) for n in names for m in [_VERSION.search(n)] if m)
+    return f"{first[:found.start()]}{{{','.join(versions)}}}{first[found.end():]}"
+
+
+def _distinct(items: Iterable[str | None]) -> list[str]:
+    return list(dict.fromkeys(item for item in items if item))
+
+
+def _joined(items: Sequence[str]) -> str:
+    if len(items) > _LISTED + 1:
+        items = [*items[:_LISTED], f"{len(items) - _LISTED} more"]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+

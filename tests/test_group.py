@@ -1,0 +1,105 @@
+"""One finding per logical change: the grouping stage on real releases, its fingerprints, and the policy stage
+matching a whole group or one member."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from conftest import corpus
+
+from specdiff.config import BaselineEntry, Config, ScopedIgnore
+from specdiff.group import group_fingerprint, operations_phrase
+from specdiff.load import load, load_text
+from specdiff.load.document import Document
+from specdiff.pipeline import run
+from specdiff.records import Finding, Report
+from specdiff.report import render
+
+V2 = "kubernetes/v2/swagger-v1.{}.json"
+ROUTES = "crds/gateway-api/httproutes.standard.{}.yaml"
+
+
+@cache
+def compare(old: str, new: str, grouped: bool = True) -> Report:
+    return run(load(str(corpus(old))), load(str(corpus(new))), grouped=grouped)
+
+
+def _only(report: Report, rule: str) -> Finding:
+    found = [f for f in report.findings if f.rule == rule]
+    assert len(found) == 1, [f.message for f in found]
+    return found[0]
+
+
+def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
+    report = compare(V2.format(35), V2.format(36))
+    shard = _only(report, "parameter.optional-added")
+    assert shard.message == ("optional query parameter shardSelector added to 402 operations: list, watch and "
+                             "deletecollection of 82 resources in 33 group-versions")
+    assert len(shard.members) == len(shard.operations) == 402
+    assert {m.change.context.path for m in shard.members} == {"query parameter shardSelector"}
+    assert {"GET /api/v1/pods", "GET /api/v1/watch/namespaces/{namespace}/pods"} <= set(shard.operations)
+    assert shard.fingerprint == group_fingerprint(shard.members[0]) != shard.members[0].fingerprint
+    ungrouped = compare(V2.format(35), V2.format(36), grouped=False)
+    assert len([f for f in ungrouped.findings if f.rule == "parameter.optional-added"]) == 402
+    assert sum(len(f.members) or 1 for f in report.findings) == len(ungrouped.findings) == 527
+
+
+def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
+    report = compare(V2.format(35), V2.format(36))
+    grouped = {f.message: sorted(m.change.context.schema or "" for m in f.members)
+               for f in report.findings if f.members and f.rule == "schema.property.added"}
+    assert grouped["optional property bools added to io.k8s.api.resource.{v1,v1beta1,v1beta2}.DeviceAttribute "
+                   ".bools"] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
+
+
+def test_enum_values_added_in_both_served_versions_of_httproute_are_one_finding() -> None:
+    report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
+    enums = sorted((f.message, len(f.members)) for f in report.findings if f.rule == "schema.enum.value-added")
+    where = "httproutes.gateway.networking.k8s.io/{v1,v1beta1} .spec.rules[]"
+    assert enums == [
+        (f"enum value CORS added to {where}.backendRefs[].filters[].type", 2),
+        (f"enum value CORS added to {where}.filters[].type", 2),
+        (f"enum values 303, 307 and 308 added to {where}.backendRefs[].filters[].requestRedirect.statusCode", 6),
+        (f"enum values 303, 307 and 308 added to {where}.filters[].requestRedirect.statusCode", 6),
+    ]
+
+
+def test_json_keeps_the_members_with_their_own_fingerprints() -> None:
+    report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
+    data = json.loads(render(report, "json"))
+    record = next(r for r in data["findings"] if r["rule"] == "schema.enum.value-added" and r["count"] == 2)
+    assert [(m["location"]["schema"], m["new"]) for m in record["members"]] == [
+        ("httproutes.gateway.networking.k8s.io/v1", "CORS"), ("httproutes.gateway.networking.k8s.io/v1beta1", "CORS")]
+    assert len({record["fingerprint"], *(m["fingerprint"] for m in record["members"])}) == 3
+
+
+def _three_operations(old: bool) -> Document:
+    parameter = [] if old else [{"name": "trace", "in": "query", "schema": {"type": "string"}}]
+    ops = {f"/{name}": {"get": {"parameters": parameter, "responses": {"200": {"description": "ok"}}}}
+           for name in ("a", "b", "c")}
+    return load_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": ops}),
+                     f"{'old' if old else 'new'}.json", None)
+
+
+def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
+    old, new = _three_operations(True), _three_operations(False)
+    whole = run(old, new).findings
+    assert [(f.message, len(f.members)) for f in whole] == [
+        ("optional query parameter trace added to 3 operations: GET /a, GET /b and GET /c", 3)]
+    group_entry = Config(baseline=(BaselineEntry(whole[0].fingerprint, "", "b:1"),))
+    assert run(old, new, config=group_entry).findings == ()
+    member = whole[0].members[1]
+    one = run(old, new, config=Config(baseline=(BaselineEntry(member.fingerprint, "", "b:1"),))).findings
+    assert [(f.message, [m.change.context.operation for m in f.members]) for f in one] == [
+        ("optional query parameter trace added to 2 operations: GET /a and GET /c", ["GET /a", "GET /c"])]
+    ignored = run(old, new, config=Config(ignores=(ScopedIgnore("parameter", "GET /b*", "why"),))).findings
+    assert [len(f.members) for f in ignored] == [2]
+
+
+def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
+    assert operations_phrase(["GET /api/v1/pods", "GET /api/v1/watch/pods", "DELETE /api/v1/namespaces/{n}/pods",
+                              "GET /apis/apps/v1/deployments"]) == (
+        "4 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
+    assert operations_phrase(["GET /a", "GET /b", "PUT /c", "PUT /d", "PUT /e"]) == (
+        "5 operations: GET /a, GET /b, PUT /c and 2 more")

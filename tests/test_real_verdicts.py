@@ -1,0 +1,58 @@
+"""Corrected verdicts on real Kubernetes releases: documentation corrections and wider media ranges are safe,
+each with its reason, and each is one grouped finding."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from conftest import corpus
+
+from specdiff.load import load
+from specdiff.pipeline import run
+from specdiff.records import Finding, Report
+
+V3 = "kubernetes/v3/v1.{}"
+
+
+@cache
+def compare(old: str, new: str) -> Report:
+    return run(load(str(corpus(old))), load(str(corpus(new))))
+
+
+def _by_rule(report: Report, rule: str) -> list[Finding]:
+    return [f for f in report.findings if f.rule == rule]
+
+
+def test_1_23_to_1_24_request_bodies_that_accept_any_type_are_not_removals() -> None:
+    report = compare(V3.format(23), V3.format(24))
+    assert _by_rule(report, "request.media-type-removed") == []
+    [kept] = _by_rule(report, "request.media-type-range-kept")
+    assert (kept.level.value, len(kept.members), kept.message) == (
+        "safe", 281, "application/json request bodies are now accepted as part of */* by 281 operations: "
+        "deletecollection, create, replace and delete of 67 resources in 30 group-versions")
+    assert kept.reason.startswith("The new list is a range that takes in the old media type")
+    [patch] = _by_rule(report, "kubernetes.patch-media-types-listed")
+    assert (patch.level.value, len(patch.members), patch.change.old) == ("safe", 95, "application/json")
+    assert patch.reason.startswith("Documentation correction: the Kubernetes API server never took")
+    assert {m.change.context.operation.split()[0] for m in patch.members if m.change.context.operation} == {"PATCH"}
+
+
+def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentation_correction() -> None:
+    report = compare(V3.format(27), V3.format(30))
+    [body] = _by_rule(report, "request-body.became-required")
+    assert (body.level.value, len(body.members)) == ("safe", 254)
+    assert body.message == ("request body of 254 operations: create, replace and patch of 68 resources in 28 "
+                            "group-versions became required")
+    assert body.reason.startswith("Documentation correction: the Kubernetes API server has always required a body")
+    assert sorted((f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking") == [
+        ("group-version.removed", "flowcontrol.apiserver.k8s.io/v1beta2"),
+        ("operation.removed", "GET /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
+        ("operation.removed",
+         "PATCH /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
+        ("operation.removed", "PUT /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
+        ("schema.property.became-required", "io.k8s.api.core.v1.HostAlias .ip"),
+        ("schema.property.became-required", "io.k8s.api.core.v1.PodIP .ip"),
+        ("schema.property.removed", "io.k8s.api.core.v1.PersistentVolumeClaimSpec .resources.claims"),
+        ("schema.property.removed", "io.k8s.api.core.v1.PersistentVolumeClaimStatus .resizeStatus"),
+        ("schema.property.removed", "io.k8s.api.networking.v1.NetworkPolicy .status"),
+    ]
