@@ -33,8 +33,10 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring)."""
     change, ctx = finding.change, finding.change.context
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(change.new))
+    chosen = card(finding.rule)
+    where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            _unversioned(ctx.schema), ctx.path or "", values)
+            *where, values)
 
 
 def group_fingerprint(finding: Finding) -> str:
@@ -136,7 +138,7 @@ def _braced(names: Sequence[str]) -> str:
     first = names[0]
     found = _VERSION.search(first)
     if found is None or any(_unversioned(n) != _unversioned(first) for n in names):
-        return _joined(list(names))
+        return f"{len(names)} schemas: {_joined(list(names))}"
     versions = _distinct(m.group(0) for n in names for m in [_VERSION.search(n)] if m)
     return f"{first[:found.start()]}{{{','.join(versions)}}}{first[found.end():]}"
 

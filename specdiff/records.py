@@ -50,6 +50,12 @@ class Context:
                        gvk=self.gvk, group_version=self.group_version, stability=self.stability,
                        document=self.document)
 
+    def at_body(self) -> bool:
+        """Whether this is a whole request or response body ("request body", "response 200"), not a field."""
+        path = self.path or ""
+        return self.operation is not None and (path == "request body" or (
+            path.startswith("response ") and " " not in path[len("response "):] and "." not in path))
+
     def label(self) -> str:
         """A short human location: operation or schema, then the field path."""
         head = self.operation or self.schema or self.document or self.group_version or ""

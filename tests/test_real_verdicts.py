@@ -56,3 +56,27 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
         ("schema.property.removed", "io.k8s.api.core.v1.PersistentVolumeClaimStatus .resizeStatus"),
         ("schema.property.removed", "io.k8s.api.networking.v1.NetworkPolicy .status"),
     ]
+
+
+def test_1_11_to_1_28_type_object_written_on_typed_definitions_is_one_correction() -> None:
+    report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
+    [stated] = _by_rule(report, "schema.type-stated")
+    assert (stated.level.value, len(stated.members)) == ("safe", 284)
+    assert stated.message == ("type object now stated on 281 schemas: io.k8s.api.apps.v1.ControllerRevision, "
+                              "io.k8s.api.apps.v1.ControllerRevisionList, io.k8s.api.apps.v1.DaemonSet and 278 more")
+    assert stated.reason.startswith("Documentation correction: the schema had properties and no other type")
+    assert [(f.change.context.label(), f.change.old, f.change.new) for f in _by_rule(report, "schema.type-changed")
+            ] == [("io.k8s.apimachinery.pkg.apis.meta.v1.Patch", None, "object")]  # any JSON value (a JSON patch is
+    #                                                                          an array) narrowed to objects
+
+
+def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_finding_per_operation() -> None:
+    report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
+    swapped = _by_rule(report, "schema.body-type-replaced")
+    assert len(swapped) == 12 and all(f.level.value == "dangerous" for f in swapped)
+    assert ("response 200 of DELETE /api/v1/namespaces/{namespace}/persistentvolumeclaims/{name} is now "
+            "io.k8s.api.core.v1.PersistentVolumeClaim instead of io.k8s.apimachinery.pkg.apis.meta.v1.Status"
+            ) in {f.message for f in swapped}
+    inside = [f for f in report.findings if f.change.context.operation and f.change.context.path
+              and f.change.context.path.startswith("response 200.") and f.rule.startswith("schema.")]
+    assert inside == []  # no field-by-field diff of Status against the resource

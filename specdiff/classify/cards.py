@@ -39,8 +39,12 @@ class Card:
     when: tuple[dict[str, Any], ...] = ()
     #: former ids, oldest first: configuration naming them still applies, fingerprints keep the first
     aliases: tuple[str, ...] = ()
+    section: str = "other"  # release notes: deprecations, features (shown there when safe) or other
     #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
     reasons: Any = None
+    #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
+    #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction)
+    group: str = "place"
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -137,7 +141,24 @@ def _card(path: Path, root: Path) -> Card:
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
                 path=str(path.relative_to(root)), source=str(path), keep_in_alpha=bool(raw.get("keep_in_alpha")),
                 when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None,
-                aliases=_aliases(raw.get("aliases"), path))
+                group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
+                section=_section(raw.get("section", "other"), path))
+
+
+def _grouping(raw: Any, path: Path) -> str:
+    if raw not in ("place", "rule"):
+        raise ConfigError("'group' must be place or rule", file=str(path))
+    return str(raw)
+
+
+#: the release-note sections a card may declare (breaking findings always go first, whatever their card says)
+SECTIONS = ("deprecations", "features", "other")
+
+
+def _section(raw: Any, path: Path) -> str:
+    if raw not in SECTIONS:
+        raise ConfigError(f"unknown section {raw!r} (one of {', '.join(SECTIONS)})", file=str(path))
+    return str(raw)
 
 
 def _aliases(raw: Any, path: Path) -> tuple[str, ...]:

@@ -407,3 +407,17 @@ def kubernetes_write(change: Change) -> bool:
 def _kubernetes_path(operation: str) -> bool:
     """`POST /apis/apps/v1/namespaces/{namespace}/deployments`: an operation on a Kubernetes API group."""
     return group_version_of_path(operation.partition(" ")[2]) is not None
+
+
+@predicate
+def body_root(change: Change) -> bool:
+    """The change is to a whole request or response body, not to a field inside one."""
+    return change.context.at_body()
+
+
+@predicate
+@reads("had_properties")
+def object_type_stated(change: Change) -> bool:
+    """`type: object` written on a schema that had no type but had properties: it only ever took objects
+    (a value with properties to validate that is not an object is not what the schema describes)."""
+    return change.old is None and change.new == "object" and bool(change.fact("had_properties"))

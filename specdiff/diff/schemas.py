@@ -130,6 +130,8 @@ class SchemaDiffer:
                     return
                 self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+                if where.context.at_body():
+                    return  # a body swapped for another type: one change; each type is compared where it is named
         bare = old_ref and new_ref and not _siblings(old.schema) and not _siblings(new.schema)
         if old_ref:
             old = self._follow(old, self.old_resolver)
@@ -161,7 +163,8 @@ class SchemaDiffer:
         retyped = old_types != new_types
         if retyped:
             self.emit(change("modified", "schema", "type", old=_types(old_types), new=_types(new_types), where=where,
-                             old_pointer=old.pointer, new_pointer=new.pointer))
+                             old_pointer=old.pointer, new_pointer=new.pointer,
+                             had_properties=bool(o.get("properties"))))
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from specdiff.classify.cards import UNCLASSIFIED
+from specdiff.classify.cards import UNCLASSIFIED, card
 from specdiff.graph.model import group_version_of_path
 from specdiff.records import Finding, Level, Report
 
@@ -19,20 +19,20 @@ if TYPE_CHECKING:
     from specdiff.load.document import Document
 
 
-def _is_addition(finding: Finding) -> bool:
-    last = finding.rule.rsplit(".", 1)[-1]
-    return finding.level is Level.SAFE and (last == "added" or last.endswith("-added"))
+def _declared(finding: Finding) -> str:
+    """The section the finding's rule card declares (`section:`)."""
+    found = card(finding.rule)
+    return found.section if found is not None else "other"
 
 
 #: The one table that sorts findings into release-note sections; the first row that matches wins.
-#: Breaking comes first because it needs action whatever else it is; deprecations are the findings of rules
-#: about deprecation (ids containing "deprecated": operation.deprecated, crd.version.deprecated, ...); new
-#: features are safe additions (the id's last part is "added" or ends in "-added": operation.added,
-#: schema.enum.value-added); everything else is another change.
+#: Breaking comes first because it needs action whatever else it is; then the section the rule card
+#: declares, where new features are the safe findings of cards in `features` (a dangerous addition is
+#: another change); everything else is another change.
 SECTIONS: tuple[tuple[str, str, Callable[[Finding], bool]], ...] = (
     ("breaking", "Breaking changes (action required)", lambda f: f.level is Level.BREAKING),
-    ("deprecations", "Deprecations", lambda f: "deprecated" in f.rule),
-    ("features", "New features", _is_addition),
+    ("deprecations", "Deprecations", lambda f: _declared(f) == "deprecations"),
+    ("features", "New features", lambda f: f.level is Level.SAFE and _declared(f) == "features"),
     ("other", "Other changes", lambda f: True),
 )
 
