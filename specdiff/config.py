@@ -19,13 +19,14 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
+from specdiff.records import FAIL_ON, LEVELS
+from specdiff.records import POLICIES as RULE_POLICIES
 
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
-POLICIES = ("auto", "kubernetes", "openapi")
-FAIL_ON = ("breaking", "dangerous", "safe", "never")
-RULE_LEVELS = ("breaking", "dangerous", "safe", "off")
+POLICIES = ("auto", *RULE_POLICIES)
+RULE_LEVELS = (*LEVELS, "off")
 _KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline")
-ANNOTATE_LEVELS = ("breaking", "dangerous", "safe")
+ANNOTATE_LEVELS = LEVELS
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 

@@ -22,6 +22,10 @@ class Level(StrEnum):
 
 
 _LEVEL_RANK = {Level.BREAKING: 0, Level.DANGEROUS: 1, Level.SAFE: 2}
+#: the one spelling of each small vocabulary the stages and the command line share
+LEVELS = tuple(level.value for level in Level)
+FAIL_ON = (*LEVELS, "never")  # --fail-on: the mildest level that fails the run
+POLICIES = ("kubernetes", "openapi")  # how cards judge a change; `auto` picks one from the specs
 
 #: Where a schema is met: sent by clients, returned to them, or both.
 DIRECTIONS = ("request", "response", "both")

@@ -12,12 +12,11 @@ from typing import Any
 import yaml
 
 from specdiff.classify.predicates import PREDICATES, READS
-from specdiff.diff.vocabulary import COMMON_VALUES, DIRECTIONS, VOCABULARY
+from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.graph.lifecycle import STABILITIES
+from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 
-POLICIES = ("kubernetes", "openapi")
-LEVELS = ("breaking", "dangerous", "safe")
 UNCLASSIFIED = "specdiff.unclassified"
 
 

@@ -7,7 +7,8 @@ import json
 
 import yaml
 
-from specdiff.classify.cards import POLICIES, Card, card, cases, catalogue
+from specdiff.classify.cards import Card, card, cases, catalogue
+from specdiff.records import POLICIES
 
 
 def level_summary(item: Card) -> str:

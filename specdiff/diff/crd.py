@@ -15,6 +15,7 @@ from specdiff.diff.schemas import SchemaDiffer, Side, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
+from specdiff.graph.lifecycle import STABILITIES
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.sourcemap import join_pointer
@@ -28,7 +29,6 @@ LIST_NAMES = ("shortNames", "categories")
 COLUMN_KEYS = ("jsonPath", "type", "format", "priority")
 
 _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
-_STABILITY_RANK = {"alpha": 0, "beta": 1, "ga": 2}
 #: a field lost on conversion: (field path, version that has it, served version that lacks it)
 Loss = tuple[str, str, str]
 
@@ -264,7 +264,7 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
 def _crd_where(crd: Crd) -> Where:
     """A CRD-wide change is as stable as the most stable version it serves: alpha-only CRDs may break."""
     versions = [v for v in crd.versions.values() if v.served] or list(crd.versions.values())
-    stability = max((v.stability for v in versions), key=_STABILITY_RANK.__getitem__)
+    stability = max((v.stability for v in versions), key=STABILITIES.index)
     return Where(Context(document=crd.name, stability=stability), "both")
 
 

@@ -28,8 +28,6 @@ from specdiff.records import Change
 KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False,
                                     "readOnly": False, "writeOnly": False, "deprecated": False,
                                     "exclusiveMinimum": False, "exclusiveMaximum": False}
-#: extensions that only identify a type; their changes are identity, not behaviour
-IDENTITY_EXTENSIONS = ("x-kubernetes-group-version-kind",)
 _MISSING: Any = object()
 
 Emit = Callable[[Change], None]

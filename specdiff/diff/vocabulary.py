@@ -17,8 +17,6 @@ from typing import Any
 from specdiff.records import Change, Context
 
 KINDS = ("added", "removed", "modified")
-#: where a schema is met: sent by clients, returned to them, or both
-DIRECTIONS = ("request", "response", "both")
 #: the keywords a schema change may name, beyond the scalar keywords below
 SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",

@@ -17,6 +17,7 @@ from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.lifecycle import field_stability
 from specdiff.graph.model import (
+    METHODS,
     MediaType,
     NamedSchema,
     Operation,
@@ -35,7 +36,6 @@ from specdiff.graph.schemas import named_home, refs_in
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _PATH_PARAM = re.compile(r"\{[^}/]*\}")
 #: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
 _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum",

@@ -11,6 +11,9 @@ from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
 
+#: the HTTP methods an OpenAPI path item may hold, in the order routes are read
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
 Schema = dict[str, Any]
 
 

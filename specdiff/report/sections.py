@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from specdiff.classify.cards import UNCLASSIFIED, card
-from specdiff.graph.model import group_version_of_path
+from specdiff.graph.model import METHODS, group_version_of_path
 from specdiff.records import Finding, Level, Report
 
 if TYPE_CHECKING:
@@ -56,7 +56,6 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _PARAMETER = re.compile(r"\{[^}]*\}$")
 _PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
 
@@ -80,7 +79,7 @@ class Subjects:
                 if not isinstance(item, dict):
                     continue
                 gv, resource, own = _kubernetes_resource(str(path))
-                for method in _METHODS:
+                for method in METHODS:
                     operation = item.get(method)
                     if not isinstance(operation, dict):
                         continue
