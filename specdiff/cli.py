@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ import click
 
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
-from specdiff.errors import OutputError, SpecdiffError
+from specdiff.errors import InputError, OutputError, SpecdiffError
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ def main() -> None:
       specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
       specdiff explain RULE         print one rule's documentation
+      specdiff github-comment       post or update the pull-request comment (the GitHub action)
 
     Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 usage or input error.
     """
@@ -129,10 +131,12 @@ def limit_options(command: Any) -> Any:
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--summary", "summary_only", is_flag=True,
               help="Print only the summary: counts by level and by rule (text format).")
+@click.option("--include-docs", is_flag=True,
+              help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
-            no_group: bool, summary_only: bool, limits: Limits,
+            no_group: bool, summary_only: bool, include_docs: bool, limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -140,7 +144,6 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     revision (origin/main:api/openapi.yaml; :path is the staged version).
     """
     from specdiff.config import for_command
-    from specdiff.load.pair import load_pair
     from specdiff.pipeline import run
     from specdiff.report import FORMATS, RenderOptions, render
 
@@ -152,9 +155,13 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             raise click.UsageError("several --format values need --output-dir")
         if output and output_dir:
             raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
+        for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
+                            (output, "--output"), (output_dir, "--output-dir")):
+            _not_a_url(value, what)
         config = for_command(config_file, no_config, select, ignore, baseline)
-        old_doc, new_doc = load_pair(old, new, limits)
-        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group)
+        old_doc, new_doc = _load_pair_explained(old, new, limits)
+        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group,
+                     include_docs=include_docs)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
         for name in formats:
@@ -173,6 +180,32 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     sys.exit(guarded(job))
 
 
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _not_a_url(value: str | None, what: str) -> None:
+    """A URL where a file belongs is refused with what to do instead (specdiff reads no URLs it is given)."""
+    if value and _URL.match(value) and not os.path.exists(value):
+        hint = "give a local path" if what.startswith("--output") else \
+            "download it first (curl -fsSLo spec.yaml URL) and give the file"
+        raise InputError(f"{what} is a URL; specdiff reads local files and git revisions: {hint}", file=value)
+
+
+def _load_pair_explained(old: str, new: str, limits: Limits) -> Any:
+    """load_pair, with what to do when a folder met a file and one of them could not be read."""
+    from specdiff.load.pair import load_pair
+
+    try:
+        return load_pair(old, new, limits)
+    except InputError as err:
+        folders = [os.path.isdir(old), os.path.isdir(new)]
+        if folders[0] == folders[1]:
+            raise
+        kinds = ["a folder" if is_dir else "a file" for is_dir in folders]
+        raise InputError(f"{err.detail} (OLD is {kinds[0]} and NEW is {kinds[1]}: compare two files, or two folders "
+                         "of per-group documents)", file=err.file, place=err.place) from None
+
+
 _EXTENSIONS = {"text": "txt", "markdown": "md", "job-summary": "summary.md", "release-notes": "release-notes.md",
                "github": "github.txt",
                "sarif": "sarif", "junit": "junit.xml", "jsonpatch": "patch.json", "html": "html", "yaml": "yaml",
@@ -187,20 +220,40 @@ def exit_code(report: Any, fail_on: str) -> int:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write to a temporary file beside the target, then rename: never a half-written report."""
+    """Write a temporary file beside the target, then rename it over the target: never a half-written report.
+
+    The temporary file is created exclusively under an unpredictable name, so nothing planted in the folder
+    (a symlink at a guessable name) receives the text. The target may be missing, a regular file or a symlink;
+    a symlink is replaced by the report, and the file it pointed to is left alone. A folder, FIFO, device or
+    socket is never replaced.
+    """
+    import stat
+    import tempfile
+
     folder = os.path.dirname(os.path.abspath(path))
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    temporary = None
     try:
-        if os.path.isdir(path):
-            raise IsADirectoryError(21, "is a directory, not a file")
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device" \
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
+            raise OutputError(f"cannot write the report: is {kind}, not a file", file=path)
         os.makedirs(folder, exist_ok=True)
-        with open(temporary, "w", encoding="utf-8", newline="\n") as fh:
+        fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it, not mkstemp's 0600
         os.replace(temporary, path)
+        temporary = None
     except OSError as err:
         raise OutputError(f"cannot write the report: {err.strerror or err}", file=path) from None
     finally:
-        if os.path.exists(temporary):
+        if temporary is not None and os.path.lexists(temporary):
             os.unlink(temporary)
 
 

@@ -3,13 +3,19 @@
 A configuration tunes the policy stage (levels, select/ignore, scoped ignores, baseline) and gives defaults for
 `--policy` and `--fail-on`. Every mistake in it is a `ConfigError` naming the file and the line (YAML) or the
 key (TOML), because a silently ignored setting is worse than none.
+
+A configuration arrives with the pull request it checks, so it is untrusted: the files it names stay inside the
+repository, are regular files under a size limit, and no error ever quotes their content.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
 import re
+import stat
+import subprocess
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,10 +31,13 @@ from specdiff.records import POLICIES as RULE_POLICIES
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
-_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline")
+_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days")
+#: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
+_DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = LEVELS
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+MAX_FILE_BYTES = 8 * 1024 * 1024  # a configuration or baseline file larger than this is refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +78,8 @@ class Config:
     ignores: tuple[ScopedIgnore, ...] = ()
     baseline: tuple[BaselineEntry, ...] = ()
     baseline_path: str | None = None
+    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
+    deprecation_days: Mapping[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- finding and reading
@@ -88,12 +99,45 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_tool_table(path: Path) -> bool:
+    """Whether a pyproject.toml configures specdiff. One that is broken but mentions specdiff is an error, not
+    a silent skip of its `[tool.specdiff]`; a broken one that never mentions specdiff is someone else's."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False  # a broken pyproject that does not configure specdiff is not our error
+        text = read_limited(path, "pyproject.toml")
+        data = tomllib.loads(text)
+    except (ConfigError, tomllib.TOMLDecodeError) as err:
+        try:
+            mentions = "specdiff" in path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE_BYTES]
+        except OSError:
+            mentions = False
+        if not mentions:
+            return False
+        detail = err.detail if isinstance(err, ConfigError) else f"invalid TOML: {err}"
+        raise ConfigError(f"{detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
     tool = data.get("tool")
     return isinstance(tool, dict) and "specdiff" in tool
+
+
+def read_limited(path: Path | str, what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular file's text, refusing devices, FIFOs, folders and files over `limit` before reading them
+    (opened without blocking, so a FIFO cannot hang the run)."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise ConfigError(f"no such {what}", file=name) from None
+    except OSError as err:
+        raise ConfigError(f"{what} cannot be read: {err.strerror or 'error'}", file=name) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ConfigError(f"{what} is not a regular file", file=name)
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise ConfigError(f"{what} is larger than {limit} bytes", file=name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} is not UTF-8", file=name) from None
 
 
 def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display: str | None = None) -> Config:
@@ -101,13 +145,9 @@ def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display
     path = Path(path)
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such configuration file", file=name) from None
-    except UnicodeDecodeError:
-        raise ConfigError("configuration file is not UTF-8", file=name) from None
-    except OSError as err:
-        raise ConfigError(err.strerror or "cannot be read", file=name) from None
+        text = read_limited(path, "configuration file")
+    except ConfigError as err:
+        raise ConfigError(err.detail, file=name) from None
     if path.suffix == ".toml":
         data, place = _read_toml(text, name)
     else:
@@ -186,7 +226,12 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
         return {}, lambda at: None
     lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
     _mark_lines(node, (), lines, name)
-    data = yaml.constructor.SafeConstructor().construct_document(node)
+    try:
+        data = _Constructor().construct_document(node)
+    except yaml.MarkedYAMLError as err:  # a tag no safe constructor knows, a value it cannot build
+        mark = err.problem_mark or err.context_mark
+        raise ConfigError(f"invalid YAML: {err.problem or err.context}", file=name,
+                          place=str(mark.line + 1) if mark else None) from None
 
     def place(at: tuple[Any, ...]) -> str | None:
         while at not in lines and at:
@@ -196,11 +241,30 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
     return data, place
 
 
+class _Constructor(yaml.constructor.SafeConstructor):
+    """Safe YAML, with dates kept as text: `_date` checks them and names the line (2026-02-30 is no date)."""
+
+    yaml_constructors = {**yaml.constructor.SafeConstructor.yaml_constructors,
+                         "tag:yaml.org,2002:timestamp": yaml.constructor.SafeConstructor.construct_yaml_str}
+
+
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "timestamp", "map",
+                                                        "seq")}
+
+
 def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int], name: str) -> None:
+    if node.tag not in _PLAIN_TAGS:
+        raise ConfigError("a configuration holds plain strings, numbers, lists and mappings; YAML tags such as "
+                          f"{node.tag.replace('tag:yaml.org,2002:', '!!')[:80]!r} are refused", file=name,
+                          place=str(node.start_mark.line + 1))
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key, value in node.value:
-            token = key.value if isinstance(key, yaml.ScalarNode) else repr(key)
+            if not isinstance(key, yaml.ScalarNode):
+                raise ConfigError("a key must be a plain string, not a "
+                                  f"{'list' if isinstance(key, yaml.SequenceNode) else 'mapping'}", file=name,
+                                  place=str(key.start_mark.line + 1))
+            token = key.value
             if token in seen:
                 raise ConfigError(f"duplicate key {token!r}", file=name, place=str(key.start_mark.line + 1))
             seen.add(token)
@@ -289,20 +353,40 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
     baseline_entries: tuple[BaselineEntry, ...] = ()
     baseline_path = None
     if data.get("baseline") is not None:
-        if not isinstance(data["baseline"], str):
+        if not isinstance(data["baseline"], str) or not data["baseline"] or "\0" in data["baseline"]:
             raise where.error("baseline must be a file path", ("baseline",))
         resolved = folder / data["baseline"]
+        shown = data["baseline"][:200]
+        if not _inside(resolved, _repository_root(folder)):
+            raise where.error(f"baseline {shown!r} is outside the repository; name a file inside it",
+                              ("baseline",))
+        if not resolved.exists():
+            raise where.error(f"baseline file {shown!r} does not exist", ("baseline",))
         baseline_path = str(resolved)
-        try:
-            baseline_entries = read_baseline(resolved)
-        except ConfigError as err:
-            if not resolved.exists():
-                raise where.error(f"baseline file {data['baseline']!r} does not exist", ("baseline",)) from None
-            raise err
+        baseline_entries = read_baseline(resolved)
     return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
                   annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
-                  baseline=baseline_entries, baseline_path=baseline_path)
+                  baseline=baseline_entries, baseline_path=baseline_path,
+                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where))
+
+
+def _deprecation_days(value: Any, where: _Where) -> dict[str, int]:
+    """`deprecation-days: {stable: 180, beta: 90}`: the shortest notice a deprecation must give, per level."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise where.error("deprecation-days must map a stability level to a number of days", ("deprecation-days",))
+    days: dict[str, int] = {}
+    for level, count in value.items():
+        if level not in _DEPRECATION_LEVELS:
+            raise where.error(f"deprecation-days level must be one of {', '.join(_DEPRECATION_LEVELS)}, not "
+                              f"{level!r}", ("deprecation-days", level))
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise where.error(f"deprecation-days of {level} must be a whole number of days",
+                              ("deprecation-days", level))
+        days[_DEPRECATION_LEVELS[level]] = max(count, days.get(_DEPRECATION_LEVELS[level], 0))
+    return days
 
 
 def _scoped_ignores(value: Any, where: _Where, selectors: frozenset[str]) -> tuple[ScopedIgnore, ...]:
@@ -342,25 +426,37 @@ def _date(value: Any, where: _Where, at: tuple[Any, ...]) -> dt.date | None:
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise where.error(f"expires must be a date like 2026-12-31, not {value!r}", at)
+        for parse in (dt.date.fromisoformat, lambda text: dt.datetime.fromisoformat(text).date()):
+            try:
+                return parse(value)
+            except ValueError:
+                pass
+    raise where.error(f"expires must be a date like 2026-12-31, not {str(value)[:40]!r}", at)
 
 
 # ---------------------------------------------------------------- baselines
 
 
-def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
-    """Fingerprints, one a line; `#` starts a comment; blank lines are skipped."""
-    name = str(path)
+def _repository_root(folder: Path) -> Path:
+    """The git work tree the configuration is in, else its own folder: where the files it names must be."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such baseline file", file=name) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"baseline cannot be read: {err}", file=name) from None
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, text=True,
+                             timeout=30, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        top = ""
+    return Path(top) if top else folder
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """After symlinks are followed: a link inside the repository to a file outside it is outside."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
+
+
+def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
+    """Fingerprints, one a line; `#` starts a comment; blank lines are skipped. An error names the line, never
+    quotes it: the file might not be a baseline at all (`baseline: /proc/self/environ`)."""
+    name = str(path)
+    text = read_limited(path, "baseline file")
     entries = []
     for number, line in enumerate(text.splitlines(), 1):
         head, _, comment = line.partition("#")
@@ -368,8 +464,8 @@ def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
         if not head:
             continue
         if not _FINGERPRINT.fullmatch(head):
-            raise ConfigError(f"not a fingerprint: {head!r} (16 lowercase hex digits expected)", file=name,
-                              place=str(number))
+            raise ConfigError("not a fingerprint (16 lowercase hex digits expected); is this a baseline file?",
+                              file=name, place=str(number))
         entries.append(BaselineEntry(head, comment.strip(), f"{name}:{number}"))
     return tuple(entries)
 

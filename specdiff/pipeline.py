@@ -9,6 +9,7 @@ from specdiff.classify import classify
 from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import diff
+from specdiff.diff.openapi_extensions import with_dates
 from specdiff.errors import InputError
 from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
@@ -22,9 +23,10 @@ POLICIES = ("auto", "kubernetes", "openapi")
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
-        today: date | None = None, grouped: bool = True) -> Report:
-    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry;
-    `grouped` folds the findings of one logical change into one (specdiff/group.py).
+        today: date | None = None, grouped: bool = True, include_docs: bool = False) -> Report:
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry and
+    how far away sunset dates are; `grouped` folds the findings of one logical change into one
+    (specdiff/group.py); `include_docs` adds documentation changes.
 
     The differ walks nested schemas by recursion, a few frames per level: the interpreter's limit is raised
     to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is an input
@@ -35,7 +37,7 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
     sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
     try:
         with collector_paused():
-            return _run(old, new, policy, config, today, grouped)
+            return _run(old, new, policy, config, today, grouped, include_docs)
     except RecursionError:
         raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
                          "--max-depth)", file=f"{old.name} and {new.name}") from None
@@ -48,11 +50,12 @@ _FRAMES_PER_LEVEL = 6
 
 
 def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
-         grouped: bool) -> Report:
+         grouped: bool, include_docs: bool = False) -> Report:
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
-    changes = diff(old_graph, new_graph, old_resolver, new_resolver)
+    changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver, include_docs), today or date.today(),
+                         config.deprecation_days if config is not None else {})
 
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from specdiff.config import config_from_mapping
 from specdiff.load import load_text
 from specdiff.pipeline import run
 from specdiff.records import Report
@@ -22,7 +23,8 @@ def expand(document: Any) -> Any:
 def run_case(case: dict[str, Any]) -> Report:
     old = load_text(json.dumps(expand(case["old"])), "old.json", None)
     new = load_text(json.dumps(expand(case["new"])), "new.json", None)
-    return run(old, new, case.get("policy", "auto"))
+    config = config_from_mapping(case["config"], "case") if case.get("config") else None
+    return run(old, new, case.get("policy", "auto"), config, include_docs=bool(case.get("include_docs")))
 
 
 def observed(report: Report, with_level: bool) -> list[tuple[str, ...]]:

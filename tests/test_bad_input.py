@@ -232,7 +232,7 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
                               "bad.yaml:4:3: YAML value refused: a mapping key must be a plain value, not a list or a "
                               "mapping"),
     "--config names a directory": ({"adir/x.txt": ""}, ["good.yaml", "--config", "adir"],
-                                   "adir: Is a directory"),
+                                   "adir: configuration file is not a regular file"),
     "--output names a directory": ({"adir/x.txt": ""}, ["good.yaml", "-o", "adir"],
                                    "adir: cannot write the report: is a directory, not a file"),
 }
@@ -302,7 +302,7 @@ def test_baseline_naming_a_directory(tmp_path: Path, monkeypatch: pytest.MonkeyP
     _write(tmp_path, {"adir/x.txt": ""})
     code, stdout, stderr = _cli(tmp_path, ["good.yaml", "--baseline", "adir"], monkeypatch)
     assert (code, stdout, stderr.count("\n")) == (2, "", 1)
-    assert stderr.startswith("specdiff: error: adir: baseline cannot be read: ") and "directory" in stderr
+    assert stderr == "specdiff: error: adir: baseline file is not a regular file\n"
 
 
 def test_a_directory_with_no_spec_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

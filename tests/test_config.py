@@ -133,8 +133,8 @@ def test_baseline_file_errors_name_the_line(tmp_path: Path) -> None:
     write(tmp_path, "b.txt", "e00f2dd944a06fa5\nE00F2DD944A06FA5  # upper case\n")
     with pytest.raises(ConfigError) as caught:
         for_command(no_config=True, baseline=str(tmp_path / "b.txt"))
-    assert caught.value.one_line() == (f"{tmp_path / 'b.txt'}:2: not a fingerprint: 'E00F2DD944A06FA5' "
-                                       "(16 lowercase hex digits expected)")
+    assert caught.value.one_line() == (f"{tmp_path / 'b.txt'}:2: not a fingerprint (16 lowercase hex digits "
+                                       "expected); is this a baseline file?")  # the line is named, never quoted
 
 
 def test_discovery_walks_upwards_and_prefers_specdiff_yaml(tmp_path: Path) -> None:
@@ -264,7 +264,7 @@ def test_markdown_report_carries_the_notes(project: Path) -> None:
     code, out, _ = cli("old.yaml", "old.yaml", "--baseline", "b.txt", "--format", "markdown", "--no-config")
     assert code == 0
     assert out.endswith("No changes found.\n\n#### Notes\n"
-                        "- unused baseline entry (b.txt:\u200b1):\u200b 0000000000000000 (gone) matched no "
+                        "- unused baseline entry (b.txt:1): `0000000000000000` (gone) matched no "
                         "finding; remove it\n")
 
 

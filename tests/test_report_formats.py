@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def test_github_levels_and_escaping() -> None:
     found = _annotations(text)
     assert [command for command, _, _ in found] == ["error", "error", "error", "error"]  # the safe one is left out
     assert found[1][1]["file"] == HOSTILE_NEW
-    assert "removed from Pet .name%0A::error::injected%0D%0A# heading | cell%0AWhy: " in found[3][2]
+    assert "removed from Pet .name\\n::error::injected\\n# heading | cell%0AWhy: " in found[3][2]  # as text does
 
 
 def test_github_without_documents_has_no_places() -> None:
@@ -190,11 +191,10 @@ Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `ope
 
 ### /frobs
 
-- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know; \
-Kubernetes counts an added enum value as incompatible because its schemas are read as well as written. \
+- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
-- Property size removed from Frobber .size. Clients that read or write the field lose it, and stored objects that \
-carry it can no longer round-trip. (`schema.property.removed`)
+- Property size removed from Frobber .size. Clients that read or write the property lose it. \
+(`schema.property.removed`)
 
 ### /old
 
@@ -356,6 +356,8 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     log = _validate_sarif(render(report, "sarif", options))
     results = log["runs"][0]["results"]
     assert len(results) == len([f for f in report.findings if f.level.value != "safe"]) == 24
+    assert len(render(report, "sarif", replace(options, annotate_level="safe")).split('"ruleId"')) - 1 == len(
+        report.findings)  # --annotate-level safe: every finding
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
     comment = render(report, "markdown", options)
     assert len(comment.encode("utf-16-le")) // 2 <= 65536 and "**Truncated:**" not in comment

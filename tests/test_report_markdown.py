@@ -15,7 +15,8 @@ from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 from specdiff.report import RenderOptions, render
 from specdiff.report.markdown import GITHUB_LIMIT, MARKER, escape
 
-ZWSP = "\u200b"
+#: what GitHub makes live in rendered text outside code: mentions, references, e-mails, URLs, emoji, math
+LIVE = re.compile(r"@\w|#\d|\bGH-\d|https?:|www\.|:smile:|\$[^$\s]+\$", re.IGNORECASE)
 
 
 @pytest.fixture(autouse=True)
@@ -33,14 +34,23 @@ class _Page(HTMLParser):
         self.tags: list[str] = []
         self.text: list[str] = []
         self.strong: list[str] = []
+        self.outside_code: list[str] = []  # text GitHub's filters scan for mentions, references and links
         self._in_strong = False
+        self._in_code = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
         self._in_strong = tag == "strong"
+        self._in_code = tag == "code"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code":
+            self._in_code = False
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
+        if not self._in_code:
+            self.outside_code.append(data)
         if self._in_strong:
             self.strong.append(data)
             self._in_strong = False
@@ -57,7 +67,7 @@ def test_layout_marker_counts_breaking_table_then_folded_rest() -> None:
     text = rendered("markdown", HOSTILE_OLD, HOSTILE_NEW)
     lines = text.splitlines()
     assert lines[:2] == [MARKER, "### specdiff: API compatibility"]
-    assert lines[2] == ("**tests/specs/hostile-old.yaml** → **tests/specs/hostile-new.yaml** · "
+    assert lines[2] == ("`tests/specs/hostile-old.yaml` → `tests/specs/hostile-new.yaml` · "
                         "policy `openapi` (no Kubernetes markers) · "
                         "🔴 **4** breaking · 🟠 **0** dangerous · 🟢 **1** safe")
     assert lines[4:7] == ["#### Breaking changes", "| rule | where | change | why |", "|---|---|---|---|"]
@@ -74,17 +84,18 @@ def test_hostile_spec_strings_render_as_text_only() -> None:
     # only the comment's own structure: no links, images, scripts, emphasis or HTML from the spec
     assert set(page.tags) <= {"h3", "h4", "p", "strong", "table", "thead", "tbody", "tr", "th", "td", "code",
                               "details", "summary"}
-    assert page.strong == ["tests/specs/hostile-old.yaml", "tests/specs/hostile-new.yaml", "4", "0", "1"]
-    seen = "".join(page.text).replace(ZWSP, "")
+    assert page.strong == ["4", "0", "1"]
+    seen = "".join(page.text)
+    assert "\u200b" not in text  # names copy and paste: no invisible characters break them up
     for original in ("GET /pets/<img src=x onerror=alert(1)>/[click](https://evil.example)",
                      "Pet .</details><!-- specdiff -->%0A,:",
                      "enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; [31m added",
                      "POST /pets/`code` | **bold** www.evil.example @octocat #1 :smile: a@b.co",
                      "Pet .name ::error::injected # heading | cell"):
         assert original in seen
-    # GitHub links mentions, issue references, e-mails, URLs and emoji in the rendered text: all are broken up
-    for linked in ("@octocat", "#1", "a@b.co", "https://", "javascript:alert", ":smile:"):
-        assert linked not in text
+    # GitHub links mentions, issue references, e-mails, URLs and emoji in rendered text, but never in code
+    assert LIVE.findall("".join(page.outside_code)) == []
+    assert LIVE.findall(seen)  # they are there, inside code spans
     assert text.count(MARKER) == 1 and text.startswith(MARKER)
     assert text.count("<details>") == text.count("</details>") == 1
 
@@ -93,9 +104,11 @@ def test_hostile_spec_strings_render_as_text_only() -> None:
     ("<b>x</b>", "\\<b\\>x\\</b\\>"),
     ("[a](b)", "\\[a\\](b)"),
     ("a|b", "a\\|b"),
-    ("@me #2 x:y", f"@{ZWSP}me #{ZWSP}2 x:{ZWSP}y"),
-    ("www.Example.com", "www\\.Example.com"),
-    ("WWW.example.com", "WWW\\.example.com"),
+    ("@me #2 x:y :+1: why: a C# #x", "`@me` `#2` x:y `:+1:` why: a C# #x"),
+    ("see GH-42 and $x^2$", "see `GH-42` and `$x^2$`"),
+    ("commit a5c3785ed8d6 by a@b.co", "commit `a5c3785ed8d6` by `a@b.co`"),
+    ("www.Example.com", "`www.Example.com`"),
+    ("WWW.example.com https://x", "`WWW.example.com` `https://x`"),
     ("line\nbreak\r\n\ttab", "line break tab"),
     ("rtl\u202eoverride\u200b", "rtl override"),
     ("&amp; `tick` *s* _u_ ~d~ \\", "\\&amp; \\`tick\\` \\*s\\* \\_u\\_ \\~d\\~ \\\\"),
@@ -146,3 +159,20 @@ def test_emoji_count_double_towards_the_limit() -> None:
     findings = [Finding(f.rule, f.level, f.message + " " + "🔴" * 200, f.reason, f.change) for f in findings]
     text = render(_report(findings), "markdown", RenderOptions())
     assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT < len(text) * 2
+
+
+def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> None:
+    """GH-42 autolinks, $…$ is math, @x mentions, a|b splits a table cell: in a code span none of them happens,
+    and the rendered text is the spec's, character for character (no zero-width spaces in it)."""
+    label = "GET /pets/{id}|GH-42/$x^2$/@octocat/a5c3785ed8d6 owner/repo#7 :smile: a_b*c"
+    change = Change("removed", "operation", "", None, None, "both", Context(operation=label), "/paths/x")
+    finding = Finding("operation.removed", Level.BREAKING, f"operation {label} removed", "Clients notice.", change)
+    text = render(_report([finding]), "markdown", RenderOptions())
+    html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    page = _Page()
+    page.feed(html)
+    assert LIVE.findall("".join(page.outside_code)) == []
+    cells = re.findall(r"<td>(.*?)</td>", html)
+    assert len(cells) == 4  # the | in the name did not split the row
+    assert re.sub(r"<[^>]+>", "", cells[1]) == label.replace("&", "&amp;")
+    assert "\u200b" not in text

@@ -78,19 +78,24 @@ def test_terminal_text_has_no_escapes_and_no_forged_lines(report: Report, color:
 
 
 def test_markdown_escapes_markup_mentions_links_and_html(report: Report) -> None:
+    """Rendered by GitHub's cmark-gfm: four cells a row whatever the spec says, no tags but the comment's own,
+    no character reference decoded, and nothing GitHub would link (mentions, references, URLs, e-mails, math)
+    outside code spans, where its filters never look."""
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
     text = render(report, "markdown", RenderOptions())
-    assert _unsafe_characters(text) == set()
-    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert _unsafe_characters(text) == set() and "\u200b" not in text
+    html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    rows = re.findall(r"<tr>\n(.*?)</tr>", html, re.S)[1:]
     assert len(rows) == len(report.findings)
-    cells = [cell for row in rows for cell in re.split(r"(?<!\\)\|", row)[2:-1]]  # where, change, why
-    assert len(cells) == 3 * len(rows)  # four cells a row, whatever the spec says
-    # every character that opens markup is escaped; `(`, `)` and `!` are inert once `[` and `]` are
-    assert [c for c in cells if re.search(r"(?<!\\)[<>\[\]`*_~|]", c)] == []
-    assert [c for c in cells if re.search(r"(?<![\\\w])#(?!\u200b)", c)] == []  # no heading or issue link
-    assert re.findall(r"@(?!\u200b)", text) == []  # no mention reaches a person
-    assert re.findall(r"https?:(?!\u200b)", text) == []  # no autolink
-    assert re.findall(r"(?<![\\\w])www\.", text) == []
-    assert re.findall(r"(?<!\\)&", text) == []  # no character reference is decoded
+    assert all(row.count("<td>") == 4 for row in rows)
+    assert set(re.findall(r"<(\w+)", html)) <= {"h3", "h4", "p", "table", "thead", "tbody", "tr", "th", "td", "code",
+                                                "strong"}
+    assert all(bold.isdigit() for bold in re.findall(r"<strong>(.*?)</strong>", html))  # only the counts
+    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    assert re.findall(r"@\w|#\d|https?:|www\.|\$[^$\s]+\$", outside_code) == []
+    assert "&amp;lt;entity&amp;gt;" in html  # `&lt;` from the spec stays the four characters it was
     assert text.count("<details>") == text.count("</details>") == 0  # all breaking: no section of ours folds, and
     # none of the spec's `</details><details>` got through as markup
 
@@ -155,3 +160,14 @@ def test_an_interrupted_write_removes_its_temporary_file(tmp_path: Path, monkeyp
         cli.write_atomic(str(target), "whole report\n")
     monkeypatch.setattr(os, "replace", real_replace)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fmt", ["github", "html"])
+def test_the_ci_log_and_the_page_carry_no_control_or_bidi_characters(report: Report, fmt: str) -> None:
+    """`--format github` is printed into the job log (`\\x1b]52;` would write the reader's clipboard) and an html
+    page gets copied into terminals: both drop what the text format drops, and still show the rest."""
+    text = render(report, fmt, RenderOptions(annotate_level="safe"))
+    assert _unsafe_characters(text) == set()
+    assert "RED" in text and "evil" in text
+    if fmt == "github":
+        assert len(text.splitlines()) == len(report.findings)

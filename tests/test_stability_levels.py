@@ -32,9 +32,9 @@ def test_an_x_stability_level_marker_sets_the_fields_stability(marker: str | Non
     assert _levels(marker) == [("schema.type-changed", "/components/schemas/Frob/properties/size", level)]
 
 
-def test_an_operation_marked_experimental_is_alpha() -> None:
+def test_an_operation_marked_draft_is_alpha() -> None:
     def spec(required: bool) -> dict[str, Any]:
-        op = {"x-stability-level": "experimental", "parameters": [
+        op = {"x-stability-level": "draft", "parameters": [
             {"name": "q", "in": "query", "required": required, "schema": {"type": "string"}}],
             "responses": {"200": {"description": "ok"}}}
         return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": op}}}

@@ -12,10 +12,11 @@ from rulecases import run_case
 
 from specdiff.classify import cards, message_values
 from specdiff.classify.cards import UNCLASSIFIED, Card, cases, catalogue, load_catalogue, placeholders
+from specdiff.classify.predicates import PREDICATES
 from specdiff.cli import main
 from specdiff.diff.vocabulary import VocabularyError, Where, change
 from specdiff.errors import ConfigError
-from specdiff.records import Context
+from specdiff.records import Change, Context
 
 GOOD = """\
 id: schema.test.example
@@ -28,28 +29,33 @@ docs: {what: w, why: y, example: e}
 """
 
 
-def _rendered_findings() -> dict[str, list[dict[str, str]]]:
-    """rule id -> the message values of every finding it gave on any card's cases."""
-    found: dict[str, list[dict[str, str]]] = {}
+Rendered = dict[str, list[tuple[dict[str, str], Change]]]
+
+
+def _rendered_findings() -> Rendered:
+    """rule id -> the message values and the change of every finding it gave on any card's cases."""
+    found: Rendered = {}
     for item in catalogue():
         for case in cases(item):
             for finding in run_case(case).findings:
-                found.setdefault(finding.rule, []).append(message_values(finding.change))
+                found.setdefault(finding.rule, []).append((message_values(finding.change), finding.change))
     return found
 
 
 @pytest.fixture(scope="module")
-def rendered() -> dict[str, list[dict[str, str]]]:
+def rendered() -> Rendered:
     return _rendered_findings()
 
 
 @pytest.mark.parametrize("card", [c for c in catalogue() if c.id != UNCLASSIFIED], ids=lambda c: c.id)
-def test_every_placeholder_renders_on_the_cases(card: Card, rendered: dict[str, list[dict[str, str]]]) -> None:
-    """A placeholder that renders empty reads as "property bar of  became optional"."""
+def test_every_placeholder_renders_on_the_cases(card: Card, rendered: Rendered) -> None:
+    """A placeholder that renders empty reads as "property bar of  became optional". A `when` exception's
+    reason is rendered on the changes its predicate holds for."""
     assert rendered.get(card.id), f"{card.id}: no case renders its message"
-    templates = [card.message, card.reason, *(str(e.get("reason", "")) for e in card.when
-                                              if not isinstance(e.get("reason"), dict))]
-    for values in rendered[card.id]:
+    for values, seen in rendered[card.id]:
+        templates = [card.message, card.reason, *(str(e.get("reason", "")) for e in card.when
+                                                  if not isinstance(e.get("reason"), dict)
+                                                  and PREDICATES[e["predicate"]](seen))]
         for template in templates:
             blank = [name for name in placeholders(template) if not values.get(name)]
             assert not blank, f"{card.id}: {{{blank[0]}}} renders empty in {template!r} at {values['location']!r}"
@@ -81,8 +87,8 @@ def test_a_good_card_loads(rules: Path) -> None:
     ("change: added}", "change: added, direction: sideways}", "unknown direction 'sideways'"),
     ("{location}", "{locaton}", "unknown placeholder {locaton}"),
     ("{name}", "{media_type}", "unknown placeholder {media_type}"),
-    ("reason: An example.", "reason: An example.\npredicate: was_deprecated",
-     "predicate 'was_deprecated' reads fact 'deprecated'"),
+    ("reason: An example.", "reason: An example.\npredicate: transition_rule",
+     "predicate 'transition_rule' reads fact 'transition'"),
     ("reason: An example.", "reason: An example.\npredicate: no_such_thing", "unknown predicate 'no_such_thing'"),
 ])
 def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new: str, named: str) -> None:

@@ -24,6 +24,44 @@ def level_text(value: object) -> str:
     return str(value)
 
 
+#: where the openapi policy deliberately parts from the verdicts OpenAPI breaking-change checkers usually give:
+#: (change, the usual verdict, specdiff's, why)
+DIFFERENCES = (
+    ("A response property becomes required", "breaking", "safe",
+     "readers only get a stronger promise; writers never send responses"),
+    ("A request value gains its first `enum`", "warning", "breaking",
+     "a server that enforces the list refuses values writers sent before"),
+    ("A `const` replaced by another value", "tightened (safe in responses)", "breaking",
+     "two constants share no value: writers and readers of the old one both break"),
+    ("A `pattern` replaced by another", "tightened", "dangerous (`schema.pattern-changed`)",
+     "two regular expressions cannot be ordered in general; only an added (narrower) or removed / `.*` "
+     "(wider) pattern is"),
+    ("An `allOf` part added", "warning", "judged by what it adds",
+     "its new required properties, constraints and types are reported one by one; the part itself is safe"),
+    ("An object wrapped into `oneOf` branches that may overlap", "safe for requests", "breaking",
+     "`oneOf` refuses a value that matches two branches, so bodies that worked are refused"),
+    ("A scalar query parameter becomes a form-exploded array of its type", "breaking (type changed)", "safe",
+     "`?id=1` reads as a list of one, so every request that worked still does"),
+    ("A header name respelt in another case", "removed and added", "no change",
+     "HTTP header names are case-insensitive"),
+    ("A deprecated operation, parameter or property removed", "breaking", "safe (breaking before its sunset)",
+     "clients were told to move off it; `x-sunset` or a `Sunset` header says when they may rely on that"),
+    ("A required parameter or body added to a webhook or callback", "breaking", "safe",
+     "the API sends those requests; the clients that receive them only get more"),
+    ("An `x-extensible-enum` value added", "breaking (as an enum)", "safe",
+     "an open enum promises that more values will come"),
+)
+
+
+def differences_table() -> list[str]:
+    """The table of deliberate differences, as markdown lines."""
+    lines = ["## Where the openapi policy differs from other checkers", "",
+             "Most OpenAPI checkers judge a change by its keyword alone; specdiff also reads the direction, the "
+             "serialisation and the lifecycle. These verdicts are deliberate:", "",
+             "| change | usual verdict | specdiff (openapi) | why |", "|---|---|---|---|"]
+    return lines + [f"| {change} | {usual} | {ours} | {why} |" for change, usual, ours, why in DIFFERENCES]
+
+
 def render_catalogue(fmt: str) -> str:
     cards = sorted(catalogue(), key=lambda c: c.id)
     if fmt == "json":
@@ -34,6 +72,7 @@ def render_catalogue(fmt: str) -> str:
                  "do not edit by hand.", "", f"{len(cards)} rules. Policies: {', '.join(POLICIES)}.", "",
                  "| id | level | title |", "|---|---|---|"]
         lines += [f"| [`{c.id}`](#{_anchor(c.id)}) | {level_summary(c)} | {c.title} |" for c in cards]
+        lines += ["", *differences_table()]
         for c in cards:
             lines += ["", f"## {c.id}", "", f"**{c.title}** — level: {level_summary(c)}; matches: {matches_text(c)}",
                       "", *_docs(c)]

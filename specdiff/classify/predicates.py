@@ -333,6 +333,46 @@ def value_replaced(change: Change) -> bool:
     return change.kind == "modified"
 
 
+# -- deprecation, sunset and x-stability-level (plain OpenAPI) ---------------------------------------
+@predicate
+@reads("days_to_sunset")
+def removed_before_sunset(change: Change) -> bool:
+    """Removed although its announced sunset date (`x-sunset`, a `Sunset` header) has not come yet."""
+    days = change.fact("days_to_sunset")
+    return days is not None and days > 0
+
+
+@predicate
+def sunset_moved_earlier(change: Change) -> bool:
+    return change.kind == "modified" and str(change.new) < str(change.old)
+
+
+@predicate
+@reads("min_days", "days_to_sunset")
+def sunset_too_soon(change: Change) -> bool:
+    """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset at all)."""
+    minimum, days = change.fact("min_days"), change.fact("days_to_sunset")
+    return minimum is not None and minimum > 0 and (days is None or days < minimum)
+
+
+#: x-stability-level, least stable first; a schema or operation without one is stable
+_STABILITY_RANK = {"draft": 0, "alpha": 1, "beta": 2, "stable": 3}
+
+
+def _stability_step(change: Change) -> int:
+    return _STABILITY_RANK.get(str(change.new), 3) - _STABILITY_RANK.get(str(change.old), 3)
+
+
+@predicate
+def stability_lowered(change: Change) -> bool:
+    return _stability_step(change) < 0
+
+
+@predicate
+def stability_raised(change: Change) -> bool:
+    return _stability_step(change) > 0
+
+
 def media_range(name: str) -> tuple[str, str, frozenset[str]]:
     """`application/merge-patch+json; charset=utf-8` -> ("application", "merge-patch+json", {"charset=utf-8"})."""
     essence, *parameters = name.split(";")

@@ -64,7 +64,8 @@ def _unique(graph: SpecGraph, key: Callable[[NamedSchema], str | None]) -> dict[
 
 
 def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
-         new_resolver: Resolver | None = None) -> list[Change]:
+         new_resolver: Resolver | None = None, include_docs: bool = False) -> list[Change]:
+    """`include_docs` adds documentation changes (descriptions, summaries, titles, examples, tags)."""
     if old.crds or new.crds:
         from specdiff.diff.crd import diff_crds
 
@@ -73,6 +74,7 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
     names = match_schemas(old, new)
     schemas = SchemaDiffer(old, new, names, changes.append, old_resolver or Resolver(old.document),
                            new_resolver or Resolver(new.document))
+    schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
     renamed_to = set(names.values())
     for old_name, new_name in names.items():

@@ -28,25 +28,46 @@ class OperationDiffer:
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
-                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated))
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
 
     def _operation(self, old: Operation, new: Operation) -> None:
+        if self.schemas.include_docs:
+            for attribute, old_text, new_text in (("summary", old.summary, new.summary),
+                                                  ("description", old.description, new.description),
+                                                  ("tags", list(old.tags), list(new.tags))):
+                if old_text != new_text:
+                    kind = "added" if not old_text else "removed" if not new_text else "modified"
+                    self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
+                                     where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
         if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
+        self.reversed = new.reversed
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
-                                                ("operationId", old.operation_id, new.operation_id)):
+                                                ("operationId", old.operation_id, new.operation_id),
+                                                ("x-sunset", old.sunset, new.sunset),
+                                                ("x-stability-level", old.declared_stability,
+                                                 new.declared_stability)):
             if old_value != new_value:
                 self.emit(change("modified", "operation", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer))
+                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset))
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
 
+    # -- directions: a webhook or callback is sent by the API and answered by the client ------------------
+    reversed = False
+
+    def _request(self, where: Where) -> Where:
+        return _response(where) if self.reversed else _request(where)
+
+    def _response_side(self, where: Where) -> Where:
+        return _request(where) if self.reversed else _response(where)
+
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
-        request = _request(where)
+        request = self._request(where)
         for key, param in new.parameters.items():
             at = request.at(f"{param.location} parameter {param.name}")
             if key not in old.parameters:
@@ -59,7 +80,7 @@ class OperationDiffer:
                 self.emit(change("removed", "parameter", old=param.name,
                                  where=request.at(f"{param.location} parameter {param.name}"),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
-                                 required=param.required))
+                                 required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         detail = {"location": new.location, "name": new.name}
@@ -72,10 +93,11 @@ class OperationDiffer:
         new_name = new.name.lower() if new.location == "header" else new.name
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
                                                 ("style", old_style, new_style), ("explode", old_explode, new_explode),
-                                                ("deprecated", old.deprecated, new.deprecated)):
+                                                ("deprecated", old.deprecated, new.deprecated),
+                                                ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
                 self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer, **detail))
+                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset, **detail))
         if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
@@ -92,7 +114,7 @@ class OperationDiffer:
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
               where: Where) -> None:
-        request = _request(where).at("request body")
+        request = self._request(where).at("request body")
         if old is None and new is None:
             return
         if old is None and new is not None:
@@ -135,7 +157,7 @@ class OperationDiffer:
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
-        response_where = _response(where)
+        response_where = self._response_side(where)
         for status, response in new.responses.items():
             at = response_where.at(f"response {status}")
             if status not in old.responses:
@@ -194,7 +216,8 @@ def _structured(schema: dict[str, Any] | None) -> bool:
 
 def _same_contract(old: Operation, new: Operation) -> bool:
     return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
-            and old.deprecated == new.deprecated and old.operation_id == new.operation_id)
+            and old.deprecated == new.deprecated and old.operation_id == new.operation_id
+            and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

@@ -14,6 +14,8 @@ from typing import Any
 
 from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
+from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
+from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
@@ -56,6 +58,8 @@ def capped(where: Where, schema: Any) -> Where:
 
 class SchemaDiffer:
     """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
+
+    include_docs = False  # report documentation changes too (`--include-docs`)
 
     def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
                  old_resolver: Resolver, new_resolver: Resolver) -> None:
@@ -178,6 +182,9 @@ class SchemaDiffer:
             self._composition(keyword, old, new, where)
         self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         compare_2020(self, old, new, where)
+        compare_extensions(self, old, new, where)
+        if self.include_docs:
+            compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
 
     def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
@@ -239,7 +246,8 @@ class SchemaDiffer:
                 at = capped(self._property_where(where.at("." + name), schema, schema), schema)
                 self.emit(change("removed", "property", old=schema, where=at,
                                  old_pointer=old.pointer + join_pointer(("properties", name)), name=name,
-                                 required=name in old_required, **_lifecycle_facts(schema)))
+                                 required=name in old_required, **_lifecycle_facts(schema),
+                                 **_deprecation_facts(schema)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 at = self._property_where(where.at("." + name), old_props.get(name), new_props.get(name))

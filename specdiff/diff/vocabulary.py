@@ -50,24 +50,32 @@ class Node:
 
 
 _CRD_VERSION = {"crd": (str,), "version": (str,)}
+#: what a deprecation says about when the element goes (specdiff.diff.openapi_extensions): `x-sunset` or the
+#: Sunset header, the days left to it and the shortest notice configured for the element's stability
+_SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,), "notice": (str,)}
+#: vendor extensions plain OpenAPI specs write, compared by what they mean
+OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
+#: keywords that only document, compared with --include-docs
+DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId"), {"deprecated": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type"),
-                      {"location": (str,), "name": (str,), "required": (bool,)}),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES), _SUNSET),
+    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
+                      {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response", "schema"),
                        {"media_type": (str,), "others": (str,)}),
     "response": Node(("added", "removed"), ("",), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
-                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020),
+                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
+                           *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
-                    "had_properties": (bool,)}),
-    "enum-value": Node(("added", "removed"), ("enum",), {"value": _ANY, "deprecated": (bool,)}),
+                    "had_properties": (bool,), **_SUNSET}),
+    "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),
-                      "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR}),
+                      "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
                        "value_kind": (str,)}),

@@ -15,7 +15,6 @@ import networkx as nx
 
 from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
-from specdiff.graph.lifecycle import field_stability
 from specdiff.graph.model import (
     METHODS,
     MediaType,
@@ -28,11 +27,11 @@ from specdiff.graph.model import (
     SpecGraph,
     group_version_of_name,
     group_version_of_path,
-    least_stable,
     stability_of,
 )
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import named_home, refs_in
+from specdiff.graph.sunset import STABILITY_LEVELS, declared_level, sunset_header, sunset_of
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -116,6 +115,30 @@ class Builder:
                 if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
                     op = self._operation(path, method, item[method], item_pointer + "/" + method, shared)
                     self.operations[op.key] = op
+                    self._callbacks(op.path, item[method], item_pointer + "/" + method)
+        webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
+        for name, item in webhooks.items():
+            self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
+
+    # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
+    def _callbacks(self, path: str, raw: dict[str, Any], pointer: str) -> None:
+        """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
+        callbacks = raw.get("callbacks")
+        for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
+            at = pointer + join_pointer(("callbacks", name))
+            callback, at = self._deref(callback, at)
+            for expression, item in (callback if isinstance(callback, dict) else {}).items():
+                self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)))
+
+    def _reversed_item(self, path: str, item: Any, pointer: str) -> None:
+        item, pointer = self._deref(item, pointer)
+        if not isinstance(item, dict):
+            raise InputError("a path item must be a mapping", file=self.doc.name, place=pointer)
+        shared = self._parameters(item.get("parameters"), pointer + "/parameters", "")
+        for method in METHODS:
+            if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
+                op = self._operation(path, method, item[method], pointer + "/" + method, shared, reversed_=True)
+                self.operations[op.key] = op
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
         notes = self._settle_variants(part_keys or {})
@@ -229,24 +252,30 @@ class Builder:
 
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
-                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]]) -> Operation:
-        own = self._parameters(raw.get("parameters"), pointer + "/parameters", path)
+                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], reversed_: bool = False
+                   ) -> Operation:
+        own = self._parameters(raw.get("parameters"), pointer + "/parameters", "" if reversed_ else path)
         merged = {**shared, **own}
         parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
         body = self._v2_body(raw, merged, pointer) if self.v2 else self._v3_body(raw.get("requestBody"), pointer)
         responses = self._responses(raw.get("responses"), pointer + "/responses", raw)
-        group_version = group_version_of_path(path)
+        group_version = None if reversed_ else group_version_of_path(path)
+        declared = declared_level(raw)
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
-            group_version=group_version, document=self.doc,
-            stability=least_stable(stability_of(group_version.split("/")[-1] if group_version else None),
-                                   field_stability(raw)),
+            group_version=group_version,
+            stability=STABILITY_LEVELS[declared] if declared else stability_of(group_version.split("/")[-1])
+            if group_version else "ga",
+            document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
+            declared_stability=declared, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
         for direction, schema, at in self._operation_schemas(op):
+            if op.reversed:
+                direction = "response" if direction == "request" else "request"
             for target in self._schema_refs(schema, at, self.doc):
                 edge = self.graph.get_edge_data(node, ("schema", target))
                 if edge is None:
@@ -254,6 +283,18 @@ class Builder:
                 else:
                     edge["directions"].add(direction)
         return op
+
+    def _sunset_header(self, raw: dict[str, Any], pointer: str) -> str | None:
+        """The date a `Sunset` header (RFC 8594) documented on any of the operation's responses announces."""
+        responses = raw.get("responses")
+        for status, item in sorted(responses.items()) if isinstance(responses, dict) else ():
+            response, _ = self._deref(item, pointer + join_pointer(("responses", str(status))))
+            headers = response.get("headers") if isinstance(response, dict) else None
+            if isinstance(headers, dict):
+                found = sunset_header({name: self._deref(h, pointer)[0] for name, h in headers.items()})
+                if found:
+                    return found
+        return None
 
     @staticmethod
     def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str]]:
@@ -313,6 +354,7 @@ class Builder:
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
+                sunset=sunset_of(param),
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
@@ -411,6 +453,10 @@ class Builder:
 def _list(value: Any) -> list[Any]:
     """A list from the spec, or an empty one where the spec has something else (it is not ours to judge)."""
     return value if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _dict(value: Any) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from specdiff.graph.model import NamedSchema, SpecGraph
+from specdiff.graph.sunset import STABILITY_LEVELS
 
 GVK = "x-kubernetes-group-version-kind"
 _PREFIX = "x-kubernetes-"
@@ -65,7 +66,9 @@ def plain_pair(old: SpecGraph, new: SpecGraph) -> tuple[SpecGraph, SpecGraph]:
 def _without_path_versions(graph: SpecGraph) -> SpecGraph:
     if not any(op.group_version for op in graph.operations.values()):
         return graph
-    operations = {key: replace(op, group_version=None, stability="ga") if op.group_version else op
+    operations = {key: replace(op, group_version=None, stability=STABILITY_LEVELS.get(op.declared_stability or "",
+                                                                                     "ga")) if op.group_version
+                  else op
                   for key, op in graph.operations.items()}
     return SpecGraph(graph.document, operations, graph.schemas, graph.graph, graph.kubernetes, graph.crds,
                      graph.part_keys, graph.notes, graph.evidence, graph.unnamed_targets)

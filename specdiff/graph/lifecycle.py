@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from specdiff.graph.sunset import stability_level
+
 Schema = dict[str, Any]
 
 LIFECYCLE = "x-kubernetes-api-lifecycle"
@@ -48,20 +50,24 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
 
 
 #: stability levels, least stable first: API versions (v1alpha1, v2beta3, v1), CRD versions, and the markers
+#: (KEP-2558 lifecycle statuses, `x-stability-level` as graph.sunset reads it)
 STABILITIES = ("alpha", "beta", "ga")
-#: `x-stability-level` as OpenAPI users write it on operations, schemas and fields, in those levels
-STABILITY_MARKER = "x-stability-level"
-_MARKED = {"draft": "alpha", "experimental": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 
 
 def field_stability(schema: Schema) -> str:
-    """The least stable level a schema, field or operation is marked with: its KEP-2558 lifecycle status
-    (alpha, beta; deprecated says nothing about stability) or its `x-stability-level`; ga when unmarked."""
-    status = lifecycle_of(schema).status
-    marked = schema.get(STABILITY_MARKER)
-    levels = [status if status in ("alpha", "beta") else "ga",
-              _MARKED.get(marked.lower(), "ga") if isinstance(marked, str) else "ga"]
+    """The least stable of what `x-stability-level` declares and what a KEP-2558 marker says."""
+    declared = stability_level(schema)
+    return least_level(declared, _marked(schema)) if declared else _marked(schema)
+
+
+def least_level(*levels: str) -> str:
     return min(levels, key=STABILITIES.index)
+
+
+def _marked(schema: Schema) -> str:
+    """alpha or beta for a field whose marker says so, else ga (deprecated says nothing about stability)."""
+    status = lifecycle_of(schema).status
+    return status if status in ("alpha", "beta") else "ga"
 
 
 def marker_problems(marker: Any, builtin: bool) -> list[str]:

@@ -34,6 +34,7 @@ class Parameter:
     deprecated: bool = False
     style: str | None = None
     explode: bool | None = None
+    sunset: str | None = None  # `x-sunset`: the date it may be removed, YYYY-MM-DD
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,12 @@ class Operation:
     stability: str = "ga"
     lifecycle: Any = None
     document: Document | None = None  # the document `pointer` points into (a directory's part); None: the spec's
+    #: a webhook or callback: the API sends the request and the client writes the response
+    reversed: bool = False
+    sunset: str | None = None  # `x-sunset`, else the date a documented `Sunset` response header gives
+    declared_stability: str | None = None  # `x-stability-level` as written: draft, alpha, beta or stable
+    summary: str | None = None
+    description: str | None = None
 
     @property
     def label(self) -> str:

@@ -7,11 +7,12 @@ everything; with it, unticking a level hides its findings and any heading left e
 
 from __future__ import annotations
 
-from html import escape
+import html
 
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.sections import Subjects, grouped, reason, sentence
+from specdiff.report.text import clean
 
 _STYLE = """
 :root { color-scheme: light dark; --breaking: #c62828; --dangerous: #b26a00; --safe: #2e7d32; --muted: #666; }
@@ -52,6 +53,12 @@ _SCRIPT = """
   apply();
 })();
 """
+
+
+def escape(text: str) -> str:
+    """HTML-escaped, without the control and bidi characters the text format drops (a page can be copied into a
+    terminal, and reordered text misleads the reader)."""
+    return html.escape(clean(text))
 
 
 def render(report: Report, options: RenderOptions) -> str:

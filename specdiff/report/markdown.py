@@ -18,26 +18,33 @@ GITHUB_LIMIT = 65536  # characters in one comment (counted here in UTF-16 units,
 SUMMARY_LIMIT = 1024 * 1024  # bytes of UTF-8 in one step's job summary
 _RESERVE = 600  # room kept for the truncation note and the closing lines
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
-_WWW = re.compile(r"(www)\.", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-_BREAK = "\u200b"  # zero-width space: splits @mentions, #references, emails, URLs and :emoji: without showing
+#: what GitHub turns into a link, mention, reference, emoji or math after Markdown is rendered: @mentions, e-mail
+#: addresses, #123 and owner/repo#123, GH-123, commit hashes, :emoji:, URLs with a scheme, www. links, $math$
+_LIVE = re.compile(r"@\w|#\d|\$|:[\w+-]+:|://|\b(?:mailto|xmpp):|\bGH-\d|^www\.|\b[0-9a-f]{7,40}\b", re.IGNORECASE)
 _ICONS = {Level.BREAKING: "🔴", Level.DANGEROUS: "🟠", Level.SAFE: "🟢"}
 
 
-def escape(text: str) -> str:
-    """Neutralise Markdown, HTML, autolinks, @mentions and #references in text that came from a spec.
+def escape(text: str, table: bool = False) -> str:
+    """Neutralise Markdown, HTML, autolinks, @mentions, references and math in text that came from a spec.
 
-    The characters that open inline markup are backslash-escaped, so `<b>` and `&lt;` are text, `[x](y)` is not
-    a link, `*`, `_`, `~` and backticks format nothing and `|` does not end a table cell; `www.` loses the dot
-    that makes it a link. GitHub finds @mentions, #references, e-mail addresses and URL schemes in the rendered
-    text, after escapes are gone, so `@`, `#` and `:` get a zero-width space after them. Line breaks become
-    spaces, so a finding stays on its line or table row, and control and invisible characters (bidirectional
-    overrides included) are dropped. Callers never start a line with escaped text, so block syntax (`- `,
-    `1.`, `---`) cannot begin.
+    A word that GitHub would turn into something live (a mention, an issue or commit reference, an e-mail, a
+    URL, an emoji, math) becomes a code span, which GitHub leaves as it is and which copies as written; in the
+    other words the characters that open inline markup are backslash-escaped, so `<b>` and `&lt;` are text,
+    `[x](y)` is not a link, `*`, `_` and backticks format nothing and `|` does not end a table cell (`table`:
+    inside a table, where a code span's `|` needs its backslash too). Line breaks become spaces, so a finding
+    stays on its line or table row, and control and invisible characters (bidirectional overrides included)
+    are dropped. Callers never start a line with escaped text, so block syntax (`- `, `1.`, `---`) cannot begin.
     """
-    text = " ".join(_CONTROL.sub(" ", text).split())
-    text = _WWW.sub(r"\1\\.", _MARKDOWN_SPECIAL.sub(r"\\\1", text))
-    return text.replace("#", "#" + _BREAK).replace("@", "@" + _BREAK).replace(":", ":" + _BREAK)
+    words = " ".join(_CONTROL.sub(" ", text).split()).split(" ")
+    return " ".join(_word(word, table) for word in words if word)
+
+
+def _word(word: str, table: bool) -> str:
+    if _LIVE.search(word):
+        span = code_span(word)
+        return span.replace("|", "\\|") if table else span
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", word)
 
 
 def code_span(text: str) -> str:
@@ -53,8 +60,9 @@ def code_span(text: str) -> str:
 
 
 def _row(finding: Finding) -> str:
-    location = escape(finding.change.context.label())
-    return f"| `{finding.rule}` | {location} | {escape(finding.message)} | {escape(finding.reason)} |"
+    location = escape(finding.change.context.label(), table=True)
+    return (f"| `{finding.rule}` | {location} | {escape(finding.message, table=True)} | "
+            f"{escape(finding.reason, table=True)} |")
 
 
 _TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
@@ -74,7 +82,7 @@ def sized(report: Report, fit: _Fit) -> str:
     summary = report.summary()
     why = f" ({escape(report.policy_reason)})" if report.policy_reason else ""
     head = [MARKER, "### specdiff: API compatibility",
-            f"**{escape(report.old.name)}** → **{escape(report.new.name)}** · policy `{report.policy}`{why} · "
+            f"{code_span(report.old.name)} → {code_span(report.new.name)} · policy `{report.policy}`{why} · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
     notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
     if not report.findings:

@@ -1,0 +1,108 @@
+"""The configuration arrives with the pull request it checks: hostile or broken, it gets one line naming the file
+and the place, exit 2; the files it names stay inside the repository and their content is never echoed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from specdiff.cli import main
+
+SPECS = Path(__file__).parent / "specs"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder outside any git repository (so the configuration's folder is the repository), with a spec pair."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    shutil.copy(SPECS / "frob-old.yaml", root / "old.yaml")
+    shutil.copy(SPECS / "frob-new.yaml", root / "new.yaml")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    done = CliRunner().invoke(main, ["old.yaml", "new.yaml", *args])
+    return done.exit_code, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("? [a]\n: 1\n", ".specdiff.yaml:1: a key must be a plain string, not a list"),
+    ("policy: openapi\n? {a: 1}\n: 1\n", ".specdiff.yaml:2: a key must be a plain string, not a mapping"),
+    ("policy: !!python/object/apply:os.system [echo hi]\n",
+     ".specdiff.yaml:1: a configuration holds plain strings, numbers, lists and mappings; YAML tags such as "
+     "'!!python/object/apply:os.system' are refused"),
+    ("rules: !!set {a}\n", ".specdiff.yaml:1: a configuration holds plain strings, numbers, lists and mappings; "
+                           "YAML tags such as '!!set' are refused"),
+    ("ignore:\n  - rule: operation\n    reason: r\n    expires: 2026-02-30\n",
+     ".specdiff.yaml:4: expires must be a date like 2026-12-31, not '2026-02-30'"),
+    ("ignore:\n  - rule: operation\n    reason: r\n    expires: 2026-13-01\n",
+     ".specdiff.yaml:4: expires must be a date like 2026-12-31, not '2026-13-01'"),
+])
+def test_yaml_crash_families_are_one_line(project: Path, text: str, message: str) -> None:
+    (project / ".specdiff.yaml").write_text(text)
+    assert run() == (2, "", f"specdiff: error: {message}\n")
+
+
+def test_a_good_date_still_works_and_a_datetime_gives_its_day(project: Path) -> None:
+    (project / ".specdiff.yaml").write_text("ignore:\n  - rule: operation\n    reason: r\n    expires: 2999-01-02\n"
+                                            "  - rule: schema\n    reason: r\n    expires: 2999-01-02T10:00:00Z\n")
+    code, out, _ = run()
+    assert code == 0 and "No changes found." in out
+
+
+def test_an_impossible_date_in_toml_names_line_and_column(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.specdiff]\n[[tool.specdiff.ignore]]\nrule = "operation"\n'
+                                            'reason = "r"\nexpires = 2026-02-30\n')
+    assert run() == (2, "", "specdiff: error: pyproject.toml: invalid TOML: Invalid date or datetime (at line 5, "
+                            "column 11); fix it, or pass --config FILE or --no-config\n")
+
+
+def test_a_broken_pyproject_is_reported_only_when_it_mentions_specdiff(project: Path) -> None:
+    (project / "pyproject.toml").write_text("[project\nname = 'x'\n")
+    assert run("--select", "operation.added")[0] == 0  # someone else's broken file; no [tool.specdiff] in it
+    (project / "pyproject.toml").write_text("[tool.specdiff\nfail-on = 'safe'\n")
+    assert run() == (2, "", "specdiff: error: pyproject.toml: invalid TOML: Expected ']' at the end of a table "
+                            "declaration (at line 1, column 15); fix it, or pass --config FILE or --no-config\n")
+    assert run("--no-config")[0] == 1
+
+
+def test_the_baseline_may_not_leave_the_repository_and_is_never_echoed(project: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2\n")
+    for value in ("/proc/self/environ", str(secret), "../secret.txt"):
+        (project / ".specdiff.yaml").write_text(f"baseline: {value}\n")
+        assert run() == (2, "", f"specdiff: error: .specdiff.yaml:1: baseline {value!r} is outside the repository; "
+                                "name a file inside it\n")
+    os.symlink(secret, project / "link.txt")
+    (project / ".specdiff.yaml").write_text("baseline: link.txt\n")
+    assert run() == (2, "", "specdiff: error: .specdiff.yaml:1: baseline 'link.txt' is outside the repository; "
+                            "name a file inside it\n")
+    (project / "not-a-baseline.txt").write_text("# a comment\nTOKEN=hunter2\n")
+    (project / ".specdiff.yaml").write_text("baseline: not-a-baseline.txt\n")
+    code, _, err = run()
+    assert (code, err) == (2, f"specdiff: error: {project / 'not-a-baseline.txt'}:2: not a fingerprint (16 "
+                              "lowercase hex digits expected); is this a baseline file?\n")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "huge"])
+def test_the_baseline_and_the_configuration_must_be_small_regular_files(project: Path, kind: str) -> None:
+    target = project / "b.txt"
+    if kind == "fifo":
+        os.mkfifo(target)  # would block a plain open for ever
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target.write_text("0123456789abcdef\n" * 600_000)
+    expected = {"fifo": "is not a regular file", "folder": "is not a regular file",
+                "huge": "is larger than 8388608 bytes"}[kind]
+    (project / ".specdiff.yaml").write_text("baseline: b.txt\n")
+    assert run() == (2, "", f"specdiff: error: {target}: baseline file {expected}\n")
+    assert run("--no-config", "--config", "b.txt")[0] == 2
+    assert run("--config", "b.txt") == (2, "", f"specdiff: error: b.txt: configuration file {expected}\n")
