@@ -109,6 +109,11 @@ def test_pyproject_table(tmp_path: Path) -> None:
     ("rules: [a\n", ".specdiff.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
     ("- policy\n", ".specdiff.yaml:1: configuration must be a mapping, not list"),
     ("baseline: missing.txt\n", ".specdiff.yaml:1: baseline file 'missing.txt' does not exist"),
+    ("deprecation-days:\n  stable: -3\n",
+     ".specdiff.yaml:2: deprecation-days of stable must be a whole number of days"),
+    ("deprecation-days:\n  gamma: 3\n",
+     ".specdiff.yaml:2: deprecation-days level must be one of draft, alpha, beta, stable, ga, not 'gamma'"),
+    ("deprecation-days: 90\n", ".specdiff.yaml:1: deprecation-days must map a stability level to a number of days"),
 ])
 def test_yaml_errors_name_the_line(tmp_path: Path, text: str, message: str) -> None:
     assert error_of(write(tmp_path, ".specdiff.yaml", text)) == message
@@ -286,3 +291,8 @@ def test_baseline_round_trip_on_real_kubernetes_specs(tmp_path: Path) -> None:
     accepted = specdiff.compare(old, new, baseline=tmp_path / "b.txt")
     assert (accepted.findings, accepted.notes) == ((), ())
     assert render_baseline(specdiff.compare(old, new).findings) == text  # deterministic
+
+
+def test_deprecation_days_are_kept_by_the_level_specdiff_judges_by(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, ".specdiff.yaml", "deprecation-days: {stable: 180, beta: 90, draft: 0}\n"))
+    assert config.deprecation_days == {"ga": 180, "beta": 90, "alpha": 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,3 +73,20 @@ def test_real_specs() -> None:
     assert run(old, old).policy_reason == "x-kubernetes-group-version-kind on 183 schemas"
     crd = load(str(corpus("crds/gateway-api/gateways.standard.v1.4.0.yaml")))
     assert run(crd, crd).policy_reason == "CustomResourceDefinition gateways.gateway.networking.k8s.io"
+
+
+def test_release_notes_of_a_plain_api_name_no_kubernetes_group_version(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from specdiff.cli import main
+
+    old, new = users(), users()
+    old["paths"]["/api/v1/users"]["post"] = {"tags": ["users"], "responses": OK}
+    for name, spec in (("old.json", old), ("new.json", new)):
+        (tmp_path / name).write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, **spec}))
+    done = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config",
+                                     "--format", "release-notes"])
+    assert "### users\n- Operation POST /api/v1/users removed." in done.output
+    assert "core/v1" not in done.output

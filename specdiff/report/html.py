@@ -78,7 +78,7 @@ def render(report: Report, options: RenderOptions) -> str:
                    f"({summary[level.value]})</label>")
     total = len(report.findings)
     out += ["</fieldset>", f'<p id="shown">{total} of {total} findings shown</p>', "</header>", "<main>"]
-    sections = grouped(report, Subjects([options.new_doc, options.old_doc]))
+    sections = grouped(report, Subjects([options.new_doc, options.old_doc], report.policy == "kubernetes"))
     if not sections:
         out.append("<p>No changes found.</p>")
     for key, heading, subjects in sections:

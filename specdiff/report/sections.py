@@ -69,7 +69,9 @@ class Subjects:
     first tag, else their path's first segment. A schema belongs where the operations that use it are.
     """
 
-    def __init__(self, docs: Iterable[Document | None]) -> None:
+    def __init__(self, docs: Iterable[Document | None], kubernetes: bool = True) -> None:
+        """`kubernetes`: whether the policy is Kubernetes; an ordinary API's `/api/v1/users` is no group/version."""
+        self._kubernetes = kubernetes
         self._operations: dict[str, Subject] = {}
         kinds: dict[tuple[str, str], set[str]] = {}
         located: list[tuple[str, str, str]] = []  # (label, group_version, resource)
@@ -78,7 +80,7 @@ class Subjects:
             for path, item in paths.items() if isinstance(paths, dict) else ():
                 if not isinstance(item, dict):
                     continue
-                gv, resource, own = _kubernetes_resource(str(path))
+                gv, resource, own = _kubernetes_resource(str(path)) if kubernetes else (None, None, False)
                 for method in METHODS:
                     operation = item.get(method)
                     if not isinstance(operation, dict):
@@ -98,7 +100,14 @@ class Subjects:
     def of(self, finding: Finding) -> Subject:
         if finding.members:  # a group belongs where all its members do, else among the general changes
             places = {self.of(member) for member in finding.members}
-            return places.pop() if len(places) == 1 else Subject(GENERAL)
+            if len(places) == 1:
+                return places.pop()
+            groups = {p.group.rpartition("/")[0] for p in places}
+            kinds = {p.kind for p in places}
+            if len(groups) == 1 and len(kinds) == 1 and "" not in groups:  # one kind in several versions
+                versions = ", ".join(sorted(p.group.rpartition("/")[2] for p in places))
+                return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop())
+            return Subject(GENERAL)
         ctx = finding.change.context
         if finding.change.node == "group-version" and ctx.group_version:
             return Subject(ctx.group_version)  # a whole API version, with every kind in it
@@ -106,10 +115,12 @@ class Subjects:
             group, _, kind = ctx.gvk.rpartition("/")
             return Subject(group, _kind_of({kind}) or kind)
         if ctx.operation:
-            return self._operations.get(ctx.operation) or _from_label(ctx.operation)
-        users = {self._operations.get(op) or _from_label(op) for op in finding.operations}
+            return self._operations.get(ctx.operation) or _from_label(ctx.operation, self._kubernetes)
+        users = {self._operations.get(op) or _from_label(op, self._kubernetes) for op in finding.operations}
         if len(users) == 1:
             return users.pop()
+        if ctx.schema and ctx.group_version:  # a Kubernetes type used by several kinds: its own group
+            return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1])
         if ctx.schema:
             return Subject(SHARED, ctx.schema)
         return Subject(GENERAL)
@@ -225,11 +236,11 @@ def _tag_or_segment(operation: dict[str, Any], path: str) -> str:
     return f"/{first}"
 
 
-def _from_label(label: str) -> Subject:
+def _from_label(label: str, kubernetes: bool = True) -> Subject:
     """A subject for an operation the documents do not show (a removed one is in the old document, so this is
     rare): its Kubernetes group/version and resource, else its path's first segment."""
     _, _, path = label.partition(" ")
-    gv, resource, _ = _kubernetes_resource(path)
+    gv, resource, _ = _kubernetes_resource(path) if kubernetes else (None, None, False)
     if gv:
         return Subject(gv, resource or "")
     return Subject("/" + path.strip("/").split("/", 1)[0])
