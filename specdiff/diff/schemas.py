@@ -333,7 +333,7 @@ class SchemaDiffer:
                                      new=key if kind == "added" else None, where=where,
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
-                                     member=_member_label(key, schema),
+                                     member=_member_label(key, schema), plain_format=plain.schema.get("format"),
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
