@@ -61,7 +61,9 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
 def test_1_11_to_1_28_type_object_written_on_typed_definitions_is_one_correction() -> None:
     report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
     [stated] = _by_rule(report, "schema.type-stated")
-    assert (stated.level.value, len(stated.members)) == ("safe", 284)
+    # 283 places: Lifecycle.postStart and .preStop both lead to the one pair (Handler, LifecycleHandler),
+    # compared once
+    assert (stated.level.value, len(stated.members)) == ("safe", 283)
     assert stated.message == ("type object now stated on 281 schemas: io.k8s.api.apps.v1.ControllerRevision, "
                               "io.k8s.api.apps.v1.ControllerRevisionList, io.k8s.api.apps.v1.DaemonSet and 278 more")
     assert stated.reason.startswith("Documentation correction: the schema had properties and no other type")

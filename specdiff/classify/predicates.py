@@ -14,6 +14,8 @@ from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
 PREDICATES: dict[str, Predicate] = {}
+#: the facts each predicate reads, so the card loader can check that the changes a card matches carry them
+READS: dict[str, tuple[str, ...]] = {}
 
 
 def predicate(func: Predicate) -> Predicate:
@@ -21,13 +23,22 @@ def predicate(func: Predicate) -> Predicate:
     return func
 
 
+def reads(*facts: str) -> Callable[[Predicate], Predicate]:
+    def declare(func: Predicate) -> Predicate:
+        READS[func.__name__] = facts
+        return func
+    return declare
+
+
 @predicate
+@reads("required")
 def required(change: Change) -> bool:
     """The added or removed thing is required."""
     return bool(change.fact("required"))
 
 
 @predicate
+@reads("required")
 def optional(change: Change) -> bool:
     return not change.fact("required")
 
@@ -43,12 +54,14 @@ def became_false(change: Change) -> bool:
 
 
 @predicate
+@reads("served", "deprecated")
 def unserved_and_deprecated(change: Change) -> bool:
     """A CRD version that was already out of service, with notice given, before it went."""
     return change.fact("served") is False and change.fact("deprecated") is True
 
 
 @predicate
+@reads("versions")
 def single_version(change: Change) -> bool:
     """The new CRD has one version only, so nothing is ever converted."""
     return bool(change.fact("versions") == 1)
@@ -145,12 +158,14 @@ def _status(change: Change) -> str:
 
 
 @predicate
+@reads("status")
 def success_status(change: Change) -> bool:
     """A 2xx response: the one a client's normal path is written for."""
     return _status(change).startswith("2")
 
 
 @predicate
+@reads("status")
 def other_status(change: Change) -> bool:
     """An error, redirect, informational or `default` response."""
     return not success_status(change)
@@ -187,6 +202,7 @@ def format_widened(change: Change) -> bool:
 
 
 @predicate
+@reads("deprecated")
 def was_deprecated(change: Change) -> bool:
     return bool(change.fact("deprecated"))
 
@@ -230,23 +246,27 @@ def min_version_moved_back(change: Change) -> bool:
 
 
 @predicate
+@reads("lifecycle", "required")
 def gated_optional_field(change: Change) -> bool:
     """An optional field whose marker says it is alpha or beta behind a feature gate."""
     return change.fact("lifecycle") in ("alpha", "beta") and not change.fact("required")
 
 
 @predicate
+@reads("lifecycle")
 def beta_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "beta")
 
 
 @predicate
+@reads("lifecycle")
 def deprecated_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "deprecated")
 
 
 # -- x-kubernetes-* topology, patches, validation rules, unions ---------------------------------------
 @predicate
+@reads("old_type", "new_type")
 def topology_restated(change: Change) -> bool:
     """The marker changed but server-side apply sees the same list or map type (absent means the default)."""
     return bool(change.fact("old_type") == change.fact("new_type"))
@@ -257,11 +277,13 @@ _GRANULAR = ("set", "map", "granular")
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_atomic(change: Change) -> bool:
     return change.fact("old_type") in _GRANULAR and change.fact("new_type") == "atomic"
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_granular(change: Change) -> bool:
     return change.fact("old_type") == "atomic" and change.fact("new_type") in _GRANULAR
 
@@ -274,6 +296,7 @@ def map_keys_extended(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind", "old_strategy", "new_strategy")
 def merge_strategy_dropped(change: Change) -> bool:
     """A list stops merging under strategic merge patch (on maps and structs merging is the default anyway)."""
     return (change.fact("value_kind") == "list" and "merge" in (change.fact("old_strategy") or ())
@@ -281,22 +304,26 @@ def merge_strategy_dropped(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind")
 def on_scalar(change: Change) -> bool:
     return bool(change.fact("value_kind") == "scalar")
 
 
 @predicate
+@reads("transition")
 def transition_rule(change: Change) -> bool:
     """A CEL rule that uses `oldSelf`, so it only runs on updates."""
     return bool(change.fact("transition"))
 
 
 @predicate
+@reads("discriminator")
 def union_with_discriminator(change: Change) -> bool:
     return bool(change.fact("discriminator"))
 
 
 @predicate
+@reads("overlaps")
 def overlapping_branch(change: Change) -> bool:
     """A `oneOf` alternative added that a value may match together with another alternative."""
     return bool(change.fact("overlaps"))
@@ -310,6 +337,7 @@ def value_replaced(change: Change) -> bool:
 
 # -- deprecation, sunset and x-stability-level (plain OpenAPI) ---------------------------------------
 @predicate
+@reads("days_to_sunset")
 def removed_before_sunset(change: Change) -> bool:
     """Removed although its announced sunset date (`x-sunset`, a `Sunset` header) has not come yet."""
     days = change.fact("days_to_sunset")
@@ -322,6 +350,7 @@ def sunset_moved_earlier(change: Change) -> bool:
 
 
 @predicate
+@reads("min_days", "days_to_sunset")
 def sunset_too_soon(change: Change) -> bool:
     """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset at all)."""
     minimum, days = change.fact("min_days"), change.fact("days_to_sunset")
@@ -376,6 +405,7 @@ def _others(change: Change) -> list[str]:
 
 
 @predicate
+@reads("media_type", "others")
 def request_range_kept(change: Change) -> bool:
     """A request media type that left the list is still accepted: a listed range takes it in."""
     gone = str(change.fact("media_type") or "")
@@ -383,6 +413,7 @@ def request_range_kept(change: Change) -> bool:
 
 
 @predicate
+@reads("media_type", "others")
 def response_range_kept(change: Change) -> bool:
     """A response media type that left the list is still what readers get: every type the response is now
     offered as lies inside the old one (a narrower range, parameters, or a `+json`-style specialisation)."""
@@ -397,6 +428,7 @@ _PATCH_TYPES = ("application/apply-patch+yaml", "application/json-patch+json", "
 
 
 @predicate
+@reads("media_type", "others")
 def kubernetes_patch_types_listed(change: Change) -> bool:
     """A Kubernetes PATCH stops listing `application/json` (which the API server answers with 415) and lists
     the patch types instead."""
@@ -426,6 +458,7 @@ def body_root(change: Change) -> bool:
 
 
 @predicate
+@reads("had_properties")
 def object_type_stated(change: Change) -> bool:
     """`type: object` written on a schema that had no type but had properties: it only ever took objects
     (a value with properties to validate that is not an object is not what the schema describes)."""
@@ -433,6 +466,7 @@ def object_type_stated(change: Change) -> bool:
 
 
 @predicate
+@reads("member", "plain_format")
 def int_or_string_spelled(change: Change) -> bool:
     """A string with `format: int-or-string` gains the integer branch of a oneOf: the set it always named."""
     return bool(change.fact("member") == "integer" and change.fact("plain_format") == "int-or-string")
