@@ -75,6 +75,7 @@ def test_terminal_text_has_no_escapes_and_no_forged_lines(report: Report, color:
     assert len(lines) == 1 + summary + 3 * len(report.findings)  # header, summary, three lines a finding
     assert all(line.startswith("          ") for line in lines[1 + summary + 1::3])  # messages stay on their line
     assert "RED" in text and "<script>alert(1)</script>" in text  # shown, only neutralised
+    assert "\\x1b[31mRED\\x1b[0m" in text and "\\x00nul\\x7fdel\\x9bcsi" in text  # escaped, not hidden
 
 
 def test_markdown_escapes_markup_mentions_links_and_html(report: Report) -> None:
@@ -165,9 +166,9 @@ def test_an_interrupted_write_removes_its_temporary_file(tmp_path: Path, monkeyp
 @pytest.mark.parametrize("fmt", ["github", "html"])
 def test_the_ci_log_and_the_page_carry_no_control_or_bidi_characters(report: Report, fmt: str) -> None:
     """`--format github` is printed into the job log (`\\x1b]52;` would write the reader's clipboard) and an html
-    page gets copied into terminals: both drop what the text format drops, and still show the rest."""
+    page gets copied into terminals: both show those characters escaped, as the text format does."""
     text = render(report, fmt, RenderOptions(annotate_level="safe"))
     assert _unsafe_characters(text) == set()
-    assert "RED" in text and "evil" in text
+    assert "RED" in text and "evil" in text and "\\x1b]8;;http://evil.example\\x07" in text and "\\u202eevil" in text
     if fmt == "github":
         assert len(text.splitlines()) == len(report.findings)

@@ -9,20 +9,23 @@ from specdiff.report import RenderOptions
 
 _COLORS = {Level.BREAKING: "\033[1;31m", Level.DANGEROUS: "\033[1;33m", Level.SAFE: "\033[32m"}
 _DIM, _RESET = "\033[2m", "\033[0m"
-#: ANSI control sequences (CSI, e.g. colours and cursor moves; OSC, e.g. titles and hyperlinks)
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
 #: control characters, and the invisible ones that reorder text (bidi overrides)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LINE_BREAKS = ("\r\n", "\n", "\u2028", "\u2029")
 
 
 def clean(text: str) -> str:
-    """Strip control characters and ANSI escapes that a spec could use to rewrite the terminal, and show line
-    breaks as `\\n`: a name with a line break must not start a line of its own (a CI log would run a line
-    starting with `::` as a workflow command)."""
+    """Show control and bidi characters as escapes (`\\x1b`, `\\u202e`) and line breaks as `\\n`, so a spec
+    can neither rewrite the terminal (an ESC without its byte starts no sequence) nor start a line of its own (a
+    CI log runs a line starting with `::` as a workflow command), and a reviewer still sees what it tried."""
     for line_break in _LINE_BREAKS:
         text = text.replace(line_break, "\\n")
-    return _CONTROL.sub("", _ESCAPES.sub("", text))
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def render(report: Report, options: RenderOptions) -> str:
