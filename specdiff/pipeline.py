@@ -8,7 +8,7 @@ from datetime import date
 from specdiff.classify import classify
 from specdiff.collector import collector_paused
 from specdiff.config import Config
-from specdiff.diff import diff
+from specdiff.diff import TooManyChanges, diff
 from specdiff.diff.openapi_extensions import with_dates
 from specdiff.errors import InputError
 from specdiff.graph.build import build
@@ -54,11 +54,12 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     old_resolver, new_resolver = Resolver(old), Resolver(new)
     old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
     chosen, why = pick_policy(policy, old_graph, new_graph)
-    changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver, include_docs), today or date.today(),
-                         config.deprecation_days if config is not None else {})
     most = min(old.limits.max_changes, new.limits.max_changes)
-    if len(changes) > most:  # YAML aliases within their budget can still multiply what is compared
-        raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}")
+    try:
+        found = diff(old_graph, new_graph, old_resolver, new_resolver, include_docs, most)
+    except TooManyChanges:
+        raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
+    changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})
 
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)

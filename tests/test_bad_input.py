@@ -616,3 +616,25 @@ def test_what_aliases_expand_to_is_bounded_by_max_changes(tmp_path: Path, monkey
     assert (code, stderr) == (0, "")
     assert sorted(f["pointer"] for f in json.loads(stdout)["findings"]) == [
         f"/components/schemas/S{i}/properties/{p}" for i in range(5) for p in "abc"]
+
+
+def test_max_changes_stops_the_comparison_at_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bound ends the work when it is passed (an expansion may hold millions of changes), not after it."""
+    from specdiff.diff import Changes
+    from specdiff.records import Change
+
+    shared = "    S0: {type: object, properties: &p {a: {type: string}, b: {type: string}, c: {type: string}}}\n"
+    _write(tmp_path, {
+        "old.yaml": _schemas("".join(f"    S{i}: {{type: object}}\n" for i in range(200))),
+        "new.yaml": _schemas(shared + "".join(f"    S{i}: {{type: object, properties: *p}}\n" for i in range(1, 200))),
+    })
+    appended: list[int] = []
+    real_append = Changes.append
+
+    def counted(self: Changes, item: Change) -> None:
+        appended.append(len(self))
+        real_append(self, item)
+
+    monkeypatch.setattr(Changes, "append", counted)
+    assert _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--max-changes", "10")[0] == 2
+    assert len(appended) == 11  # ten kept, the eleventh refused: none of the other 589 was looked for

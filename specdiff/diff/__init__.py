@@ -12,7 +12,7 @@ from specdiff.graph.model import NamedSchema, SpecGraph, is_version
 from specdiff.graph.refs import Resolver
 from specdiff.records import Change, Context
 
-__all__ = ["diff", "match_schemas"]
+__all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
 
 
 def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
@@ -63,14 +63,34 @@ def _unique(graph: SpecGraph, key: Callable[[NamedSchema], str | None]) -> dict[
     return {value: name for value, name in found.items() if name is not None}
 
 
+class TooManyChanges(Exception):
+    """More changes than the comparison may produce: stopped as soon as the bound is passed."""
+
+
+class Changes(list[Change]):
+    """The list every differ appends to, refusing to grow past `most`: YAML aliases within their budget can
+    still multiply what is compared, and the bound must stop the work, not judge it afterwards."""
+
+    def __init__(self, most: int | None = None) -> None:
+        super().__init__()
+        self.most = most
+
+    def append(self, item: Change) -> None:
+        if self.most is not None and len(self) >= self.most:
+            raise TooManyChanges(self.most)
+        super().append(item)
+
+
 def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
-         new_resolver: Resolver | None = None, include_docs: bool = False) -> list[Change]:
-    """`include_docs` adds documentation changes (descriptions, summaries, titles, examples, tags)."""
+         new_resolver: Resolver | None = None, include_docs: bool = False, most: int | None = None) -> list[Change]:
+    """`include_docs` adds documentation changes (descriptions, summaries, titles, examples, tags); `most`
+    bounds how many changes may be found (TooManyChanges past it)."""
     if old.crds or new.crds:
         from specdiff.diff.crd import diff_crds
 
-        return diff_crds(old, new, old_resolver or Resolver(old.document), new_resolver or Resolver(new.document))
-    changes: list[Change] = []
+        return diff_crds(old, new, old_resolver or Resolver(old.document), new_resolver or Resolver(new.document),
+                         Changes(most))
+    changes = Changes(most)
     names = match_schemas(old, new)
     schemas = SchemaDiffer(old, new, names, changes.append, old_resolver or Resolver(old.document),
                            new_resolver or Resolver(new.document))

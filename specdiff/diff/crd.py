@@ -34,12 +34,12 @@ _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
 _LISTED = 5
 
 
-def diff_crds(old: SpecGraph, new: SpecGraph, old_resolver: Resolver, new_resolver: Resolver) -> list[Change]:
+def diff_crds(old: SpecGraph, new: SpecGraph, old_resolver: Resolver, new_resolver: Resolver,
+              changes: list[Change]) -> list[Change]:
     if not old.crds or not new.crds:
         crd_side, other = (old, new) if old.crds else (new, old)
         raise UsageError(f"cannot compare a CustomResourceDefinition ({crd_side.document.name}) with an "
                          f"OpenAPI document ({other.document.name})")
-    changes: list[Change] = []
     CrdDiffer(SchemaDiffer(old, new, {}, changes.append, old_resolver, new_resolver)).run(old.crds, new.crds)
     return changes
 
