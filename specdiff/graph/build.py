@@ -142,7 +142,7 @@ class Builder:
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
-        evidence = kubernetes_evidence(schemas, (added.data for added in self._added))
+        evidence = kubernetes_evidence(schemas, self._added)
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence)
 
