@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_OLD := corpora/demo/frobber-v6.yaml
 DEMO_NEW := corpora/demo/frobber-v7.yaml
 
-.PHONY: setup demo test lint typecheck unit bench bench-quick fuzz reports docs browser clean
+.PHONY: setup demo test lint typecheck unit bench bench-quick fuzz reports example-notes docs browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,18 @@ reports: setup
 	  $$($(BIN)/python -c 'from specdiff.report import FORMATS; print(" ".join("--format " + f for f in FORMATS))'); \
 	  test $$? -le 1
 	$(BIN)/python tests/excerpts.py
+	@$(MAKE) --no-print-directory example-notes
 	@ls reports
+
+# Release notes for a real Kubernetes release, from the corpora beside the project (tests/test_goldens.py checks
+# them when the corpora are there).
+CORPORA ?= ../shared/corpora
+EXAMPLE_NOTES := reports/examples/kubernetes-1.35-to-1.36.release-notes.md
+example-notes: setup
+	@if test -d $(CORPORA); then mkdir -p reports/examples && $(BIN)/specdiff \
+	  $(CORPORA)/kubernetes/v2/swagger-v1.35.json $(CORPORA)/kubernetes/v2/swagger-v1.36.json --no-config \
+	  --format release-notes --output $(EXAMPLE_NOTES); test $$? -le 1; \
+	else echo "no corpora at $(CORPORA): $(EXAMPLE_NOTES) left as it is"; fi
 
 # docs/rules.md is generated from the rule cards (tests/test_goldens.py fails when it is stale).
 docs: setup

@@ -81,7 +81,7 @@ def _message(members: Sequence[Finding]) -> str:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
         if len(shown) > 1:
-            values["value"] = _joined(shown)
+            values["value"] = _joined(shown, cut=False)
             template = template.replace("value {value}", "values {value}")
     operations = _distinct(m.change.context.operation for m in members)
     place = ""
@@ -112,10 +112,10 @@ def operations_phrase(operations: Sequence[str]) -> str:
         verbs.add(_verb(method, path, own))
     else:
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
-        return (f"{len(operations)} operations: {_joined(ordered)} of {len(resources)} resources"
-                f" in {len(versions)} group-versions")
+        what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
+        where = f" in {len(versions)} group-versions" if len(versions) > 1 else ""
+        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{where}"
     return f"{len(operations)} operations: {_joined(list(operations))}"
-
 
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
@@ -147,8 +147,9 @@ def _distinct(items: Iterable[str | None]) -> list[str]:
     return list(dict.fromkeys(item for item in items if item))
 
 
-def _joined(items: Sequence[str]) -> str:
-    if len(items) > _LISTED + 1:
+def _joined(items: Sequence[str], cut: bool = True) -> str:
+    """"a, b and c"; past a few items, "a, b, c and 5 more" unless `cut` is off."""
+    if cut and len(items) > _LISTED + 1:
         items = [*items[:_LISTED], f"{len(items) - _LISTED} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 

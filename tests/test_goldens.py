@@ -47,7 +47,8 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 
 def test_every_format_has_a_golden_report() -> None:
-    assert sorted(p.name for p in REPORTS.iterdir()) == sorted(f"specdiff.{_EXTENSIONS[name]}" for name in FORMATS)
+    files = sorted(p.name for p in REPORTS.iterdir() if p.is_file())  # reports/examples/ holds real releases
+    assert files == sorted(f"specdiff.{_EXTENSIONS[name]}" for name in FORMATS)
 
 
 def test_golden_reports_match_the_code(fresh: dict[str, bytes]) -> None:
@@ -99,3 +100,17 @@ def test_explain_an_unknown_rule_suggests_close_ids() -> None:
     done = CliRunner().invoke(main, ["explain", "operation.remove"])
     assert done.exit_code == 2
     assert "no rule 'operation.remove'; did you mean operation.removed? 'specdiff rules' lists them" in done.output
+
+
+def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
+    """reports/examples/: the 1.35 -> 1.36 notes `make example-notes` writes, one bullet per logical change."""
+    from conftest import corpus
+
+    old, new = corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json")
+    relative = [os.path.relpath(path, ROOT) for path in (old, new)]
+    done = subprocess.run([sys.executable, "-m", "specdiff", *relative, "--no-config", "--format", "release-notes"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    golden = (REPORTS / "examples" / "kubernetes-1.35-to-1.36.release-notes.md").read_text(encoding="utf-8")
+    assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
+    assert len(golden.splitlines()) < 130 and golden.count("shardSelector") == 1

@@ -49,8 +49,8 @@ def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
     report = compare(V2.format(35), V2.format(36))
     grouped = {f.message: sorted(m.change.context.schema or "" for m in f.members)
                for f in report.findings if f.members and f.rule == "schema.property.added"}
-    assert grouped["optional property bools added to io.k8s.api.resource.{v1,v1beta1,v1beta2}.DeviceAttribute "
-                   ".bools"] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
+    assert grouped["optional property io.k8s.api.resource.{v1,v1beta1,v1beta2}.DeviceAttribute .bools added"
+                   ] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
 
 
 def test_enum_values_added_in_both_served_versions_of_httproute_are_one_finding() -> None:

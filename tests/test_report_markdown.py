@@ -161,6 +161,32 @@ def test_emoji_count_double_towards_the_limit() -> None:
     assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT < len(text) * 2
 
 
+def _group(i: int, places: int) -> Finding:
+    members = tuple(_finding(i * 1000 + j, Level.BREAKING, 150) for j in range(places))
+    return Finding("operation.removed", Level.BREAKING, f"group {i} of {places} operations removed", "Clients notice.",
+                   members[0].change, members=members, group=f"g{i:015d}")
+
+
+def test_the_comment_gives_way_safe_rows_first_then_place_lists_never_a_breaking_group() -> None:
+    report = _report([_group(i, 25) for i in range(30)] + [_finding(i, Level.SAFE, 150) for i in range(500)])
+    text = render(report, "markdown", RenderOptions())
+    assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT
+    rows = [line for line in text.splitlines() if line.startswith("| `operation.removed`")]
+    assert [row.split(" | ")[1] for row in rows] == ["25 places"] * 30  # every group, without its place list
+    kept = sum(1 for line in text.splitlines() if line.startswith("| `operation.added`"))
+    assert 0 < kept < 500  # the room the shortened groups leave goes to safe rows
+    assert f"**Truncated:** {500 - kept} more findings did not fit in one comment" in text
+    assert "**Shortened:** groups give how many places they have instead of listing them" in text
+
+
+def test_a_group_lists_its_places_when_there_is_room() -> None:
+    text = render(_report([_group(0, 25)]), "markdown", RenderOptions())
+    [row] = [line for line in text.splitlines() if line.startswith("| `")]
+    where = row.split(" | ")[1].split("<br>")
+    assert where[0] == "25 places:" and len(where) == 1 + 20 + 1 and where[-1] == "and 5 more"
+    assert "Truncated" not in text and "Shortened" not in text
+
+
 def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> None:
     """GH-42 autolinks, $…$ is math, @x mentions, a|b splits a table cell: in a code span none of them happens,
     and the rendered text is the spec's, character for character (no zero-width spaces in it)."""

@@ -59,10 +59,24 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _row(finding: Finding) -> str:
-    location = escape(finding.change.context.label(), table=True)
-    return (f"| `{finding.rule}` | {location} | {escape(finding.message, table=True)} | "
+def _row(finding: Finding, members: bool = True) -> str:
+    return (f"| `{finding.rule}` | {_where(finding, members)} | {escape(finding.message, table=True)} | "
             f"{escape(finding.reason, table=True)} |")
+
+
+_MEMBERS = 20  # places a group's row lists before "and N more"
+
+
+def _where(finding: Finding, members: bool) -> str:
+    """The place, or a group's count of places with the first of them (left out when room is short)."""
+    if not finding.members:
+        return escape(finding.change.context.label(), table=True)
+    count = f"{len(finding.members)} places"
+    if not members:
+        return count
+    shown = [escape(m.change.context.label(), table=True) for m in finding.members[:_MEMBERS]]
+    more = len(finding.members) - len(shown)
+    return "<br>".join([count + ":", *shown] + ([f"and {more} more"] if more else []))
 
 
 _TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
@@ -118,12 +132,17 @@ class _Fit:
 
 def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str],
          fit: _Fit) -> str:
-    """Keep the text under the limit: whole rows are cut from the end, and the text says how many."""
+    """Keep the text under the limit, giving way in this order: safe rows, then the place lists of groups, and
+    only when breaking and dangerous rows alone cannot fit, rows from the end; the text says what was left out
+    and where the whole report is."""
 
     def _size(lines: list[str]) -> int:
         return sum(fit.measure(line) + 1 for line in lines)
 
     budget = fit.limit - _size(head) - _size(notes) - _RESERVE
+    urgent = [block for block in blocks if block[1][0].level is not Level.SAFE]
+    members = _size([line for opening, findings, closing in urgent
+                     for line in opening + [_row(f) for f in findings] + closing]) <= budget
     body: list[str] = []
     left_out = 0
     for opening, findings, closing in blocks:
@@ -133,14 +152,18 @@ def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]
         budget -= _size(opening + closing)
         rows = []
         for finding in findings:
-            row = _row(finding)
+            row = _row(finding, members and finding.level is not Level.SAFE)
             if left_out or _size([row]) > budget:
                 left_out += 1
                 continue
             budget -= _size([row])
             rows.append(row)
         body += opening + rows + closing
+    shortened = not members and any(f.members for _, findings, _ in urgent for f in findings)
     if left_out:
         body += [f"**Truncated:** {left_out} more finding{'s' if left_out != 1 else ''} did not fit in one "
                  f"{fit.where}`specdiff OLD NEW` or `--format json` show them all.", ""]
+    if shortened:
+        body += [f"**Shortened:** groups give how many places they have instead of listing them, to fit in one "
+                 f"{fit.where}`specdiff OLD NEW` or `--format json` list every place.", ""]
     return "\n".join(head + body + notes) + "\n"

@@ -101,7 +101,14 @@ class Subjects:
     def of(self, finding: Finding) -> Subject:
         if finding.members:  # a group belongs where all its members do, else among the general changes
             places = {self.of(member) for member in finding.members}
-            return places.pop() if len(places) == 1 else Subject(GENERAL)
+            if len(places) == 1:
+                return places.pop()
+            groups = {p.group.rpartition("/")[0] for p in places}
+            kinds = {p.kind for p in places}
+            if len(groups) == 1 and len(kinds) == 1 and "" not in groups:  # one kind in several versions
+                versions = ", ".join(sorted(p.group.rpartition("/")[2] for p in places))
+                return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop())
+            return Subject(GENERAL)
         ctx = finding.change.context
         if finding.change.node == "group-version" and ctx.group_version:
             return Subject(ctx.group_version)  # a whole API version, with every kind in it
@@ -113,6 +120,8 @@ class Subjects:
         users = {self._operations.get(op) or _from_label(op, self._kubernetes) for op in finding.operations}
         if len(users) == 1:
             return users.pop()
+        if ctx.schema and ctx.group_version:  # a Kubernetes type used by several kinds: its own group
+            return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1])
         if ctx.schema:
             return Subject(SHARED, ctx.schema)
         return Subject(GENERAL)
