@@ -56,6 +56,9 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     chosen, why = pick_policy(policy, old_graph, new_graph)
     changes = with_dates(diff(old_graph, new_graph, old_resolver, new_resolver, include_docs), today or date.today(),
                          config.deprecation_days if config is not None else {})
+    most = min(old.limits.max_changes, new.limits.max_changes)
+    if len(changes) > most:  # YAML aliases within their budget can still multiply what is compared
+        raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}")
 
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)

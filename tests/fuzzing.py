@@ -1,10 +1,15 @@
-"""Mutation fuzzing of real specs: every run must end with exit 0 or 1, or a one-line exit-2 error naming a file.
+"""Mutation fuzzing of real specs: every run must end with exit 0 or 1, or a one-line exit-2 error naming a file,
+and every report format must be valid of its kind.
 
-Structural mutations (delete, duplicate, retype, rename, graft a node from elsewhere, replace with a `$ref`)
-work on the parsed document and go back through the loader as text; byte mutations (truncate, flip, insert,
-cut, repeat a line) attack the loader itself. Each case runs in-process through the loader, the pipeline and
-the text, json and markdown formatters, as the command line does. Case `i` of seed `s` draws from its own
-random generator, so one failure replays alone:
+Each case mutates one side or both. Structural mutations (delete, duplicate, retype, rename, graft a node from
+elsewhere, replace with a `$ref`) work on the parsed document; a spec may then be split into several files
+joined by file `$ref`s (with refs that dangle, leave the folder or meet a symlink loop), and written out as
+JSON or YAML; byte mutations (truncate, flip, insert, cut, repeat a line) then attack the loader, with YAML's
+own tricks: tags, anchors and merge keys, huge integers in every base, NaN and infinities, BOMs and control
+characters. Each case runs in-process through the loader, the pipeline and every formatter, as the command
+line does, and checks what each formatter wrote: strict JSON (no NaN), YAML, well-formed XML for junit, no raw
+control characters in text, github and html. Case `i` of seed `s` draws from its own random generator, so one
+failure replays alone:
 
     python tests/fuzzing.py --seed 1 --count 10000       # the long run (make fuzz)
     python tests/fuzzing.py --seed 1 --case 4242 -v      # replay one case and print its traceback
@@ -15,9 +20,12 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import random
+import re
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
@@ -25,15 +33,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import yaml
 
 from specdiff.errors import SpecdiffError
-from specdiff.load import Document, load_text
+from specdiff.load import Document, load, load_text
 from specdiff.load.parse import decode
 from specdiff.pipeline import run
 from specdiff.records import Level
-from specdiff.report import RenderOptions, render
+from specdiff.report import FORMATS, RenderOptions, render
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -45,7 +54,6 @@ SEEDS = (
     "crds/cert-manager/certificates.v1.12.0.yaml",  # a CustomResourceDefinition, YAML
 )
 PROJECT_SEEDS = ("corpora/demo/frobber-v6.yaml",)  # OpenAPI 3.0, YAML; bundled with the project
-FORMATS = ("text", "json", "markdown")
 CASE_TIMEOUT = 60.0  # seconds: a hang guard, far above what any case takes
 
 Path_ = tuple[Any, ...]
@@ -66,7 +74,7 @@ class Seed:
 class Outcome:
     case: int
     mutation: str
-    code: int | str  # 0, 1, 2, or "crash" / "hang"
+    code: int | str  # 0, 1, 2, or "crash" / "hang" / "invalid" (a report that is not what its format promises)
     detail: str = ""
 
 
@@ -96,10 +104,16 @@ def _walk(node: Any, path: Path_) -> Iterator[Path_]:
 # -- structural mutations ---------------------------------------------------------------------------------------
 KEYS = ("$ref", "type", "properties", "items", "enum", "required", "allOf", "oneOf", "anyOf", "additionalProperties",
         "parameters", "responses", "requestBody", "content", "schema", "in", "name", "get", "post", "200", "default",
-        "definitions", "components", "schemas", "paths", "x-kubernetes-list-type", "format", "nullable", "")
-VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 3.5, "", "x", "string", [], {}, ["x"], {"x": 1},
+        "definitions", "components", "schemas", "paths", "x-kubernetes-list-type", "format", "nullable", "style",
+        "collectionFormat", "maximum", "minimum", "multipleOf", "maxLength", "x-kubernetes-validations", "versions",
+        "served", "storage", "shortNames", "")
+VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 3.5, "", "x", "string", [], {}, ["x"], {"x": 1}, [1], ["csv"],
                            {"$ref": "#/"}, {"$ref": "#/nowhere"}, {"$ref": "other.yaml"}, {"$ref": 7},
-                           {"type": "object"}, {"type": ["string", "null"]}, {"enum": [1, "a", None]})
+                           {"$ref": "#/x/²"}, {"$ref": "#/x/01"}, {"$ref": "a\x00b.yaml"},
+                           {"type": "object"}, {"type": ["string", "null"]}, {"enum": [1, "a", None]},
+                           float("nan"), float("inf"), float("-inf"), 2**70, -(2**64), 1e308, 5e-324,
+                           "\x1b]52;c;aGk=\x07", "\x1b[31mred\x1b[0m", "\u202egnp.exe", "a\x85b\x9bc", "::error::x",
+                           "<script>x</script>", "]]>&amp;", "%0A::warning::x", "$x$", "GH-42")
 
 
 def _pointer(path: Path_) -> str:
@@ -170,14 +184,45 @@ def dump(data: Any, fmt: str) -> str:
     return yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)  # type: ignore[no-any-return]
 
 
+#: refs a split spec may hold besides those to its parts: a dangling one, one into nothing in a part, one out of
+#: the folder, one through a symlink loop, one that is a folder
+ODD_FILE_REFS = ("missing.yaml", "part0.{ext}#/nowhere", "../outside.yaml", "loop.yaml", "sub", "part0.{ext}#/0/²",
+                 "./part0.{ext}", "sub/../part0.{ext}")
+
+
+def split(data: Any, rng: random.Random, ext: str) -> tuple[Any, dict[str, Any], str]:
+    """Move a few mappings of `data` into files of their own, each replaced by a file `$ref` to it."""
+    paths = [p for p in _walk(data, ()) if isinstance(_at(data, p), dict)]
+    parts: dict[str, Any] = {}
+    done = []
+    for path in rng.sample(paths, min(len(paths), rng.randint(1, 3))):
+        try:
+            node = _at(data, path)
+        except (KeyError, IndexError, TypeError):
+            continue  # inside a part moved out already
+        name = f"part{len(parts)}.{ext}"
+        ref = rng.choice(ODD_FILE_REFS).format(ext=ext) if rng.random() < 0.15 else name
+        parts[name] = node
+        data = _edit(data, path, lambda p, k, ref=ref: p.__setitem__(k, {"$ref": ref}))
+        done.append(f"{_pointer(path)} -> {ref}")
+    return data, parts, "split " + ", ".join(done)
+
+
 # -- byte mutations ---------------------------------------------------------------------------------------------
 TOKENS = (b"{", b"}", b"[", b"]", b'"', b"'", b"\x00", b"\xff", b"\xc3", b"&a ", b"*a", b"*b ", b"\t", b": ", b"- ",
           b"\n", b"? ", b"---\n", b"%YAML 1.1\n", b"<<: *a\n", b"\xef\xbb\xbf", b"!!python/object:os.system ",
           b"!!binary ", b"!custom ", b"9" * 5000, b"[" * 2000, b"\\u0000", b"\\ud800", b'"$ref": "#/"', b"$ref: '#/'\n")
+#: YAML's own tricks, written where a value starts
+YAML_TOKENS = (b"!!str ", b"!!int ", b"!!float ", b"!!bool ", b"!!null ", b"!!map ", b"!!seq ", b"!!timestamp ",
+               b"!!set ", b"!!omap ", b"!!merge ", b"&a ", b"*a ", b"&b [*b] ", b"&m {<<: *m} ", b"{<<: *a} ",
+               b".nan ", b".inf ", b"-.inf ", b"1.0e+400 ", b"NaN ", b"-Infinity ", b"0x" + b"f" * 4000 + b" ",
+               b"0" + b"7" * 5000 + b" ", b"1" + b":59" * 3000 + b" ", b"9" * 4301 + b" ", b"0b" + b"1" * 15000 + b" ",
+               b"\xef\xbb\xbf", b"\x1b]52;c;aGk=\x07", b"\xc2\x85", b"\xe2\x80\xae", b"\x07", b"\x1b[2J", b"\r",
+               b"\"\\x1b\\u202e\\0\" ", b"? [a]\n", b"!!str [a] ", b"!!str {a: 1} ", b"2001-12-14t21:59:43.10-05:00 ")
 
 
 def mutate_bytes(raw: bytes, rng: random.Random) -> tuple[bytes, str]:
-    kind = rng.choice(("truncate", "flip", "insert", "cut", "repeat-line"))
+    kind = rng.choice(("truncate", "flip", "insert", "insert", "cut", "repeat-line"))
     at = rng.randrange(len(raw) + 1)
     if kind == "truncate":
         return raw[:at], f"truncate at {at}"
@@ -187,7 +232,10 @@ def mutate_bytes(raw: bytes, rng: random.Random) -> tuple[bytes, str]:
             data[rng.randrange(len(data))] = rng.randrange(256)
         return bytes(data), "flip bytes"
     if kind == "insert":
-        token = rng.choice(TOKENS)
+        token = rng.choice(TOKENS + YAML_TOKENS)
+        value = raw.find(b": ", at)  # YAML's tricks mostly matter where a value starts
+        if rng.random() < 0.6 and value != -1:
+            at = value + 2
         return raw[:at] + token + raw[at:], f"insert {token[:20]!r} at {at}"
     if kind == "cut":
         end = min(len(raw), at + rng.randint(1, 400))
@@ -198,8 +246,40 @@ def mutate_bytes(raw: bytes, rng: random.Random) -> tuple[bytes, str]:
     return raw[:end] + raw[start:end] + raw[end:], f"repeat line at {start}"
 
 
+# -- what each format promises ----------------------------------------------------------------------------------
+#: raw C0 (but tab and newline), DEL, C1 and bidi controls: a terminal or a CI log must never receive them
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL_FREE = ("text", "github", "html")
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def check_output(fmt: str, text: str) -> str | None:
+    """Why `text` is not what format `fmt` promises, or None."""
+    try:
+        if fmt in ("json", "jsonpatch", "sarif"):
+            json.loads(text, parse_constant=_no_constants)
+        elif fmt == "yaml":
+            yaml.load(text, Loader=yaml.CSafeLoader)
+        elif fmt == "junit":
+            ElementTree.fromstring(text.encode("utf-8"))
+    except (ValueError, yaml.YAMLError, ElementTree.ParseError) as err:
+        return f"{fmt} output is not valid: {' '.join(str(err).split())[:200]}"
+    if fmt in CONTROL_FREE:
+        found = _RAW_CONTROL.search(text)
+        if found:
+            return f"{fmt} output holds the raw control character {found.group()!r}"
+    return None
+
+
 # -- running ----------------------------------------------------------------------------------------------------
 class _Hang(BaseException):
+    pass
+
+
+class _Invalid(Exception):
     pass
 
 
@@ -208,46 +288,91 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def compare_documents(old: Document, new: Document) -> int:
-    """What the command line does after loading: run the pipeline, render every format, pick the exit code."""
+    """What the command line does after loading: run the pipeline, render every format and check it, pick the
+    exit code."""
     report = run(old, new, "auto")
     for name in FORMATS:
-        render(report, name, RenderOptions(old_doc=old, new_doc=new))
+        why = check_output(name, render(report, name, RenderOptions(old_doc=old, new_doc=new)))
+        if why:
+            raise _Invalid(why)
     return 1 if any(f.level is Level.BREAKING for f in report.findings) else 0
 
 
+def _side(seed: Seed, rng: random.Random, folder: Path, label: str) -> tuple[Document, str]:
+    """A mutation of the seed, written to `folder`/`label` (split into several files, sometimes) and loaded."""
+    done = []
+    data: Any = seed.data
+    if rng.random() < 0.7:
+        data, mutation = mutate_data(seed, rng)
+        done.append(mutation)
+    bytewise = rng.random() < 0.4 or not done
+    # the byte tricks are YAML's: a side mutated bytewise is written as YAML three times in four
+    fmt = "yaml" if bytewise and rng.random() < 0.75 else seed.format if rng.random() < 0.7 else "json"
+    ext = "yaml" if fmt == "yaml" else "json"
+    files: dict[str, bytes] = {}
+    if rng.random() < 0.25:
+        data, parts, mutation = split(data, rng, ext)
+        done.append(mutation)
+        files.update({name: dump(part, fmt).encode() for name, part in parts.items()})
+    main_name = f"{seed.name.rsplit('.', 1)[0]}.{ext}"
+    files[main_name] = dump(data, fmt).encode()
+    if bytewise:
+        target = rng.choice(sorted(files))
+        files[target], mutation = mutate_bytes(files[target], rng)
+        done.append(f"{target}: {mutation}")
+    side = folder / label
+    side.mkdir()
+    for name, content in files.items():
+        (side / name).write_bytes(content)
+    (side / "loop.yaml").symlink_to("loop.yaml")
+    (side / "sub").mkdir()
+    return load(os.path.relpath(side / main_name)), f"{label}: " + "; ".join(done)
+
+
 def run_case(seeds: list[Seed], seed: int, case: int) -> Outcome:
+    """Both sides mutated, or one of them against the pristine seed."""
     rng = random.Random(f"{seed}:{case}")
     chosen = rng.choice(seeds)
-    mutation = ""
+    mutation = f"{chosen.name}:"
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, CASE_TIMEOUT)
+    here = os.getcwd()
     try:
-        if rng.random() < 0.7:
-            data, mutation = mutate_data(chosen, rng)
-            text = dump(data, chosen.format)
-        else:
-            raw, mutation = mutate_bytes(chosen.raw, rng)
-            text = decode(raw, f"mutated-{chosen.name}")
-        mutation = f"{chosen.name}: {mutation}"
-        mutated = load_text(text, f"mutated-{chosen.name}", None)
-        old, new = (chosen.document, mutated) if rng.random() < 0.5 else (mutated, chosen.document)
-        return Outcome(case, mutation, compare_documents(old, new))
+        with tempfile.TemporaryDirectory(prefix="specdiff-fuzz-") as temporary:
+            os.chdir(temporary)  # errors then name files as the command line would: relative to where it runs
+            Path("outside.yaml").write_text("type: string\n")
+            pristine = rng.choice((None, "old", "new"))
+            documents = []
+            for label in ("old", "new"):
+                if label == pristine:
+                    documents.append(chosen.document)
+                    continue
+                document, done = _side(chosen, rng, Path(temporary), label)
+                mutation += f" {done};"
+                documents.append(document)
+            return Outcome(case, mutation, compare_documents(documents[0], documents[1]))
     except SpecdiffError as err:
         line = err.one_line()
         if "\n" in line or not err.file:
             return Outcome(case, mutation, "crash", f"exit-2 error without a file or on several lines: {line!r}")
         return Outcome(case, mutation, 2, line)
+    except _Invalid as err:
+        return Outcome(case, mutation, "invalid", str(err))
     except _Hang:
         return Outcome(case, mutation, "hang", f"no result within {CASE_TIMEOUT:g} s")
     except Exception:  # noqa: BLE001 - any other exception is what the fuzzer looks for
         return Outcome(case, mutation, "crash", traceback.format_exc())
     finally:
+        os.chdir(here)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
 def fuzz(seeds: list[Seed], seed: int, count: int, first: int = 0) -> list[Outcome]:
     return [run_case(seeds, seed, case) for case in range(first, first + count)]
+
+
+BAD = ("crash", "hang", "invalid")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,12 +390,12 @@ def main(argv: list[str] | None = None) -> int:
     for case in range(first, first + count):
         outcomes.append(run_case(seeds, args.seed, case))
         if args.case is None and (case + 1) % 1000 == 0:
-            print(f"  {case + 1} mutations, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            print(f"  {case + 1} cases, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     codes = Counter(str(o.code) for o in outcomes)
-    bad = [o for o in outcomes if o.code in ("crash", "hang")]
+    bad = [o for o in outcomes if o.code in BAD]
     print(f"seeds: {', '.join(s.name for s in seeds)}")
-    print(f"mutations run: {len(outcomes)} (seed {args.seed}) in {time.perf_counter() - started:.0f} s")
-    print("outcomes: " + ", ".join(f"{code}: {codes[code]}" for code in ("0", "1", "2", "crash", "hang")))
+    print(f"cases run: {len(outcomes)} (seed {args.seed}) in {time.perf_counter() - started:.0f} s")
+    print("outcomes: " + ", ".join(f"{code}: {codes[code]}" for code in ("0", "1", "2") + BAD))
     for outcome in bad:
         print(f"{outcome.code}: case {outcome.case} ({outcome.mutation}); replay: python tests/fuzzing.py "
               f"--seed {args.seed} --case {outcome.case} -v")

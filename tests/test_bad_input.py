@@ -551,3 +551,68 @@ def test_odd_shapes_the_reports_read(fmt: str, tmp_path: Path, monkeypatch: pyte
     code, stdout, stderr = _compare(tmp_path, monkeypatch, "crd-old.yaml", "crd-new.yaml", "--format", fmt)
     assert (code, stderr) == (1, "")
     assert "openAPIV3Schema" in stdout or "frobs.example.com" in stdout
+
+
+class _Trickle:
+    """A server on 127.0.0.1 that sends its answer one byte every 0.2 s: the headers, or the body."""
+
+    def __init__(self, headers_slowly: bool) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.headers_slowly = headers_slowly
+        self.stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection: socket.socket) -> None:
+        body = b"Pet: {type: object}\n" * 100
+        head = b"HTTP/1.1 200 OK\r\nX-Padding: %s\r\nContent-Length: %d\r\n\r\n" % (b"x" * 400, len(body))
+        slow, fast = (head, b"") if self.headers_slowly else (b"", head)
+        with connection:
+            try:
+                connection.sendall(fast)
+                for byte in slow + body:
+                    if self.stop.wait(0.2):
+                        return
+                    connection.sendall(bytes([byte]))
+            except OSError:
+                return  # the client gave up, as it should
+
+
+@pytest.mark.parametrize("part", ["headers", "body"])
+def test_remote_ref_timeout_bounds_the_whole_fetch(part: str, tmp_path: Path) -> None:
+    """One byte every 0.2 s keeps every read within a socket timeout; the answer would take minutes."""
+    server = _Trickle(headers_slowly=part == "headers")
+    url = f"http://127.0.0.1:{server.listener.getsockname()[1]}/pet.yaml"
+    try:
+        _remote_pair(tmp_path, url)
+        done = subprocess.run([sys.executable, "-m", "specdiff", "old.yaml", "new.yaml", "--no-config",
+                               "--allow-remote-refs", "--remote-ref-timeout", "1"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)  # a hang guard
+    finally:
+        server.stop.set()
+        server.listener.close()
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"specdiff: error: new.yaml:6:11: remote $ref '{url}' could not be fetched: no answer within 1 s "
+               "(--remote-ref-timeout)\n")
+
+
+def test_what_aliases_expand_to_is_bounded_by_max_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five schemas share one aliased set of three properties: fifteen changes from a few lines of YAML."""
+    shared = "    S0: {type: object, properties: &p {a: {type: string}, b: {type: string}, c: {type: string}}}\n"
+    _write(tmp_path, {
+        "old.yaml": _schemas("".join(f"    S{i}: {{type: object}}\n" for i in range(5))),
+        "new.yaml": _schemas(shared + "".join(f"    S{i}: {{type: object, properties: *p}}\n" for i in range(1, 5))),
+    })
+    assert _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--max-changes", "10") == (
+        2, "", "specdiff: error: old.yaml and new.yaml: more than 10 changes found (--max-changes)\n")
+    code, stdout, stderr = _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--format", "json")
+    assert (code, stderr) == (0, "")
+    assert sorted(f["pointer"] for f in json.loads(stdout)["findings"]) == [
+        f"/components/schemas/S{i}/properties/{p}" for i in range(5) for p in "abc"]

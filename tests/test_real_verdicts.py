@@ -80,3 +80,14 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
     inside = [f for f in report.findings if f.change.context.operation and f.change.context.path
               and f.change.context.path.startswith("response 200.") and f.rule.startswith("schema.")]
     assert inside == []  # no field-by-field diff of Status against the resource
+
+
+def test_1_23_to_1_24_int_or_string_spelled_as_a_one_of_is_the_same_set() -> None:
+    report = compare(V3.format(23), V3.format(24))
+    [spelled] = _by_rule(report, "kubernetes.int-or-string-spelled")
+    assert (spelled.level.value, spelled.change.context.label()) == (
+        "safe", "io.k8s.apimachinery.pkg.util.intstr.IntOrString")
+    assert spelled.reason.startswith("The same values as before: `format: int-or-string` already accepted")
+    # Quantity gains a number branch: the server only ever writes strings, which the spec cannot say: kept
+    assert [(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"] == [
+        ("schema.one-of.member-added", "io.k8s.apimachinery.pkg.api.resource.Quantity")]

@@ -428,3 +428,9 @@ def object_type_stated(change: Change) -> bool:
     """`type: object` written on a schema that had no type but had properties: it only ever took objects
     (a value with properties to validate that is not an object is not what the schema describes)."""
     return change.old is None and change.new == "object" and bool(change.fact("had_properties"))
+
+
+@predicate
+def int_or_string_spelled(change: Change) -> bool:
+    """A string with `format: int-or-string` gains the integer branch of a oneOf: the set it always named."""
+    return bool(change.fact("member") == "integer" and change.fact("plain_format") == "int-or-string")

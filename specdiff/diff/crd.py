@@ -7,6 +7,7 @@ through it, so only its lifecycle (served, deprecated, removed) is news.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -28,8 +29,8 @@ COLUMN_KEYS = ("jsonPath", "type", "format", "priority")
 
 _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
 _STABILITY_RANK = {"alpha": 0, "beta": 1, "ga": 2}
-#: a field lost on conversion: (field path, version that has it, served version that lacks it)
-Loss = tuple[str, str, str]
+#: the versions a round-trip finding names before it says how many more lack the field
+_LISTED = 5
 
 
 def diff_crds(old: SpecGraph, new: SpecGraph, old_resolver: Resolver, new_resolver: Resolver) -> list[Change]:
@@ -115,12 +116,13 @@ class CrdDiffer:
                         _names_pointer(old, key), _names_pointer(new, key))
         for key in LIST_NAMES:
             before, after = _strings(old_names.get(key)), _strings(new_names.get(key))
+            before_set, after_set = set(before), set(after)
             for i, value in enumerate(after):
-                if value not in before:
+                if value not in before_set:
                     self._change("added", "crd-names", key, None, value, where, None,
                                  new.at("spec", "names", key, str(i)), name=value)
             for i, value in enumerate(before):
-                if value not in after:
+                if value not in after_set:
                     self._change("removed", "crd-names", key, value, None, where,
                                  old.at("spec", "names", key, str(i)), _names_pointer(new, key), name=value)
 
@@ -196,29 +198,49 @@ class CrdDiffer:
 
     # -- round trips between served versions ----------------------------------------------------------
     def _round_trip(self, old: Crd | None, new: Crd) -> None:
-        """Fields one served version has and another lacks, unless OLD already had that very gap."""
+        """Fields one served version has and others lack, unless OLD already had that very gap: one change per
+        field and version that has it, naming the versions that lack it."""
         if old is not None and _served_schemas(old) == _served_schemas(new):
             return  # the same served versions with the same schemas: every gap is an old one
-        known = set(self._losses(old)) if old is not None else set()
-        for loss, (version, tokens) in sorted(self._losses(new).items()):
-            if loss in known:
+        known = self._losses(old) if old is not None else {}
+        for (path, has_name), (version, tokens, lacking) in sorted(self._losses(new).items()):
+            fresh = sorted(set(lacking) - set(known.get((path, has_name), (None, None, ()))[2]))
+            if not fresh:
                 continue
-            path, _, missing_in = loss
+            shown = ", ".join(fresh[:_LISTED]) + (f" and {len(fresh) - _LISTED} more" if len(fresh) > _LISTED else "")
             self._change("added", "crd-round-trip", "", None, path, _version_where(new, version).at(path), None,
                          version.schema_pointer + join_pointer(tokens), crd=new.name, version=version.name,
-                         field=path, missing_in=missing_in)
+                         field=path, missing_in=shown)
 
-    def _losses(self, crd: Crd) -> dict[Loss, tuple[CrdVersion, tuple[str, ...]]]:
-        served = [v for v in crd.versions.values() if v.served]
-        found: dict[Loss, tuple[CrdVersion, tuple[str, ...]]] = {}
-        for has in served:
-            for lacks in served:
-                if has is lacks or has.schema == lacks.schema:
-                    continue
-                other = self._fields_of(lacks.schema)
-                for path, (parent, tokens) in self._fields_of(has.schema).properties.items():
-                    if path not in other.nodes and parent in other.nodes and not other.nodes[parent]:
-                        found[(path, has.name, lacks.name)] = (has, tokens)
+    def _losses(self, crd: Crd) -> dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str]]]:
+        """(field path, served version that has it) -> (that version, the field's pointer tokens, the served
+        versions that lack it under a parent they have and that does not keep unknown fields).
+
+        Versions with equal schemas are one group, and gaps are found from the lacking side: for each node a
+        group has, the fields that other groups put under it. The work grows with the schemas and the gaps,
+        not with the square of the number of versions.
+        """
+        groups: dict[str, list[CrdVersion]] = {}
+        for version in crd.versions.values():
+            if version.served:
+                groups.setdefault(_schema_key(version.schema), []).append(version)
+        fields = {key: self._fields_of(members[0].schema) for key, members in groups.items()}
+        children: dict[str, dict[str, list[str]]] = {}  # parent node -> field path -> groups that have it
+        for key, found_fields in fields.items():
+            for path, (parent, _) in found_fields.properties.items():
+                children.setdefault(parent, {}).setdefault(path, []).append(key)
+        gaps: dict[tuple[str, str], list[str]] = {}  # (field path, group that has it) -> groups that lack it
+        for lacks_key, lacking in fields.items():
+            for node, keeps_unknown in lacking.nodes.items():
+                for path, having in ({} if keeps_unknown else children.get(node, {})).items():
+                    if path not in lacking.nodes:
+                        for has_key in having:
+                            gaps.setdefault((path, has_key), []).append(lacks_key)
+        found: dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str]]] = {}
+        for (path, has_key), lacking_keys in gaps.items():
+            names = [v.name for key in lacking_keys for v in groups[key]]
+            for has in groups[has_key]:
+                found[(path, has.name)] = (has, fields[has_key].properties[path][1], names)
         return found
 
     def _fields_of(self, schema: Schema) -> Fields:
@@ -272,6 +294,11 @@ def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -
     name = crd_name or crd.name
     return Where(Context(schema=f"{name}/{version.name}", gvk=version.gvk, group_version=version.group_version,
                          stability=version.stability, document=name), "both")
+
+
+def _schema_key(schema: Schema) -> str:
+    """Equal schemas, however their keys are ordered, have one key."""
+    return json.dumps(schema, sort_keys=True, default=str)
 
 
 def _served_schemas(crd: Crd) -> dict[str, Schema]:

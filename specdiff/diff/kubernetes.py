@@ -20,6 +20,7 @@ Any other `x-kubernetes-*` keyword is reported as a plain `extension` change.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -294,14 +295,23 @@ def _match_rules(before: list[Indexed], after: list[Indexed]
         lambda rule: (rule.get("message"), rule.get("messageExpression"))
         if rule.get("message") or rule.get("messageExpression") else None,
     )
-    for key in keys:
-        for item in list(left):
+    for key in keys:  # each rule in turn takes the first unmatched rule with its key: linear, not quadratic
+        waiting: dict[str, deque[Indexed]] = {}
+        for other in right:
+            wanted = key(other[1])
+            if wanted is not None:
+                waiting.setdefault(canonical(wanted), deque()).append(other)
+        unmatched, taken = [], set()
+        for item in left:
             wanted = key(item[1])
-            match = next((other for other in right if wanted is not None and key(other[1]) == wanted), None)
-            if match is not None:
+            queue = waiting.get(canonical(wanted)) if wanted is not None else None
+            if queue:
+                match = queue.popleft()
                 pairs.append((item, match))
-                left.remove(item)
-                right.remove(match)
+                taken.add(match[0])
+            else:
+                unmatched.append(item)
+        left, right = unmatched, [other for other in right if other[0] not in taken]
     return pairs, left, right
 
 

@@ -331,7 +331,7 @@ class SchemaDiffer:
                     self._change(kind, "schema", keyword, None if kind == "added" else key,
                                  key if kind == "added" else None, where,
                                  pointer if kind == "removed" else None, pointer if kind == "added" else None,
-                                 member=_member_label(key, schema),
+                                 member=_member_label(key, schema), plain_format=plain.schema.get("format"),
                                  **(self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
