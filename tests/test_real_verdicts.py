@@ -93,3 +93,13 @@ def test_1_23_to_1_24_int_or_string_spelled_as_a_one_of_is_the_same_set() -> Non
     # Quantity gains a number branch: the server only ever writes strings, which the spec cannot say: kept
     assert [(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"] == [
         ("schema.one-of.member-added", "io.k8s.apimachinery.pkg.api.resource.Quantity")]
+
+
+def test_gateway_v1_1_to_v1_2_listener_protocol_pattern_respelled_is_safe() -> None:
+    report = compare("crds/gateway-api/gateways.standard.v1.1.0.yaml", "crds/gateway-api/gateways.standard.v1.2.0.yaml")
+    [respelled] = _by_rule(report, "schema.pattern-respelled")
+    assert (respelled.level.value, [m.change.pointer for m in respelled.members]) == ("safe", [
+        f"/spec/versions/{i}/schema/openAPIV3Schema/properties/spec/properties/listeners/items/properties/protocol/"
+        "pattern" for i in (0, 1)])
+    assert "[-a-zSA-Z0-9]" in respelled.change.old and "[-a-zA-Z0-9]" in respelled.change.new
+    assert sorted(f.rule for f in report.findings) == ["schema.pattern-respelled", "schema.property.added"]

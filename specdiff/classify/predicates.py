@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -143,7 +145,7 @@ def tightened(change: Change) -> bool:
 @predicate
 def unordered(change: Change) -> bool:
     """A value replaced by another that is neither provably wider nor narrower (two different regexes)."""
-    return change.kind == "modified" and _narrows(change) is None
+    return change.kind == "modified" and _narrows(change) is None and not pattern_respelled(change)
 
 
 @predicate
@@ -468,3 +470,56 @@ def object_type_stated(change: Change) -> bool:
 def int_or_string_spelled(change: Change) -> bool:
     """A string with `format: int-or-string` gains the integer branch of a oneOf: the set it always named."""
     return bool(change.fact("member") == "integer" and change.fact("plain_format") == "int-or-string")
+
+
+#: the parser `re` itself uses (private modules without type stubs, hence Any)
+_SRE_PARSE: Any = importlib.import_module("re._parser")
+_SRE_CONSTANTS: Any = importlib.import_module("re._constants")
+
+
+def _pattern_shape(pattern: str) -> Any:
+    """A regular expression's parse tree with each character class as the set of what it takes in, so that
+    `[-a-zSA-Z0-9]` and `[-a-zA-Z0-9]` (`S` lies in `A-Z`) come out equal; None when Python cannot parse it."""
+    try:
+        return _shape(_SRE_PARSE.parse(pattern).data)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _shape(items: Any) -> Any:
+    sre = _SRE_CONSTANTS
+    out: list[Any] = []
+    for op, arg in items:
+        if op is sre.IN:
+            codes: set[int] = set()
+            other = []
+            for kind, value in arg:
+                if kind is sre.LITERAL:
+                    codes.add(value)
+                elif kind is sre.RANGE and value[1] - value[0] < 0x10000:
+                    codes.update(range(value[0], value[1] + 1))
+                else:
+                    other.append((str(kind), str(value)))
+            out.append(("IN", frozenset(codes), tuple(sorted(other))))
+        elif op is sre.LITERAL:
+            out.append(("IN", frozenset({arg}), ()))
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            out.append((str(op), arg[0], arg[1], _shape(arg[2])))
+        elif op is sre.SUBPATTERN:
+            out.append(("GROUP", _shape(arg[-1])))
+        elif op is sre.BRANCH:
+            out.append(("BRANCH", tuple(_shape(branch) for branch in arg[1])))
+        else:
+            out.append((str(op), str(arg)))
+    return tuple(out)
+
+
+@predicate
+def pattern_respelled(change: Change) -> bool:
+    """Two spellings of one regular expression: the same structure, and character classes that take in the
+    same characters (decidable only this far; anything else stays `schema.pattern-changed`)."""
+    old, new = change.old, change.new
+    if change.attribute != "pattern" or not isinstance(old, str) or not isinstance(new, str):
+        return False
+    shape = _pattern_shape(old)
+    return shape is not None and shape == _pattern_shape(new)
