@@ -14,12 +14,12 @@ import click
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
 from specdiff.errors import InputError, OutputError, SpecdiffError
+from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-FAIL_ON = ("breaking", "dangerous", "safe", "never")
 
 
 class _DefaultToCompare(click.Group):
@@ -128,7 +128,7 @@ def limit_options(command: Any) -> Any:
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
 @click.option("--baseline", type=click.Path(), default=None,
               help="Drop findings whose fingerprint this file lists (see `specdiff baseline`).")
-@click.option("--annotate-level", type=click.Choice(["breaking", "dangerous", "safe"]), default=None,
+@click.option("--annotate-level", type=click.Choice(LEVELS), default=None,
               help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")

@@ -25,15 +25,16 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
+from specdiff.records import FAIL_ON, LEVELS
+from specdiff.records import POLICIES as RULE_POLICIES
 
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
-POLICIES = ("auto", "kubernetes", "openapi")
-FAIL_ON = ("breaking", "dangerous", "safe", "never")
-RULE_LEVELS = ("breaking", "dangerous", "safe", "off")
+POLICIES = ("auto", *RULE_POLICIES)
+RULE_LEVELS = (*LEVELS, "off")
 _KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days")
 #: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
 _DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
-ANNOTATE_LEVELS = ("breaking", "dangerous", "safe")
+ANNOTATE_LEVELS = LEVELS
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a configuration or baseline file larger than this is refused
@@ -152,9 +153,9 @@ def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display
     else:
         data, place = _read_yaml(text, name)
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
     return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
 
 
@@ -162,9 +163,9 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_id
                         folder: Path | None = None) -> Config:
     """A configuration given as data (the Python API): the same keys and checks as a file."""
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
 
     def place(at: tuple[Any, ...]) -> str | None:
         return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in at).replace(".[", "[") or None
@@ -491,9 +492,9 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
     `--select` replaces the file's `select`; `--ignore` adds to its `ignore`; `--baseline` replaces its baseline.
     """
     if rule_ids is None:
-        from specdiff.classify.cards import catalogue
+        from specdiff.classify.cards import rule_ids as known_rule_ids
 
-        rule_ids = [card.id for card in catalogue()]
+        rule_ids = known_rule_ids()
     rule_ids = frozenset(rule_ids)
     config = Config()
     if config_file is not None:

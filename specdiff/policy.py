@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from specdiff.classify.cards import renamed
 from specdiff.config import Config, ScopedIgnore
 from specdiff.group import group_fingerprint
 from specdiff.records import Finding, Level
@@ -57,7 +58,7 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 def ignore_matches(entry: ScopedIgnore, finding: Finding) -> bool:
-    if entry.rule is not None and not matches_rule(entry.rule, finding.rule):
+    if entry.rule is not None and not matches_rule(renamed().get(entry.rule, entry.rule), finding.rule):
         return False
     if entry.location is None:
         return True
@@ -80,7 +81,10 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     baseline = {entry.fingerprint for entry in config.baseline}
     used_ignores: set[int] = set()
     used_baseline: set[str] = set()
-    levels = dict(config.levels)
+    current = renamed()  # configuration may name a rule by a former id
+    levels = {current.get(rule, rule): level for rule, level in config.levels.items()}
+    select = [current.get(rule, rule) for rule in config.select]
+    ignore = [current.get(rule, rule) for rule in config.ignore]
     kept: list[Finding] = []
     for finding in findings:
         hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
@@ -89,7 +93,7 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
         in_baseline = bool(matched)
         used_baseline.update(matched)
         override = level_override(finding.rule, levels)
-        if override == "off" or not selected(finding.rule, config.select, config.ignore) or hits or in_baseline:
+        if override == "off" or not selected(finding.rule, select, ignore) or hits or in_baseline:
             continue
         if override is not None and override != finding.level.value:
             finding = replace(finding, level=Level(override))

@@ -22,6 +22,10 @@ class Level(StrEnum):
 
 
 _LEVEL_RANK = {Level.BREAKING: 0, Level.DANGEROUS: 1, Level.SAFE: 2}
+#: the one spelling of each small vocabulary the stages and the command line share
+LEVELS = tuple(level.value for level in Level)
+FAIL_ON = (*LEVELS, "never")  # --fail-on: the mildest level that fails the run
+POLICIES = ("kubernetes", "openapi")  # how cards judge a change; `auto` picks one from the specs
 
 #: Where a schema is met: sent by clients, returned to them, or both.
 DIRECTIONS = ("request", "response", "both")
@@ -105,11 +109,12 @@ class Finding:
     members: tuple[Finding, ...] = ()
     #: ... and has its own fingerprint, hashed from what the members share (specdiff/group.py)
     group: str | None = None
+    first_id: str = ""  # the rule's first id when it was renamed: fingerprints survive the rename
 
     @property
     def fingerprint(self) -> str:
-        """Stable id from structured fields only (never message text): survives rewording."""
-        return self.group or fingerprint(self.rule, self.change)
+        """Stable id from structured fields only (never message text): survives rewording and renaming."""
+        return self.group or fingerprint(self.first_id or self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)

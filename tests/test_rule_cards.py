@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from rulecases import expected, observed, run_case
 
-from specdiff.classify.cards import UNCLASSIFIED, Card, catalogue
+from specdiff.classify.cards import UNCLASSIFIED, Card, cases, catalogue
 
-CASES = [(card, i, case) for card in catalogue() for i, case in enumerate(card.cases)]
+CASES = [(card, i, case) for card in catalogue() for i, case in enumerate(cases(card))]
 
 
 @pytest.mark.parametrize(("card", "index", "case"), CASES,
@@ -22,8 +22,8 @@ def test_case(card: Card, index: int, case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("card", [c for c in catalogue() if c.id != UNCLASSIFIED], ids=lambda c: c.id)
 def test_card_has_a_firing_case_and_a_near_miss(card: Card) -> None:
-    fires = [c for c in card.cases if any(e["rule"] == card.id for e in c.get("expect") or [])]
-    misses = [c for c in card.cases if all(e["rule"] != card.id for e in c.get("expect") or [])]
+    fires = [c for c in cases(card) if any(e["rule"] == card.id for e in c.get("expect") or [])]
+    misses = [c for c in cases(card) if all(e["rule"] != card.id for e in c.get("expect") or [])]
     assert fires, f"{card.id} has no case that fires"
     assert misses, f"{card.id} has no near miss"
 

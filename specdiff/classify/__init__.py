@@ -7,7 +7,16 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from specdiff.classify.cards import UNCLASSIFIED, Card, card, catalogue, pick, reason_for, resolve_level
+from specdiff.classify.cards import (
+    UNCLASSIFIED,
+    Card,
+    card,
+    catalogue,
+    keys_on_stability,
+    pick,
+    reason_for,
+    resolve_level,
+)
 from specdiff.classify.predicates import PREDICATES
 from specdiff.errors import ConfigError
 from specdiff.records import Change, Finding, Level
@@ -76,13 +85,15 @@ def _verdict(chosen: Card, change: Change, policy: str) -> tuple[Any, str]:
 
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
     level_spec, reason_template = _verdict(chosen, change, policy)
-    level = Level(resolve_level(level_spec, policy, change.direction, chosen.id))
+    level = Level(resolve_level(level_spec, policy, change.direction, chosen.id, change.context.stability))
     values = message_values(change)
     reason = render(reason_template, values)
-    if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
+    if (change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha
+            and not keys_on_stability(level_spec)):
         level = Level.SAFE
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
-    return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations)
+    return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
+                   first_id=chosen.aliases[0] if chosen.aliases else "")
 
 
 def show(value: Any, limit: int = 80) -> str:

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-import marshal
-import os
-import sys
-from contextlib import suppress
-from dataclasses import asdict, dataclass
-from functools import lru_cache
+import re
+import string
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from specdiff.classify.predicates import PREDICATES, READS
+from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
+from specdiff.graph.lifecycle import STABILITIES
+from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 
-POLICIES = ("kubernetes", "openapi")
-LEVELS = ("breaking", "dangerous", "safe")
 UNCLASSIFIED = "specdiff.unclassified"
 
 
@@ -30,13 +29,16 @@ class Card:
     message: str
     reason: str
     docs: dict[str, str]
-    cases: tuple[dict[str, Any], ...] = ()
     predicate: str | None = None
     area: str = ""
-    path: str = ""
+    path: str = ""  # relative to the catalogue's root
+    source: str = ""  # the card's file, where `cases` reads its test cases
     keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
+    #: former ids, oldest first: configuration naming them still applies, fingerprints keep the first
+    aliases: tuple[str, ...] = ()
+    section: str = "other"  # release notes: deprecations, features (shown there when safe) or other
     #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
     reasons: Any = None
     #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
@@ -53,18 +55,21 @@ class Card:
         return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
 
 
-def resolve_level(level: Any, policy: str, direction: str, card_id: str = "") -> str:
-    level = pick(level, policy, direction, card_id)
+def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> str:
+    level = pick(level, policy, direction, card_id, stability)
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}", file=card_id)
     return str(level)
 
 
-def pick(value: Any, policy: str, direction: str, card_id: str = "") -> Any:
-    """A level or reason written as one value or as a mapping by policy and/or direction (`default` for the rest)."""
+def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> Any:
+    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga) and/or
+    direction, nested in any order (`default` for the rest)."""
     while isinstance(value, dict):
         if policy in value or any(p in value for p in POLICIES):
             value = value.get(policy, value.get("default"))
+        elif any(s in value for s in STABILITIES):
+            value = value.get(stability, value.get("default"))
         elif direction in value or "default" in value:
             value = value.get(direction, value.get("default"))
         else:
@@ -102,82 +107,65 @@ def rules_root() -> Path:
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[Card, ...]:
-    root = rules_root()
-    paths = sorted(root.rglob("*.yaml"))
-    cache = _cache_file(root, paths)
-    cards = _read_cache(cache)
-    if cards is None:
-        cards = [_card(path, root) for path in paths]
-        _write_cache(cache, cards)
-    ids = [c.id for c in cards]
+    return load_catalogue(rules_root())
+
+
+def load_catalogue(root: Path) -> tuple[Card, ...]:
+    """Every card under `root`, each checked against the change vocabulary."""
+    cards = [_card(path, root) for path in sorted(root.rglob("*.yaml"))]
+    for item in cards:
+        check_card(item, root)
+    ids = [name for c in cards for name in (c.id, *c.aliases)]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ConfigError(f"duplicate rule ids: {', '.join(duplicates)}", file=str(root))
     return tuple(cards)
 
 
-# -- the parsed catalogue, cached between runs ---------------------------------------------------------
-# Parsing every card (their test cases are most of the text) costs more than comparing a small spec, and
-# the cards change only when specdiff is edited or upgraded. The cache is keyed by each card's path, size and
-# modification time and by the Python version (marshal's format follows it); any problem means a re-parse.
-
-
-def _cache_file(root: Path, paths: list[Path]) -> Path | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    key = hashlib.sha256(f"{sys.version}\0{root}".encode())
-    for path in paths:
-        stat = path.stat()
-        key.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
-    return Path(base) / "specdiff" / f"catalogue-{key.hexdigest()[:32]}.marshal"
-
-
-def _read_cache(cache: Path | None) -> list[Card] | None:
-    if cache is None:
-        return None
-    try:
-        fields = marshal.loads(cache.read_bytes())
-        return [Card(**{**item, "cases": tuple(item["cases"]), "when": tuple(item["when"])}) for item in fields]
-    except (OSError, EOFError, ValueError, TypeError, KeyError):
-        return None
-
-
-def _write_cache(cache: Path | None, cards: list[Card]) -> None:
-    if cache is None:
-        return
-    temporary = cache.with_name(f".{cache.name}.{os.getpid()}")
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(marshal.dumps([asdict(card) for card in cards]))
-        os.replace(temporary, cache)
-    except (OSError, ValueError):  # an unwritable cache, or a card value marshal cannot store
-        with suppress(OSError):
-            temporary.unlink()
-
-
 def _card(path: Path, root: Path) -> Card:
+    """The card's first YAML document; its test cases, in the second, are not read here."""
+    head, _ = _documents(path.read_text(encoding="utf-8"))
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        raw = yaml.load(head, Loader=yaml.CSafeLoader)
     except yaml.YAMLError as err:
         raise ConfigError(f"invalid rule card: {err}", file=str(path)) from None
+    if not isinstance(raw, dict):
+        raise ConfigError("a rule card must be a mapping", file=str(path))
     missing = [k for k in ("id", "title", "level", "message", "reason", "docs") if k not in raw]
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))
     reason = raw["reason"]
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
-                cases=tuple(raw.get("cases") or ()),
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
-                path=str(path.relative_to(root)), keep_in_alpha=bool(raw.get("keep_in_alpha")),
+                path=str(path.relative_to(root)), source=str(path), keep_in_alpha=bool(raw.get("keep_in_alpha")),
                 when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None,
-                group=_grouping(raw.get("group", "place"), path))
+                group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
+                section=_section(raw.get("section", "other"), path))
 
 
 def _grouping(raw: Any, path: Path) -> str:
     if raw not in ("place", "rule"):
         raise ConfigError("'group' must be place or rule", file=str(path))
     return str(raw)
+
+
+#: the release-note sections a card may declare (breaking findings always go first, whatever their card says)
+SECTIONS = ("deprecations", "features", "other")
+
+
+def _section(raw: Any, path: Path) -> str:
+    if raw not in SECTIONS:
+        raise ConfigError(f"unknown section {raw!r} (one of {', '.join(SECTIONS)})", file=str(path))
+    return str(raw)
+
+
+def _aliases(raw: Any, path: Path) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(name, str) and name for name in raw):
+        raise ConfigError("'aliases' must be a list of former rule ids", file=str(path))
+    return tuple(raw)
 
 
 def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:
@@ -188,5 +176,116 @@ def _exceptions(raw: Any, path: Path) -> tuple[dict[str, Any], ...]:
     return tuple(raw)
 
 
+# -- the card against the change vocabulary ------------------------------------------------------------
+_MATCH_KEYS = ("node", "change", "attribute", "direction")
+
+
+def check_card(item: Card, root: Path) -> None:
+    """Refuses a card that matches, tests or renders anything the differ never emits, naming the unknown name.
+
+    A card may only name facts that every node it matches declares, so no placeholder renders empty because
+    one kind of change lacks it.
+    """
+    def refuse(what: str) -> ConfigError:
+        return ConfigError(what, file=str(root / item.path))
+
+    unknown = sorted(set(item.match) - set(_MATCH_KEYS))
+    if unknown:
+        raise refuse(f"unknown match key {unknown[0]!r}")
+    names = _listed(item.match.get("node"))
+    for name in names:
+        if name not in VOCABULARY:
+            raise refuse(f"unknown node {name!r}")
+    nodes = [VOCABULARY[name] for name in names] or list(VOCABULARY.values())
+    for kind in _listed(item.match.get("change")):
+        if not any(kind in node.kinds for node in nodes):
+            raise refuse(f"unknown change kind {kind!r}")
+    for attribute in _listed(item.match.get("attribute")):
+        if not any(node.has_attribute(attribute) for node in nodes):
+            raise refuse(f"unknown attribute {attribute!r}")
+    for direction in _listed(item.match.get("direction")):
+        if direction not in DIRECTIONS:
+            raise refuse(f"unknown direction {direction!r}")
+    facts = set.intersection(*(set(node.facts) for node in nodes)) if names else set()
+    predicates = [item.predicate] if item.predicate else []
+    for name in [*predicates, *(e["predicate"] for e in item.when)]:
+        if name not in PREDICATES:
+            raise refuse(f"unknown predicate {name!r}")
+        missing = [fact for fact in READS.get(name, ()) if fact not in facts]
+        if missing:
+            raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
+    known = set(COMMON_VALUES) | facts
+    for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
+                                                                           for t in _texts(e.get("reason", "")))):
+        try:
+            names = placeholders(template)
+        except ValueError as err:
+            raise refuse(f"malformed template {template!r}: {err}") from None
+        for placeholder in names:
+            if placeholder not in known:
+                raise refuse(f"unknown placeholder {{{placeholder}}}")
+
+
+def _texts(value: Any) -> list[str]:
+    """The templates of a reason written as one text or as a mapping by policy, stability or direction."""
+    return [t for v in value.values() for t in _texts(v)] if isinstance(value, dict) else [str(value)]
+
+
+def placeholders(template: str) -> list[str]:
+    """The names a message template fills in (`{name}` and `{name!r}` alike); ValueError when malformed."""
+    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    return [name.split(".")[0].split("[")[0] for name in fields]
+
+
+def keys_on_stability(level: Any) -> bool:
+    """Whether a card's level names stability levels itself (then stability does not soften it again)."""
+    return isinstance(level, dict) and (any(s in level for s in STABILITIES)
+                                        or any(keys_on_stability(v) for v in level.values()))
+
+
+def _listed(value: Any) -> list[Any]:
+    return [] if value is None else list(value) if isinstance(value, list) else [value]
+
+
+def _documents(text: str) -> tuple[str, str]:
+    """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them."""
+    head, _, tail = re.sub(r"\A---[ \t]*\n", "", text).partition("\n---\n")
+    return head, tail
+
+
+def cases(item: Card) -> tuple[dict[str, Any], ...]:
+    """A card's test cases (old, new, the exact findings): read for tests and `specdiff explain`, never to
+    classify, so loading the catalogue parses only the cards themselves."""
+    return _cases_in(item.source)
+
+
+@cache
+def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
+    _, tail = _documents(Path(source).read_text(encoding="utf-8"))
+    if not tail.strip():
+        return ()
+    try:
+        raw = yaml.load(tail, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError as err:
+        raise ConfigError(f"invalid rule card cases: {err}", file=source) from None
+    listed = raw.get("cases") if isinstance(raw, dict) else None
+    if not isinstance(listed, list) or not all(isinstance(case, dict) for case in listed):
+        raise ConfigError("the cases document must hold `cases:`, a list of {name, old, new, expect}",
+                          file=source)
+    return tuple(listed)
+
+
 def card(rule_id: str) -> Card | None:
-    return next((c for c in catalogue() if c.id == rule_id), None)
+    """The card with this id, or the one that was renamed from it."""
+    return next((c for c in catalogue() if c.id == rule_id or rule_id in c.aliases), None)
+
+
+def rule_ids() -> list[str]:
+    """Every id a configuration may name: current ids and former ones."""
+    return [name for c in catalogue() for name in (c.id, *c.aliases)]
+
+
+@lru_cache(maxsize=1)
+def renamed() -> dict[str, str]:
+    """Former rule id -> current id."""
+    return {alias: c.id for c in catalogue() for alias in c.aliases}

@@ -7,7 +7,8 @@ import json
 
 import yaml
 
-from specdiff.classify.cards import POLICIES, Card, card, catalogue
+from specdiff.classify.cards import Card, card, cases, catalogue
+from specdiff.records import POLICIES
 
 
 def level_summary(item: Card) -> str:
@@ -121,9 +122,10 @@ def explain_card(rule_id: str) -> str | None:
         text = str(item.docs.get(key, "")).rstrip()
         if text:
             lines += [heading, *("  " + line for line in text.splitlines()), ""]
-    case = next((c for c in item.cases if c.get("expect")), None)
+    listed = cases(item)
+    case = next((c for c in listed if c.get("expect")), None)
     if case is not None:
-        lines += [f"Test case: {case.get('name', 'fires')} (one of {len(item.cases)} in {item.path or 'the card'})"]
+        lines += [f"Test case: {case.get('name', 'fires')} (one of {len(listed)} in {item.path or 'the card'})"]
         for side in ("old", "new"):
             flow = yaml.safe_dump(case.get(side), default_flow_style=True, width=10**6, sort_keys=False).strip()
             lines.append(f"  {side}: {flow}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -12,6 +14,8 @@ from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
 PREDICATES: dict[str, Predicate] = {}
+#: the facts each predicate reads, so the card loader can check that the changes a card matches carry them
+READS: dict[str, tuple[str, ...]] = {}
 
 
 def predicate(func: Predicate) -> Predicate:
@@ -19,13 +23,22 @@ def predicate(func: Predicate) -> Predicate:
     return func
 
 
+def reads(*facts: str) -> Callable[[Predicate], Predicate]:
+    def declare(func: Predicate) -> Predicate:
+        READS[func.__name__] = facts
+        return func
+    return declare
+
+
 @predicate
+@reads("required")
 def required(change: Change) -> bool:
     """The added or removed thing is required."""
     return bool(change.fact("required"))
 
 
 @predicate
+@reads("required")
 def optional(change: Change) -> bool:
     return not change.fact("required")
 
@@ -41,12 +54,14 @@ def became_false(change: Change) -> bool:
 
 
 @predicate
+@reads("served", "deprecated")
 def unserved_and_deprecated(change: Change) -> bool:
     """A CRD version that was already out of service, with notice given, before it went."""
     return change.fact("served") is False and change.fact("deprecated") is True
 
 
 @predicate
+@reads("versions")
 def single_version(change: Change) -> bool:
     """The new CRD has one version only, so nothing is ever converted."""
     return bool(change.fact("versions") == 1)
@@ -130,7 +145,7 @@ def tightened(change: Change) -> bool:
 @predicate
 def unordered(change: Change) -> bool:
     """A value replaced by another that is neither provably wider nor narrower (two different regexes)."""
-    return change.kind == "modified" and _narrows(change) is None
+    return change.kind == "modified" and _narrows(change) is None and not pattern_respelled(change)
 
 
 @predicate
@@ -143,12 +158,14 @@ def _status(change: Change) -> str:
 
 
 @predicate
+@reads("status")
 def success_status(change: Change) -> bool:
     """A 2xx response: the one a client's normal path is written for."""
     return _status(change).startswith("2")
 
 
 @predicate
+@reads("status")
 def other_status(change: Change) -> bool:
     """An error, redirect, informational or `default` response."""
     return not success_status(change)
@@ -185,6 +202,7 @@ def format_widened(change: Change) -> bool:
 
 
 @predicate
+@reads("deprecated")
 def was_deprecated(change: Change) -> bool:
     return bool(change.fact("deprecated"))
 
@@ -228,23 +246,27 @@ def min_version_moved_back(change: Change) -> bool:
 
 
 @predicate
+@reads("lifecycle", "required")
 def gated_optional_field(change: Change) -> bool:
     """An optional field whose marker says it is alpha or beta behind a feature gate."""
     return change.fact("lifecycle") in ("alpha", "beta") and not change.fact("required")
 
 
 @predicate
+@reads("lifecycle")
 def beta_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "beta")
 
 
 @predicate
+@reads("lifecycle")
 def deprecated_field(change: Change) -> bool:
     return bool(change.fact("lifecycle") == "deprecated")
 
 
 # -- x-kubernetes-* topology, patches, validation rules, unions ---------------------------------------
 @predicate
+@reads("old_type", "new_type")
 def topology_restated(change: Change) -> bool:
     """The marker changed but server-side apply sees the same list or map type (absent means the default)."""
     return bool(change.fact("old_type") == change.fact("new_type"))
@@ -255,11 +277,13 @@ _GRANULAR = ("set", "map", "granular")
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_atomic(change: Change) -> bool:
     return change.fact("old_type") in _GRANULAR and change.fact("new_type") == "atomic"
 
 
 @predicate
+@reads("old_type", "new_type")
 def topology_made_granular(change: Change) -> bool:
     return change.fact("old_type") == "atomic" and change.fact("new_type") in _GRANULAR
 
@@ -272,6 +296,7 @@ def map_keys_extended(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind", "old_strategy", "new_strategy")
 def merge_strategy_dropped(change: Change) -> bool:
     """A list stops merging under strategic merge patch (on maps and structs merging is the default anyway)."""
     return (change.fact("value_kind") == "list" and "merge" in (change.fact("old_strategy") or ())
@@ -279,22 +304,26 @@ def merge_strategy_dropped(change: Change) -> bool:
 
 
 @predicate
+@reads("value_kind")
 def on_scalar(change: Change) -> bool:
     return bool(change.fact("value_kind") == "scalar")
 
 
 @predicate
+@reads("transition")
 def transition_rule(change: Change) -> bool:
     """A CEL rule that uses `oldSelf`, so it only runs on updates."""
     return bool(change.fact("transition"))
 
 
 @predicate
+@reads("discriminator")
 def union_with_discriminator(change: Change) -> bool:
     return bool(change.fact("discriminator"))
 
 
 @predicate
+@reads("overlaps")
 def overlapping_branch(change: Change) -> bool:
     """A `oneOf` alternative added that a value may match together with another alternative."""
     return bool(change.fact("overlaps"))
@@ -308,6 +337,7 @@ def value_replaced(change: Change) -> bool:
 
 # -- deprecation, sunset and x-stability-level (plain OpenAPI) ---------------------------------------
 @predicate
+@reads("days_to_sunset")
 def removed_before_sunset(change: Change) -> bool:
     """Removed although its announced sunset date (`x-sunset`, a `Sunset` header) has not come yet."""
     days = change.fact("days_to_sunset")
@@ -320,6 +350,7 @@ def sunset_moved_earlier(change: Change) -> bool:
 
 
 @predicate
+@reads("min_days", "days_to_sunset")
 def sunset_too_soon(change: Change) -> bool:
     """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset at all)."""
     minimum, days = change.fact("min_days"), change.fact("days_to_sunset")
@@ -374,6 +405,7 @@ def _others(change: Change) -> list[str]:
 
 
 @predicate
+@reads("media_type", "others")
 def request_range_kept(change: Change) -> bool:
     """A request media type that left the list is still accepted: a listed range takes it in."""
     gone = str(change.fact("media_type") or "")
@@ -381,6 +413,7 @@ def request_range_kept(change: Change) -> bool:
 
 
 @predicate
+@reads("media_type", "others")
 def response_range_kept(change: Change) -> bool:
     """A response media type that left the list is still what readers get: every type the response is now
     offered as lies inside the old one (a narrower range, parameters, or a `+json`-style specialisation)."""
@@ -395,6 +428,7 @@ _PATCH_TYPES = ("application/apply-patch+yaml", "application/json-patch+json", "
 
 
 @predicate
+@reads("media_type", "others")
 def kubernetes_patch_types_listed(change: Change) -> bool:
     """A Kubernetes PATCH stops listing `application/json` (which the API server answers with 415) and lists
     the patch types instead."""
@@ -424,6 +458,7 @@ def body_root(change: Change) -> bool:
 
 
 @predicate
+@reads("had_properties")
 def object_type_stated(change: Change) -> bool:
     """`type: object` written on a schema that had no type but had properties: it only ever took objects
     (a value with properties to validate that is not an object is not what the schema describes)."""
@@ -431,6 +466,60 @@ def object_type_stated(change: Change) -> bool:
 
 
 @predicate
+@reads("member", "plain_format")
 def int_or_string_spelled(change: Change) -> bool:
     """A string with `format: int-or-string` gains the integer branch of a oneOf: the set it always named."""
     return bool(change.fact("member") == "integer" and change.fact("plain_format") == "int-or-string")
+
+
+#: the parser `re` itself uses (private modules without type stubs, hence Any)
+_SRE_PARSE: Any = importlib.import_module("re._parser")
+_SRE_CONSTANTS: Any = importlib.import_module("re._constants")
+
+
+def _pattern_shape(pattern: str) -> Any:
+    """A regular expression's parse tree with each character class as the set of what it takes in, so that
+    `[-a-zSA-Z0-9]` and `[-a-zA-Z0-9]` (`S` lies in `A-Z`) come out equal; None when Python cannot parse it."""
+    try:
+        return _shape(_SRE_PARSE.parse(pattern).data)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _shape(items: Any) -> Any:
+    sre = _SRE_CONSTANTS
+    out: list[Any] = []
+    for op, arg in items:
+        if op is sre.IN:
+            codes: set[int] = set()
+            other = []
+            for kind, value in arg:
+                if kind is sre.LITERAL:
+                    codes.add(value)
+                elif kind is sre.RANGE and value[1] - value[0] < 0x10000:
+                    codes.update(range(value[0], value[1] + 1))
+                else:
+                    other.append((str(kind), str(value)))
+            out.append(("IN", frozenset(codes), tuple(sorted(other))))
+        elif op is sre.LITERAL:
+            out.append(("IN", frozenset({arg}), ()))
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            out.append((str(op), arg[0], arg[1], _shape(arg[2])))
+        elif op is sre.SUBPATTERN:
+            out.append(("GROUP", _shape(arg[-1])))
+        elif op is sre.BRANCH:
+            out.append(("BRANCH", tuple(_shape(branch) for branch in arg[1])))
+        else:
+            out.append((str(op), str(arg)))
+    return tuple(out)
+
+
+@predicate
+def pattern_respelled(change: Change) -> bool:
+    """Two spellings of one regular expression: the same structure, and character classes that take in the
+    same characters (decidable only this far; anything else stays `schema.pattern-changed`)."""
+    old, new = change.old, change.new
+    if change.attribute != "pattern" or not isinstance(old, str) or not isinstance(new, str):
+        return False
+    shape = _pattern_shape(old)
+    return shape is not None and shape == _pattern_shape(new)

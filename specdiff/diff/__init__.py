@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.operations import OperationDiffer
-from specdiff.diff.schemas import SchemaDiffer, Side, Where
+from specdiff.diff.schemas import SchemaDiffer, Side
+from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import NamedSchema, SpecGraph, is_version
 from specdiff.graph.refs import Resolver
 from specdiff.records import Change, Context
@@ -78,25 +79,23 @@ def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
-        if old_name == new_name and schemas.local_only and before.schema == after.schema:
+        if old_name == new_name and schemas.equal_means_unchanged and before.schema == after.schema:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
         if old_name != new_name:
-            changes.append(Change("modified", "schema", "name", old_name, new_name, where.direction, where.context,
-                                  before.pointer, after.pointer))
+            changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
+                                  old_pointer=before.pointer, new_pointer=after.pointer))
         schemas.compare(Side(before.schema, before.pointer, before.document),
                         Side(after.schema, after.pointer, after.document), where)
     for name, schema in new.schemas.items():
         if name not in renamed_to:
             where = _named_where(new, schema)
-            changes.append(Change("added", "schema", "", None, name, where.direction, where.context, None,
-                                  schema.pointer))
+            changes.append(change("added", "schema", new=name, where=where, new_pointer=schema.pointer))
             schemas.introduced(Side(schema.schema, schema.pointer, schema.document), where)
     for name, schema in old.schemas.items():
         if name not in names:
             where = _named_where(old, schema)
-            changes.append(Change("removed", "schema", "", name, None, where.direction, where.context,
-                                  schema.pointer, None))
+            changes.append(change("removed", "schema", old=name, where=where, old_pointer=schema.pointer))
     return fold_group_versions(old, new, changes)
 
 

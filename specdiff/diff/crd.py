@@ -12,9 +12,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from specdiff.diff.schemas import SchemaDiffer, Side, Where, canonical
+from specdiff.diff.schemas import SchemaDiffer, Side, canonical
+from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
+from specdiff.graph.lifecycle import STABILITIES
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.sourcemap import join_pointer
@@ -28,7 +30,6 @@ LIST_NAMES = ("shortNames", "categories")
 COLUMN_KEYS = ("jsonPath", "type", "format", "priority")
 
 _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
-_STABILITY_RANK = {"alpha": 0, "beta": 1, "ga": 2}
 #: the versions a round-trip finding names before it says how many more lack the field
 _LISTED = 5
 
@@ -66,16 +67,13 @@ class CrdDiffer:
         matched = set(names.values())
         for crd in new.values():
             if crd.name not in matched:
-                self._change("added", "crd", "", None, crd.name, _crd_where(crd), None, crd.at("metadata", "name"))
+                self.emit(change("added", "crd", new=crd.name, where=_crd_where(crd),
+                                 new_pointer=crd.at("metadata", "name")))
                 self._round_trip(None, crd)
         for crd in old.values():
             if crd.name not in names:
-                self._change("removed", "crd", "", crd.name, None, _crd_where(crd), crd.at("metadata", "name"), None)
-
-    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
-                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
-        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
-                         tuple(sorted(detail.items()))))
+                self.emit(change("removed", "crd", old=crd.name, where=_crd_where(crd),
+                                 old_pointer=crd.at("metadata", "name")))
 
     # -- the CRD as a whole ---------------------------------------------------------------------------
     def _crd(self, old: Crd, new: Crd) -> None:
@@ -94,20 +92,21 @@ class CrdDiffer:
             if name in old.versions:
                 self._version(old, old.versions[name], new, version)
             else:
-                self._change("added", "crd-version", "", None, name, _version_where(new, version), None,
-                             version.pointer, crd=new.name, version=name, served=version.served,
-                             storage=version.storage)
+                self.emit(change("added", "crd-version", new=name, where=_version_where(new, version),
+                                 new_pointer=version.pointer, crd=new.name, version=name, served=version.served,
+                                 storage=version.storage))
         for name, version in old.versions.items():
             if name not in new.versions:
-                self._change("removed", "crd-version", "", name, None, _version_where(old, version, new.name),
-                             version.pointer, new.at("spec", "versions"), crd=new.name, version=name,
-                             served=version.served, deprecated=version.deprecated)
+                self.emit(change("removed", "crd-version", old=name, where=_version_where(old, version, new.name),
+                                 old_pointer=version.pointer, new_pointer=new.at("spec", "versions"), crd=new.name,
+                                 version=name, served=version.served, deprecated=version.deprecated))
         self._round_trip(old, new)
 
     def _value(self, node: str, attribute: str, old: Any, new: Any, where: Where, old_pointer: str,
                new_pointer: str, **detail: Any) -> None:
         if canonical(old) != canonical(new):
-            self._change("modified", node, attribute, old, new, where, old_pointer, new_pointer, **detail)
+            self.emit(change("modified", node, attribute, old=old, new=new, where=where, old_pointer=old_pointer,
+                             new_pointer=new_pointer, **detail))
 
     def _names(self, old: Crd, new: Crd, where: Where) -> None:
         old_names, new_names = old.names, new.names
@@ -119,12 +118,13 @@ class CrdDiffer:
             before_set, after_set = set(before), set(after)
             for i, value in enumerate(after):
                 if value not in before_set:
-                    self._change("added", "crd-names", key, None, value, where, None,
-                                 new.at("spec", "names", key, str(i)), name=value)
+                    self.emit(change("added", "crd-names", key, new=value, where=where,
+                                     new_pointer=new.at("spec", "names", key, str(i)), name=value))
             for i, value in enumerate(before):
                 if value not in after_set:
-                    self._change("removed", "crd-names", key, value, None, where,
-                                 old.at("spec", "names", key, str(i)), _names_pointer(new, key), name=value)
+                    self.emit(change("removed", "crd-names", key, old=value, where=where,
+                                     old_pointer=old.at("spec", "names", key, str(i)),
+                                     new_pointer=_names_pointer(new, key), name=value))
 
     # -- one version ----------------------------------------------------------------------------------
     def _version(self, old_crd: Crd, old: CrdVersion, new_crd: Crd, new: CrdVersion) -> None:
@@ -151,10 +151,10 @@ class CrdDiffer:
         for key in ("status", "scale"):
             old_at, new_at = f"{old.pointer}/subresources/{key}", f"{new.pointer}/subresources/{key}"
             if key in after and key not in before:
-                self._change("added", "crd-subresource", key, None, key, where, None, new_at, **facts)
+                self.emit(change("added", "crd-subresource", key, new=key, where=where, new_pointer=new_at, **facts))
             elif key in before and key not in after:
-                self._change("removed", "crd-subresource", key, key, None, where, old_at, new.at("subresources"),
-                             **facts)
+                self.emit(change("removed", "crd-subresource", key, old=key, where=where, old_pointer=old_at,
+                                 new_pointer=new.at("subresources"), **facts))
         old_scale, new_scale = _mapping(before.get("scale")), _mapping(after.get("scale"))
         if "scale" in before and "scale" in after:
             for key in sorted(set(old_scale) | set(new_scale)):
@@ -168,8 +168,8 @@ class CrdDiffer:
         old_list, new_list = f"{old.pointer}/additionalPrinterColumns", f"{new.pointer}/additionalPrinterColumns"
         for name, (i, column) in after.items():
             if name not in before:
-                self._change("added", "crd-printer-column", "", None, name, where, None, f"{new_list}/{i}",
-                             column=name, json_path=column.get("jsonPath"), **facts)
+                self.emit(change("added", "crd-printer-column", new=name, where=where, new_pointer=f"{new_list}/{i}",
+                                 column=name, json_path=column.get("jsonPath"), **facts))
                 continue
             j, previous = before[name]
             for key in COLUMN_KEYS:
@@ -180,21 +180,22 @@ class CrdDiffer:
                             column=name, **facts)
         for name, (j, column) in before.items():
             if name not in after:
-                self._change("removed", "crd-printer-column", "", name, None, where, f"{old_list}/{j}",
-                             new.at("additionalPrinterColumns"), column=name, json_path=column.get("jsonPath"),
-                             **facts)
+                self.emit(change("removed", "crd-printer-column", old=name, where=where, old_pointer=f"{old_list}/{j}",
+                                 new_pointer=new.at("additionalPrinterColumns"), column=name,
+                                 json_path=column.get("jsonPath"), **facts))
 
     def _selectable_fields(self, old: CrdVersion, new: CrdVersion, where: Where, facts: dict[str, str]) -> None:
         before = {_jsonpath(path): found for path, found in _by(old.raw.get("selectableFields"), "jsonPath").items()}
         after = {_jsonpath(path): found for path, found in _by(new.raw.get("selectableFields"), "jsonPath").items()}
         for path, (i, _) in after.items():
             if path not in before:
-                self._change("added", "crd-selectable-field", "", None, path, where, None,
-                             f"{new.pointer}/selectableFields/{i}", field=path, **facts)
+                self.emit(change("added", "crd-selectable-field", new=path, where=where,
+                                 new_pointer=f"{new.pointer}/selectableFields/{i}", field=path, **facts))
         for path, (j, _) in before.items():
             if path not in after:
-                self._change("removed", "crd-selectable-field", "", path, None, where,
-                             f"{old.pointer}/selectableFields/{j}", new.at("selectableFields"), field=path, **facts)
+                self.emit(change("removed", "crd-selectable-field", old=path, where=where,
+                                 old_pointer=f"{old.pointer}/selectableFields/{j}",
+                                 new_pointer=new.at("selectableFields"), field=path, **facts))
 
     # -- round trips between served versions ----------------------------------------------------------
     def _round_trip(self, old: Crd | None, new: Crd) -> None:
@@ -208,9 +209,9 @@ class CrdDiffer:
             if not fresh:
                 continue
             shown = ", ".join(fresh[:_LISTED]) + (f" and {len(fresh) - _LISTED} more" if len(fresh) > _LISTED else "")
-            self._change("added", "crd-round-trip", "", None, path, _version_where(new, version).at(path), None,
-                         version.schema_pointer + join_pointer(tokens), crd=new.name, version=version.name,
-                         field=path, missing_in=shown)
+            self.emit(change("added", "crd-round-trip", new=path, where=_version_where(new, version).at(path),
+                             new_pointer=version.schema_pointer + join_pointer(tokens), crd=new.name,
+                             version=version.name, field=path, missing_in=shown))
 
     def _losses(self, crd: Crd) -> dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str]]]:
         """(field path, served version that has it) -> (that version, the field's pointer tokens, the served
@@ -285,7 +286,7 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
 def _crd_where(crd: Crd) -> Where:
     """A CRD-wide change is as stable as the most stable version it serves: alpha-only CRDs may break."""
     versions = [v for v in crd.versions.values() if v.served] or list(crd.versions.values())
-    stability = max((v.stability for v in versions), key=_STABILITY_RANK.__getitem__)
+    stability = max((v.stability for v in versions), key=STABILITIES.index)
     return Where(Context(document=crd.name, stability=stability), "both")
 
 

@@ -10,6 +10,7 @@ kinds of their package); shared types (meta/v1, runtime) never fold.
 
 from __future__ import annotations
 
+from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import SpecGraph, is_version, stability_of
 from specdiff.records import Change, Context
 
@@ -35,10 +36,10 @@ def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -
         return changes
     members: dict[tuple[str, str], list[Change]] = {key: [] for key in places}
     kept: list[Change] = []
-    for change in changes:
-        whole = change.node in ("operation", "schema") and not change.attribute and change.context.group_version
-        bucket = members.get((change.kind, change.context.group_version or "")) if whole else None
-        (kept if bucket is None else bucket).append(change)
+    for item in changes:
+        whole = item.node in ("operation", "schema") and not item.attribute and item.context.group_version
+        bucket = members.get((item.kind, item.context.group_version or "")) if whole else None
+        (kept if bucket is None else bucket).append(item)
     for (kind, gv), folded in sorted(members.items()):
         document, pointer = places[(kind, gv)]
         operations = sorted(str(c.old if kind == "removed" else c.new) for c in folded if c.node == "operation")
@@ -49,9 +50,9 @@ def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -
         kinds = sorted(k for k in found if not (k.endswith("List") and k[:-4] in found))  # FooList goes with Foo
         context = Context(group_version=gv, document=document, stability=stability_of(gv.rpartition("/")[2]))
         removed = kind == "removed"
-        kept.append(Change(kind, "group-version", "", gv if removed else None, None if removed else gv, "both",
-                           context, pointer if removed else None, None if removed else pointer,
-                           (("definition_count", len(definitions)), ("definitions", tuple(definitions)),
-                            ("kinds", ", ".join(kinds) or "no kinds"), ("operation_count", len(operations)),
-                            ("operations", tuple(operations)))))
+        kept.append(change(kind, "group-version", where=Where(context, "both"), old=gv if removed else None,
+                           new=None if removed else gv, old_pointer=pointer if removed else None,
+                           new_pointer=None if removed else pointer, definition_count=len(definitions),
+                           definitions=tuple(definitions), kinds=", ".join(kinds) or "no kinds",
+                           operation_count=len(operations), operations=tuple(operations)))
     return kept

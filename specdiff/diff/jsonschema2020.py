@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from specdiff.diff.vocabulary import Where, change
 from specdiff.load.sourcemap import join_pointer
 
 if TYPE_CHECKING:
-    from specdiff.diff.schemas import SchemaDiffer, Side, Where
+    from specdiff.diff.schemas import SchemaDiffer, Side
 
 #: keywords holding one subschema, and how the field path shows the place inside them
 SUBSCHEMAS = {"contains": "<contains>", "propertyNames": "<propertyNames>", "contentSchema": "<content>",
@@ -87,9 +88,9 @@ def _open_ended(differ: SchemaDiffer, keyword: str, suffix: str, old: Side, new:
     allowed_old = o if isinstance(o, dict) else o is not False
     allowed_new = n if isinstance(n, dict) else n is not False
     if allowed_old != allowed_new:
-        differ._change("modified", "schema", keyword, allowed_old, allowed_new, where,
-                       old.pointer + "/" + keyword if keyword in old.schema else old.pointer,
-                       new.pointer + "/" + keyword if keyword in new.schema else new.pointer)
+        differ.emit(change("modified", "schema", keyword, old=allowed_old, new=allowed_new, where=where,
+                           old_pointer=old.pointer + "/" + keyword if keyword in old.schema else old.pointer,
+                           new_pointer=new.pointer + "/" + keyword if keyword in new.schema else new.pointer))
 
 
 def _boolean_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
@@ -114,9 +115,11 @@ def _prefix_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> N
         if isinstance(old_item, dict) and isinstance(new_item, dict):
             differ.compare(SideOf(old_item, old_at, old.doc), SideOf(new_item, new_at, new.doc), at)
         elif old_item is _MISSING:
-            differ._change("added", "schema", "prefixItems", None, new_item, at, None, new_at, position=i)
+            differ.emit(change("added", "schema", "prefixItems", new=new_item, where=at, new_pointer=new_at,
+                               position=i))
         elif new_item is _MISSING:
-            differ._change("removed", "schema", "prefixItems", old_item, None, at, old_at, None, position=i)
+            differ.emit(change("removed", "schema", "prefixItems", old=old_item, where=at, old_pointer=old_at,
+                               position=i))
 
 
 def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, where: Where,
@@ -139,11 +142,12 @@ def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, 
             differ.compare(SideOf(o_map[key], old.pointer + join_pointer((keyword, key)), old.doc),
                            SideOf(schema, new_at, new.doc), at)
         elif key not in o_map and presence:
-            differ._change("added", "schema", keyword, None, key, at, None, new_at, key=key, closed=closed)
+            differ.emit(change("added", "schema", keyword, new=key, where=at, new_pointer=new_at, key=key,
+                               closed=closed))
     for key in o_map:
         if key not in n_map and presence:
-            differ._change("removed", "schema", keyword, key, None, where.at(label(key)),
-                           old.pointer + join_pointer((keyword, key)), None, key=key, closed=closed)
+            differ.emit(change("removed", "schema", keyword, old=key, where=where.at(label(key)),
+                               old_pointer=old.pointer + join_pointer((keyword, key)), key=key, closed=closed))
 
 
 def _dependent_required(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
@@ -155,8 +159,8 @@ def _dependent_required(differ: SchemaDiffer, old: Side, new: Side, where: Where
         if before is not _MISSING and after is not _MISSING and sorted(map(str, before)) == sorted(map(str, after)):
             continue
         kind = "added" if before is _MISSING else "removed" if after is _MISSING else "modified"
-        differ._change(kind, "schema", "dependentRequired", None if before is _MISSING else before,
-                       None if after is _MISSING else after, where.at(f"<if {key}>"),
-                       None if kind == "added" else old.pointer + join_pointer(("dependentRequired", key)),
-                       None if kind == "removed" else new.pointer + join_pointer(("dependentRequired", key)),
-                       key=key)
+        at = join_pointer(("dependentRequired", key))
+        differ.emit(change(kind, "schema", "dependentRequired", old=None if before is _MISSING else before,
+                           new=None if after is _MISSING else after, where=where.at(f"<if {key}>"),
+                           old_pointer=None if kind == "added" else old.pointer + at,
+                           new_pointer=None if kind == "removed" else new.pointer + at, key=key))

@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from specdiff.diff.schemas import Side, Where, canonical
+from specdiff.diff.schemas import Emit, Side, canonical
+from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema
 from specdiff.graph.refs import Resolver
@@ -45,11 +46,6 @@ HANDLED = frozenset({IDENTITY, LIFECYCLE, LIST_TYPE, MAP_KEYS, MAP_TYPE, PATCH_S
 #: parts of a validation rule that only shape the error a rejected write gets
 MESSAGE_FIELDS = ("message", "messageExpression", "reason", "fieldPath")
 _OLD_SELF = re.compile(r"\boldSelf\b")
-
-
-class Record(Protocol):
-    def __call__(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
-                 old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None: ...
 
 
 def value_kind(schema: Schema) -> str:
@@ -88,10 +84,10 @@ def transition_rule(rule: Any) -> bool:
 
 
 class KubernetesExtensions:
-    """Compares the `x-kubernetes-*` keywords of one pair of schemas; `record` is the schema differ's."""
+    """Compares the `x-kubernetes-*` keywords of one pair of schemas; `emit` is the schema differ's."""
 
-    def __init__(self, record: Record, old_resolver: Resolver, new_resolver: Resolver) -> None:
-        self.record = record
+    def __init__(self, emit: Emit, old_resolver: Resolver, new_resolver: Resolver) -> None:
+        self.emit = emit
         self.old_resolver, self.new_resolver = old_resolver, new_resolver
 
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -128,8 +124,8 @@ class KubernetesExtensions:
             marker = schema.get(LIFECYCLE)
             problems = marker_problems(marker, _builtin(at)) if marker is not None else []
             if problems:
-                self.record("added", "lifecycle", "marker", None, marker, at, None, f"{pointer}/{LIFECYCLE}",
-                            problems="; ".join(problems))
+                self.emit(change("added", "lifecycle", "marker", new=marker, where=at,
+                                 new_pointer=f"{pointer}/{LIFECYCLE}", problems="; ".join(problems)))
             for tokens, sub in subschemas(schema):
                 suffix = "." + tokens[1] if tokens[0] == "properties" else SINGLE.get(tokens[0], "")
                 stack.append((sub, pointer + join_pointer(tokens), at.at(suffix)))
@@ -139,24 +135,27 @@ class KubernetesExtensions:
         before, after = old.schema.get(LIFECYCLE), new.schema.get(LIFECYCLE)
         if canonical(before) == canonical(after):
             return
-        pointers = _pointers(LIFECYCLE, old, new)
+        old_at, new_at = _pointers(LIFECYCLE, old, new)
         problems = marker_problems(after, _builtin(where)) if after is not None else []
         if problems:
-            self.record("added" if before is None else "modified", "lifecycle", "marker", before, after, where,
-                        *pointers, problems="; ".join(problems))
+            self.emit(change("added" if before is None else "modified", "lifecycle", "marker", old=before, new=after,
+                             where=where, old_pointer=old_at, new_pointer=new_at,
+                             problems="; ".join(problems)))
             return
         was, now = lifecycle_of(old.schema), lifecycle_of(new.schema)
         facts = {"old_min_version": was.min_version, "new_min_version": now.min_version,
                  "feature_gate": now.feature_gate or was.feature_gate}
         if was.status and now.status and was.status != now.status:
-            self.record("modified", "lifecycle", "status", was.status, now.status, where, *pointers, **facts)
+            self.emit(change("modified", "lifecycle", "status", old=was.status, new=now.status, where=where,
+                             old_pointer=old_at, new_pointer=new_at, **facts))
         old_key, new_key = version_key(was.min_version), version_key(now.min_version)
         if old_key and new_key and old_key != new_key and (was.status == now.status or new_key < old_key):
-            self.record("modified", "lifecycle", "minVersion", was.min_version, now.min_version, where, *pointers,
-                        status=now.status, feature_gate=facts["feature_gate"])
+            self.emit(change("modified", "lifecycle", "minVersion", old=was.min_version, new=now.min_version,
+                             where=where, old_pointer=old_at, new_pointer=new_at, status=now.status,
+                             feature_gate=facts["feature_gate"]))
         if was.feature_gate and now.feature_gate and was.feature_gate != now.feature_gate:
-            self.record("modified", "lifecycle", "featureGate", was.feature_gate, now.feature_gate, where,
-                        *pointers, status=now.status)
+            self.emit(change("modified", "lifecycle", "featureGate", old=was.feature_gate, new=now.feature_gate,
+                             where=where, old_pointer=old_at, new_pointer=new_at, status=now.status))
 
     # -- topology and strategic merge patch ---------------------------------------------------------
     def _list_type(self, old: Side, new: Side, where: Where) -> None:
@@ -207,22 +206,25 @@ class KubernetesExtensions:
         for (i, before), (j, after) in pairs:
             rule = after.get("rule")
             if before.get("rule") != rule or before.get("optionalOldSelf") != after.get("optionalOldSelf"):
-                self.record("modified", "validation", "rule", before.get("rule"), rule, where, f"{at_old}/{i}",
-                            f"{at_new}/{j}", transition=transition_rule(rule), message=after.get("message"))
+                self.emit(change("modified", "validation", "rule", old=before.get("rule"), new=rule, where=where,
+                                 old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}",
+                                 transition=transition_rule(rule), message=after.get("message")))
                 continue
             fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
             if fields:
-                self.record("modified", "validation", "message", {f: before.get(f) for f in fields},
-                            {f: after.get(f) for f in fields}, where, f"{at_old}/{i}", f"{at_new}/{j}", rule=rule,
-                            fields=", ".join(fields))
+                self.emit(change("modified", "validation", "message", old={f: before.get(f) for f in fields},
+                                 new={f: after.get(f) for f in fields}, where=where, old_pointer=f"{at_old}/{i}",
+                                 new_pointer=f"{at_new}/{j}", rule=rule, fields=", ".join(fields)))
         for i, before in removed:
-            self.record("removed", "validation", "rule", before.get("rule"), None, where, f"{at_old}/{i}",
-                        at_new if VALIDATIONS in new.schema else new.pointer,
-                        transition=transition_rule(before.get("rule")), message=before.get("message"))
+            self.emit(change("removed", "validation", "rule", old=before.get("rule"), where=where,
+                             old_pointer=f"{at_old}/{i}",
+                             new_pointer=at_new if VALIDATIONS in new.schema else new.pointer,
+                             transition=transition_rule(before.get("rule")), message=before.get("message")))
         for j, after in added:
-            self.record("added", "validation", "rule", None, after.get("rule"), where,
-                        at_old if VALIDATIONS in old.schema else old.pointer, f"{at_new}/{j}",
-                        transition=transition_rule(after.get("rule")), message=after.get("message"))
+            self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
+                             old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
+                             new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
+                             message=after.get("message")))
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:
@@ -230,31 +232,34 @@ class KubernetesExtensions:
         at_old, at_new = f"{old.pointer}/{UNIONS}", f"{new.pointer}/{UNIONS}"
         for key, (j, union) in after.items():
             if key not in before:
-                self.record("added", "union", "", None, union, where, None, f"{at_new}/{j}",
-                            discriminator=union.get("discriminator"))
+                self.emit(change("added", "union", new=union, where=where, new_pointer=f"{at_new}/{j}",
+                                 discriminator=union.get("discriminator")))
                 continue
             i, previous = before[key]
             old_members, new_members = _members(previous), _members(union)
             facts = {"discriminator": union.get("discriminator")}
             for name in sorted(new_members.keys() - old_members.keys()):
-                self.record("added", "union", "member", None, name, where, f"{at_old}/{i}", f"{at_new}/{j}",
-                            value=new_members[name], **facts)
+                self.emit(change("added", "union", "member", new=name, where=where, old_pointer=f"{at_old}/{i}",
+                                 new_pointer=f"{at_new}/{j}", value=new_members[name], **facts))
             for name in sorted(old_members.keys() - new_members.keys()):
-                self.record("removed", "union", "member", name, None, where, f"{at_old}/{i}", f"{at_new}/{j}",
-                            value=old_members[name], **facts)
+                self.emit(change("removed", "union", "member", old=name, where=where, old_pointer=f"{at_old}/{i}",
+                                 new_pointer=f"{at_new}/{j}", value=old_members[name], **facts))
             for name in sorted(old_members.keys() & new_members.keys()):
                 if canonical(old_members[name]) != canonical(new_members[name]):
-                    self.record("modified", "union", "member", old_members[name], new_members[name], where,
-                                f"{at_old}/{i}", f"{at_new}/{j}", member=name, **facts)
+                    self.emit(change("modified", "union", "member", old=old_members[name], new=new_members[name],
+                                     where=where, old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}", member=name,
+                                     **facts))
         for key, (i, union) in before.items():
             if key not in after:
-                self.record("removed", "union", "", union, None, where, f"{at_old}/{i}", None,
-                            discriminator=union.get("discriminator"))
+                self.emit(change("removed", "union", old=union, where=where, old_pointer=f"{at_old}/{i}",
+                                 discriminator=union.get("discriminator")))
 
     # -- plain facts --------------------------------------------------------------------------------
     def _modified(self, keyword: str, before: Any, after: Any, old: Side, new: Side, where: Where,
                   **detail: Any) -> None:
-        self.record("modified", "extension", keyword, before, after, where, *_pointers(keyword, old, new), **detail)
+        self.emit(change("modified", "extension", keyword, old=before, new=after, where=where,
+                         old_pointer=_pointers(keyword, old, new)[0], new_pointer=_pointers(keyword, old, new)[1],
+                         **detail))
 
     def _other(self, keyword: str, old: Side, new: Side, where: Where) -> None:
         """An extension specdiff has no model for: the raw added, removed or changed value."""
@@ -263,8 +268,9 @@ class KubernetesExtensions:
             return
         kind = "added" if keyword not in old.schema else "removed" if keyword not in new.schema else "modified"
         old_pointer, new_pointer = _pointers(keyword, old, new)
-        self.record(kind, "extension", keyword, before, after, where, None if kind == "added" else old_pointer,
-                    None if kind == "removed" else new_pointer)
+        self.emit(change(kind, "extension", keyword, old=before, new=after, where=where,
+                         old_pointer=None if kind == "added" else old_pointer,
+                         new_pointer=None if kind == "removed" else new_pointer))
 
 
 def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.sunset import STABILITY_LEVELS, days_left, sunset_of
 from specdiff.records import Change
 
 if TYPE_CHECKING:
-    from specdiff.diff.schemas import SchemaDiffer, Side, Where
+    from specdiff.diff.schemas import SchemaDiffer, Side
 
 EXTENSIBLE_ENUM = "x-extensible-enum"
 
@@ -26,12 +27,12 @@ def compare_extensions(differ: SchemaDiffer, old: Side, new: Side, where: Where)
         return
     old_sunset, new_sunset = sunset_of(o), sunset_of(n)
     if old_sunset != new_sunset:
-        differ._change(_kind(old_sunset, new_sunset), "schema", "x-sunset", old_sunset, new_sunset, where,
-                       _at(old, "x-sunset"), _at(new, "x-sunset"))
+        differ.emit(change(_kind(old_sunset, new_sunset), "schema", "x-sunset", old=old_sunset, new=new_sunset,
+                           where=where, old_pointer=_at(old, "x-sunset"), new_pointer=_at(new, "x-sunset")))
     old_level, new_level = _level(o), _level(n)
     if old_level != new_level:
-        differ._change("modified", "schema", "x-stability-level", old_level, new_level, where,
-                       _at(old, "x-stability-level"), _at(new, "x-stability-level"))
+        differ.emit(change("modified", "schema", "x-stability-level", old=old_level, new=new_level, where=where,
+                           old_pointer=_at(old, "x-stability-level"), new_pointer=_at(new, "x-stability-level")))
     _extensible_enum(differ, old, new, where)
 
 
@@ -60,12 +61,14 @@ def _extensible_enum(differ: SchemaDiffer, old: Side, new: Side, where: Where) -
     new_keys = {canonical(v): i for i, v in enumerate(n_list)}
     for key, i in new_keys.items():
         if key not in old_keys:
-            differ._change("added", "enum-value", EXTENSIBLE_ENUM, None, n_list[i], where, _at(old, EXTENSIBLE_ENUM),
-                           f"{new.pointer}/{EXTENSIBLE_ENUM}/{i}", value=n_list[i])
+            differ.emit(change("added", "enum-value", EXTENSIBLE_ENUM, new=n_list[i], where=where,
+                               old_pointer=_at(old, EXTENSIBLE_ENUM),
+                               new_pointer=f"{new.pointer}/{EXTENSIBLE_ENUM}/{i}", value=n_list[i]))
     for key, i in old_keys.items():
         if key not in new_keys:
-            differ._change("removed", "enum-value", EXTENSIBLE_ENUM, o_list[i], None, where,
-                           f"{old.pointer}/{EXTENSIBLE_ENUM}/{i}", _at(new, EXTENSIBLE_ENUM), value=o_list[i])
+            differ.emit(change("removed", "enum-value", EXTENSIBLE_ENUM, old=o_list[i], where=where,
+                               old_pointer=f"{old.pointer}/{EXTENSIBLE_ENUM}/{i}",
+                               new_pointer=_at(new, EXTENSIBLE_ENUM), value=o_list[i]))
 
 
 def deprecation_facts(schema: Any) -> dict[str, Any]:
@@ -79,14 +82,14 @@ def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str,
     """Facts that depend on the calendar: how many days are left before a change's sunset date, and, for an
     element deprecated now, the shortest notice configured for its stability (`deprecation-days`)."""
     dated = []
-    for change in changes:
+    for item in changes:
         extra: dict[str, Any] = {}
-        sunset = change.fact("sunset")
+        sunset = item.fact("sunset")
         if sunset:
             extra["days_to_sunset"] = days_left(sunset, today)
-        if change.attribute == "deprecated" and change.new is True and change.context.stability in minimum_days:
-            extra["min_days"] = minimum_days[change.context.stability]
-        dated.append(replace(change, detail=tuple(sorted((*change.detail, *extra.items())))) if extra else change)
+        if item.attribute == "deprecated" and item.new is True and item.context.stability in minimum_days:
+            extra["min_days"] = minimum_days[item.context.stability]
+        dated.append(replace(item, detail=tuple(sorted((*item.detail, *extra.items())))) if extra else item)
     return dated
 
 
@@ -98,4 +101,5 @@ def compare_docs(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> No
     for keyword in DOC_KEYWORDS:
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if o != n:
-            differ._change(_kind(o, n), "schema", keyword, o, n, where, _at(old, keyword), _at(new, keyword))
+            differ.emit(change(_kind(o, n), "schema", keyword, old=o, new=n, where=where, old_pointer=_at(old, keyword),
+                               new_pointer=_at(new, keyword)))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from specdiff.diff.parameters import scalar_became_list
-from specdiff.diff.schemas import SchemaDiffer, Side, Where
+from specdiff.diff.schemas import SchemaDiffer, Side
+from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
-from specdiff.records import Change, Context
+from specdiff.records import Context
 
 
 class OperationDiffer:
@@ -20,19 +21,14 @@ class OperationDiffer:
         for key, new_op in self.new.operations.items():
             old_op = self.old.operations.get(key)
             if old_op is None:
-                self._change("added", "operation", "", None, new_op.label, _where(new_op, self.new), None,
-                             new_op.pointer, deprecated=new_op.deprecated)
+                self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
+                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
-                self._change("removed", "operation", "", old_op.label, None, _where(old_op, self.old),
-                             old_op.pointer, None, deprecated=old_op.deprecated, sunset=old_op.sunset)
-
-    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
-                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
-        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
-                         tuple(sorted(detail.items()))))
+                self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -41,9 +37,9 @@ class OperationDiffer:
                                                   ("tags", list(old.tags), list(new.tags))):
                 if old_text != new_text:
                     kind = "added" if not old_text else "removed" if not new_text else "modified"
-                    self._change(kind, "operation", attribute, old_text or None, new_text or None,
-                                 _where(new, self.new), old.pointer, new.pointer)
-        if self.schemas.local_only and _same_contract(old, new):
+                    self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
+                                     where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
+        if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         self.reversed = new.reversed
         where = _where(new, self.new)
@@ -54,8 +50,8 @@ class OperationDiffer:
                                                 ("x-stability-level", old.declared_stability,
                                                  new.declared_stability)):
             if old_value != new_value:
-                self._change("modified", "operation", attribute, old_value, new_value, where, old.pointer,
-                             new.pointer, sunset=new.sunset)
+                self.emit(change("modified", "operation", attribute, old=old_value, new=new_value, where=where,
+                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset))
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
@@ -75,16 +71,16 @@ class OperationDiffer:
         for key, param in new.parameters.items():
             at = request.at(f"{param.location} parameter {param.name}")
             if key not in old.parameters:
-                self._change("added", "parameter", "", None, param.name, at, None, param.pointer,
-                             location=param.location, name=param.name, required=param.required)
+                self.emit(change("added", "parameter", new=param.name, where=at, new_pointer=param.pointer,
+                                 location=param.location, name=param.name, required=param.required))
             else:
                 self._parameter(old.parameters[key], param, at)
         for key, param in old.parameters.items():
             if key not in new.parameters:
-                self._change("removed", "parameter", "", param.name, None,
-                             request.at(f"{param.location} parameter {param.name}"), param.pointer, None,
-                             location=param.location, name=param.name, required=param.required,
-                             deprecated=param.deprecated, sunset=param.sunset)
+                self.emit(change("removed", "parameter", old=param.name,
+                                 where=request.at(f"{param.location} parameter {param.name}"),
+                                 old_pointer=param.pointer, location=param.location, name=param.name,
+                                 required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         detail = {"location": new.location, "name": new.name}
@@ -100,12 +96,12 @@ class OperationDiffer:
                                                 ("deprecated", old.deprecated, new.deprecated),
                                                 ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
-                self._change("modified", "parameter", attribute, old_value, new_value, where, old.pointer,
-                             new.pointer, sunset=new.sunset, **detail)
+                self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
+                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset, **detail))
         if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
             assert old.schema is not None and new.schema is not None
-            self._change("modified", "parameter", "type", old.schema.get("type"), "array", where, old.pointer,
-                         new.pointer + "/type", **detail)
+            self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
+                             old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
             self._schema(old.schema, new.schema["items"], old.pointer, new.pointer + "/items", where)
             return
         self._schema(old.schema, new.schema, old.pointer, new.pointer, where)
@@ -122,17 +118,17 @@ class OperationDiffer:
         if old is None and new is None:
             return
         if old is None and new is not None:
-            self._change("added", "request-body", "", None, sorted(new.media), request, None, new.pointer,
-                         required=new.required)
+            self.emit(change("added", "request-body", new=sorted(new.media), where=request, new_pointer=new.pointer,
+                             required=new.required))
             return
         if new is None and old is not None:
-            self._change("removed", "request-body", "", sorted(old.media), None, request, old.pointer, None,
-                         required=old.required)
+            self.emit(change("removed", "request-body", old=sorted(old.media), where=request, old_pointer=old.pointer,
+                             required=old.required))
             return
         assert old is not None and new is not None
         if old.required != new.required:
-            self._change("modified", "request-body", "required", old.required, new.required, request, old.pointer,
-                         new.pointer)
+            self.emit(change("modified", "request-body", "required", old=old.required, new=new.required, where=request,
+                             old_pointer=old.pointer, new_pointer=new.pointer))
         self._media(old.media, new.media, old.pointer, new.pointer, request, "request")
 
     def _media(self, old: dict[str, MediaType], new: dict[str, MediaType], old_pointer: str, new_pointer: str,
@@ -140,14 +136,15 @@ class OperationDiffer:
         compared: set[tuple[int, int]] = set()
         for name, media in new.items():
             if name not in old:
-                self._change("added", "media-type", part, None, name, where, None, media.pointer, media_type=name,
-                             others=", ".join(old))
+                self.emit(change("added", "media-type", part, new=name, where=where, new_pointer=media.pointer,
+                                 media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
-                    self._change("added" if previous.schema is None else "removed", "media-type", "schema",
-                                 previous.schema, media.schema, where, previous.pointer, media.pointer, media_type=name)
+                    self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
+                                     old=previous.schema, new=media.schema, where=where, old_pointer=previous.pointer,
+                                     new_pointer=media.pointer, media_type=name))
                 continue
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
@@ -155,8 +152,8 @@ class OperationDiffer:
                 self._schema(previous.schema, media.schema, previous.pointer, media.pointer, where)
         for name, media in old.items():
             if name not in new:
-                self._change("removed", "media-type", part, name, None, where, media.pointer, None, media_type=name,
-                             others=", ".join(new))
+                self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
+                                 media_type=name, others=", ".join(new)))
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
@@ -164,31 +161,33 @@ class OperationDiffer:
         for status, response in new.responses.items():
             at = response_where.at(f"response {status}")
             if status not in old.responses:
-                self._change("added", "response", "", None, status, at, None, response.pointer, status=status)
+                self.emit(change("added", "response", new=status, where=at, new_pointer=response.pointer,
+                                 status=status))
             else:
                 self._response(old.responses[status], response, at)
         for status, response in old.responses.items():
             if status not in new.responses:
-                self._change("removed", "response", "", status, None, response_where.at(f"response {status}"),
-                             response.pointer, None, status=status)
+                self.emit(change("removed", "response", old=status, where=response_where.at(f"response {status}"),
+                                 old_pointer=response.pointer, status=status))
 
     def _response(self, old: Response, new: Response, where: Where) -> None:
         self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
         for name, header in new.headers.items():
             if name not in old.headers:
-                self._change("added", "header", "", None, header.name, where, None, header.pointer,
-                             name=header.name, required=header.required)
+                self.emit(change("added", "header", new=header.name, where=where, new_pointer=header.pointer,
+                                 name=header.name, required=header.required))
             else:
                 previous = old.headers[name]
                 if previous.required != header.required:
-                    self._change("modified", "header", "required", previous.required, header.required, where,
-                                 previous.pointer, header.pointer, name=header.name)
+                    self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
+                                     where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
+                                     name=header.name))
                 self._schema(previous.schema, header.schema, previous.pointer, header.pointer,
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:
-                self._change("removed", "header", "", header.name, None, where, header.pointer, None,
-                             name=header.name, required=header.required)
+                self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
+                                 name=header.name, required=header.required))
 
 
 #: Swagger 2.0 collectionFormat -> the OpenAPI 3 style that serialises a list the same way

@@ -16,25 +16,20 @@ from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
+from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
-from specdiff.records import Change, Context
+from specdiff.records import Change
 
-#: keywords compared as plain values: (keyword, how the old and new values are read)
-SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                   "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
-                   "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated")
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
 KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False,
                                     "readOnly": False, "writeOnly": False, "deprecated": False,
                                     "exclusiveMinimum": False, "exclusiveMaximum": False}
-#: extensions that only identify a type; their changes are identity, not behaviour
-IDENTITY_EXTENSIONS = ("x-kubernetes-group-version-kind",)
 _MISSING: Any = object()
 
 Emit = Callable[[Change], None]
@@ -47,17 +42,6 @@ class Side:
     schema: Schema
     pointer: str
     doc: Document
-
-
-@dataclass(frozen=True)
-class Where:
-    """The shared location of a pair being compared."""
-
-    context: Context
-    direction: str
-
-    def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction)
 
 
 def canonical(value: Any) -> str:
@@ -84,18 +68,23 @@ class SchemaDiffer:
         self.emit = emit
         self.old_resolver, self.new_resolver = old_resolver, new_resolver
         self._stack: set[tuple[int, str, int, str]] = set()
-        #: with every $ref inside its own document, equal text means equal meaning
-        self.local_only = not old.document.externals and not new.document.externals
+        #: equal text means equal meaning when every $ref stays inside its own document and the schemas
+        #: reached through refs to places other than named schemas (`#/x-lib/Foo`) are equal on both sides
+        self.equal_means_unchanged = (not old.document.externals and not new.document.externals
+                                      and old.unnamed_targets == new.unnamed_targets)
+        #: pairs reached through a $ref, compared once whatever the path to them: (old, new, direction,
+        #: stability) by identity, holding the pair so that no id is reused while the comparison runs
+        self._followed: dict[tuple[int, int, str, str], tuple[Schema, Schema]] = {}
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
         from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
 
-        self.extensions = KubernetesExtensions(self._change, old_resolver, new_resolver)
+        self.extensions = KubernetesExtensions(emit, old_resolver, new_resolver)
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
-        if self.local_only and old.schema == new.schema:
+        if self.equal_means_unchanged and old.schema == new.schema:
             return  # equal content compares equal all the way down (a C-speed check)
         key = (id(old.doc), old.pointer, id(new.doc), new.pointer)
         if key in self._stack:
@@ -109,11 +98,6 @@ class SchemaDiffer:
     def introduced(self, new: Side, where: Where) -> None:
         """A schema the new spec adds: facts about what it brings (lifecycle markers that break KEP-2558)."""
         self.extensions.introduced(new, where)
-
-    def _change(self, kind: str, node: str, attribute: str, old: Any, new: Any, where: Where,
-                old_pointer: str | None, new_pointer: str | None, **detail: Any) -> None:
-        self.emit(Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
-                         tuple(sorted(detail.items()))))
 
     # -- refs ---------------------------------------------------------------------------------------
     def _named(self, side: Side, resolver: Resolver) -> str | None:
@@ -146,19 +130,32 @@ class SchemaDiffer:
                         self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
                                        where)
                     return
-                self._change("modified", "schema", "$ref", old_name, new_name, where,
-                             old.pointer + "/$ref", new.pointer + "/$ref")
+                self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
+                                 old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
                 if where.context.at_body():
                     return  # a body swapped for another type: one change; each type is compared where it is named
+        bare = old_ref and new_ref and not _siblings(old.schema) and not _siblings(new.schema)
         if old_ref:
             old = self._follow(old, self.old_resolver)
         if new_ref:
             new = self._follow(new, self.new_resolver)
+        if bare and self._inside_named_pair(old, new):
+            return  # the same place inside a pair of named schemas, compared with that pair
         if old_ref or new_ref:
-            self.compare(old, new, where)
+            key = (id(old.schema), id(new.schema), where.direction, where.context.stability)
+            if key not in self._followed:
+                self._followed[key] = (old.schema, new.schema)
+                self.compare(old, new, where)
             return
         if not self._union_against_plain(old, new, where):
             self._keywords(old, new, where)
+
+    def _inside_named_pair(self, old: Side, new: Side) -> bool:
+        old_home, new_home = named_home(old.pointer), named_home(new.pointer)
+        return (old_home is not None and new_home is not None and old_home[1] == new_home[1]
+                and self.names.get(old_home[0]) == new_home[0] and old_home[0] in self.old.schemas
+                and self.old.schemas[old_home[0]].document is old.doc
+                and self.new.schemas[new_home[0]].document is new.doc)
 
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
@@ -167,10 +164,12 @@ class SchemaDiffer:
         old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
         retyped = old_types != new_types
         if retyped:
-            self._change("modified", "schema", "type", _types(old_types), _types(new_types), where,
-                         old.pointer, new.pointer, had_properties=bool(o.get("properties")))
+            self.emit(change("modified", "schema", "type", old=_types(old_types), new=_types(new_types), where=where,
+                             old_pointer=old.pointer, new_pointer=new.pointer,
+                             had_properties=bool(o.get("properties"))))
         if nullable(o) != nullable(n):
-            self._change("modified", "schema", "nullable", nullable(o), nullable(n), where, old.pointer, new.pointer)
+            self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
+                             old_pointer=old.pointer, new_pointer=new.pointer))
         for keyword in SCALAR_KEYWORDS:
             self._value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
@@ -195,11 +194,10 @@ class SchemaDiffer:
         if old_value is not _MISSING and new_value is not _MISSING and canonical(old_value) == canonical(new_value):
             return
         kind = "added" if old_value is _MISSING else "removed" if new_value is _MISSING else "modified"
-        self._change(kind, node, keyword, None if old_value is _MISSING else old_value,
-                     None if new_value is _MISSING else new_value, where,
-                     None if kind == "added" else old.pointer + "/" + keyword if keyword in old.schema else old.pointer,
-                     None if kind == "removed" else new.pointer + "/" + keyword if keyword in new.schema
-                     else new.pointer)
+        self.emit(change(kind, node, keyword, old=None if old_value is _MISSING else old_value,
+                         new=None if new_value is _MISSING else new_value, where=where,
+                         old_pointer=None if kind == "added" else _keyword_pointer(old, keyword),
+                         new_pointer=None if kind == "removed" else _keyword_pointer(new, keyword)))
 
     def _enum(self, old: Side, new: Side, where: Where) -> None:
         """Enum values from `enum`, or from the "Possible enum values:" list a live Kubernetes spec documents."""
@@ -208,21 +206,22 @@ class SchemaDiffer:
             return
         if old_enum is None or new_enum is None:
             kind = "added" if new_enum is not None else "removed"
-            self._change(kind, "schema", "enum", old_enum, new_enum, where,
-                         _enum_pointer(old) if kind == "removed" else None,
-                         _enum_pointer(new) if kind == "added" else None)
+            self.emit(change(kind, "schema", "enum", old=old_enum, new=new_enum, where=where,
+                             old_pointer=_enum_pointer(old) if kind == "removed" else None,
+                             new_pointer=_enum_pointer(new) if kind == "added" else None))
             return
         old_keys = {canonical(v): (i, v) for i, v in enumerate(old_enum)}
         new_keys = {canonical(v): (i, v) for i, v in enumerate(new_enum)}
         for key, (i, value) in new_keys.items():
             if key not in old_keys:
-                self._change("added", "enum-value", "enum", None, value, where, _enum_pointer(old),
-                             _enum_pointer(new, i), value=value)
+                self.emit(change("added", "enum-value", "enum", new=value, where=where, old_pointer=_enum_pointer(old),
+                                 new_pointer=_enum_pointer(new, i), value=value))
         deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
         for key, (i, value) in old_keys.items():
             if key not in new_keys:
-                self._change("removed", "enum-value", "enum", value, None, where, _enum_pointer(old, i),
-                             _enum_pointer(new), value=value, deprecated=key in deprecated)
+                self.emit(change("removed", "enum-value", "enum", old=value, where=where,
+                                 old_pointer=_enum_pointer(old, i), new_pointer=_enum_pointer(new), value=value,
+                                 deprecated=key in deprecated))
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
         old_props = _mapping(old.schema.get("properties"))
@@ -232,10 +231,10 @@ class SchemaDiffer:
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
                 at = capped(self._property_where(where.at("." + name), schema, schema), schema)
-                self._change("added", "property", "", None, schema, at, None, pointer,
-                             name=name, required=name in new_required,
-                             read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
-                             **_lifecycle_facts(schema))
+                self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
+                                 required=name in new_required,
+                                 read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
+                                 **_lifecycle_facts(schema)))
                 if isinstance(schema, dict):
                     self.introduced(Side(schema, pointer, new.doc), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
@@ -245,22 +244,23 @@ class SchemaDiffer:
         for name, schema in old_props.items():
             if name not in new_props:
                 at = capped(self._property_where(where.at("." + name), schema, schema), schema)
-                self._change("removed", "property", "", schema, None, at,
-                             old.pointer + join_pointer(("properties", name)), None,
-                             name=name, required=name in old_required, **_lifecycle_facts(schema),
-                             **_deprecation_facts(schema))
+                self.emit(change("removed", "property", old=schema, where=at,
+                                 old_pointer=old.pointer + join_pointer(("properties", name)), name=name,
+                                 required=name in old_required, **_lifecycle_facts(schema),
+                                 **_deprecation_facts(schema)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
-                self._change("modified", "property", "required", False, True,
-                             self._property_where(where.at("." + name), old_props.get(name), new_props.get(name)),
-                             old.pointer + "/required" if "required" in old.schema else old.pointer,
-                             new.pointer + "/required", name=name)
+                at = self._property_where(where.at("." + name), old_props.get(name), new_props.get(name))
+                self.emit(change("modified", "property", "required", old=False, new=True, where=at,
+                                 old_pointer=old.pointer + "/required" if "required" in old.schema else old.pointer,
+                                 new_pointer=new.pointer + "/required", name=name))
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
-                self._change("modified", "property", "required", True, False,
-                             self._property_where(where.at("." + name), old_props.get(name), new_props.get(name)),
-                             old.pointer + "/required",
-                             new.pointer + "/required" if "required" in new.schema else new.pointer, name=name)
+                at = self._property_where(where.at("." + name), old_props.get(name), new_props.get(name))
+                self.emit(change("modified", "property", "required", old=True, new=False, where=at,
+                                 old_pointer=old.pointer + "/required",
+                                 new_pointer=new.pointer + "/required" if "required" in new.schema else new.pointer,
+                                 name=name))
 
     @staticmethod
     def _property_where(where: Where, old: Any, new: Any) -> Where:
@@ -292,11 +292,12 @@ class SchemaDiffer:
         allowed_old = o if isinstance(o, dict) else o is not False
         allowed_new = n if isinstance(n, dict) else n is not False
         if allowed_old is not allowed_new:
-            self._change("modified", "schema", "additionalProperties", allowed_old, allowed_new, where,
-                         old.pointer + "/additionalProperties" if "additionalProperties" in old.schema
+            self.emit(change("modified", "schema", "additionalProperties", old=allowed_old, new=allowed_new,
+                             where=where,
+                             old_pointer=old.pointer + "/additionalProperties" if "additionalProperties" in old.schema
                          else old.pointer,
-                         new.pointer + "/additionalProperties" if "additionalProperties" in new.schema
-                         else new.pointer)
+                             new_pointer=new.pointer + "/additionalProperties" if "additionalProperties" in new.schema
+                         else new.pointer))
 
     def _union_against_plain(self, old: Side, new: Side, where: Where) -> bool:
         """A plain schema that became an `anyOf`/`oneOf` (or the reverse) is compared with its closest member.
@@ -328,11 +329,12 @@ class SchemaDiffer:
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
-                    self._change(kind, "schema", keyword, None if kind == "added" else key,
-                                 key if kind == "added" else None, where,
-                                 pointer if kind == "removed" else None, pointer if kind == "added" else None,
-                                 member=_member_label(key, schema), plain_format=plain.schema.get("format"),
-                                 **(self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
+                    self.emit(change(kind, "schema", keyword, old=None if kind == "added" else key,
+                                     new=key if kind == "added" else None, where=where,
+                                     old_pointer=pointer if kind == "removed" else None,
+                                     new_pointer=pointer if kind == "added" else None,
+                                     member=_member_label(key, schema), plain_format=plain.schema.get("format"),
+                                     **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
 
@@ -362,12 +364,13 @@ class SchemaDiffer:
                 self.compare(Side(old_schema, old_pointer, old.doc), Side(schema, pointer, new.doc),
                              where.at(label))
             else:
-                self._change("added", "schema", keyword, None, key, where, None, pointer,
-                             member=_member_label(key, schema), **self._branch_facts(keyword, key, new, new_members))
+                self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
+                                 member=_member_label(key, schema),
+                                 **self._branch_facts(keyword, key, new, new_members)))
         for key, (pointer, schema) in old_members.items():
             if key not in new_members:
-                self._change("removed", "schema", keyword, key, None, where, pointer, None,
-                             member=_member_label(key, schema))
+                self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
+                                 member=_member_label(key, schema)))
         added = [item for key, item in new_members.items() if key not in old_members]
         if keyword == "allOf" and added:
             self._all_of_additions(old, new, added, where)
@@ -482,6 +485,11 @@ def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) 
     if keyword == "default" and zero_default_is_implied and value is not None and not value:
         return _MISSING
     return value
+
+
+def _keyword_pointer(side: Side, keyword: str) -> str:
+    """The keyword on a side that has it, else the schema."""
+    return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
 
 
 def _enum_pointer(side: Side, index: int | None = None) -> str:

@@ -16,6 +16,7 @@ import networkx as nx
 from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.model import (
+    METHODS,
     MediaType,
     NamedSchema,
     Operation,
@@ -29,12 +30,11 @@ from specdiff.graph.model import (
     stability_of,
 )
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import refs_in
+from specdiff.graph.schemas import named_home, refs_in
 from specdiff.graph.sunset import STABILITY_LEVELS, declared_level, sunset_header, sunset_of
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _PATH_PARAM = re.compile(r"\{[^}/]*\}")
 #: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
 _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum",
@@ -80,6 +80,7 @@ class Builder:
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
         self._shared_parameters: dict[tuple[int, str, tuple[str, ...]], tuple[tuple[str, str], Parameter, Any]] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
+        self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
         self._added: list[Document] = []
@@ -143,8 +144,10 @@ class Builder:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
+        unnamed = {((part_keys or {}).get(target_doc) or target_doc.name if target_doc is not doc else "", pointer):
+                   target for (target_doc, pointer), target in self._unnamed.items()}
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
-                         part_keys=part_keys or {}, notes=notes, evidence=evidence)
+                         part_keys=part_keys or {}, notes=notes, evidence=evidence, unnamed_targets=unnamed)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -230,6 +233,11 @@ class Builder:
                     self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
+                    home = named_home(target_pointer)
+                    if home is not None and home[0] in self.schemas and self.schemas[home[0]].document is target_doc:
+                        found.add(home[0])  # a place inside a named schema: used through it, compared with it
+                    else:
+                        self._unnamed[(target_doc, target_pointer)] = target
                     pending.append((target, target_pointer, target_doc))
         self._refs_cache[id(schema)] = found
         return found

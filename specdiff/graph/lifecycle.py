@@ -49,6 +49,11 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
                      gate if isinstance(gate, str) and gate else None)
 
 
+#: stability levels, least stable first: API versions (v1alpha1, v2beta3, v1), CRD versions, and the markers
+#: (KEP-2558 lifecycle statuses, `x-stability-level` as graph.sunset reads it)
+STABILITIES = ("alpha", "beta", "ga")
+
+
 def field_stability(schema: Schema) -> str:
     """The least stable of what `x-stability-level` declares and what a KEP-2558 marker says."""
     declared = stability_level(schema)
@@ -56,7 +61,7 @@ def field_stability(schema: Schema) -> str:
 
 
 def least_level(*levels: str) -> str:
-    return min(levels, key=("alpha", "beta", "ga").index)
+    return min(levels, key=STABILITIES.index)
 
 
 def _marked(schema: Schema) -> str:

@@ -6,10 +6,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from specdiff.graph.lifecycle import LIFECYCLE, field_stability
+from specdiff.graph.lifecycle import LIFECYCLE, STABILITIES, field_stability
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
+
+#: the HTTP methods an OpenAPI path item may hold, in the order routes are read
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 Schema = dict[str, Any]
 
@@ -105,6 +108,10 @@ class SpecGraph:
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
+    #: schemas reached through a `$ref` to a place that is not a named schema (`#/x-lib/Foo`), by
+    #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
+    #: nothing unless these are equal too
+    unnamed_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
@@ -226,10 +233,6 @@ def _direction(directions: set[str]) -> str:
     if directions == {"response"}:
         return "response"
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
-
-
-#: API version levels, least stable first
-STABILITIES = ("alpha", "beta", "ga")
 
 
 def least_stable(*levels: str) -> str:

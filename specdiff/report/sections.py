@@ -11,28 +11,28 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from specdiff.classify.cards import UNCLASSIFIED
-from specdiff.graph.model import group_version_of_path
+from specdiff.classify.cards import UNCLASSIFIED, card
+from specdiff.graph.model import METHODS, group_version_of_path
 from specdiff.records import Finding, Level, Report
 
 if TYPE_CHECKING:
     from specdiff.load.document import Document
 
 
-def _is_addition(finding: Finding) -> bool:
-    last = finding.rule.rsplit(".", 1)[-1]
-    return finding.level is Level.SAFE and (last == "added" or last.endswith("-added"))
+def _declared(finding: Finding) -> str:
+    """The section the finding's rule card declares (`section:`)."""
+    found = card(finding.rule)
+    return found.section if found is not None else "other"
 
 
 #: The one table that sorts findings into release-note sections; the first row that matches wins.
-#: Breaking comes first because it needs action whatever else it is; deprecations are the findings of rules
-#: about deprecation (ids containing "deprecated": operation.deprecated, crd.version.deprecated, ...); new
-#: features are safe additions (the id's last part is "added" or ends in "-added": operation.added,
-#: schema.enum.value-added); everything else is another change.
+#: Breaking comes first because it needs action whatever else it is; then the section the rule card
+#: declares, where new features are the safe findings of cards in `features` (a dangerous addition is
+#: another change); everything else is another change.
 SECTIONS: tuple[tuple[str, str, Callable[[Finding], bool]], ...] = (
     ("breaking", "Breaking changes (action required)", lambda f: f.level is Level.BREAKING),
-    ("deprecations", "Deprecations", lambda f: "deprecated" in f.rule),
-    ("features", "New features", _is_addition),
+    ("deprecations", "Deprecations", lambda f: _declared(f) == "deprecations"),
+    ("features", "New features", lambda f: f.level is Level.SAFE and _declared(f) == "features"),
     ("other", "Other changes", lambda f: True),
 )
 
@@ -56,7 +56,6 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _PARAMETER = re.compile(r"\{[^}]*\}$")
 _PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
 
@@ -82,7 +81,7 @@ class Subjects:
                 if not isinstance(item, dict):
                     continue
                 gv, resource, own = _kubernetes_resource(str(path)) if kubernetes else (None, None, False)
-                for method in _METHODS:
+                for method in METHODS:
                     operation = item.get(method)
                     if not isinstance(operation, dict):
                         continue

@@ -1,0 +1,130 @@
+"""The declared change vocabulary: every kind of change the differ may emit, and the one way to build one.
+
+This is the contract between diff/ and rules/. A change is a node kind (what changed: a property, a parameter,
+a CRD version), a change kind (added, removed, modified), an attribute (which part of the node: `required`,
+`maxLength`; "" for the node itself) and typed facts (what a rule or its message needs beyond old and new).
+The differ builds changes only through `change(...)`, which refuses anything undeclared here; the card loader
+refuses a card that matches, renders or tests anything undeclared here. Adding a kind of change means adding
+it here first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from specdiff.records import Change, Context
+
+KINDS = ("added", "removed", "modified")
+#: the keywords a schema change may name, beyond the scalar keywords below
+SCALAR_KEYWORDS = ("format", "default", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                   "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+                   "minProperties", "maxProperties", "readOnly", "writeOnly", "deprecated")
+#: JSON Schema 2020-12 keywords (specdiff.diff.jsonschema2020)
+KEYWORDS_2020 = ("if", "then", "else", "contains", "minContains", "maxContains", "propertyNames", "contentSchema",
+                 "contentMediaType", "contentEncoding", "unevaluatedProperties", "unevaluatedItems", "prefixItems",
+                 "patternProperties", "dependentSchemas", "dependentRequired", "$defs")
+#: an attribute ending in `*` stands for every attribute with that prefix
+ANY_EXTENSION = "x-*"
+
+#: placeholders every change offers a message, whatever its node (see classify.message_values)
+COMMON_VALUES = ("old", "new", "attribute", "operation", "schema", "path", "location", "document", "direction",
+                 "stability", "group_version")
+
+_OPTIONAL_STR = (str, type(None))
+_ANY = (object,)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node kind: the change kinds and attributes it comes in, and the facts it may carry (name -> types)."""
+
+    kinds: tuple[str, ...]
+    attributes: tuple[str, ...]
+    facts: Mapping[str, tuple[type, ...]] = field(default_factory=dict)
+
+    def has_attribute(self, attribute: str) -> bool:
+        return attribute in self.attributes or any(
+            a.endswith("*") and attribute.startswith(a[:-1]) for a in self.attributes)
+
+
+_CRD_VERSION = {"crd": (str,), "version": (str,)}
+#: what a deprecation says about when the element goes (specdiff.diff.openapi_extensions): `x-sunset` or the
+#: Sunset header, the days left to it and the shortest notice configured for the element's stability
+_SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,)}
+#: vendor extensions plain OpenAPI specs write, compared by what they mean
+OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
+#: keywords that only document, compared with --include-docs
+DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
+
+VOCABULARY: dict[str, Node] = {
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES), _SUNSET),
+    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
+                      {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
+    "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
+    "media-type": Node(("added", "removed"), ("request", "response", "schema"),
+                       {"media_type": (str,), "others": (str,)}),
+    "response": Node(("added", "removed"), ("",), {"status": (str,)}),
+    "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
+    "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
+                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
+                           *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
+                   {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
+                    "had_properties": (bool,), "plain_format": (str,), **_SUNSET}),
+    "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
+    "property": Node(KINDS, ("", "required"),
+                     {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),
+                      "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
+    "extension": Node(KINDS, (ANY_EXTENSION,),
+                      {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
+                       "value_kind": (str,)}),
+    "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
+                      {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
+                       "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
+    "validation": Node(KINDS, ("rule", "message"),
+                       {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,)}),
+    "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
+    "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
+    "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
+                        {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,)}),
+    "crd-names": Node(KINDS, ("kind", "plural", "singular", "listKind", "shortNames", "categories"),
+                      {"name": (str,)}),
+    "crd-subresource": Node(KINDS, ("status", "scale"), {**_CRD_VERSION, "key": (str,)}),
+    "crd-printer-column": Node(KINDS, ("", "jsonPath", "type", "format", "priority"),
+                               {**_CRD_VERSION, "column": (str,), "json_path": _ANY}),
+    "crd-selectable-field": Node(("added", "removed"), ("",), {**_CRD_VERSION, "field": (str,)}),
+    "crd-round-trip": Node(("added",), ("",), {**_CRD_VERSION, "field": (str,), "missing_in": (str,)}),
+    "group-version": Node(("added", "removed"), ("",),
+                          {"definition_count": (int,), "definitions": (tuple,), "kinds": (str,),
+                           "operation_count": (int,), "operations": (tuple,)}),
+}
+
+
+class VocabularyError(TypeError):
+    """The differ built a change this module does not declare: a bug in specdiff, not in the input."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """The shared location of a pair being compared: the context and the direction it is read in."""
+
+    context: Context
+    direction: str
+
+    def at(self, path_suffix: str) -> Where:
+        return Where(self.context.at(path_suffix), self.direction)
+
+
+def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,
+           old_pointer: str | None = None, new_pointer: str | None = None, **facts: Any) -> Change:
+    """A declared change; refuses an undeclared node, kind, attribute or fact, or a fact of the wrong type."""
+    declared = VOCABULARY.get(node)
+    if declared is None or kind not in declared.kinds or not declared.has_attribute(attribute):
+        raise VocabularyError(f"undeclared change: {kind} {node} {attribute!r}")
+    for name, value in facts.items():
+        types = declared.facts.get(name)
+        if types is None or (value is not None and not isinstance(value, types)):
+            raise VocabularyError(f"undeclared fact {name}={value!r} on {node}")
+    return Change(kind, node, attribute, old, new, where.direction, where.context, old_pointer, new_pointer,
+                  tuple(sorted(facts.items())))

@@ -1,0 +1,58 @@
+"""A renamed rule keeps its former id: baselines still match and configuration naming it still applies."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import specdiff.classify as classify
+from specdiff.classify import cards
+from specdiff.config import config_from_mapping
+from specdiff.load import load_text
+from specdiff.pipeline import run
+from specdiff.records import fingerprint
+
+OLD_ID, NEW_ID = "schema.type-changed", "schema.type.changed"
+
+
+@pytest.fixture
+def renamed_rule(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The catalogue as it would read after `schema.type-changed` is renamed with an alias."""
+    shipped = cards.catalogue()
+    renamed = tuple(dataclasses.replace(c, id=NEW_ID, aliases=(OLD_ID,)) if c.id == OLD_ID else c for c in shipped)
+    monkeypatch.setattr(cards, "catalogue", lambda: renamed)
+    monkeypatch.setattr(classify, "catalogue", lambda: renamed)
+    cards.renamed.cache_clear()
+    classify._INDEX.clear()
+    yield
+    cards.renamed.cache_clear()
+    classify._INDEX.clear()
+
+
+def _spec(kind: str) -> dict[str, Any]:
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"Frob": {"type": "object", "properties": {"size": {"type": kind}}}}}}
+
+
+def _run(config: dict[str, Any] | None = None) -> Any:
+    old = load_text(json.dumps(_spec("string")), "old.json", None)
+    new = load_text(json.dumps(_spec("integer")), "new.json", None)
+    return run(old, new, "openapi", config_from_mapping(config) if config is not None else None)
+
+
+def test_a_renamed_rule_keeps_its_fingerprints(renamed_rule: None) -> None:
+    (finding,) = _run().findings
+    assert (finding.rule, finding.change.pointer) == (NEW_ID, "/components/schemas/Frob/properties/size")
+    assert finding.fingerprint == fingerprint(OLD_ID, finding.change)
+    assert not _run({"baseline": None}).notes
+    assert cards.card(OLD_ID) is cards.card(NEW_ID) is not None
+
+
+@pytest.mark.parametrize("config", [{"ignore": [OLD_ID]}, {"rules": {OLD_ID: "off"}},
+                                    {"ignore": [{"rule": OLD_ID, "reason": "accepted"}]}])
+def test_configuration_naming_the_former_id_still_applies(renamed_rule: None, config: dict[str, Any]) -> None:
+    assert _run(config).findings == ()

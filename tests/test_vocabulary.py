@@ -1,0 +1,126 @@
+"""The change vocabulary is the contract between the differ and the rule cards: both sides are held to it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rulecases import run_case
+
+from specdiff.classify import cards, message_values
+from specdiff.classify.cards import UNCLASSIFIED, Card, cases, catalogue, load_catalogue, placeholders
+from specdiff.classify.predicates import PREDICATES
+from specdiff.cli import main
+from specdiff.diff.vocabulary import VocabularyError, Where, change
+from specdiff.errors import ConfigError
+from specdiff.records import Change, Context
+
+GOOD = """\
+id: schema.test.example
+title: Example
+level: safe
+match: {node: property, change: added}
+message: "property {name} added to {location}"
+reason: An example.
+docs: {what: w, why: y, example: e}
+"""
+
+
+Rendered = dict[str, list[tuple[dict[str, str], Change]]]
+
+
+def _rendered_findings() -> Rendered:
+    """rule id -> the message values and the change of every finding it gave on any card's cases."""
+    found: Rendered = {}
+    for item in catalogue():
+        for case in cases(item):
+            for finding in run_case(case).findings:
+                found.setdefault(finding.rule, []).append((message_values(finding.change), finding.change))
+    return found
+
+
+@pytest.fixture(scope="module")
+def rendered() -> Rendered:
+    return _rendered_findings()
+
+
+@pytest.mark.parametrize("card", [c for c in catalogue() if c.id != UNCLASSIFIED], ids=lambda c: c.id)
+def test_every_placeholder_renders_on_the_cases(card: Card, rendered: Rendered) -> None:
+    """A placeholder that renders empty reads as "property bar of  became optional". A `when` exception's
+    reason is rendered on the changes its predicate holds for."""
+    assert rendered.get(card.id), f"{card.id}: no case renders its message"
+    for values, seen in rendered[card.id]:
+        templates = [card.message, card.reason, *(str(e.get("reason", "")) for e in card.when
+                                                  if not isinstance(e.get("reason"), dict)
+                                                  and PREDICATES[e["predicate"]](seen))]
+        for template in templates:
+            blank = [name for name in placeholders(template) if not values.get(name)]
+            assert not blank, f"{card.id}: {{{blank[0]}}} renders empty in {template!r} at {values['location']!r}"
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Iterator[Path]:
+    root = tmp_path / "rules"
+    (root / "schema").mkdir(parents=True)
+    yield root
+
+
+def _refusal(root: Path, card_text: str) -> str:
+    (root / "schema" / "bad.yaml").write_text(card_text)
+    with pytest.raises(ConfigError) as caught:
+        load_catalogue(root)
+    return str(caught.value)
+
+
+def test_a_good_card_loads(rules: Path) -> None:
+    (rules / "schema" / "good.yaml").write_text(GOOD)
+    assert [c.id for c in load_catalogue(rules)] == ["schema.test.example"]
+
+
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ("node: property", "node: propery", "unknown node 'propery'"),
+    ("change: added", "change: renamed", "unknown change kind 'renamed'"),
+    ("change: added}", "change: added, attribute: maxLenght}", "unknown attribute 'maxLenght'"),
+    ("change: added}", "change: added, direction: sideways}", "unknown direction 'sideways'"),
+    ("{location}", "{locaton}", "unknown placeholder {locaton}"),
+    ("{name}", "{media_type}", "unknown placeholder {media_type}"),
+    ("reason: An example.", "reason: An example.\npredicate: transition_rule",
+     "predicate 'transition_rule' reads fact 'transition'"),
+    ("reason: An example.", "reason: An example.\npredicate: no_such_thing", "unknown predicate 'no_such_thing'"),
+])
+def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new: str, named: str) -> None:
+    message = _refusal(rules, GOOD.replace(old, new))
+    assert message.startswith(f"{rules / 'schema' / 'bad.yaml'}: ") and named in message
+    assert "\n" not in message
+
+
+def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (rules / "schema" / "bad.yaml").write_text(GOOD.replace("node: property", "node: propery"))
+    spec = Path(__file__).parents[1] / "corpora" / "demo" / "frobber-v6.yaml"
+    shutil.copy(spec, tmp_path / "a.yaml")
+    monkeypatch.setattr(cards, "rules_root", lambda: rules)
+    cards.catalogue.cache_clear()
+    try:
+        result = CliRunner().invoke(main, [str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--no-config"])
+    finally:
+        cards.catalogue.cache_clear()
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"specdiff: error: {rules / 'schema' / 'bad.yaml'}: unknown node 'propery'"]
+
+
+@pytest.mark.parametrize(("kind", "node", "attribute", "facts"), [
+    ("added", "propery", "", {}),
+    ("renamed", "property", "", {}),
+    ("added", "property", "maxLength", {}),
+    ("added", "property", "", {"colour": "red"}),
+    ("added", "property", "", {"required": "yes"}),
+])
+def test_the_differ_cannot_build_an_undeclared_change(kind: str, node: str, attribute: str,
+                                                      facts: dict[str, object]) -> None:
+    with pytest.raises(VocabularyError):
+        change(kind, node, attribute, where=Where(Context(), "both"), **facts)
