@@ -89,8 +89,6 @@ def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str,
             extra["days_to_sunset"] = days_left(sunset, today)
         if item.attribute == "deprecated" and item.new is True and item.context.stability in minimum_days:
             extra["min_days"] = minimum_days[item.context.stability]
-            extra["notice"] = (f"{extra['days_to_sunset']} days to its sunset {sunset}"
-                               if "days_to_sunset" in extra else "no sunset date")
         dated.append(replace(item, detail=tuple(sorted((*item.detail, *extra.items())))) if extra else item)
     return dated
 

@@ -52,7 +52,7 @@ class Node:
 _CRD_VERSION = {"crd": (str,), "version": (str,)}
 #: what a deprecation says about when the element goes (specdiff.diff.openapi_extensions): `x-sunset` or the
 #: Sunset header, the days left to it and the shortest notice configured for the element's stability
-_SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,), "notice": (str,)}
+_SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,)}
 #: vendor extensions plain OpenAPI specs write, compared by what they mean
 OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 #: keywords that only document, compared with --include-docs
