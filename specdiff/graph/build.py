@@ -143,7 +143,7 @@ class Builder:
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
-        evidence = kubernetes_evidence(schemas, (added.data for added in self._added))
+        evidence = kubernetes_evidence(schemas, self._added)
         unnamed = {((part_keys or {}).get(target_doc) or target_doc.name if target_doc is not doc else "", pointer):
                    target for (target_doc, pointer), target in self._unnamed.items()}
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.sunset import STABILITY_LEVELS
+from specdiff.load.document import Document
 
 GVK = "x-kubernetes-group-version-kind"
 _PREFIX = "x-kubernetes-"
 
 
-def kubernetes_evidence(schemas: dict[str, NamedSchema], documents: Iterable[Any]) -> str | None:
+def kubernetes_evidence(schemas: dict[str, NamedSchema], documents: Iterable[Document]) -> str | None:
     """One phrase saying what marks the spec as Kubernetes ("x-kubernetes-group-version-kind on 412 schemas"),
     or None when nothing does."""
     marked = sum(1 for named in schemas.values() if GVK in named.schema)
@@ -28,7 +28,7 @@ def kubernetes_evidence(schemas: dict[str, NamedSchema], documents: Iterable[Any
     named = sum(1 for name in schemas if name.startswith("io.k8s."))
     if named:
         return f"{_count(named, 'io.k8s.* definition')}"
-    found = sum(_extensions(data) for data in documents)
+    found = sum(_extensions(doc) for doc in documents)
     if found:
         return f"x-kubernetes-* extensions in {_count(found, 'place')}"
     return None
@@ -38,10 +38,13 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _extensions(data: Any) -> int:
-    """How many `x-kubernetes-*` keys the document holds, anywhere (one walk, no recursion)."""
+def _extensions(doc: Document) -> int:
+    """How many `x-kubernetes-*` keys the document holds, anywhere (one walk, no recursion). A text without
+    the prefix holds none, which a substring search tells far faster than the walk over every node."""
+    if doc.sourcemap is not None and _PREFIX not in doc.sourcemap.text:
+        return 0
     found = 0
-    stack = [data]
+    stack = [doc.data]
     while stack:
         node = stack.pop()
         if type(node) is dict:
