@@ -95,7 +95,7 @@ def _findings(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[tupl
 AT = "/components/schemas/Spec/x-kubernetes-validations"
 
 
-def test_validation_rules_pair_by_text_then_by_message() -> None:
+def test_validation_rules_pair_by_text_then_by_message_then_the_only_ones_left() -> None:
     old = [{"rule": "self.a > 0", "message": "a"}, {"rule": "self.b > 0", "message": "b must be positive"},
            {"rule": "self.c > 0"}]
     new = [{"rule": "self.b > 1", "message": "b must be positive"}, {"rule": "self.a > 0", "message": "a!"},
@@ -103,8 +103,16 @@ def test_validation_rules_pair_by_text_then_by_message() -> None:
     assert _findings(old, new) == sorted([
         ("kubernetes.validation.rule-changed", f"{AT}/0"),  # b, paired by its message
         ("kubernetes.validation.message-changed", f"{AT}/1"),  # a, same expression
-        ("kubernetes.validation.rule-removed", AT),  # c
-        ("kubernetes.validation.rule-added", f"{AT}/2"),  # d
+        ("kubernetes.validation.rule-changed", f"{AT}/2"),  # c replaced by d, the only ones left
+    ])
+
+
+def test_validation_rules_left_over_on_both_sides_are_not_guessed_at() -> None:
+    old = [{"rule": "self.a > 0"}, {"rule": "self.b > 0"}]
+    new = [{"rule": "self.c > 0"}, {"rule": "self.d > 0"}]
+    assert _findings(old, new) == sorted([
+        ("kubernetes.validation.rule-removed", AT), ("kubernetes.validation.rule-removed", AT),
+        ("kubernetes.validation.rule-added", f"{AT}/0"), ("kubernetes.validation.rule-added", f"{AT}/1"),
     ])
 
 

@@ -317,6 +317,20 @@ def transition_rule(change: Change) -> bool:
 
 
 @predicate
+@reads("loosened")
+def rule_loosened(change: Change) -> bool:
+    """The new CEL rule is the old one OR-ed with more, so it accepts everything the old one did."""
+    return bool(change.fact("loosened"))
+
+
+@predicate
+@reads("on_new_fields")
+def rule_on_new_fields(change: Change) -> bool:
+    """The added CEL rule holds on every object valid under the old schema (it only constrains new fields)."""
+    return bool(change.fact("on_new_fields"))
+
+
+@predicate
 @reads("discriminator")
 def union_with_discriminator(change: Change) -> bool:
     return bool(change.fact("discriminator"))

@@ -10,8 +10,11 @@
 - Strategic merge patch: `x-kubernetes-patch-strategy` (with what kind of value it is on), and
   `x-kubernetes-patch-merge-key` while both sides merge.
 - Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
-- `x-kubernetes-validations`: rules matched by their `rule` text, then by their message, one fact per rule, so a
-  message-only change is told apart from a changed rule.
+- `x-kubernetes-validations`: rules matched by their `rule` text, then by their message, then the only rule removed
+  with the only rule added, one fact per rule, so a message-only change is told apart from a changed rule. A
+  changed rule says whether it only widens the old one (`old || more`); an added rule whether it holds on every
+  object valid under the old schema, e.g. `!has(self.newField) || ...` (CEL read with cel-python, see
+  `specdiff.diff.cel`).
 - `x-kubernetes-unions`: unions matched by discriminator, one fact per member.
 
 Any other `x-kubernetes-*` keyword is reported as a plain `extension` change.
@@ -24,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from specdiff.diff.cel import holds_without, widens
 from specdiff.diff.schemas import Emit, Side, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
@@ -208,7 +212,9 @@ class KubernetesExtensions:
             if before.get("rule") != rule or before.get("optionalOldSelf") != after.get("optionalOldSelf"):
                 self.emit(change("modified", "validation", "rule", old=before.get("rule"), new=rule, where=where,
                                  old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}",
-                                 transition=transition_rule(rule), message=after.get("message")))
+                                 transition=transition_rule(rule), message=after.get("message"),
+                                 loosened=before.get("optionalOldSelf") == after.get("optionalOldSelf")
+                                 and widens(before.get("rule"), rule)))
                 continue
             fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
             if fields:
@@ -224,7 +230,7 @@ class KubernetesExtensions:
             self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
-                             message=after.get("message")))
+                             message=after.get("message"), on_new_fields=_holds_on_existing(after, old, new)))
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:
@@ -273,6 +279,23 @@ class KubernetesExtensions:
                          new_pointer=None if kind == "removed" else new_pointer))
 
 
+def _holds_on_existing(rule: dict[str, Any], old: Side, new: Side) -> bool:
+    """The rule is true on every object valid under the old schema: such an object has none of the properties the
+    new schema adds (without a default), and each required string enum property holds one of its old values."""
+    before, after = old.schema.get("properties"), new.schema.get("properties")
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    if old.schema.get(FLAGS[0]) is True:  # stored objects may already carry any field
+        return False
+    absent = frozenset(name for name, prop in after.items()
+                       if name not in before and not (isinstance(prop, dict) and "default" in prop))
+    required = old.schema.get("required")
+    fixed = {name: frozenset(prop["enum"]) for name, prop in before.items()
+             if isinstance(prop, dict) and isinstance(prop.get("enum"), list)
+             and all(isinstance(v, str) for v in prop["enum"]) and isinstance(required, list) and name in required}
+    return holds_without(rule.get("rule"), absent, fixed)
+
+
 def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:
     """Pointers to the keyword on each side, or to the schema on a side that lacks it."""
     return (f"{old.pointer}/{keyword}" if keyword in old.schema else old.pointer,
@@ -293,7 +316,8 @@ Indexed = tuple[int, dict[str, Any]]
 
 def _match_rules(before: list[Indexed], after: list[Indexed]
                  ) -> tuple[list[tuple[Indexed, Indexed]], list[Indexed], list[Indexed]]:
-    """Pairs of the same rule (same `rule` text, else the same message), then the removed and the added ones."""
+    """Pairs of the same rule (same `rule` text, else the same message, else the only rule left on each side),
+    then the removed and the added ones."""
     pairs: list[tuple[Indexed, Indexed]] = []
     left, right = list(before), list(after)
     keys: Iterable[Callable[[dict[str, Any]], Any]] = (
@@ -318,6 +342,8 @@ def _match_rules(before: list[Indexed], after: list[Indexed]
             else:
                 unmatched.append(item)
         left, right = unmatched, [other for other in right if other[0] not in taken]
+    if len(left) == 1 and len(right) == 1:  # one rule replaced by another at the same place
+        return [*pairs, (left[0], right[0])], [], []
     return pairs, left, right
 
 
