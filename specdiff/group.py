@@ -97,14 +97,14 @@ def _message(members: Sequence[Finding]) -> str:
 def operations_phrase(operations: Sequence[str]) -> str:
     """"402 operations: list, watch and deletecollection of 134 resources in 24 group-versions" for Kubernetes
     paths; "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
-    from specdiff.report.sections import _kubernetes_resource
+    from specdiff.graph.subjects import kubernetes_resource
 
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
     for label in operations:
         method, _, path = label.partition(" ")
-        gv, resource, own = _kubernetes_resource(path)
+        gv, resource, own = kubernetes_resource(path)
         if gv is None or resource is None:
             break
         versions.add(gv)

@@ -15,6 +15,7 @@ from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.refs import Resolver
+from specdiff.graph.subjects import operation_subjects
 from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
@@ -74,7 +75,7 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     if grouped:
         findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes,
-                  policy_reason=why)
+                  policy_reason=why, subjects=operation_subjects([new, old], chosen == "kubernetes"))
 
 
 def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> tuple[str, str]:

@@ -156,6 +156,9 @@ class Report:
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())  # policy remarks: expired ignores, unused baseline entries
     policy_reason: str = ""  # why this policy: "no Kubernetes markers", "x-kubernetes-group-version-kind on 9 schemas"
+    #: (operation label, group, kind) the graph found for each operation of either spec, so the report layer
+    #: groups findings by API without reading the documents (specdiff/graph/subjects.py)
+    subjects: tuple[tuple[str, str, str], ...] = field(default=())
 
     @property
     def policy_label(self) -> str:

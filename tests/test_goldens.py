@@ -114,3 +114,19 @@ def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
     golden = (REPORTS / "examples" / "kubernetes-1.35-to-1.36.release-notes.md").read_text(encoding="utf-8")
     assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
     assert len(golden.splitlines()) < 130 and golden.count("shardSelector") == 1
+
+
+@pytest.mark.parametrize("name", ["release-notes", "html"])
+def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The graph stage names each operation's group/version and kind on the report: rendered without the
+    documents, the demo's sections still say `frobs.example.com/v6 Frobber`, exactly as the golden."""
+    from specdiff.load import load
+    from specdiff.pipeline import run
+    from specdiff.report import render
+
+    monkeypatch.chdir(ROOT)  # the reports name the inputs as the Makefile passes them
+    old, new = (load(path) for path in _demo_pair())
+    report = run(old, new, "auto", None)
+    assert any(group == "frobs.example.com/v6" and kind == "Frobber" for _, group, kind in report.subjects)
+    suffix = {"release-notes": ".release-notes.md", "html": ".html"}[name]
+    assert render(report, name) == (REPORTS / f"specdiff{suffix}").read_text(encoding="utf-8")

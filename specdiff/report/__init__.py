@@ -32,8 +32,8 @@ FORMATS: dict[str, str] = {
 class RenderOptions:
     """What a formatter may need beside the report: colour, and the loaded documents.
 
-    The documents give source lines (github, sarif), tags and Kubernetes kinds (release-notes, html) and the
-    raw trees (jsonpatch); without them those formats still render, with less detail.
+    The documents give source lines (github, sarif) and the raw trees (jsonpatch); without them those formats
+    still render, with less detail. Grouping by API (release-notes, html) needs only the report.
     """
 
     color: bool = False

@@ -11,7 +11,7 @@ import html
 
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
-from specdiff.report.sections import Subjects, grouped, reason, sentence
+from specdiff.report.sections import grouped, reason, sentence
 from specdiff.report.text import clean
 
 _STYLE = """
@@ -78,7 +78,7 @@ def render(report: Report, options: RenderOptions) -> str:
                    f"({summary[level.value]})</label>")
     total = len(report.findings)
     out += ["</fieldset>", f'<p id="shown">{total} of {total} findings shown</p>', "</header>", "<main>"]
-    sections = grouped(report, Subjects([options.new_doc, options.old_doc], report.policy == "kubernetes"))
+    sections = grouped(report)
     if not sections:
         out.append("<p>No changes found.</p>")
     for key, heading, subjects in sections:

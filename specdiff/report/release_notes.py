@@ -16,7 +16,7 @@ from specdiff.group import operations_phrase
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, escape
-from specdiff.report.sections import Subjects, grouped, is_unclassified, reason, sentence
+from specdiff.report.sections import grouped, is_unclassified, reason, sentence
 
 #: a Kubernetes definition name: io.k8s.api.core.v1.PodSpec, io.k8s.api.resource.{v1,v1beta2}.Device
 _DEFINITION = re.compile(r"\bio\.k8s\.[\w.]*?\.(v\d+(?:(?:alpha|beta)\d+)?|\{[\w,]+\})\.(\w+)((?: ?\.[\w\[\]]+)*)")
@@ -30,7 +30,7 @@ def render(report: Report, options: RenderOptions) -> str:
              f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
              f"(policy `{report.policy}`{why}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
              + ".", ""]
-    sections = grouped(report, Subjects([options.new_doc, options.old_doc], report.policy == "kubernetes"))
+    sections = grouped(report)
     if not sections:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:

@@ -7,16 +7,12 @@ finding (github, sarif, junit).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from specdiff.classify.cards import UNCLASSIFIED, card
-from specdiff.graph.model import METHODS, group_version_of_path
+from specdiff.graph.subjects import kind_of, kubernetes_resource
 from specdiff.records import Finding, Level, Report
-
-if TYPE_CHECKING:
-    from specdiff.load.document import Document
 
 
 def _declared(finding: Finding) -> str:
@@ -56,46 +52,16 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_PARAMETER = re.compile(r"\{[^}]*\}$")
 _PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
 
 
 class Subjects:
-    """Finds each finding's subject from what the documents say about their operations.
+    """Finds each finding's subject from its context and the subjects the graph gave the report's operations
+    (specdiff/graph/subjects.py). A schema belongs where the operations that use it are."""
 
-    Kubernetes operations are keyed by group/version and resource (`/apis/G/V/namespaces/{ns}/frobbers/...`);
-    a resource's kind is the kind its operations return (`x-kubernetes-group-version-kind` on the operation,
-    else on the schema of the success response; a `FooList` names `Foo`). Other operations go under their
-    first tag, else their path's first segment. A schema belongs where the operations that use it are.
-    """
-
-    def __init__(self, docs: Iterable[Document | None], kubernetes: bool = True) -> None:
-        """`kubernetes`: whether the policy is Kubernetes; an ordinary API's `/api/v1/users` is no group/version."""
-        self._kubernetes = kubernetes
-        self._operations: dict[str, Subject] = {}
-        kinds: dict[tuple[str, str], set[str]] = {}
-        located: list[tuple[str, str, str]] = []  # (label, group_version, resource)
-        for doc in _documents(docs):
-            paths = doc.data.get("paths") if isinstance(doc.data, dict) else None
-            for path, item in paths.items() if isinstance(paths, dict) else ():
-                if not isinstance(item, dict):
-                    continue
-                gv, resource, own = _kubernetes_resource(str(path)) if kubernetes else (None, None, False)
-                for method in METHODS:
-                    operation = item.get(method)
-                    if not isinstance(operation, dict):
-                        continue
-                    label = f"{method.upper()} {path}"
-                    if gv:  # a Kubernetes path: its resource, or the group/version itself (discovery)
-                        located.append((label, gv, resource or ""))
-                        kind = _returned_kind(doc.data, operation) if resource and own else None
-                        if resource and kind:
-                            kinds.setdefault((gv, resource), set()).add(kind)
-                    elif label not in self._operations:
-                        self._operations[label] = Subject(_tag_or_segment(operation, str(path)))
-        for label, gv, resource in located:
-            found = _kind_of(kinds.get((gv, resource), set()))
-            self._operations.setdefault(label, Subject(gv, found or resource))
+    def __init__(self, report: Report) -> None:
+        self._kubernetes = report.policy == "kubernetes"
+        self._operations = {label: Subject(group, kind) for label, group, kind in report.subjects}
 
     def of(self, finding: Finding) -> Subject:
         if finding.members:  # a group belongs where all its members do, else among the general changes
@@ -113,7 +79,7 @@ class Subjects:
             return Subject(ctx.group_version)  # a whole API version, with every kind in it
         if ctx.gvk:
             group, _, kind = ctx.gvk.rpartition("/")
-            return Subject(group, _kind_of({kind}) or kind)
+            return Subject(group, kind_of({kind}) or kind)
         if ctx.operation:
             return self._operations.get(ctx.operation) or _from_label(ctx.operation, self._kubernetes)
         users = {self._operations.get(op) or _from_label(op, self._kubernetes) for op in finding.operations}
@@ -126,10 +92,10 @@ class Subjects:
         return Subject(GENERAL)
 
 
-def grouped(report: Report, subjects: Subjects) -> list[tuple[str, str, list[tuple[Subject, list[Finding]]]]]:
+def grouped(report: Report) -> list[tuple[str, str, list[tuple[Subject, list[Finding]]]]]:
     """[(section key, section title, [(subject, findings)])], sections in table order, subjects sorted,
     findings in report order; empty sections are left out."""
-    out = []
+    out, subjects = [], Subjects(report)
     for key, title, _ in SECTIONS:
         chosen = [f for f in report.findings if section_of(f)[0] == key]
         if not chosen:
@@ -166,81 +132,11 @@ def _subject_order(subject: Subject) -> tuple[int, str, str]:
     return (subject.group in (SHARED, GENERAL), subject.group, subject.kind)
 
 
-def _documents(docs: Iterable[Document | None]) -> list[Document]:
-    """The new document first (its words win), with the parts of directory inputs."""
-    found = []
-    for doc in docs:
-        if doc is not None:
-            found += [part for _, part in doc.parts] if doc.parts else [doc]
-    return found
-
-
-def _kubernetes_resource(path: str) -> tuple[str | None, str | None, bool]:
-    """(group/version, resource, whether the path is the resource itself rather than a subresource)."""
-    gv = group_version_of_path(path)
-    if gv is None:
-        return None, None, False
-    parts = path.strip("/").split("/")[2 if path.startswith("/api/") else 3:]  # after /api/V or /apis/G/V
-    if parts[:1] == ["watch"]:
-        parts = parts[1:]
-    if parts[:1] == ["namespaces"] and len(parts) >= 3:
-        parts = parts[2:]
-    if not parts or _PARAMETER.match(parts[0]):
-        return gv, None, False
-    rest = parts[1:]
-    return gv, parts[0], not rest or (len(rest) == 1 and bool(_PARAMETER.match(rest[0])))
-
-
-def _returned_kind(data: dict[str, Any], operation: dict[str, Any]) -> str | None:
-    gvk = operation.get("x-kubernetes-group-version-kind")
-    if isinstance(gvk, dict) and isinstance(gvk.get("kind"), str):
-        return str(gvk["kind"])
-    responses = operation.get("responses")
-    for status, response in sorted((responses or {}).items()) if isinstance(responses, dict) else ():
-        if not str(status).startswith("2") or not isinstance(response, dict):
-            continue
-        content = response.get("content")
-        media = content.values() if isinstance(content, dict) else ()
-        schemas = [response.get("schema")] + [m.get("schema") for m in media if isinstance(m, dict)]
-        for schema in schemas:
-            kind = _schema_kind(data, schema)
-            if kind:
-                return kind
-    return None
-
-
-def _schema_kind(data: dict[str, Any], schema: Any) -> str | None:
-    ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        return None
-    target: Any = data
-    for token in ref[2:].split("/"):
-        target = target.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
-    gvks = target.get("x-kubernetes-group-version-kind") if isinstance(target, dict) else None
-    if isinstance(gvks, list) and gvks and isinstance(gvks[0], dict) and isinstance(gvks[0].get("kind"), str):
-        return str(gvks[0]["kind"])
-    return None
-
-
-def _kind_of(kinds: set[str]) -> str | None:
-    """The one kind a resource serves: lists name their items' kind (FrobberList -> Frobber)."""
-    names = {k[: -len("List")] if k.endswith("List") and len(k) > 4 else k for k in kinds}
-    return names.pop() if len(names) == 1 else None
-
-
-def _tag_or_segment(operation: dict[str, Any], path: str) -> str:
-    tags = operation.get("tags")
-    if isinstance(tags, list) and tags and isinstance(tags[0], str) and tags[0].strip():
-        return tags[0]
-    first = path.strip("/").split("/", 1)[0]
-    return f"/{first}"
-
-
 def _from_label(label: str, kubernetes: bool = True) -> Subject:
-    """A subject for an operation the documents do not show (a removed one is in the old document, so this is
+    """A subject for an operation the graph did not name (a removed one is in the old document, so this is
     rare): its Kubernetes group/version and resource, else its path's first segment."""
     _, _, path = label.partition(" ")
-    gv, resource, _ = _kubernetes_resource(path) if kubernetes else (None, None, False)
+    gv, resource, _ = kubernetes_resource(path) if kubernetes else (None, None, False)
     if gv:
         return Subject(gv, resource or "")
     return Subject("/" + path.strip("/").split("/", 1)[0])
