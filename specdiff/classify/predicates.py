@@ -30,11 +30,25 @@ def reads(*facts: str) -> Callable[[Predicate], Predicate]:
     return declare
 
 
-@predicate
-@reads("required")
-def required(change: Change) -> bool:
-    """The added or removed thing is required."""
-    return bool(change.fact("required"))
+def _flag(name: str, fact: str, doc: str) -> None:
+    """A predicate that holds when the change carries the boolean fact `fact` (set by the differ)."""
+    def test(change: Change) -> bool:
+        return bool(change.fact(fact))
+    test.__name__, test.__doc__ = name, doc
+    predicate(reads(fact)(test))
+
+
+#: (predicate, fact, what it means): the predicates that only read one boolean fact of the change
+for _name, _fact, _doc in (
+    ("required", "required", "The added or removed thing is required."),
+    ("was_deprecated", "deprecated", "The removed element was marked deprecated in the old spec."),
+    ("transition_rule", "transition", "A CEL rule that uses `oldSelf`, so it only runs on updates."),
+    ("rule_loosened", "loosened", "The new CEL rule is the old one OR-ed with more: it accepts all the old one did."),
+    ("rule_on_new_fields", "on_new_fields", "The added CEL rule holds on every object valid under the old schema."),
+    ("union_with_discriminator", "discriminator", "The union has a discriminator: readers can tell its members apart."),
+    ("overlapping_branch", "overlaps", "An added `oneOf` alternative that a value may match along with another."),
+):
+    _flag(_name, _fact, _doc)
 
 
 @predicate
@@ -201,12 +215,6 @@ def format_widened(change: Change) -> bool:
     return change.new in _WIDER_FORMATS.get(str(change.old), ())
 
 
-@predicate
-@reads("deprecated")
-def was_deprecated(change: Change) -> bool:
-    return bool(change.fact("deprecated"))
-
-
 # -- field lifecycle (KEP-2558) -----------------------------------------------------------------------
 #: how far a lifecycle status is from GA; a deprecated field has been GA (or beta) and is on its way out
 _LIFECYCLE_RANK = {"alpha": 0, "beta": 1, "ga": 2, "deprecated": 2}
@@ -307,40 +315,6 @@ def merge_strategy_dropped(change: Change) -> bool:
 @reads("value_kind")
 def on_scalar(change: Change) -> bool:
     return bool(change.fact("value_kind") == "scalar")
-
-
-@predicate
-@reads("transition")
-def transition_rule(change: Change) -> bool:
-    """A CEL rule that uses `oldSelf`, so it only runs on updates."""
-    return bool(change.fact("transition"))
-
-
-@predicate
-@reads("loosened")
-def rule_loosened(change: Change) -> bool:
-    """The new CEL rule is the old one OR-ed with more, so it accepts everything the old one did."""
-    return bool(change.fact("loosened"))
-
-
-@predicate
-@reads("on_new_fields")
-def rule_on_new_fields(change: Change) -> bool:
-    """The added CEL rule holds on every object valid under the old schema (it only constrains new fields)."""
-    return bool(change.fact("on_new_fields"))
-
-
-@predicate
-@reads("discriminator")
-def union_with_discriminator(change: Change) -> bool:
-    return bool(change.fact("discriminator"))
-
-
-@predicate
-@reads("overlaps")
-def overlapping_branch(change: Change) -> bool:
-    """A `oneOf` alternative added that a value may match together with another alternative."""
-    return bool(change.fact("overlaps"))
 
 
 @predicate
