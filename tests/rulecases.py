@@ -35,3 +35,15 @@ def observed(report: Report, with_level: bool) -> list[tuple[str, ...]]:
 def expected(case: dict[str, Any], with_level: bool) -> list[tuple[str, ...]]:
     return sorted((e["rule"], e["pointer"], e["level"]) if with_level else (e["rule"], e["pointer"])
                   for e in case.get("expect") or [])
+
+
+#: a minimal valid rule card, for tests that write catalogues of their own
+EXAMPLE_CARD = """\
+id: schema.test.example
+title: Example
+level: safe
+match: {node: property, change: added}
+message: "property {name} added to {location}"
+reason: An example.
+docs: {what: w, why: y, example: e}
+"""

@@ -5,20 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rulecases import EXAMPLE_CARD
 
 from specdiff.classify.cards import cases, catalogue, load_catalogue
 from specdiff.errors import ConfigError
 
-CARD = """\
-id: schema.test.example
-title: Example
-level: safe
-match: {node: property, change: added}
-message: "property {name} added to {location}"
-reason: An example.
-docs: {what: w, why: y, example: e}
----
-"""
+CARD = EXAMPLE_CARD + "---\n"  # the card, then its cases in a second document
 
 
 def test_loading_the_catalogue_never_parses_the_cases(tmp_path: Path) -> None:

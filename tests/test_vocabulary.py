@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulecases import EXAMPLE_CARD as GOOD
 from rulecases import run_case
 
 from specdiff.classify import cards, message_values
@@ -17,17 +18,6 @@ from specdiff.cli import main
 from specdiff.diff.vocabulary import VocabularyError, Where, change
 from specdiff.errors import ConfigError
 from specdiff.records import Change, Context
-
-GOOD = """\
-id: schema.test.example
-title: Example
-level: safe
-match: {node: property, change: added}
-message: "property {name} added to {location}"
-reason: An example.
-docs: {what: w, why: y, example: e}
-"""
-
 
 Rendered = dict[str, list[tuple[dict[str, str], Change]]]
 
