@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,3 +17,12 @@ def corpus(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"real corpora not found at {CORPORA} (they live in ../shared/corpora beside the project)")
     return path
+
+
+@pytest.fixture
+def frob_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The working folder of a command-line test: old.yaml and new.yaml (the small Frobber pair) in it."""
+    shutil.copy(ROOT / "tests" / "specs" / "frob-old.yaml", tmp_path / "old.yaml")
+    shutil.copy(ROOT / "tests" / "specs" / "frob-new.yaml", tmp_path / "new.yaml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -13,8 +12,6 @@ from click.testing import CliRunner
 from specdiff.cli import main
 from specdiff.config import BaselineEntry, Config, ScopedIgnore, find_config, for_command, load_config
 from specdiff.errors import ConfigError, UsageError
-
-SPECS = Path(__file__).parent / "specs"
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -168,11 +165,8 @@ def test_command_line_selectors_are_checked() -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copy(SPECS / "frob-old.yaml", tmp_path / "old.yaml")
-    shutil.copy(SPECS / "frob-new.yaml", tmp_path / "new.yaml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(frob_folder: Path) -> Path:
+    return frob_folder
 
 
 def cli(*args: str) -> tuple[int, str, str]:

@@ -5,7 +5,6 @@ Inputs that cannot be what they claim (a URL, a folder beside a file) get a mess
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,10 @@ from click.testing import CliRunner
 
 from specdiff.cli import main
 
-SPECS = Path(__file__).parent / "specs"
-
 
 @pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copy(SPECS / "frob-old.yaml", tmp_path / "old.yaml")
-    shutil.copy(SPECS / "frob-new.yaml", tmp_path / "new.yaml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def here(frob_folder: Path) -> Path:
+    return frob_folder
 
 
 def run(*args: str) -> tuple[int, str]:
