@@ -18,6 +18,7 @@ from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
+from specdiff.graph.build import group_version_kinds
 from specdiff.graph.lifecycle import field_stability, lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph, least_stable
 from specdiff.graph.normalise import Node, Normaliser, overlay
@@ -44,6 +45,12 @@ class Side:
     schema: Schema
     pointer: str
     doc: Document
+
+
+def _kind_name(gvks: list[str]) -> str | None:
+    """`Status` when every group/version/kind listed names that kind (meta/v1 types are listed in many groups)."""
+    kinds = {gvk.rpartition("/")[2] for gvk in gvks}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def capped(where: Where, schema: Any) -> Where:
@@ -117,16 +124,27 @@ class SchemaDiffer:
                     self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
                                    where)
                 return
+            if where.context.at_body():  # a body swapped for another type: one change, with what each is
+                self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
+                                 old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
+                                 **self._kinds(o.named, n.named, where)))
+                return  # each type is compared where it is named
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                              old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
-            if where.context.at_body():
-                return  # a body swapped for another type: one change; each type is compared where it is named
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
         key = (o.identity, n.identity, where.direction, where.context.stability)
         if key not in self._followed:
             self._followed.add(key)
             self.compare(Side(o.schema, o.pointer, o.doc), Side(n.schema, n.pointer, n.doc), where)
+
+    def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
+        """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
+        acts on (a DELETE answering the deleted object instead of `Status`)."""
+        old_kinds = group_version_kinds(self.old.schemas[old_name].schema) if old_name in self.old.schemas else []
+        new_kinds = group_version_kinds(self.new.schemas[new_name].schema) if new_name in self.new.schemas else []
+        return {"old_kind": _kind_name(old_kinds), "new_kind": _kind_name(new_kinds),
+                "own_kind": where.kind is not None and where.kind in new_kinds}
 
     def _inside_named_pair(self, old: Node, new: Node) -> bool:
         old_home, new_home = named_home(old.pointer), named_home(new.pointer)

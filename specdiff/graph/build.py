@@ -272,6 +272,7 @@ class Builder:
             if group_version else "ga",
             document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
             declared_stability=declared, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
+            kind=next(iter(group_version_kinds(raw)), None),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -499,6 +500,11 @@ def _gvks(schema: Schema) -> list[tuple[str, str]]:
         return []
     return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
             for item in listed if isinstance(item, dict)]
+
+
+def group_version_kinds(node: Schema) -> list[str]:
+    """["core/v1/Pod"]: what `x-kubernetes-group-version-kind` on a schema or an operation names."""
+    return [f"{gv}/{kind}" for gv, kind in _gvks(node)]
 
 
 def _package(name: str) -> str:
