@@ -31,7 +31,7 @@ from specdiff.diff.schemas import Emit, Side, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema
-from specdiff.graph.refs import Resolver
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
 from specdiff.load.sourcemap import join_pointer
 
@@ -89,9 +89,9 @@ def transition_rule(rule: Any) -> bool:
 class KubernetesExtensions:
     """Compares the `x-kubernetes-*` keywords of one pair of schemas; `emit` is the schema differ's."""
 
-    def __init__(self, emit: Emit, old_resolver: Resolver, new_resolver: Resolver) -> None:
+    def __init__(self, emit: Emit, old_normal: Normaliser, new_normal: Normaliser) -> None:
         self.emit = emit
-        self.old_resolver, self.new_resolver = old_resolver, new_resolver
+        self.old_normal, self.new_normal = old_normal, new_normal
 
     def compare(self, old: Side, new: Side, where: Where) -> None:
         keywords = {k for k in (*old.schema, *new.schema) if k.startswith("x-kubernetes-")} - {IDENTITY}
@@ -174,8 +174,8 @@ class KubernetesExtensions:
         before, after = old.schema.get(MAP_TYPE), new.schema.get(MAP_TYPE)
         if canonical(before) == canonical(after):
             return
-        old_type = before if before is not None else self._referent(old, self.old_resolver).get(MAP_TYPE)
-        new_type = after if after is not None else self._referent(new, self.new_resolver).get(MAP_TYPE)
+        old_type = before if before is not None else self._referent(old, self.old_normal).get(MAP_TYPE)
+        new_type = after if after is not None else self._referent(new, self.new_normal).get(MAP_TYPE)
         self._modified(MAP_TYPE, before, after, old, new, where, old_type=str(old_type or "granular"),
                        new_type=str(new_type or "granular"))
 
@@ -189,17 +189,15 @@ class KubernetesExtensions:
         if "merge" in old_strategy and "merge" in new_strategy and canonical(before) != canonical(after):
             self._modified(MERGE_KEY, before, after, old, new, where)
 
-    def _referent(self, side: Side, resolver: Resolver) -> Schema:
+    @staticmethod
+    def _referent(side: Side, normal: Normaliser) -> Schema:
         """The schema a `$ref` (or an `allOf` of one `$ref`) stands for; {} when the schema is not a reference."""
         target, pointer = side.schema, side.pointer
-        members = target.get("allOf")
-        if "$ref" not in target and isinstance(members, list) and len(members) == 1 and isinstance(members[0], dict):
-            target, pointer = members[0], pointer + "/allOf/0"
-        ref = target.get("$ref")
-        if not isinstance(ref, str):
+        if "$ref" not in target:
+            target, pointer = normal.unwrap(target, pointer)
+        if not isinstance(target.get("$ref"), str):
             return {}
-        found, _, _ = resolver.lookup(ref, side.doc, pointer + "/$ref")
-        return found if isinstance(found, dict) else {}
+        return normal.target(target, pointer, side.doc)
 
     # -- validation rules ---------------------------------------------------------------------------
     def _validations(self, old: Side, new: Side, where: Where) -> None:

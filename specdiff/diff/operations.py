@@ -222,15 +222,15 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
-                         document=graph.part_of(graph.document_of(op))), "both")
+                         document=graph.part_of(graph.document_of(op))), "both", op.kind)
 
 
 def _request(where: Where) -> Where:
-    return Where(where.context, "request")
+    return Where(where.context, "request", where.kind)
 
 
 def _response(where: Where) -> Where:
-    return Where(where.context, "response")
+    return Where(where.context, "response", where.kind)
 
 
 

@@ -29,6 +29,7 @@ from specdiff.graph.model import (
     group_version_of_path,
     stability_of,
 )
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import named_home, refs_in
 from specdiff.graph.sunset import STABILITY_LEVELS, declared_level, sunset_header, sunset_of
@@ -144,10 +145,11 @@ class Builder:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
-        unnamed = {((part_keys or {}).get(target_doc) or target_doc.name if target_doc is not doc else "", pointer):
-                   target for (target_doc, pointer), target in self._unnamed.items()}
+        normal = Normaliser(self.resolver, part_keys)
+        normal.opaque.update(((normal.key(target_doc), pointer), target)
+                             for (target_doc, pointer), target in self._unnamed.items())
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
-                         part_keys=part_keys or {}, notes=notes, evidence=evidence, unnamed_targets=unnamed)
+                         part_keys=part_keys or {}, notes=notes, evidence=evidence, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -270,6 +272,7 @@ class Builder:
             if group_version else "ga",
             document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
             declared_stability=declared, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
+            kind=next(iter(group_version_kinds(raw)), None),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -497,6 +500,11 @@ def _gvks(schema: Schema) -> list[tuple[str, str]]:
         return []
     return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
             for item in listed if isinstance(item, dict)]
+
+
+def group_version_kinds(node: Schema) -> list[str]:
+    """["core/v1/Pod"]: what `x-kubernetes-group-version-kind` on a schema or an operation names."""
+    return [f"{gv}/{kind}" for gv, kind in _gvks(node)]
 
 
 def _package(name: str) -> str:

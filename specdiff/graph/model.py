@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from specdiff.graph.lifecycle import LIFECYCLE, STABILITIES, field_stability
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.load.document import Document
@@ -74,6 +75,8 @@ class Operation:
     declared_stability: str | None = None  # `x-stability-level` as written: draft, alpha, beta or stable
     summary: str | None = None
     description: str | None = None
+    #: "core/v1/Pod": the kind the operation acts on, as its `x-kubernetes-group-version-kind` names it
+    kind: str | None = None
 
     @property
     def label(self) -> str:
@@ -108,13 +111,17 @@ class SpecGraph:
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
-    #: schemas reached through a `$ref` to a place that is not a named schema (`#/x-lib/Foo`), by
-    #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
-    #: nothing unless these are equal too
-    unnamed_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
+    _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
+
+    @property
+    def normal(self) -> Normaliser:
+        """The normalisation stage of this spec: every spelling of a reference to one node identity."""
+        if self._normal is None:
+            self._normal = Normaliser(Resolver(self.document), self.part_keys)
+        return self._normal
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document
