@@ -3,7 +3,8 @@
 One change is often written many times in a spec: the same optional parameter added to every list and watch
 operation, the same enum value added to a field in each served version of a CRD, the same field change in each
 version of a type. Two findings are the same logical change when they share a `group_key`: the rule, the
-verdict and its reason, what changed (node, attribute, field path, old and new value) and where, leaving out
+verdict and its reason, what changed (node, attribute, field path, old and new value, the new value as what it is
+to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
 added to (or removed from) one field fold together too.
 
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
-from specdiff.records import Finding, _plain
+from specdiff.records import Change, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -32,11 +33,20 @@ _LISTED = 3  # operations, values or versions named before "and N more"
 def group_key(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring)."""
     change, ctx = finding.change, finding.change.context
-    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(change.new))
+    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     chosen = card(finding.rule)
     where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
+
+
+def _relative(change: Change) -> Any:
+    """The new value, or what it is to the operation when the differ knows: each DELETE that now answers the
+    object it deletes names its own kind, and all of them are one change from `Status` to "the deleted object"."""
+    return _OWN_KIND if change.fact("own_kind") else change.new
+
+
+_OWN_KIND = "the kind the operation acts on"
 
 
 def group_fingerprint(finding: Finding) -> str:

@@ -103,3 +103,35 @@ def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> 
         "4 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
     assert operations_phrase(["GET /a", "GET /b", "PUT /c", "PUT /d", "PUT /e"]) == (
         "5 operations: GET /a, GET /b, PUT /c and 2 more")
+
+
+def _deletes(answer: str) -> Document:
+    """DELETE of a core/v1 Frob and an apps/v1 Gadget, each answering `answer` (Status, or "own": its kind)."""
+    def kind(group: str, name: str) -> dict[str, str]:
+        return {"group": group, "version": "v1", "kind": name}
+    status = {"type": "object", "properties": {"code": {"type": "integer"}},
+              "x-kubernetes-group-version-kind": [kind("", "Status")]}
+    paths, definitions = {}, {"io.k8s.apimachinery.pkg.apis.meta.v1.Status": status}
+    for path, group, name in (("/api/v1/namespaces/{namespace}/frobs/{name}", "", "Frob"),
+                              ("/apis/apps/v1/namespaces/{namespace}/gadgets/{name}", "apps", "Gadget")):
+        type_name = f"io.k8s.api.{group or 'core'}.v1.{name}"
+        definitions[type_name] = {"type": "object", "properties": {"kind": {"type": "string"}},
+                                  "x-kubernetes-group-version-kind": [kind(group, name)]}
+        returned = "io.k8s.apimachinery.pkg.apis.meta.v1.Status" if answer == "Status" else type_name
+        paths[path] = {"delete": {"x-kubernetes-group-version-kind": kind(group, name), "responses": {
+            "200": {"description": "OK", "schema": {"$ref": f"#/definitions/{returned}"}}}}}
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": paths, "definitions": definitions}
+    return load_text(json.dumps(spec), f"{answer}.json", None)
+
+
+def test_deletes_that_answer_their_own_kind_instead_of_status_are_one_group() -> None:
+    report = run(_deletes("Status"), _deletes("own"))
+    [returned] = report.findings
+    assert (returned.rule, returned.message) == (
+        "kubernetes.delete-returns-object",
+        "2 operations: delete of 2 resources in 2 group-versions now returns the deleted object instead of Status "
+        "(response 200)")
+    assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
+        ("DELETE /api/v1/namespaces/{namespace}/frobs/{name}", "io.k8s.api.core.v1.Frob"),
+        ("DELETE /apis/apps/v1/namespaces/{namespace}/gadgets/{name}", "io.k8s.api.apps.v1.Gadget")]
+    assert returned.fingerprint == group_fingerprint(returned.members[1])

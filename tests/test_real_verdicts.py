@@ -72,13 +72,29 @@ def test_1_11_to_1_28_type_object_written_on_typed_definitions_is_one_correction
     #                                                                          an array) narrowed to objects
 
 
-def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_finding_per_operation() -> None:
+def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_finding() -> None:
     report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
-    swapped = _by_rule(report, "schema.body-type-replaced")
-    assert len(swapped) == 12 and all(f.level.value == "dangerous" for f in swapped)
-    assert ("response 200 of DELETE /api/v1/namespaces/{namespace}/persistentvolumeclaims/{name} is now "
-            "io.k8s.api.core.v1.PersistentVolumeClaim instead of io.k8s.apimachinery.pkg.apis.meta.v1.Status"
-            ) in {f.message for f in swapped}
+    [returned] = _by_rule(report, "kubernetes.delete-returns-object")
+    assert (returned.level.value, returned.message) == (
+        "dangerous", "8 operations: delete of 8 resources in 2 group-versions now returns the deleted object "
+        "instead of Status (response 200)")
+    assert returned.reason.startswith("The spec catches up with the API server")
+    assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
+        ("DELETE /api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}",
+         "io.k8s.api.core.v1.PersistentVolumeClaim"),
+        ("DELETE /api/v1/namespaces/{namespace}/pods/{name}", "io.k8s.api.core.v1.Pod"),
+        ("DELETE /api/v1/namespaces/{namespace}/podtemplates/{name}", "io.k8s.api.core.v1.PodTemplate"),
+        ("DELETE /api/v1/namespaces/{namespace}/resourcequotas/{name}", "io.k8s.api.core.v1.ResourceQuota"),
+        ("DELETE /api/v1/namespaces/{namespace}/serviceaccounts/{name}", "io.k8s.api.core.v1.ServiceAccount"),
+        ("DELETE /api/v1/namespaces/{namespace}/services/{name}", "io.k8s.api.core.v1.Service"),
+        ("DELETE /api/v1/persistentvolumes/{name}", "io.k8s.api.core.v1.PersistentVolume"),
+        ("DELETE /apis/storage.k8s.io/v1/storageclasses/{name}", "io.k8s.api.storage.v1.StorageClass"),
+    ]
+    assert {m.change.old for m in returned.members} == {"io.k8s.apimachinery.pkg.apis.meta.v1.Status"}
+    # the eviction subresource's body moving from policy/v1beta1 to policy/v1 is another change, kept apart
+    assert sorted(f.change.context.label() for f in _by_rule(report, "schema.body-type-replaced")) == [
+        f"POST /api/v1/namespaces/{{namespace}}/pods/{{name}}/eviction {part}"
+        for part in ("request body", "response 200", "response 201", "response 202")]
     inside = [f for f in report.findings if f.change.context.operation and f.change.context.path
               and f.change.context.path.startswith("response 200.") and f.rule.startswith("schema.")]
     assert inside == []  # no field-by-field diff of Status against the resource

@@ -447,6 +447,14 @@ def body_root(change: Change) -> bool:
 
 
 @predicate
+@reads("old_kind", "own_kind")
+def deleted_object_returned(change: Change) -> bool:
+    """A DELETE's body was `Status` and is now the kind the operation deletes: it answers the deleted object."""
+    return (body_root(change) and (change.context.operation or "").startswith("DELETE ")
+            and change.fact("old_kind") == "Status" and bool(change.fact("own_kind")))
+
+
+@predicate
 @reads("had_properties")
 def object_type_stated(change: Change) -> bool:
     """`type: object` written on a schema that had no type but had properties: it only ever took objects

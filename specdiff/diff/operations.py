@@ -60,10 +60,10 @@ class OperationDiffer:
     operation: Operation | None = None
 
     def _request(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("request") if self.operation else "request")
+        return Where(where.context, self.operation.sent("request") if self.operation else "request", where.kind)
 
     def _response_side(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("response") if self.operation else "response")
+        return Where(where.context, self.operation.sent("response") if self.operation else "response", where.kind)
 
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
@@ -222,7 +222,4 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
-                         document=graph.part_of(graph.document_of(op))), "both")
-
-
-
+                         document=graph.part_of(graph.document_of(op))), "both", op.kind)

@@ -17,6 +17,7 @@ from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
+from specdiff.graph.build import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.refs import Resolver
@@ -47,6 +48,12 @@ class Side:
 
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _kind_name(gvks: list[str]) -> str | None:
+    """`Status` when every group/version/kind listed names that kind (meta/v1 types are listed in many groups)."""
+    kinds = {gvk.rpartition("/")[2] for gvk in gvks}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 class SchemaDiffer:
@@ -97,6 +104,14 @@ class SchemaDiffer:
         ref = side.schema.get("$ref")
         return resolver.named(ref, side.doc, side.pointer) if isinstance(ref, str) else None
 
+    def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
+        """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
+        acts on (a DELETE answering the deleted object instead of `Status`)."""
+        old_kinds = group_version_kinds(self.old.schemas[old_name].schema) if old_name in self.old.schemas else []
+        new_kinds = group_version_kinds(self.new.schemas[new_name].schema) if new_name in self.new.schemas else []
+        return {"old_kind": _kind_name(old_kinds), "new_kind": _kind_name(new_kinds),
+                "own_kind": where.kind is not None and where.kind in new_kinds}
+
     def _follow(self, side: Side, resolver: Resolver) -> Side:
         """The schema a `$ref` names, with the keywords written beside the `$ref` laid over it."""
         ref = side.schema["$ref"]
@@ -123,10 +138,13 @@ class SchemaDiffer:
                         self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
                                        where)
                     return
+                if where.context.at_body():  # a body swapped for another type: one change, with what each is
+                    self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
+                                     old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
+                                     **self._kinds(old_name, new_name, where)))
+                    return  # each type is compared where it is named
                 self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
-                if where.context.at_body():
-                    return  # a body swapped for another type: one change; each type is compared where it is named
         bare = old_ref and new_ref and not _siblings(old.schema) and not _siblings(new.schema)
         if old_ref:
             old = self._follow(old, self.old_resolver)
@@ -286,7 +304,7 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction)
+                     else replace(where.context, stability=stability), direction, where.kind)
 
     def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""

@@ -71,7 +71,8 @@ VOCABULARY: dict[str, Node] = {
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
                            *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
-                    "had_properties": (bool,), "plain_format": (str,), **_SUNSET}),
+                    "had_properties": (bool,), "plain_format": (str,), "old_kind": _OPTIONAL_STR,
+                    "new_kind": _OPTIONAL_STR, "own_kind": (bool,), **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),
@@ -112,9 +113,11 @@ class Where:
 
     context: Context
     direction: str
+    #: "core/v1/Pod": the kind the operation being compared acts on, so a body can be told to be that kind
+    kind: str | None = None
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction)
+        return Where(self.context.at(path_suffix), self.direction, self.kind)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

@@ -269,6 +269,7 @@ class Builder:
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
             document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
             declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
+            kind=next(iter(group_version_kinds(raw)), None),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -496,6 +497,11 @@ def _gvks(schema: Schema) -> list[tuple[str, str]]:
         return []
     return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
             for item in listed if isinstance(item, dict)]
+
+
+def group_version_kinds(node: Schema) -> list[str]:
+    """["core/v1/Pod"]: what `x-kubernetes-group-version-kind` on a schema or an operation names."""
+    return [f"{gv}/{kind}" for gv, kind in _gvks(node)]
 
 
 def _package(name: str) -> str:

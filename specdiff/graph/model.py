@@ -74,6 +74,8 @@ class Operation:
     declared_stability: str | None = None  # `x-stability-level` as written: draft, alpha, beta or stable
     summary: str | None = None
     description: str | None = None
+    #: "core/v1/Pod": the kind the operation acts on, as its `x-kubernetes-group-version-kind` names it
+    kind: str | None = None
 
     @property
     def label(self) -> str:
