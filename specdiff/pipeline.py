@@ -14,7 +14,6 @@ from specdiff.errors import InputError
 from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
-from specdiff.graph.refs import Resolver
 from specdiff.graph.subjects import operation_subjects
 from specdiff.group import group
 from specdiff.load.document import Document
@@ -52,12 +51,11 @@ _FRAMES_PER_LEVEL = 6
 
 def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
          grouped: bool, include_docs: bool = False) -> Report:
-    old_resolver, new_resolver = Resolver(old), Resolver(new)
-    old_graph, new_graph = plain_pair(build(old, old_resolver), build(new, new_resolver))
+    old_graph, new_graph = plain_pair(build(old), build(new))
     chosen, why = pick_policy(policy, old_graph, new_graph)
     most = min(old.limits.max_changes, new.limits.max_changes)
     try:
-        found = diff(old_graph, new_graph, old_resolver, new_resolver, include_docs, most)
+        found = diff(old_graph, new_graph, include_docs, most)
     except TooManyChanges:
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
     changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})

@@ -66,3 +66,106 @@ def test_references_that_fan_out_compare_each_pair_once(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stderr
     found = sorted((f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"])
     assert found == [("schema.type-changed", f"/x-lib/L6/properties/p{i}") for i in range(10)]
+
+
+# -- one node identity for every spelling (graph/normalise.py) ------------------------------------------------
+def _api(bodies: dict[str, Any], **sections: Any) -> dict[str, Any]:
+    """One POST per body schema, `/a`, `/b`, ... in order, plus whatever sections are given."""
+    paths = {f"/{name}": {"post": {"requestBody": {"content": {"application/json": {"schema": schema}}},
+                                   "responses": {"200": {"description": "ok"}}}} for name, schema in bodies.items()}
+    return {"openapi": "3.0.3", "info": {"title": "refs", "version": "1"}, "paths": paths, **sections}
+
+
+def _foo(kind: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {"name": {"type": kind}}}
+
+
+def _files(tmp_path: Path, side: str, files: dict[str, Any]) -> None:
+    (tmp_path / side).mkdir()
+    for name, data in files.items():
+        (tmp_path / side / name).write_text(json.dumps(data))
+
+
+def _findings_in(tmp_path: Path) -> list[tuple[str, str]]:
+    from specdiff.load import load
+
+    report = run(load(str(tmp_path / "old" / "api.json")), load(str(tmp_path / "new" / "api.json")), grouped=False)
+    return sorted((f.rule, f.change.pointer) for f in report.findings)
+
+
+def test_one_change_behind_a_named_a_non_named_and_a_file_ref_is_found_once_at_each_place(tmp_path: Path) -> None:
+    """Three targets that each changed, each reached by its own spelling of `$ref`: each found once, where it is."""
+    for side, kind in (("old", "string"), ("new", "integer")):
+        _files(tmp_path, side, {
+            "api.json": _api({"a": {"$ref": "#/components/schemas/Foo"}, "b": {"$ref": "#/x-lib/Foo"},
+                              "c": {"$ref": "lib.json#/Foo"}},
+                             components={"schemas": {"Foo": _foo(kind)}}, **{"x-lib": {"Foo": _foo(kind)}}),
+            "lib.json": {"Foo": _foo(kind)}})
+    assert _findings_in(tmp_path) == [("schema.type-changed", "/Foo/properties/name"),
+                                      ("schema.type-changed", "/components/schemas/Foo/properties/name"),
+                                      ("schema.type-changed", "/x-lib/Foo/properties/name")]
+
+
+def test_every_spelling_of_one_target_is_one_node(tmp_path: Path) -> None:
+    """A ref, a chain of refs, an allOf of one ref and a ref with an annotation beside it all reach `#/x-lib/Foo`:
+    its change is found once, and a named schema reached through a chain is compared as that named pair."""
+    for side, kind in (("old", "string"), ("new", "integer")):
+        _files(tmp_path, side, {
+            "api.json": _api({"a": {"$ref": "#/x-lib/Foo"}, "b": {"$ref": "#/x-lib/Alias"},
+                              "c": {"allOf": [{"$ref": "#/x-lib/Foo"}]},
+                              "d": {"$ref": "#/x-lib/Foo", "description": "the same Foo"},
+                              "e": {"$ref": "lib.json#/Bar"},
+                              "f": {"$ref": "#/x-lib/BarAlias" if side == "old" else "#/components/schemas/Bar"}},
+                             components={"schemas": {"Bar": _foo(kind)}},
+                             **{"x-lib": {"Foo": _foo(kind), "Alias": {"$ref": "#/x-lib/Foo"},
+                                          "BarAlias": {"$ref": "#/components/schemas/Bar"}}}),
+            "lib.json": {"Bar": {"$ref": "api.json#/components/schemas/Bar"}}})
+    assert _findings_in(tmp_path) == [("schema.type-changed", "/components/schemas/Bar/properties/name"),
+                                      ("schema.type-changed", "/x-lib/Foo/properties/name")]
+
+
+def test_the_same_api_written_in_other_shapes_compares_equal() -> None:
+    """Inline vs a `$ref` to an identical named or non-named schema, an allOf of one member, a parameter moved
+    into the reusable ones, a ref with its nullable written beside it vs inside an allOf: no findings."""
+    pet = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"},
+                                                                  "tag": {"type": "string", "maxLength": 8}}}
+    limit = {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
+
+    def api(bodies: dict[str, Any], parameter: dict[str, Any], **sections: Any) -> dict[str, Any]:
+        spec = _api(bodies, **sections)
+        spec["paths"]["/a"]["post"]["parameters"] = [parameter]
+        return spec
+
+    old = api({"a": pet, "b": pet, "c": {"allOf": [pet]}, "d": {"$ref": "#/components/schemas/Pet", "nullable": True}},
+              limit, components={"schemas": {"Pet": pet}})
+    new = api({"a": {"$ref": "#/components/schemas/Pet"}, "b": {"$ref": "#/x-lib/Pet"}, "c": pet,
+               "d": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True}},
+              {"$ref": "#/components/parameters/limit"},
+              components={"schemas": {"Pet": pet}, "parameters": {"limit": limit}}, **{"x-lib": {"Pet": pet}})
+    assert _findings(old, new) == []
+    broken = json.loads(json.dumps(new))
+    broken["x-lib"]["Pet"]["properties"]["tag"]["maxLength"] = 4
+    broken["components"]["parameters"]["limit"]["schema"]["maximum"] = 10
+    assert _findings(old, broken) == [("schema.constraint-tightened", "/components/parameters/limit/schema/maximum"),
+                                      ("schema.constraint-tightened", "/x-lib/Pet/properties/tag/maxLength")]
+
+
+def test_references_with_keywords_beside_them_that_fan_out_compare_each_pair_once(tmp_path: Path) -> None:
+    """The fan-out above with `nullable` written beside every `$ref`: each spelling laid over its target is one
+    node, however many paths reach it (the same pair, not a new object per path)."""
+    def fan_out(leaf: str) -> dict[str, Any]:
+        spec = _fan_out(leaf)
+        for level in spec["x-lib"].values():
+            for prop in level["properties"].values():
+                if "$ref" in prop:
+                    prop["nullable"] = True
+        return spec
+
+    (tmp_path / "old.json").write_text(json.dumps(fan_out("string")))
+    (tmp_path / "new.json").write_text(json.dumps(fan_out("integer")))
+    done = subprocess.run([sys.executable, "-m", "specdiff", "old.json", "new.json", "--no-config", "--format",
+                           "json"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory)
+    assert done.returncode == 1, done.stderr
+    found = sorted((f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"])
+    assert found == [("schema.type-changed", f"/x-lib/L6/properties/p{i}") for i in range(10)]

@@ -44,7 +44,7 @@ for _name, _fact, _doc in (
     ("required", "required", "The added or removed thing is required."),
     ("was_deprecated", "deprecated", "The removed element was marked deprecated in the old spec."),
     ("transition_rule", "transition", "A CEL rule that uses `oldSelf`, so it only runs on updates."),
-    ("rule_loosened", "loosened", "The new CEL rule is the old one OR-ed with more: it accepts all the old one did."),
+    ("rule_loosened", "loosened", "The new CEL rule accepts every object the old schema allows that the old one did."),
     ("rule_on_new_fields", "on_new_fields", "The added CEL rule holds on every object valid under the old schema."),
     ("union_with_discriminator", "discriminator", "The union has a discriminator: readers can tell its members apart."),
     ("overlapping_branch", "overlaps", "An added `oneOf` alternative that a value may match along with another."),

@@ -9,7 +9,6 @@ from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import NamedSchema, SpecGraph
-from specdiff.graph.refs import Resolver
 from specdiff.graph.stability import is_version
 from specdiff.records import Change, Context
 
@@ -82,19 +81,17 @@ class Changes(list[Change]):
         super().append(item)
 
 
-def diff(old: SpecGraph, new: SpecGraph, old_resolver: Resolver | None = None,
-         new_resolver: Resolver | None = None, include_docs: bool = False, most: int | None = None) -> list[Change]:
+def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int | None = None) -> list[Change]:
     """`include_docs` adds documentation changes (descriptions, summaries, titles, examples, tags); `most`
-    bounds how many changes may be found (TooManyChanges past it)."""
+    bounds how many changes may be found (TooManyChanges past it). References resolve through each graph's
+    normalisation stage (`SpecGraph.normal`)."""
     if old.crds or new.crds:
         from specdiff.diff.crd import diff_crds
 
-        return diff_crds(old, new, old_resolver or Resolver(old.document), new_resolver or Resolver(new.document),
-                         Changes(most))
+        return diff_crds(old, new, Changes(most))
     changes = Changes(most)
     names = match_schemas(old, new)
-    schemas = SchemaDiffer(old, new, names, changes.append, old_resolver or Resolver(old.document),
-                           new_resolver or Resolver(new.document))
+    schemas = SchemaDiffer(old, new, names, changes.append)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
     renamed_to = set(names.values())

@@ -17,7 +17,6 @@ from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
 from specdiff.graph.model import Schema, SpecGraph
-from specdiff.graph.refs import Resolver
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
 
@@ -33,13 +32,12 @@ _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
 _LISTED = 5
 
 
-def diff_crds(old: SpecGraph, new: SpecGraph, old_resolver: Resolver, new_resolver: Resolver,
-              changes: list[Change]) -> list[Change]:
+def diff_crds(old: SpecGraph, new: SpecGraph, changes: list[Change]) -> list[Change]:
     if not old.crds or not new.crds:
         crd_side, other = (old, new) if old.crds else (new, old)
         raise UsageError(f"cannot compare a CustomResourceDefinition ({crd_side.document.name}) with an "
                          f"OpenAPI document ({other.document.name})")
-    CrdDiffer(SchemaDiffer(old, new, {}, changes.append, old_resolver, new_resolver)).run(old.crds, new.crds)
+    CrdDiffer(SchemaDiffer(old, new, {}, changes.append)).run(old.crds, new.crds)
     return changes
 
 

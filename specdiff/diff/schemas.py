@@ -1,14 +1,15 @@
 """Schema comparison: neutral facts about two JSON Schemas, one recursive function per keyword family.
 
-Named schemas are compared once per pair by `diff_named_schemas`; inside any schema a `$ref` to a named
-schema stops the walk (the pair is compared on its own, and its changes reach operations through the
-graph), so the cost is linear in the size of the specs, not in the number of operations times schemas.
+References are read through graph.normalise: every spelling of one becomes a node with one identity. Named
+schemas are compared once per pair by `specdiff.diff.diff`; inside any schema a `$ref` to a named schema
+stops the walk (the pair is compared on its own, and its changes reach operations through the graph), and
+any other pair of nodes is compared once, so the cost is linear in the size of the specs, not in the number
+of operations times schemas.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +21,8 @@ from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.build import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
-from specdiff.graph.refs import Resolver
+from specdiff.graph.normalise import Node, Normaliser, overlay
+from specdiff.graph.normalise import canonical as canonical  # one definition, used across diff/
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -46,10 +48,6 @@ class Side:
     doc: Document
 
 
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-
-
 def _kind_name(gvks: list[str]) -> str | None:
     """`Status` when every group/version/kind listed names that kind (meta/v1 types are listed in many groups)."""
     kinds = {gvk.rpartition("/")[2] for gvk in gvks}
@@ -61,26 +59,24 @@ class SchemaDiffer:
 
     include_docs = False  # report documentation changes too (`--include-docs`)
 
-    def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
-                 old_resolver: Resolver, new_resolver: Resolver) -> None:
+    def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit) -> None:
         self.old, self.new = old, new
+        self.old_normal, self.new_normal = old.normal, new.normal
         self.names = names
         self.emit = emit
-        self.old_resolver, self.new_resolver = old_resolver, new_resolver
         self._stack: set[tuple[int, str, int, str]] = set()
-        #: equal text means equal meaning when every $ref stays inside its own document and the schemas
-        #: reached through refs to places other than named schemas (`#/x-lib/Foo`) are equal on both sides
-        self.equal_means_unchanged = (not old.document.externals and not new.document.externals
-                                      and old.unnamed_targets == new.unnamed_targets)
-        #: pairs reached through a $ref, compared once whatever the path to them: (old, new, direction,
-        #: stability) by identity, holding the pair so that no id is reused while the comparison runs
-        self._followed: dict[tuple[int, int, str, str], tuple[Schema, Schema]] = {}
+        #: equal text means equal meaning when the schemas reached through refs to places other than named
+        #: schemas (`#/x-lib/Foo`, another file) are equal on both sides: named pairs are compared on their own
+        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque
+        #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
+        #: (old node identity, new node identity, direction, stability)
+        self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
         from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
 
-        self.extensions = KubernetesExtensions(emit, old_resolver, new_resolver)
+        self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal)
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -99,10 +95,41 @@ class SchemaDiffer:
         """A schema the new spec adds: facts about what it brings (lifecycle markers that break KEP-2558)."""
         self.extensions.introduced(new, where)
 
-    # -- refs ---------------------------------------------------------------------------------------
-    def _named(self, side: Side, resolver: Resolver) -> str | None:
-        ref = side.schema.get("$ref")
-        return resolver.named(ref, side.doc, side.pointer) if isinstance(ref, str) else None
+    # -- refs: graph.normalise resolves every spelling to a node; here only what a pair of nodes means ----------
+    def _compare(self, old: Side, new: Side, where: Where) -> None:
+        written_old, written_new = old, new
+        if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
+            old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.doc)
+            new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.doc)
+        if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
+            if not self._union_against_plain(old, new, where):
+                self._keywords(old, new, where)
+            return
+        o = self.old_normal.node(old.schema, old.pointer, old.doc)
+        n = self.new_normal.node(new.schema, new.pointer, new.doc)
+        if o.named is not None and n.named is not None:
+            if self.names.get(o.named) == n.named:
+                # the named pair is compared once on its own; here only what is written beside the refs,
+                # x-kubernetes-* markers as written (they override what the named type says)
+                self.extensions.compare(written_old, written_new, where)
+                old_beside, new_beside = _plain(o.beside), _plain(n.beside)
+                if old_beside or new_beside:
+                    self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
+                                   where)
+                return
+            if where.context.at_body():  # a body swapped for another type: one change, with what each is
+                self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
+                                 old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
+                                 **self._kinds(o.named, n.named, where)))
+                return  # each type is compared where it is named
+            self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
+                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+        if o.bare and n.bare and self._inside_named_pair(o, n):
+            return  # the same place inside a pair of named schemas, compared with that pair
+        key = (o.identity, n.identity, where.direction, where.context.stability)
+        if key not in self._followed:
+            self._followed.add(key)
+            self.compare(Side(o.schema, o.pointer, o.doc), Side(n.schema, n.pointer, n.doc), where)
 
     def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
         """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
@@ -112,56 +139,7 @@ class SchemaDiffer:
         return {"old_kind": _kind_name(old_kinds), "new_kind": _kind_name(new_kinds),
                 "own_kind": where.kind is not None and where.kind in new_kinds}
 
-    def _follow(self, side: Side, resolver: Resolver) -> Side:
-        """The schema a `$ref` names, with the keywords written beside the `$ref` laid over it."""
-        ref = side.schema["$ref"]
-        target, doc, pointer = resolver.lookup(ref, side.doc, side.pointer + "/$ref")
-        target = target if isinstance(target, dict) else {}
-        siblings = _siblings(side.schema)
-        return Side(_overlay(target, siblings) if siblings else target, pointer, doc)
-
-    def _compare(self, old: Side, new: Side, where: Where) -> None:
-        written_old, written_new = old, new
-        if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
-            old, new = _unwrap(old), _unwrap(new)
-        old_ref, new_ref = isinstance(old.schema.get("$ref"), str), isinstance(new.schema.get("$ref"), str)
-        if old_ref and new_ref:
-            old_name = self._named(old, self.old_resolver)
-            new_name = self._named(new, self.new_resolver)
-            if old_name is not None and new_name is not None:
-                if self.names.get(old_name) == new_name:
-                    # the named pair is compared once on its own; here only what is written beside the refs,
-                    # x-kubernetes-* markers as written (they override what the named type says)
-                    self.extensions.compare(written_old, written_new, where)
-                    old_beside, new_beside = _plain_siblings(old.schema), _plain_siblings(new.schema)
-                    if old_beside or new_beside:
-                        self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
-                                       where)
-                    return
-                if where.context.at_body():  # a body swapped for another type: one change, with what each is
-                    self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
-                                     old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
-                                     **self._kinds(old_name, new_name, where)))
-                    return  # each type is compared where it is named
-                self.emit(change("modified", "schema", "$ref", old=old_name, new=new_name, where=where,
-                                 old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
-        bare = old_ref and new_ref and not _siblings(old.schema) and not _siblings(new.schema)
-        if old_ref:
-            old = self._follow(old, self.old_resolver)
-        if new_ref:
-            new = self._follow(new, self.new_resolver)
-        if bare and self._inside_named_pair(old, new):
-            return  # the same place inside a pair of named schemas, compared with that pair
-        if old_ref or new_ref:
-            key = (id(old.schema), id(new.schema), where.direction, where.context.stability)
-            if key not in self._followed:
-                self._followed[key] = (old.schema, new.schema)
-                self.compare(old, new, where)
-            return
-        if not self._union_against_plain(old, new, where):
-            self._keywords(old, new, where)
-
-    def _inside_named_pair(self, old: Side, new: Side) -> bool:
+    def _inside_named_pair(self, old: Node, new: Node) -> bool:
         old_home, new_home = named_home(old.pointer), named_home(new.pointer)
         return (old_home is not None and new_home is not None and old_home[1] == new_home[1]
                 and self.names.get(old_home[0]) == new_home[0] and old_home[0] in self.old.schemas
@@ -345,14 +323,14 @@ class SchemaDiffer:
             union, plain = (new, old) if isinstance(new_members, list) else (old, new)
             if any(isinstance(plain.schema.get(k), list) for k in ("anyOf", "oneOf")):
                 return False
-            resolver = self.new_resolver if union is new else self.old_resolver
-            members = self._members(keyword, union, resolver, rename=union is old)
+            normal = self.new_normal if union is new else self.old_normal
+            members = self._members(keyword, union, normal, rename=union is old)
             if not members:
                 return False
-            closest = self._closest(plain, members, resolver, union.doc)
+            closest = self._closest(plain, members, normal, union.doc)
             rest = {k: v for k, v in union.schema.items() if k != keyword}
             pointer, member = members[closest]
-            lifted = Side(_overlay(member, rest) if rest else member, pointer, union.doc)
+            lifted = Side(overlay(member, rest) if rest else member, pointer, union.doc)
             if union is new:
                 self.compare(plain, lifted, where)
             else:
@@ -371,16 +349,13 @@ class SchemaDiffer:
             return True
         return False
 
-    def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], resolver: Resolver,
+    def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], normal: Normaliser,
                  doc: Document) -> str:
         """The member that reads most like `plain`: equal, else of the same type, else the first."""
         wanted = type_set(plain.schema, plain.doc.dialect)
         same_type = None
         for key, (pointer, member) in members.items():
-            target = member
-            if isinstance(member.get("$ref"), str):
-                found, _, _ = resolver.lookup(member["$ref"], doc, pointer + "/$ref")
-                target = found if isinstance(found, dict) else {}
+            target = normal.target(member, pointer, doc)
             if target == plain.schema:
                 return key
             if same_type is None and type_set(target, doc.dialect) == wanted:
@@ -388,8 +363,8 @@ class SchemaDiffer:
         return same_type or next(iter(members))
 
     def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> None:
-        old_members = self._members(keyword, old, self.old_resolver, rename=True)
-        new_members = self._members(keyword, new, self.new_resolver, rename=False)
+        old_members = self._members(keyword, old, self.old_normal, rename=True)
+        new_members = self._members(keyword, new, self.new_normal, rename=False)
         label = "" if keyword == "allOf" else f"<{keyword}>"
         for key, (pointer, schema) in new_members.items():
             if key in old_members:
@@ -409,34 +384,28 @@ class SchemaDiffer:
             self._all_of_additions(old, new, added, where)
 
     # -- what an added allOf part or oneOf branch brings (specdiff.diff.compositions) ---------------
-    def _resolved(self, schema: Schema, pointer: str, doc: Document, resolver: Resolver) -> Schema:
-        if not isinstance(schema.get("$ref"), str):
-            return schema
-        target, _, _ = resolver.lookup(schema["$ref"], doc, pointer + "/$ref")
-        return target if isinstance(target, dict) else {}
-
     def _branch_facts(self, keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]
                       ) -> dict[str, Any]:
         """For a `oneOf` branch added: whether a value may match it and another branch (no discriminator)."""
         if keyword != "oneOf" or "discriminator" in union.schema:
             return {}
         pointer, schema = members[key]
-        added = self._resolved(schema, pointer, union.doc, self.new_resolver)
-        return {"overlaps": any(may_overlap(added, self._resolved(other, at, union.doc, self.new_resolver))
+        added = self.new_normal.target(schema, pointer, union.doc)
+        return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.doc))
                                 for name, (at, other) in members.items() if name != key)}
 
     def _all_of_additions(self, old: Side, new: Side, added: list[tuple[str, Schema]], where: Where) -> None:
         """Compare the old schema (its parts joined) with itself plus what each added part brings."""
         def old_part(part: Schema) -> Schema:
-            return self._resolved(part, old.pointer, old.doc, self.old_resolver)
+            return self.old_normal.target(part, old.pointer, old.doc)
 
         base = flattened(old.schema, old_part)
         for pointer, part in added:
-            brought = with_additions(base, self._resolved(part, pointer, new.doc, self.new_resolver))
+            brought = with_additions(base, self.new_normal.target(part, pointer, new.doc))
             if brought != base:
                 self.compare(Side(base, old.pointer, old.doc), Side(brought, pointer, new.doc), where)
 
-    def _members(self, keyword: str, side: Side, resolver: Resolver, rename: bool) -> dict[str, tuple[str, Schema]]:
+    def _members(self, keyword: str, side: Side, normal: Normaliser, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
         if not isinstance(members, list):
             return {}
@@ -446,7 +415,8 @@ class SchemaDiffer:
             if not isinstance(member, dict):
                 continue
             pointer = f"{side.pointer}/{keyword}/{i}"
-            name = self._named(Side(member, pointer, side.doc), resolver)
+            ref = member.get("$ref")
+            name = normal.named(ref, side.doc, pointer + "/$ref") if isinstance(ref, str) else None
             if name is not None:
                 found[self.names.get(name, name) if rename else name] = (pointer, member)
             else:
@@ -455,41 +425,9 @@ class SchemaDiffer:
         return found
 
 
-#: keywords that describe a schema without constraining it
-ANNOTATIONS = frozenset({"$ref", "description", "title", "example", "examples", "externalDocs", "$comment"})
-
-
-def _siblings(schema: Schema) -> Schema:
-    """What a schema that holds a `$ref` says beside it, annotations left out."""
-    return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
-
-
-def _plain_siblings(schema: Schema) -> Schema:
+def _plain(beside: Schema | None) -> Schema:
     """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
-    return {k: v for k, v in _siblings(schema).items() if not k.startswith("x-kubernetes-")}
-
-
-def _overlay(base: Schema, extra: Schema) -> Schema:
-    """`base` and `extra` read as one schema (`allOf` of the two): properties and required are joined."""
-    merged = {**base, **extra}
-    if isinstance(base.get("properties"), dict) and isinstance(extra.get("properties"), dict):
-        merged["properties"] = {**base["properties"], **extra["properties"]}
-    if isinstance(base.get("required"), list) and isinstance(extra.get("required"), list):
-        merged["required"] = list(dict.fromkeys([*base["required"], *extra["required"]]))
-    return merged
-
-
-def _unwrap(side: Side) -> Side:
-    """`{allOf: [X], ...}` says what X says plus the rest: read it as X with the rest laid over it.
-
-    This is how OpenAPI 3.0 writes a `$ref` with a description, nullable or default beside it, so moving
-    between the two spellings (or into a named schema) is not a change.
-    """
-    members = side.schema.get("allOf")
-    if not isinstance(members, list) or len(members) != 1 or not isinstance(members[0], dict):
-        return side
-    rest = {k: v for k, v in side.schema.items() if k != "allOf"}
-    return _unwrap(Side(_overlay(members[0], rest) if rest else members[0], side.pointer + "/allOf/0", side.doc))
+    return {k: v for k, v in (beside or {}).items() if not k.startswith("x-kubernetes-")}
 
 
 def _member_label(key: str, schema: Schema) -> str:

@@ -28,6 +28,7 @@ from specdiff.graph.model import (
     group_version_of_name,
     group_version_of_path,
 )
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import named_home, refs_in
 from specdiff.graph.stability import DECLARED, declared, of_version
@@ -144,10 +145,11 @@ class Builder:
         notes = self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
-        unnamed = {((part_keys or {}).get(target_doc) or target_doc.name if target_doc is not doc else "", pointer):
-                   target for (target_doc, pointer), target in self._unnamed.items()}
+        normal = Normaliser(self.resolver, part_keys)
+        normal.opaque.update(((normal.key(target_doc), pointer), target)
+                             for (target_doc, pointer), target in self._unnamed.items())
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
-                         part_keys=part_keys or {}, notes=notes, evidence=evidence, unnamed_targets=unnamed)
+                         part_keys=part_keys or {}, notes=notes, evidence=evidence, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:

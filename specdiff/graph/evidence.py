@@ -74,4 +74,4 @@ def _without_path_versions(graph: SpecGraph) -> SpecGraph:
                   else op
                   for key, op in graph.operations.items()}
     return SpecGraph(graph.document, operations, graph.schemas, graph.graph, graph.kubernetes, graph.crds,
-                     graph.part_keys, graph.notes, graph.evidence, graph.unnamed_targets)
+                     graph.part_keys, graph.notes, graph.evidence, _normal=graph.normal)

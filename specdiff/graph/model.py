@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from specdiff.graph.lifecycle import LIFECYCLE
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
@@ -117,14 +118,18 @@ class SpecGraph:
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
-    #: schemas reached through a `$ref` to a place that is not a named schema (`#/x-lib/Foo`), by
-    #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
-    #: nothing unless these are equal too
-    unnamed_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
+    _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
+
+    @property
+    def normal(self) -> Normaliser:
+        """The normalisation stage of this spec: every spelling of a reference to one node identity."""
+        if self._normal is None:
+            self._normal = Normaliser(Resolver(self.document), self.part_keys)
+        return self._normal
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document

@@ -21,10 +21,16 @@ REMOTE_SCHEMES = ("http", "https")
 
 
 class Resolver:
-    """Resolves `$ref`s against the document they were written in; files and URLs are loaded once."""
+    """Resolves `$ref`s against the document they were written in; files and URLs are loaded once.
+
+    The resolver owns what it loaded: `externals` maps each file (by its path inside the spec's folder) and each
+    URL to its document, and `key` names any document the same way on both sides of a comparison.
+    """
 
     def __init__(self, root: Document) -> None:
         self.root = root
+        self.externals: dict[str, Document] = {}
+        self._keys: dict[Document, str] = {}
         self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
         #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
         self._found: dict[tuple[str, int], tuple[Any, Document, str]] = {}
@@ -55,16 +61,24 @@ class Resolver:
             raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
         if not target.is_relative_to(base):
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
-        key = str(target)
-        if key not in self.root.externals:
+        key = target.relative_to(base).as_posix()
+        if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
             text = doc.reader(target, name)
-            self.root.externals[key] = load_text_any(text, name, target.parent, doc)
-        return self.root.externals[key]
+            self._loaded(key, load_text_any(text, name, target.parent, doc))
+        return self.externals[key]
+
+    def _loaded(self, key: str, doc: Document) -> None:
+        self.externals[key] = doc
+        self._keys[doc] = key
+
+    def key(self, doc: Document) -> str | None:
+        """A file or URL reached by `$ref`: its path inside the spec's folder, or its URL; None for the spec's own."""
+        return self._keys.get(doc)
 
     def _remote(self, url: str, doc: Document, at: str) -> Document:
         url = url.partition("#")[0]
-        if url not in self.root.externals:
+        if url not in self.externals:
             limits = self.root.limits
             if not limits.allow_remote_refs:
                 raise self.error(f"remote $ref {url!r} refused (remote references are fetched only with "
@@ -73,8 +87,8 @@ class Resolver:
 
             text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
                 f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
-            self.root.externals[url] = load_text_any(text, url, None, doc)
-        return self.root.externals[url]
+            self._loaded(url, load_text_any(text, url, None, doc))
+        return self.externals[url]
 
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
         """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""

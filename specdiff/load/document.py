@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ class Document:
     base: Path | None = None  # folder that relative $refs resolve against (None: refs to files refused)
     sourcemap: SourceMap | None = None
     parts: tuple[tuple[str, Document], ...] = ()
-    externals: dict[str, Document] = field(default_factory=dict)  # files reached through $ref, by path
     reader: Any = None  # callable(path) -> bytes, for files beside this one (git revisions use their own)
     limits: Limits = DEFAULT_LIMITS  # what it was read under; files and URLs it refers to are read under the same
 
