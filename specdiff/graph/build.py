@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import networkx as nx
@@ -211,9 +212,11 @@ class Builder:
         if len(schema) == 1 and isinstance(ref, str):  # the common {"$ref": ...}, resolved once per document
             known = self._named_refs.get((doc, ref))
             if known is not None:
-                return {known}
+                found = self._refs_cache[id(schema)] = {known}
+                return found
         elif not any(isinstance(value, dict | list) for value in schema.values()):
-            return set()  # a leaf such as {"type": "string"}: nothing to refer to
+            found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
+            return found
         return self._walk_refs(schema, pointer, doc)
 
     def _walk_refs(self, schema: Schema, pointer: str, doc: Document) -> set[str]:
@@ -283,15 +286,14 @@ class Builder:
         )
         node = ("op", op.key)
         self.graph.add_node(node)
+        uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
         for direction, schema, at, written in self._operation_schemas(op):
             if op.reversed:
                 direction = "response" if direction == "request" else "request"
             for target in self._schema_refs(schema, at, written or self.doc):
-                edge = self.graph.get_edge_data(node, ("schema", target))
-                if edge is None:
-                    self.graph.add_edge(node, ("schema", target), directions={direction})
-                else:
-                    edge["directions"].add(direction)
+                uses.setdefault(target, set()).add(direction)
+        self.graph.add_edges_from((node, ("schema", target), {"directions": directions})
+                                  for target, directions in uses.items())
         return op
 
     @staticmethod
@@ -323,7 +325,7 @@ class Builder:
             return {}
         if not isinstance(raw, list):
             raise InputError("'parameters' must be a list", file=doc.name, place=pointer)
-        path_names = tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
+        path_names = _path_names(path)
         found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
         for i, item in enumerate(raw):
             at = f"{pointer}/{i}"
@@ -455,6 +457,12 @@ class Builder:
             headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at,
                                               document=header_doc)
         return headers, sunset_header(written)
+
+
+@cache
+def _path_names(path: str) -> tuple[str, ...]:
+    """The names of a path template's parameters, in order (`/pets/{id}` -> ("id",))."""
+    return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
 
 
 def _list(value: Any) -> list[Any]:
