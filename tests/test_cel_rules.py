@@ -1,16 +1,19 @@
 """CEL validation rules read with a parser: widened rules, rules that only constrain what a release adds, and
-malformed rules, on small cases and on the Gateway API release that added the CORS filter."""
+malformed rules, on small cases and on the Gateway API releases that added the CORS filter and made an address's
+value optional."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import corpus
 
-from specdiff.diff.cel import holds_without, widens
+from specdiff.diff.cel import Shape, holds, widens
 from specdiff.load import load
 from specdiff.pipeline import run
 
-TYPES = {"type": frozenset({"A", "B"})}
+#: an object without the new `cors`, with a required `type` that is A or B and a required `value`
+FILTER = Shape(absent=frozenset({"cors"}), present=frozenset({"type", "value"}), fixed={"type": frozenset({"A", "B"})})
+FILTERS = Shape(items=FILTER)
 
 
 @pytest.mark.parametrize(("old", "new", "wider"), [
@@ -26,23 +29,60 @@ def test_widens(old: str, new: str, wider: bool) -> None:
     assert widens(old, new) is wider
 
 
-@pytest.mark.parametrize(("rule", "holds"), [
+@pytest.mark.parametrize(("old", "new", "wider"), [
+    ("self.type == 'H' ? self.value.matches('^a$') : true",
+     "self.type == 'H' ? (!has(self.value) || self.value.matches('^a$')) : true", True),
+    ("self.all(a, a.type == 'A' ? self.exists_one(b, b.value == a.value) : true)",
+     "self.all(a, a.type == 'A' && has(a.value) ? self.exists_one(b, has(b.value) && b.value == a.value) : true)",
+     True),
+    ("self.all(a, a.x > 0)", "self.all(a, a.x > 0 || has(a.y))", True),
+    ("self.value == 'x'", "has(self.other) && self.value == 'x'", False),  # `other` may be there or not
+    ("self.all(a, a.x > 0)", "self.all(a, a.x > 1)", False),
+])
+def test_widens_on_what_the_old_schema_allows(old: str, new: str, wider: bool) -> None:
+    assert widens(old, new, FILTER if old.startswith("self.type") or "other" in new else FILTERS) is wider
+
+
+@pytest.mark.parametrize(("rule", "proven"), [
     ("!(has(self.cors) && self.type != 'CORS')", True),
     ("!(!has(self.cors) && self.type == 'CORS')", True),
     ("has(self.cors) ? self.cors.maxAge > 0 : true", True),
+    ("!has(self.value) || size(self.value) > 0", False),  # value is always there: the size is checked
+    ("has(self.value) || self.cors.x", True),
     ("self.cors.maxAge > 0", False),  # no such key on an object without cors
     ("!(!has(self.cors) && self.type == 'A')", False),
     ("!has(self.other) || self.x", False),
     ("has(self.cors) &&", False),
     ("", False),
 ])
-def test_holds_without_new_fields(rule: str, holds: bool) -> None:
-    assert holds_without(rule, frozenset({"cors"}), TYPES) is holds
+def test_holds_without_new_fields(rule: str, proven: bool) -> None:
+    assert holds(rule, FILTER) is proven
+
+
+@pytest.mark.parametrize(("rule", "proven"), [
+    ("self.filter(f, f.type == 'CORS').size() <= 1", True),
+    ("size(self.filter(f, f.type == 'CORS')) == 0", True),
+    ("self.filter(f, f.type == 'A').size() <= 1", False),  # two A filters may exist
+    ("!self.exists(f, has(f.cors))", True),
+    ("self.exists_one(f, f.type == 'CORS') ? false : true", True),
+    ("self.all(f, f.type != 'CORS')", True),
+    ("self.all(f, f.type != 'A')", False),
+    ("self.all(f, self.all(g, g.type != 'CORS'))", True),  # the inner list is the same list
+    ("self.filter(f, f.type == 'CORS').size() <= 1 && self.size() < 3", False),
+    ("self.map(f, f.type).size() <= 1", False),
+])
+def test_list_rules_over_values_the_old_schema_cannot_hold(rule: str, proven: bool) -> None:
+    assert holds(rule, FILTERS) is proven
+
+
+def test_a_macro_variable_hides_the_same_name_outside() -> None:
+    # inside the inner macro `f` is an item of `self.other`, of which nothing is known
+    assert holds("self.all(f, f.other.all(f, f.type != 'CORS'))", FILTERS) is False
 
 
 def test_gateway_httproutes_v1_4_to_v1_6_cors_rules() -> None:
-    """v1.6 adds the CORS filter: its per-filter rules tie the new `cors` field to the new `CORS` type and cannot
-    reject an existing filter; the list rule `at most one CORS filter` is not proven (it counts over the list)."""
+    """v1.6 adds the CORS filter: its per-filter rules tie the new `cors` field to the new `CORS` type, and the
+    list rule `at most one CORS filter` counts filters of a type no existing route has: none can reject one."""
     old = load(str(corpus("crds/gateway-api/httproutes.standard.v1.4.0.yaml")))
     new = load(str(corpus("crds/gateway-api/httproutes.standard.v1.6.1.yaml")))
     report = run(old, new, grouped=False)
@@ -56,6 +96,26 @@ def test_gateway_httproutes_v1_4_to_v1_6_cors_rules() -> None:
             expected += [
                 ("kubernetes.validation.rule-added", f"{filters}/items/x-kubernetes-validations/0", "safe"),
                 ("kubernetes.validation.rule-added", f"{filters}/items/x-kubernetes-validations/1", "safe"),
-                ("kubernetes.validation.rule-added", f"{filters}/x-kubernetes-validations/1", "breaking"),
+                ("kubernetes.validation.rule-added", f"{filters}/x-kubernetes-validations/1", "safe"),
             ]
     assert found == sorted(expected)
+
+
+def test_gateway_v1_2_to_v1_4_address_rules_guarded_for_an_optional_value_are_loosenings() -> None:
+    """v1.4 makes `spec.addresses[].value` optional and guards the rules that read it with `has()`: on every
+    address the old schema allows `value` is there, so each rule is the old one there; addresses without `value`
+    now pass. A loosening, judged like `schema.constraint-loosened` (dangerous for readers under the Kubernetes
+    policy), not a rule that may reject what passed."""
+    old = load(str(corpus("crds/gateway-api/gateways.standard.v1.2.0.yaml")))
+    new = load(str(corpus("crds/gateway-api/gateways.standard.v1.4.0.yaml")))
+    report = run(old, new)
+    addresses = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/addresses"
+    changed = sorted((f.change.pointer, f.level.value, len(f.members)) for f in report.findings
+                     if f.rule == "kubernetes.validation.rule-changed")
+    assert changed == [(f"{addresses}/items/x-kubernetes-validations/0", "dangerous", 2),
+                       (f"{addresses}/x-kubernetes-validations/0", "dangerous", 2),
+                       (f"{addresses}/x-kubernetes-validations/1", "dangerous", 2)]
+    assert {f.reason for f in report.findings if f.rule == "kubernetes.validation.rule-changed"} == {
+        "Every object the old rule accepted still passes (the new rule is the old one OR-ed with more, or the same "
+        "on every object the old schema allows), but readers and controllers written against the old rule may "
+        "receive values it refused, and older API servers still refuse them."}

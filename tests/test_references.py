@@ -184,7 +184,8 @@ def test_refs_inside_a_parameter_a_response_and_a_path_item_from_another_file_re
             "api.json": api,
             "params.json": {"Limit": {"name": "limit", "in": "query", "schema": {"$ref": "#/Int"}},
                             "Int": {"type": "integer", "maximum": most},
-                            "Ok": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/Body"}}}},
+                            "Ok": {"description": "ok",
+                                   "content": {"application/json": {"schema": {"$ref": "#/Body"}}}},
                             "Body": {"type": "object", "properties": {"n": {"type": "integer", "maximum": most}}}},
             "paths.json": {"B": {"post": {"requestBody": {"content": {"application/json": {"schema": {
                 "$ref": "#/Item"}}}}, "responses": {"204": {"description": "done"}}}},

@@ -103,6 +103,25 @@ def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path
         f"specdiff: error: {rules / 'schema' / 'bad.yaml'}: unknown node 'propery'"]
 
 
+def test_a_card_holding_its_cases_is_refused_in_one_line(rules: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout before cases moved to a second document: `cases:` inside the card itself."""
+    legacy = GOOD + "cases:\n  - {name: one, old: {}, new: {}, expect: []}\n"
+    message = _refusal(rules, legacy)
+    assert message == (f"{rules / 'schema' / 'bad.yaml'}: the card holds `cases:`; move them to a second YAML "
+                       "document after a `---` line")
+    spec = Path(__file__).parents[1] / "corpora" / "demo" / "frobber-v6.yaml"
+    shutil.copy(spec, tmp_path / "a.yaml")
+    monkeypatch.setattr(cards, "rules_root", lambda: rules)
+    cards.catalogue.cache_clear()
+    try:
+        result = CliRunner().invoke(main, [str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--no-config"])
+    finally:
+        cards.catalogue.cache_clear()
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"specdiff: error: {message}"]
+
+
 @pytest.mark.parametrize(("kind", "node", "attribute", "facts"), [
     ("added", "propery", "", {}),
     ("renamed", "property", "", {}),

@@ -14,7 +14,7 @@ import yaml
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
-from specdiff.graph.lifecycle import STABILITIES
+from specdiff.graph.stability import STABILITIES
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 
 UNCLASSIFIED = "specdiff.unclassified"
@@ -131,6 +131,9 @@ def _card(path: Path, root: Path) -> Card:
         raise ConfigError(f"invalid rule card: {err}", file=str(path)) from None
     if not isinstance(raw, dict):
         raise ConfigError("a rule card must be a mapping", file=str(path))
+    if "cases" in raw:  # the old layout: classification would parse every case on every run
+        raise ConfigError("the card holds `cases:`; move them to a second YAML document after a `---` line",
+                          file=str(path))
     missing = [k for k in ("id", "title", "level", "message", "reason", "docs") if k not in raw]
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))

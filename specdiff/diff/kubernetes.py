@@ -12,9 +12,10 @@
 - Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
 - `x-kubernetes-validations`: rules matched by their `rule` text, then by their message, then the only rule removed
   with the only rule added, one fact per rule, so a message-only change is told apart from a changed rule. A
-  changed rule says whether it only widens the old one (`old || more`); an added rule whether it holds on every
+  changed rule says whether it accepts every object the old schema allows that the old one accepted (`old ||
+  more`, or a `has()` guard for a field the old schema required); an added rule whether it holds on every
   object valid under the old schema, e.g. `!has(self.newField) || ...` (CEL read with cel-python, see
-  `specdiff.diff.cel`).
+  `specdiff.diff.cel`; what the old schema says is `shape`).
 - `x-kubernetes-unions`: unions matched by discriminator, one fact per member.
 
 Any other `x-kubernetes-*` keyword is reported as a plain `extension` change.
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.schemas import Emit, Side, canonical
 from specdiff.diff.vocabulary import Where, change
@@ -34,6 +35,9 @@ from specdiff.graph.model import Schema
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
 from specdiff.load.sourcemap import join_pointer
+
+if TYPE_CHECKING:
+    from specdiff.diff.cel import Shape
 
 IDENTITY = "x-kubernetes-group-version-kind"  # names a type; identity, not behaviour
 LIST_TYPE = "x-kubernetes-list-type"
@@ -206,6 +210,8 @@ class KubernetesExtensions:
         at_old, at_new = f"{old.pointer}/{VALIDATIONS}", f"{new.pointer}/{VALIDATIONS}"
         from specdiff.diff.cel import widens  # here, not at the top: the CEL parser costs 50 ms to import
 
+        known = shape(old.schema, new.schema)
+
         for (i, before), (j, after) in pairs:
             rule = after.get("rule")
             if before.get("rule") != rule or before.get("optionalOldSelf") != after.get("optionalOldSelf"):
@@ -213,7 +219,7 @@ class KubernetesExtensions:
                                  old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}",
                                  transition=transition_rule(rule), message=after.get("message"),
                                  loosened=before.get("optionalOldSelf") == after.get("optionalOldSelf")
-                                 and widens(before.get("rule"), rule)))
+                                 and widens(before.get("rule"), rule, known)))
                 continue
             fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
             if fields:
@@ -279,22 +285,37 @@ class KubernetesExtensions:
 
 
 def _holds_on_existing(rule: dict[str, Any], old: Side, new: Side) -> bool:
-    """The rule is true on every object valid under the old schema: such an object has none of the properties the
-    new schema adds (without a default), and each required string enum property holds one of its old values."""
-    before, after = old.schema.get("properties"), new.schema.get("properties")
-    before = before if isinstance(before, dict) else {}
-    after = after if isinstance(after, dict) else {}
-    if old.schema.get(FLAGS[0]) is True:  # stored objects may already carry any field
-        return False
-    absent = frozenset(name for name, prop in after.items()
-                       if name not in before and not (isinstance(prop, dict) and "default" in prop))
-    required = old.schema.get("required")
-    fixed = {name: frozenset(prop["enum"]) for name, prop in before.items()
-             if isinstance(prop, dict) and isinstance(prop.get("enum"), list)
-             and all(isinstance(v, str) for v in prop["enum"]) and isinstance(required, list) and name in required}
-    from specdiff.diff.cel import holds_without  # imported by the first spec with validation rules
+    """The rule is true on every object valid under the old schema (see `shape`)."""
+    from specdiff.diff.cel import holds  # imported by the first spec with validation rules
 
-    return holds_without(rule.get("rule"), absent, fixed)
+    return holds(rule.get("rule"), shape(old.schema, new.schema))
+
+
+def shape(before: Any, after: Any) -> Shape:
+    """What every object valid under the old schema `before` is, for rules written on the new one `after`: it has
+    none of the properties the new schema adds (unless they have a default, which the API server fills in on
+    read), it has every property the old schema requires, each required string enum property holds one of its
+    old values, and each item of a list is described the same way from the two `items` schemas. Nothing is known
+    where stored objects may carry any field (`x-kubernetes-preserve-unknown-fields`)."""
+    from specdiff.diff.cel import NOTHING_KNOWN, Shape
+
+    if not isinstance(before, dict) or not isinstance(after, dict) or before.get(FLAGS[0]) is True:
+        return NOTHING_KNOWN
+    old_properties, new_properties = before.get("properties"), after.get("properties")
+    old_properties = old_properties if isinstance(old_properties, dict) else {}
+    new_properties = new_properties if isinstance(new_properties, dict) else {}
+    required = before.get("required")
+    present = frozenset(name for name in required if isinstance(name, str) and name in old_properties
+                        and not (isinstance(old_properties[name], dict) and old_properties[name].get("nullable"))
+                        ) if isinstance(required, list) else frozenset()
+    absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
+        name for name, prop in new_properties.items()
+        if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
+    fixed = {name: frozenset(prop["enum"]) for name, prop in old_properties.items()
+             if name in present and isinstance(prop, dict) and isinstance(prop.get("enum"), list)
+             and all(isinstance(v, str) for v in prop["enum"])}
+    items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
+    return Shape(absent, present, fixed, items)
 
 
 def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:

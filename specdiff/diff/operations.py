@@ -45,7 +45,7 @@ class OperationDiffer:
                                      where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
         if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
-        self.reversed = new.reversed
+        self.operation = new
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
         for attribute, old_value, new_value in (("deprecated", old.deprecated, new.deprecated),
@@ -60,14 +60,14 @@ class OperationDiffer:
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
 
-    # -- directions: a webhook or callback is sent by the API and answered by the client ------------------
-    reversed = False
+    # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
+    operation: Operation | None = None
 
     def _request(self, where: Where) -> Where:
-        return _response(where) if self.reversed else _request(where)
+        return Where(where.context, self.operation.sent("request") if self.operation else "request", where.kind)
 
     def _response_side(self, where: Where) -> Where:
-        return _request(where) if self.reversed else _response(where)
+        return Where(where.context, self.operation.sent("response") if self.operation else "response", where.kind)
 
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
@@ -233,14 +233,3 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 def _where(op: Operation, graph: SpecGraph) -> Where:
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
                          document=graph.part_of(graph.document_of(op))), "both", op.kind)
-
-
-def _request(where: Where) -> Where:
-    return Where(where.context, "request", where.kind)
-
-
-def _response(where: Where) -> Where:
-    return Where(where.context, "response", where.kind)
-
-
-

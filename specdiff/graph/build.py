@@ -28,12 +28,12 @@ from specdiff.graph.model import (
     SpecGraph,
     group_version_of_name,
     group_version_of_path,
-    stability_of,
 )
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import named_home, refs_in
-from specdiff.graph.sunset import STABILITY_LEVELS, declared_level, sunset_header, sunset_of
+from specdiff.graph.stability import DECLARED, declared, of_version
+from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -271,17 +271,16 @@ class Builder:
         body = self._v2_body(raw, merged, at, doc) if self.v2 else self._v3_body(raw.get("requestBody"), at, doc)
         responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else group_version_of_path(path)
-        declared = declared_level(raw)
+        word = declared(raw)
         sunset = sunset_of(raw) or next((date for _, date in sorted(sunsets.items()) if date), None)
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
             group_version=group_version,
-            stability=STABILITY_LEVELS[declared] if declared else stability_of(group_version.split("/")[-1])
-            if group_version else "ga",
+            stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
             document=self.doc, reversed=reversed_, sunset=sunset,
-            declared_stability=declared, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
+            declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None),
         )
         node = ("op", op.key)
@@ -499,7 +498,7 @@ def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, Named
         group_version = next(iter(owners)) if len(owners) == 1 else group_version_of_name(name)
         gvk = f"{kinds[name][0][0]}/{kinds[name][0][1]}" if len(kinds[name]) == 1 else None
         attributed[name] = replace(named, gvk=gvk, group_version=group_version,
-                                   stability=stability_of(group_version.split("/")[-1] if group_version else None))
+                                   stability=of_version(group_version.split("/")[-1] if group_version else None))
     return attributed
 
 
