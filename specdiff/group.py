@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
+from specdiff.notation import distinct as _distinct
+from specdiff.notation import name, part, scope, where
 from specdiff.records import Change, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
@@ -87,6 +89,12 @@ def _message(members: Sequence[Finding]) -> str:
         for old, new in replacements:
             value = value.replace(old, new)
         values[key] = value
+    names = _distinct(name(m.change.context) for m in members)
+    if len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
+        scoped = len(_distinct(scope(m.change.context) for m in members)) > 1
+        names = _distinct((where if scoped else name)(m.change.context) for m in members)
+        what = "places" if any(m.change.context.path for m in members) else "schemas"
+        values["location"] = f"{len(names)} {what}: {_joined(names)}"
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
@@ -98,6 +106,8 @@ def _message(members: Sequence[Finding]) -> str:
     if len(operations) > 1:
         place = operations_phrase(operations)
         values["operation"] = place
+        if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
+            values["location"] = part(first.change.context) or place
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
@@ -163,10 +173,6 @@ def _braced(names: Sequence[str]) -> str:
         return f"{len(names)} schemas: {_joined(list(names))}"
     versions = _distinct(m.group(0) for n in names for m in [_VERSION.search(n)] if m)
     return f"{first[:found.start()]}{{{','.join(versions)}}}{first[found.end():]}"
-
-
-def _distinct(items: Iterable[str | None]) -> list[str]:
-    return list(dict.fromkeys(item for item in items if item))
 
 
 def _joined(items: Sequence[str], cut: bool = True) -> str:

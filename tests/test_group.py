@@ -12,6 +12,7 @@ from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
+from specdiff.notation import finding_scope
 from specdiff.pipeline import run
 from specdiff.records import Finding, Report
 from specdiff.report import render
@@ -65,16 +66,18 @@ def test_the_shard_selector_counts_agree_with_the_spec() -> None:
 
 def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
     report = compare(V2.format(35), V2.format(36))
-    grouped = {f.message: sorted(m.change.context.schema or "" for m in f.members)
+    grouped = {(finding_scope(f), f.message): sorted(m.change.context.schema or "" for m in f.members)
                for f in report.findings if f.members and f.rule == "schema.property.added"}
-    assert grouped["optional property io.k8s.api.resource.{v1,v1beta1,v1beta2}.DeviceAttribute .bools added"
+    assert grouped[("resource.k8s.io/{v1, v1beta1, v1beta2}", "optional property DeviceAttribute.bools added")
                    ] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
 
 
 def test_enum_values_added_in_both_served_versions_of_httproute_are_one_finding() -> None:
     report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
     enums = sorted((f.message, len(f.members)) for f in report.findings if f.rule == "schema.enum.value-added")
-    where = "httproutes.gateway.networking.k8s.io/{v1,v1beta1} .spec.rules[]"
+    assert {finding_scope(f) for f in report.findings if f.rule == "schema.enum.value-added"} == {
+        "gateway.networking.k8s.io/{v1, v1beta1}"}
+    where = "HTTPRoute.spec.rules[]"
     assert enums == [
         (f"enum value CORS added to {where}.backendRefs[].filters[].type", 2),
         (f"enum value CORS added to {where}.filters[].type", 2),

@@ -170,3 +170,90 @@ def test_kubernetes_1_30_to_1_32_removes_the_v1alpha1_validating_admission_polic
     for finding in gone:
         assert (finding.level.value, finding.change.context.stability) == ("safe", "alpha"), finding
         assert finding.reason.startswith("allowed in alpha: "), json.dumps(finding.reason)
+
+
+def test_an_operation_marked_x_stability_level_beta_is_beta_and_may_not_break() -> None:
+    def spec(values: list[str], level: str) -> dict[str, Any]:
+        return {"paths": {"/frobs": {"get": {"x-stability-level": level, "responses": OK, "parameters": [
+            {"name": "mode", "in": "query", "schema": {"type": "string", "enum": values}}]}}}}
+
+    assert verdicts(spec(["a", "b"], "beta"), spec(["a"], "beta")) == [
+        ("schema.enum.value-removed", "/paths/~1frobs/get/parameters/0/schema/enum", "breaking", "beta")]
+    assert verdicts(spec(["a", "b"], "draft"), spec(["a"], "draft")) == [
+        ("schema.enum.value-removed", "/paths/~1frobs/get/parameters/0/schema/enum", "safe", "alpha")]
+
+
+def test_a_schema_field_marked_x_stability_level_alpha_is_alpha_all_the_way_down() -> None:
+    def spec(inner: dict[str, Any]) -> dict[str, Any]:
+        return {"components": {"schemas": {"Frob": {"type": "object", "properties": {
+            "box": {"x-stability-level": "alpha", "type": "object", "properties": {
+                "deep": {"type": "object", "properties": inner}}}}}}}}
+
+    assert verdicts(spec({"a": {"type": "string"}, "b": {"type": "string"}}), spec({"a": {"type": "string"}})) == [
+        ("schema.property.removed", "/components/schemas/Frob/properties/box/properties/deep/properties/b", "safe",
+         "alpha")]
+
+
+def _crd(versions: list[tuple[str, bool]], scope: str, sizes: list[str]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"size": {"type": "string", "enum": sizes}}}
+    return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "frobs.example.com"},
+            "spec": {"group": "example.com", "names": {"kind": "Frob", "plural": "frobs"}, "scope": scope,
+                     "versions": [{"name": name, "served": served, "storage": i == 0,
+                                   "schema": {"openAPIV3Schema": schema}}
+                                  for i, (name, served) in enumerate(versions)]}}
+
+
+def test_a_crd_serving_only_v1alpha1_is_alpha_and_one_serving_v1_too_is_ga() -> None:
+    only_alpha = [("v1alpha1", True), ("v1", False)]
+    assert verdicts(_crd(only_alpha, "Namespaced", ["S", "M"]), _crd(only_alpha, "Cluster", ["S"])) == [
+        ("crd.scope-changed", "/spec/scope", "safe", "alpha"),
+        ("schema.enum.value-removed", "/spec/versions/0/schema/openAPIV3Schema/properties/size/enum", "safe",
+         "alpha"),
+    ]  # v1 is not served: its schema is nobody's contract
+    both = [("v1alpha1", True), ("v1", True)]
+    assert verdicts(_crd(both, "Namespaced", ["S"]), _crd(both, "Cluster", ["S"])) == [
+        ("crd.scope-changed", "/spec/scope", "breaking", "ga")]
+
+
+def test_the_graph_places_markers_and_read_only_fields_by_pointer() -> None:
+    from specdiff.graph.build import build
+    from specdiff.load import load_text
+
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {
+        "Frob": {"type": "object", "properties": {
+            "box": {"type": "object", "x-kubernetes-api-lifecycle": BETA_FIELD, "properties": {
+                "tag": {"type": "string", "x-stability-level": "draft"},
+                "id": {"type": "string", "readOnly": True}}},
+            "plain": {"type": "string", "writeOnly": True}}}}}}
+    doc = load_text(json.dumps(spec), "spec.json", None)
+    graph = build(doc)
+    box = "/components/schemas/Frob/properties/box"
+    assert graph.located(doc, "/components/schemas/Frob") == ("ga", False, False)
+    assert graph.located(doc, box + "/properties") == ("beta", False, False)
+    assert graph.located(doc, box + "/properties/tag/maxLength") == ("alpha", False, False)
+    assert graph.located(doc, box + "/properties/id") == ("beta", True, False)
+    assert graph.located(doc, "/components/schemas/Frob/properties/plain") == ("ga", False, True)
+    assert graph.located(doc, "/components/schemas/Frob/required/3") == ("ga", False, False)  # no such place
+
+
+def test_a_read_only_field_becoming_required_is_only_read() -> None:
+    def spec(required: list[str]) -> dict[str, Any]:
+        return {"components": {"schemas": {"Frob": {"type": "object", "required": required, "properties": {
+            "id": {"type": "string", "readOnly": True}}}}}}
+
+    report = run_case({"old": spec(["x"]), "new": spec(["x", "id"])})
+    assert [(f.rule, f.change.pointer, f.change.direction) for f in report.findings] == [
+        ("schema.property.became-required", "/components/schemas/Frob/required", "response")]
+
+
+def test_one_order_of_stability_levels() -> None:
+    from specdiff.graph.stability import declared_rank, least_stable, marked, most_stable, of_version
+
+    assert least_stable("ga", "alpha", "beta") == "alpha" and most_stable("alpha", "beta") == "beta"
+    assert [of_version(v) for v in ("v1alpha1", "v2beta3", "v1", "latest", None)] == [
+        "alpha", "beta", "ga", "ga", "ga"]
+    assert sorted(["stable", "beta", "draft", "alpha"], key=declared_rank) == ["draft", "alpha", "beta", "stable"]
+    assert declared_rank(None) == declared_rank("stable")
+    assert marked({"x-stability-level": "beta", "x-kubernetes-api-lifecycle": ALPHA_FIELD}) == "alpha"
+    assert marked({"x-kubernetes-api-lifecycle": {"kubernetes": {"status": "deprecated"}}}) == "ga"

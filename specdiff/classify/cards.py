@@ -14,7 +14,7 @@ import yaml
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
-from specdiff.graph.lifecycle import STABILITIES
+from specdiff.graph.stability import STABILITIES
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 
 UNCLASSIFIED = "specdiff.unclassified"

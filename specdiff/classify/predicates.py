@@ -10,6 +10,7 @@ from typing import Any
 
 from specdiff.graph.lifecycle import version_key
 from specdiff.graph.model import group_version_of_path
+from specdiff.graph.stability import STABILITIES, declared_rank, rank
 from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
@@ -216,12 +217,15 @@ def format_widened(change: Change) -> bool:
 
 
 # -- field lifecycle (KEP-2558) -----------------------------------------------------------------------
-#: how far a lifecycle status is from GA; a deprecated field has been GA (or beta) and is on its way out
-_LIFECYCLE_RANK = {"alpha": 0, "beta": 1, "ga": 2, "deprecated": 2}
+def _lifecycle_rank(status: Any) -> int:
+    """A lifecycle status in the one stability order; a deprecated field has been GA (or beta) and is on its
+    way out, a status that is no level counts as alpha."""
+    status = "ga" if status == "deprecated" else status
+    return rank(status) if status in STABILITIES else 0
 
 
 def _lifecycle_step(change: Change) -> int:
-    return _LIFECYCLE_RANK.get(str(change.new), 0) - _LIFECYCLE_RANK.get(str(change.old), 0)
+    return _lifecycle_rank(change.new) - _lifecycle_rank(change.old)
 
 
 @predicate
@@ -345,12 +349,9 @@ def sunset_too_soon(change: Change) -> bool:
     return minimum is not None and minimum > 0 and (days is None or days < minimum)
 
 
-#: x-stability-level, least stable first; a schema or operation without one is stable
-_STABILITY_RANK = {"draft": 0, "alpha": 1, "beta": 2, "stable": 3}
-
-
 def _stability_step(change: Change) -> int:
-    return _STABILITY_RANK.get(str(change.new), 3) - _STABILITY_RANK.get(str(change.old), 3)
+    """How far an `x-stability-level` moved in its order (draft, alpha, beta, stable; none is stable)."""
+    return declared_rank(change.new) - declared_rank(change.old)
 
 
 @predicate

@@ -8,7 +8,8 @@ from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.model import NamedSchema, SpecGraph, is_version
+from specdiff.graph.model import NamedSchema, SpecGraph
+from specdiff.graph.stability import is_version
 from specdiff.records import Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]

@@ -16,7 +16,6 @@ from specdiff.diff.schemas import SchemaDiffer, Side, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
-from specdiff.graph.lifecycle import STABILITIES
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
@@ -282,10 +281,8 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
 
 
 def _crd_where(crd: Crd) -> Where:
-    """A CRD-wide change is as stable as the most stable version it serves: alpha-only CRDs may break."""
-    versions = [v for v in crd.versions.values() if v.served] or list(crd.versions.values())
-    stability = max((v.stability for v in versions), key=STABILITIES.index)
-    return Where(Context(document=crd.name, stability=stability), "both")
+    """A CRD-wide change is as stable as the graph says the CRD is (its most stable served version)."""
+    return Where(Context(document=crd.name, stability=crd.stability), "both")
 
 
 def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -> Where:

@@ -11,7 +11,8 @@ kinds of their package); shared types (meta/v1, runtime) never fold.
 from __future__ import annotations
 
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.model import SpecGraph, is_version, stability_of
+from specdiff.graph.model import SpecGraph
+from specdiff.graph.stability import is_version, of_version
 from specdiff.records import Change, Context
 
 #: where a group-version is: its document's key (directories) and a pointer into that document
@@ -48,7 +49,7 @@ def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -
         found = {gvk.rpartition("/")[2] for name in definitions
                  if (gvk := getattr(side.schemas.get(name), "gvk", None))}
         kinds = sorted(k for k in found if not (k.endswith("List") and k[:-4] in found))  # FooList goes with Foo
-        context = Context(group_version=gv, document=document, stability=stability_of(gv.rpartition("/")[2]))
+        context = Context(group_version=gv, document=document, stability=of_version(gv.rpartition("/")[2]))
         removed = kind == "removed"
         kept.append(change(kind, "group-version", where=Where(context, "both"), old=gv if removed else None,
                            new=None if removed else gv, old_pointer=pointer if removed else None,

@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.sunset import STABILITY_LEVELS, days_left, sunset_of
+from specdiff.graph.stability import declared
+from specdiff.graph.sunset import days_left, sunset_of
 from specdiff.records import Change
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def compare_extensions(differ: SchemaDiffer, old: Side, new: Side, where: Where)
     if old_sunset != new_sunset:
         differ.emit(change(_kind(old_sunset, new_sunset), "schema", "x-sunset", old=old_sunset, new=new_sunset,
                            where=where, old_pointer=_at(old, "x-sunset"), new_pointer=_at(new, "x-sunset")))
-    old_level, new_level = _level(o), _level(n)
+    old_level, new_level = declared(o), declared(n)
     if old_level != new_level:
         differ.emit(change("modified", "schema", "x-stability-level", old=old_level, new=new_level, where=where,
                            old_pointer=_at(old, "x-stability-level"), new_pointer=_at(new, "x-stability-level")))
@@ -42,13 +43,6 @@ def _kind(old: Any, new: Any) -> str:
 
 def _at(side: Side, keyword: str) -> str:
     return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
-
-
-def _level(schema: dict[str, Any]) -> str | None:
-    """The level as written (draft, alpha, beta, stable), for the transition's message; None when absent or
-    not one of the four."""
-    value = schema.get("x-stability-level")
-    return value.lower() if isinstance(value, str) and value.lower() in STABILITY_LEVELS else None
 
 
 def _extensible_enum(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:

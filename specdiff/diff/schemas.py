@@ -19,11 +19,12 @@ from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
 from specdiff.graph.build import group_version_kinds
-from specdiff.graph.lifecycle import field_stability, lifecycle_of
-from specdiff.graph.model import Schema, SpecGraph, least_stable
+from specdiff.graph.lifecycle import lifecycle_of
+from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.normalise import canonical as canonical  # one definition, used across diff/
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
+from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change
@@ -51,14 +52,6 @@ def _kind_name(gvks: list[str]) -> str | None:
     """`Status` when every group/version/kind listed names that kind (meta/v1 types are listed in many groups)."""
     kinds = {gvk.rpartition("/")[2] for gvk in gvks}
     return kinds.pop() if len(kinds) == 1 else None
-
-
-def capped(where: Where, schema: Any) -> Where:
-    """Changes at or inside an alpha or beta field are judged at that field's level (its KEP-2558 marker)."""
-    level = field_stability(schema) if isinstance(schema, dict) else "ga"
-    if level == "ga":
-        return where
-    return replace(where, context=replace(where.context, stability=least_stable(where.context.stability, level)))
 
 
 class SchemaDiffer:
@@ -94,7 +87,7 @@ class SchemaDiffer:
             return  # a recursive structure: its first visit covers it
         self._stack.add(key)
         try:
-            self._compare(old, new, where)
+            self._compare(old, new, self._placed(where, old, new))
         finally:
             self._stack.discard(key)
 
@@ -118,7 +111,7 @@ class SchemaDiffer:
             if self.names.get(o.named) == n.named:
                 # the named pair is compared once on its own; here only what is written beside the refs,
                 # x-kubernetes-* markers as written (they override what the named type says)
-                self.extensions.compare(written_old, written_new, capped(where, written_old.schema))
+                self.extensions.compare(written_old, written_new, where)
                 old_beside, new_beside = _plain(o.beside), _plain(n.beside)
                 if old_beside or new_beside:
                     self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
@@ -156,7 +149,7 @@ class SchemaDiffer:
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
         o, n = old.schema, new.schema
-        where = capped(where, o)  # inside an alpha or beta field, changes are judged at its level
+        where = self._placed(where, old, new)
         old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
         retyped = old_types != new_types
         if retyped:
@@ -226,7 +219,7 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
+                at = self._placed(where.at("." + name), None, Side(schema, pointer, new.doc))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
                                  required=name in new_required,
                                  read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
@@ -236,38 +229,60 @@ class SchemaDiffer:
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.pointer + join_pointer(("properties", name))
                 self.compare(Side(old_props[name], old_pointer, old.doc), Side(schema, pointer, new.doc),
-                             self._property_where(where.at("." + name), old_props[name], schema))
+                             where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
-                at = capped(self._property_where(where.at("." + name), schema, schema), schema)
-                self.emit(change("removed", "property", old=schema, where=at,
-                                 old_pointer=old.pointer + join_pointer(("properties", name)), name=name,
+                old_pointer = old.pointer + join_pointer(("properties", name))
+                at = self._placed(where.at("." + name), Side(schema, old_pointer, old.doc), None)
+                self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
                                  **_deprecation_facts(schema)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
-                at = self._property_where(where.at("." + name), old_props.get(name), new_props.get(name))
+                at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=False, new=True, where=at,
                                  old_pointer=old.pointer + "/required" if "required" in old.schema else old.pointer,
                                  new_pointer=new.pointer + "/required", name=name))
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
-                at = self._property_where(where.at("." + name), old_props.get(name), new_props.get(name))
+                at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=True, new=False, where=at,
                                  old_pointer=old.pointer + "/required",
                                  new_pointer=new.pointer + "/required" if "required" in new.schema else new.pointer,
                                  name=name))
 
-    @staticmethod
-    def _property_where(where: Where, old: Any, new: Any) -> Where:
-        """A read-only property is only ever read, a write-only one only written."""
-        if not isinstance(old, dict) or not isinstance(new, dict):
+    # -- what the graph says about a place: its stability and direction ----------------------------------
+    def _placed(self, where: Where, old: Side | None, new: Side | None) -> Where:
+        """`where` as the graph places the sides: at the level the markers around the old side give (what
+        existing users relied on; the new side's for an added field), and only read (or only written) when a
+        read-only (write-only) field holds both sides."""
+        stability = where.context.stability
+        first = old or new
+        if first is not None:
+            graph = self.old if first is old else self.new
+            stability = least_stable(stability, graph.located(first.doc, first.pointer)[0])
+        return self._directed(where, stability, old, new)
+
+    def _read_or_written(self, where: Where, old: Side, new: Side, name: str) -> Where:
+        """A field whose `required` changed is read or written as the field itself is on both sides."""
+        if name not in _mapping(old.schema.get("properties")) or name not in _mapping(new.schema.get("properties")):
             return where
-        if old.get("readOnly") and new.get("readOnly") and where.direction != "request":
-            return replace(where, direction="response")
-        if old.get("writeOnly") and new.get("writeOnly") and where.direction != "response":
-            return replace(where, direction="request")
-        return where
+        tokens = join_pointer(("properties", name))
+        return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.doc),
+                              Side(new.schema, new.pointer + tokens, new.doc))
+
+    def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
+        _, old_read, old_written = self.old.located(old.doc, old.pointer) if old else (None, True, True)
+        _, new_read, new_written = self.new.located(new.doc, new.pointer) if new else (None, True, True)
+        direction = where.direction
+        if old_read and new_read and direction != "request":
+            direction = "response"
+        elif old_written and new_written and direction != "response":
+            direction = "request"
+        if stability == where.context.stability and direction == where.direction:
+            return where
+        return Where(where.context if stability == where.context.stability
+                     else replace(where.context, stability=stability), direction, where.kind)
 
     def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""

@@ -14,7 +14,8 @@ from typing import Any
 import networkx as nx
 
 from specdiff.errors import InputError
-from specdiff.graph.model import NamedSchema, Schema, SpecGraph, stability_of
+from specdiff.graph.model import NamedSchema, Schema, SpecGraph
+from specdiff.graph.stability import most_stable, of_version
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -57,6 +58,13 @@ class Crd:
     def names(self) -> dict[str, Any]:
         names = self.spec.get("names")
         return names if isinstance(names, dict) else {}
+
+    @property
+    def stability(self) -> str:
+        """As stable as the most stable version it serves (all its versions when it serves none): a CRD that
+        serves only v1alpha1 may break, one that also serves v1 may not."""
+        versions = [v for v in self.versions.values() if v.served] or list(self.versions.values())
+        return most_stable(*(v.stability for v in versions))
 
     @property
     def storage_version(self) -> str | None:
@@ -132,7 +140,7 @@ def _version(doc: Document, crd: str, group: str, kind: str, pointer: str, raw: 
                      pointer + "/schema/openAPIV3Schema")
     return CrdVersion(name, pointer, raw, served=raw.get("served") is True, storage=raw.get("storage") is True,
                       deprecated=raw.get("deprecated") is True, schema=schema, schema_name=f"{crd}/{name}",
-                      gvk=f"{group}/{name}/{kind}", group_version=f"{group}/{name}", stability=stability_of(name))
+                      gvk=f"{group}/{name}/{kind}", group_version=f"{group}/{name}", stability=of_version(name))
 
 
 def _error(doc: Document, message: str, pointer: str) -> InputError:

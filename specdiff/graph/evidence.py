@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from specdiff.graph.model import NamedSchema, SpecGraph
-from specdiff.graph.sunset import STABILITY_LEVELS
+from specdiff.graph.stability import DECLARED
 from specdiff.load.document import Document
 
 GVK = "x-kubernetes-group-version-kind"
@@ -69,7 +69,7 @@ def plain_pair(old: SpecGraph, new: SpecGraph) -> tuple[SpecGraph, SpecGraph]:
 def _without_path_versions(graph: SpecGraph) -> SpecGraph:
     if not any(op.group_version for op in graph.operations.values()):
         return graph
-    operations = {key: replace(op, group_version=None, stability=STABILITY_LEVELS.get(op.declared_stability or "",
+    operations = {key: replace(op, group_version=None, stability=DECLARED.get(op.declared_stability or "",
                                                                                      "ga")) if op.group_version
                   else op
                   for key, op in graph.operations.items()}

@@ -2,7 +2,7 @@
 
 The marker maps a component to `{minVersion, status, featureGate}`; for built-in types the component is always
 `kubernetes`. A field without a marker is GA. Its status caps the stability of everything inside the field the
-way an alpha API version does, so changes inside an alpha field are judged as alpha changes.
+way an alpha API version does, so changes inside an alpha field are judged as alpha changes (graph/stability.py).
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-
-from specdiff.graph.sunset import stability_level
 
 Schema = dict[str, Any]
 
@@ -47,27 +45,6 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
     return Lifecycle(status if status in STATUSES else None,
                      version if isinstance(version, str) and MIN_VERSION.match(version) else None,
                      gate if isinstance(gate, str) and gate else None)
-
-
-#: stability levels, least stable first: API versions (v1alpha1, v2beta3, v1), CRD versions, and the markers
-#: (KEP-2558 lifecycle statuses, `x-stability-level` as graph.sunset reads it)
-STABILITIES = ("alpha", "beta", "ga")
-
-
-def field_stability(schema: Schema) -> str:
-    """The least stable of what `x-stability-level` declares and what a KEP-2558 marker says."""
-    declared = stability_level(schema)
-    return least_level(declared, _marked(schema)) if declared else _marked(schema)
-
-
-def least_level(*levels: str) -> str:
-    return min(levels, key=STABILITIES.index)
-
-
-def _marked(schema: Schema) -> str:
-    """alpha or beta for a field whose marker says so, else ga (deprecated says nothing about stability)."""
-    status = lifecycle_of(schema).status
-    return status if status in ("alpha", "beta") else "ga"
 
 
 def marker_problems(marker: Any, builtin: bool) -> list[str]:

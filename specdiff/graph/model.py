@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from specdiff.graph.lifecycle import LIFECYCLE, STABILITIES, field_stability
+from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
+from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
 from specdiff.load.document import Document
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
@@ -23,6 +23,8 @@ class MediaType:
     name: str
     schema: Schema | None
     pointer: str  # pointer of the schema (or of the media type when it has none)
+    #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
+    document: Document | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Parameter:
     style: str | None = None
     explode: bool | None = None
     sunset: str | None = None  # `x-sunset`: the date it may be removed, YYYY-MM-DD
+    #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
+    document: Document | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,13 @@ class Operation:
     def label(self) -> str:
         return f"{self.method.upper()} {self.path}"
 
+    def sent(self, part: str) -> str:
+        """The direction of the operation's `request` or `response` part: a webhook's request is what the API
+        sends (read by the client), its response what the client writes."""
+        if not self.reversed:
+            return part
+        return "response" if part == "request" else "request"
+
 
 @dataclass(frozen=True)
 class NamedSchema:
@@ -115,6 +126,7 @@ class SpecGraph:
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
+    _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
 
     @property
     def normal(self) -> Normaliser:
@@ -166,26 +178,52 @@ class SpecGraph:
             self._stabilities = self._reach_stabilities()
         return self._stabilities.get(schema, _own_stability(named))
 
+    def located(self, doc: Document, pointer: str) -> tuple[str, bool, bool]:
+        """What the markers on the way from a document's root to a place say about everything inside it:
+        (the least stable level an `x-kubernetes-api-lifecycle` or `x-stability-level` there gives, whether a
+        read-only field holds it, whether a write-only one does). Each place is read once, from its parent's."""
+        found = self._places.get((doc, pointer))
+        if found is None:
+            if pointer:
+                parent, _, token = pointer.rpartition("/")
+                holder, level, read_only, write_only = self._place(doc, parent)
+                token = token.replace("~1", "/").replace("~0", "~")
+                node = (holder.get(token) if isinstance(holder, dict) else
+                        holder[int(token)] if isinstance(holder, list) and token.isdigit() and int(token) < len(holder)
+                        else None)
+            else:
+                node, level, read_only, write_only = doc.data, "ga", False, False
+            if isinstance(node, dict) and node:
+                level = least_stable(level, marked(node))
+                read_only = read_only or bool(node.get("readOnly"))
+                write_only = write_only or bool(node.get("writeOnly"))
+            found = self._places[(doc, pointer)] = (node, level, read_only, write_only)
+        return found[1:]
+
+    def _place(self, doc: Document, pointer: str) -> tuple[Any, str, bool, bool]:
+        self.located(doc, pointer)
+        return self._places[(doc, pointer)]
+
     def _reach_stabilities(self) -> dict[str, str]:
         """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it."""
         found: dict[str, str] = {}
         caps: dict[str, dict[str, str]] = {}
         for level in reversed(STABILITIES):
-            rank = STABILITIES.index(level)
-            frontier = [target for key, op in self.operations.items() if STABILITIES.index(op.stability) >= rank
+            at_least = rank(level)
+            frontier = [target for key, op in self.operations.items() if rank(op.stability) >= at_least
                         for target in self.graph.successors(("op", key))]
             seen: set[Any] = set()
             while frontier:
                 node = frontier.pop()
                 named = self.schemas.get(node[1])
-                if node in seen or named is None or STABILITIES.index(_own_stability(named)) < rank:
+                if node in seen or named is None or rank(_own_stability(named)) < at_least:
                     continue
                 seen.add(node)
                 found.setdefault(named.name, level)
                 if named.name not in caps:
                     caps[named.name] = self._field_caps(named)
                 frontier.extend(target for target in self.graph.successors(node)
-                                if STABILITIES.index(caps[named.name].get(target[1], "ga")) >= rank)
+                                if rank(caps[named.name].get(target[1], "ga")) >= at_least)
         return found
 
     def _field_caps(self, named: NamedSchema) -> dict[str, str]:
@@ -202,11 +240,11 @@ class SpecGraph:
             if target is None:
                 continue
             prop = properties.get(tokens[1]) if len(tokens) > 1 and tokens[0] == "properties" else None
-            level = field_stability(prop) if isinstance(prop, dict) else "ga"
+            level = marked(prop)
             if level == "ga":
                 free.add(target)
             else:
-                capped[target] = max(capped.get(target, "alpha"), level, key=STABILITIES.index)
+                capped[target] = most_stable(capped.get(target, "alpha"), level)
         return {target: level for target, level in capped.items() if target not in free}
 
     def operations_reaching(self, schema: str) -> tuple[str, ...]:
@@ -242,30 +280,9 @@ def _direction(directions: set[str]) -> str:
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
 
 
-def least_stable(*levels: str) -> str:
-    """The weakest guarantee wins: an alpha field in a GA type is alpha."""
-    return min(levels, key=STABILITIES.index)
-
-
 def _own_stability(named: NamedSchema) -> str:
-    """The level a schema's name or kind gives it, capped by its own lifecycle marker."""
-    return least_stable(named.stability, field_stability(named.schema))
-
-
-_VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
-
-
-def is_version(segment: str) -> bool:
-    """`v1`, `v1beta2`, `v2alpha1`: a Kubernetes API version."""
-    return bool(_VERSION.match(segment))
-
-
-def stability_of(version: str | None) -> str:
-    """`v1alpha1` -> alpha, `v2beta3` -> beta, `v1` -> ga; anything else is ga."""
-    if not version:
-        return "ga"
-    match = _VERSION.match(version)
-    return (match.group(1) or "ga") if match else "ga"
+    """The level a schema's name or kind gives it, capped by its own markers."""
+    return least_stable(named.stability, marked(named.schema))
 
 
 def group_version_of_name(name: str) -> str | None:
@@ -274,7 +291,7 @@ def group_version_of_name(name: str) -> str | None:
         return None
     parts = name.split(".")
     for i in range(len(parts) - 1, 0, -1):
-        if _VERSION.match(parts[i]):
+        if is_version(parts[i]):
             return f"{parts[i - 1]}/{parts[i]}"
     return None
 
@@ -282,8 +299,8 @@ def group_version_of_name(name: str) -> str | None:
 def group_version_of_path(path: str) -> str | None:
     """`/apis/apps/v1/...` -> `apps/v1`; `/api/v1/...` -> `core/v1`."""
     parts = path.strip("/").split("/")
-    if len(parts) >= 2 and parts[0] == "api" and _VERSION.match(parts[1]):
+    if len(parts) >= 2 and parts[0] == "api" and is_version(parts[1]):
         return f"core/{parts[1]}"
-    if len(parts) >= 3 and parts[0] == "apis" and _VERSION.match(parts[2]):
+    if len(parts) >= 3 and parts[0] == "apis" and is_version(parts[2]):
         return f"{parts[1]}/{parts[2]}"
     return None

@@ -1,8 +1,8 @@
-"""Deprecation dates and stability levels that plain OpenAPI specs write as extensions or headers.
+"""Deprecation dates that plain OpenAPI specs write as extensions or headers.
 
 `x-sunset` (an RFC 3339 date, on operations, parameters and properties) and the `Sunset` response header
-(RFC 8594) say when a deprecated element may go; `x-stability-level` (draft, alpha, beta, stable) says how
-much its users may rely on it, in the same three levels as Kubernetes' API versions.
+(RFC 8594) say when a deprecated element may go (`x-stability-level` is read with the other stability
+markers, in graph/stability.py).
 """
 
 from __future__ import annotations
@@ -10,9 +10,6 @@ from __future__ import annotations
 import datetime as dt
 from email.utils import parsedate_to_datetime
 from typing import Any
-
-#: x-stability-level -> the stability the rest of specdiff uses (alpha may break, beta and GA may not)
-STABILITY_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga"}
 
 
 def sunset_date(value: Any) -> str | None:
@@ -55,18 +52,6 @@ def sunset_header(headers: Any) -> str | None:
             if found:
                 return found
     return None
-
-
-def stability_level(raw: Any) -> str | None:
-    """The stability `x-stability-level` gives an operation or schema (alpha, beta or ga), None when absent."""
-    value = raw.get("x-stability-level") if isinstance(raw, dict) else None
-    return STABILITY_LEVELS.get(value.lower()) if isinstance(value, str) else None
-
-
-def declared_level(raw: Any) -> str | None:
-    """`x-stability-level` as written (draft, alpha, beta, stable), None when absent or another word."""
-    value = raw.get("x-stability-level") if isinstance(raw, dict) else None
-    return value.lower() if isinstance(value, str) and value.lower() in STABILITY_LEVELS else None
 
 
 def days_left(sunset: str, today: dt.date) -> int:
