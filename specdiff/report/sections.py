@@ -53,7 +53,7 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
+_PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")  # a message that starts with a word, not a name: "operation ... removed"
 
 
 class Subjects:
