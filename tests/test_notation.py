@@ -81,3 +81,20 @@ def test_real_releases_name_each_place_once_and_cut_nothing() -> None:
             assert (removed["message"], removed["location"]) == ("property PodSpec.workloadRef removed", {
                 "label": "core/v1 PodSpec.workloadRef", "schema": "io.k8s.api.core.v1.PodSpec", "path": ".workloadRef",
                 "group_version": "core/v1"})
+
+
+def test_a_sentence_starts_with_a_capital_unless_it_starts_with_a_name() -> None:
+    from specdiff.records import Change, Finding, Level
+    from specdiff.report.sections import sentence
+
+    def said(message: str, ctx: Context) -> str:
+        change = Change("added", "schema", "", None, None, "both", ctx)
+        return sentence(Finding("r", Level.SAFE, message, "why", change))
+
+    assert said("group-version apps/v2 added", Context(group_version="apps/v2")) == "Group-version apps/v2 added"
+    assert said("issue-event may now also be locked", Context(schema="issue-event")) == (
+        "issue-event may now also be locked")
+    assert said("property PodSpec.workloadRef removed", POD_SPEC) == "core/v1: Property PodSpec.workloadRef removed"
+    assert sentence(Finding("r", Level.SAFE, "scope Namespaced -> Cluster", "why", Change(
+        "modified", "crd", "scope", None, None, "both", Context(document="frobs.example.com")))) == (
+        "frobs.example.com: scope Namespaced -> Cluster")

@@ -117,7 +117,8 @@ def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool 
     if place and not finding.members and (ctx.operation or place) not in message:
         text = f"{escape(place)}: {escape(message)}"
     else:
-        text = escape(message[:1].upper() + message[1:] if _PLAIN_WORD.match(message) else message)
+        plain = _PLAIN_WORD.match(message) and not (place and message.startswith(place))  # names keep their case
+        text = escape(message[:1].upper() + message[1:] if plain else message)
     scope = finding_scope(finding) if scoped else ""
     return f"{escape(scope)}: {text}" if scope else text
 
