@@ -68,8 +68,8 @@ def group(findings: Iterable[Finding]) -> list[Finding]:
 
 def folded(members: Sequence[Finding]) -> Finding:
     """One finding for the members: the first member's change, every operation, and a message that names the
-    places once ("added to 402 operations: list, watch and deletecollection of 134 resources in 24
-    group-versions")."""
+    places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
+    of 21 API groups")."""
     first = members[0]
     operations = tuple(sorted({op for member in members for op in member.operations}))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
@@ -115,8 +115,9 @@ def _message(members: Sequence[Finding]) -> str:
 
 
 def operations_phrase(operations: Sequence[str]) -> str:
-    """"402 operations: list, watch and deletecollection of 134 resources in 24 group-versions" for Kubernetes
-    paths; "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
+    """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
+    for Kubernetes paths, a resource being one whatever the versions it is served in (`deployments` of `apps`);
+    "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
     from specdiff.graph.subjects import kubernetes_resource
 
     verbs: set[str] = set()
@@ -128,14 +129,25 @@ def operations_phrase(operations: Sequence[str]) -> str:
         if gv is None or resource is None:
             break
         versions.add(gv)
-        resources.add((gv, resource))
+        resources.add((gv.rpartition("/")[0], resource))
         verbs.add(_verb(method, path, own))
     else:
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        where = f" in {len(versions)} group-versions" if len(versions) > 1 else ""
-        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{where}"
+        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
     return f"{len(operations)} operations: {_joined(list(operations))}"
+
+
+def _where(versions: set[str]) -> str:
+    """" in 3 versions of resource.k8s.io", " in 2 API groups", " in 33 group-versions of 21 API groups"."""
+    groups = {gv.rpartition("/")[0] for gv in versions}
+    if len(versions) <= 1:
+        return ""
+    if len(groups) == 1:
+        return f" in {len(versions)} versions of {next(iter(groups))}"
+    if len(groups) == len(versions):
+        return f" in {len(groups)} API groups"
+    return f" in {len(versions)} group-versions of {len(groups)} API groups"
 
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 

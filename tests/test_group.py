@@ -36,7 +36,7 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     report = compare(V2.format(35), V2.format(36))
     shard = _only(report, "parameter.optional-added")
     assert shard.message == ("optional query parameter shardSelector added to 402 operations: list, watch and "
-                             "deletecollection of 82 resources in 33 group-versions")
+                             "deletecollection of 66 resources in 33 group-versions of 21 API groups")
     assert len(shard.members) == len(shard.operations) == 402
     assert {m.change.context.path for m in shard.members} == {"query parameter shardSelector"}
     assert {"GET /api/v1/pods", "GET /api/v1/watch/namespaces/{namespace}/pods"} <= set(shard.operations)
@@ -44,6 +44,24 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     ungrouped = compare(V2.format(35), V2.format(36), grouped=False)
     assert len([f for f in ungrouped.findings if f.rule == "parameter.optional-added"]) == 402
     assert sum(len(f.members) or 1 for f in report.findings) == len(ungrouped.findings) == 527
+
+
+def test_the_shard_selector_counts_agree_with_the_spec() -> None:
+    """Counted from what each operation declares (its x-kubernetes-group-version-kind and action), not from the
+    path reading the phrase uses: a resource is a group and a plural name, served in one or more versions."""
+    shard = _only(compare(V2.format(35), V2.format(36)), "parameter.optional-added")
+    spec = json.loads(corpus(V2.format(36)).read_text())
+    declared = []
+    for label in shard.operations:
+        method, _, path = label.partition(" ")
+        operation = spec["paths"][path][method.lower()]
+        plural = [part for part in path.split("/") if part and not part.startswith("{")][-1]
+        declared.append((operation["x-kubernetes-action"], operation["x-kubernetes-group-version-kind"], plural))
+    assert {action for action, _, _ in declared} == {"list", "watch", "watchlist", "deletecollection"}
+    assert len({(gvk["group"], plural) for _, gvk, plural in declared}) == 66
+    assert len({(gvk["group"], gvk["version"]) for _, gvk, _ in declared}) == 33
+    assert len({gvk["group"] for _, gvk, _ in declared}) == 21
+    assert len({(gvk["group"], gvk["version"], plural) for _, gvk, plural in declared}) == 82  # resource versions
 
 
 def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
@@ -103,7 +121,13 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
     assert operations_phrase(["GET /api/v1/pods", "GET /api/v1/watch/pods", "DELETE /api/v1/namespaces/{n}/pods",
                               "GET /apis/apps/v1/deployments"]) == (
-        "4 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
+        "4 operations: list, watch and deletecollection of 2 resources in 2 API groups")
+    assert operations_phrase(["GET /apis/resource.k8s.io/v1/deviceclasses", "GET /apis/resource.k8s.io/v1beta1/"
+                              "deviceclasses", "GET /apis/resource.k8s.io/v1beta1/resourceslices"]) == (
+        "3 operations: list of 2 resources in 2 versions of resource.k8s.io")
+    assert operations_phrase(["GET /apis/apps/v1/deployments", "GET /apis/apps/v1beta1/deployments",
+                              "GET /api/v1/pods"]) == (
+        "3 operations: list of 2 resources in 3 group-versions of 2 API groups")
     assert operations_phrase(["GET /a", "GET /b", "PUT /c", "PUT /d", "PUT /e"]) == (
         "5 operations: GET /a, GET /b, PUT /c and 2 more")
 
@@ -132,7 +156,7 @@ def test_deletes_that_answer_their_own_kind_instead_of_status_are_one_group() ->
     [returned] = report.findings
     assert (returned.rule, returned.message) == (
         "kubernetes.delete-returns-object",
-        "2 operations: delete of 2 resources in 2 group-versions now returns the deleted object instead of Status "
+        "2 operations: delete of 2 resources in 2 API groups now returns the deleted object instead of Status "
         "(response 200)")
     assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
         ("DELETE /api/v1/namespaces/{namespace}/frobs/{name}", "io.k8s.api.core.v1.Frob"),

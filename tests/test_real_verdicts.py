@@ -29,7 +29,7 @@ def test_1_23_to_1_24_request_bodies_that_accept_any_type_are_not_removals() -> 
     [kept] = _by_rule(report, "request.media-type-range-kept")
     assert (kept.level.value, len(kept.members), kept.message) == (
         "safe", 281, "application/json request bodies are now accepted as part of */* by 281 operations: "
-        "deletecollection, create, replace and delete of 67 resources in 30 group-versions")
+        "deletecollection, create, replace and delete of 57 resources in 30 group-versions of 20 API groups")
     assert kept.reason.startswith("The new list is a range that takes in the old media type")
     [patch] = _by_rule(report, "kubernetes.patch-media-types-listed")
     assert (patch.level.value, len(patch.members), patch.change.old) == ("safe", 95, "application/json")
@@ -41,8 +41,8 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
     report = compare(V3.format(27), V3.format(30))
     [body] = _by_rule(report, "request-body.became-required")
     assert (body.level.value, len(body.members)) == ("safe", 254)
-    assert body.message == ("request body of 254 operations: create, replace and patch of 68 resources in 28 "
-                            "group-versions became required")
+    assert body.message == ("request body of 254 operations: create, replace and patch of 66 resources in 28 "
+                            "group-versions of 22 API groups became required")
     assert body.reason.startswith("Documentation correction: the Kubernetes API server has always required a body")
     assert sorted((f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking") == [
         ("group-version.removed", "flowcontrol.apiserver.k8s.io/v1beta2"),
@@ -77,7 +77,7 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
     report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
     [returned] = _by_rule(report, "kubernetes.delete-returns-object")
     assert (returned.level.value, returned.message) == (
-        "dangerous", "8 operations: delete of 8 resources in 2 group-versions now returns the deleted object "
+        "dangerous", "8 operations: delete of 8 resources in 2 API groups now returns the deleted object "
         "instead of Status (response 200)")
     assert returned.reason.startswith("The spec catches up with the API server")
     assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
