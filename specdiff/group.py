@@ -38,12 +38,27 @@ _LISTED = 3  # operations, values or versions named before "and N more"
 def group_key(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring)."""
     change, ctx = finding.change, finding.change.context
-    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     chosen = card(finding.rule)
+    resource = _resource_of(finding) if chosen is not None and chosen.group == "resource" else None
+    if resource is not None:
+        return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "resource", *resource)
+    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
                                                                               ctx.at_body() else ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
+
+
+def _resource_of(finding: Finding) -> tuple[str, str] | None:
+    """(group/version, resource) of a whole operation of a Kubernetes resource: one its spec gives a kind
+    (`x-kubernetes-group-version-kind`), so a plain API's `/api/v1/users` never folds this way."""
+    from specdiff.graph.subjects import kubernetes_resource
+
+    change = finding.change
+    if change.node != "operation" or change.attribute or not change.fact("served_kind") or not change.context.operation:
+        return None
+    gv, resource, _ = kubernetes_resource(change.context.operation.partition(" ")[2])
+    return (gv, resource) if gv and resource else None
 
 
 def _relative(change: Change) -> Any:
@@ -83,6 +98,9 @@ def folded(members: Sequence[Finding]) -> Finding:
 def _message(members: Sequence[Finding]) -> str:
     first = members[0]
     chosen = card(first.rule)
+    resource = _resource_of(first) if chosen is not None and chosen.group == "resource" else None
+    if resource is not None:
+        return _resource_message(members, *resource)
     template = chosen.message if chosen is not None else first.message
     values = message_values(first.change)
     replacements: list[tuple[str, str]] = []
@@ -122,6 +140,51 @@ def _message(members: Sequence[Finding]) -> str:
     return message
 
 
+def _resource_message(members: Sequence[Finding], group_version: str, resource: str) -> str:
+    """"ValidatingAdmissionPolicy (validatingadmissionpolicies) is no longer served by
+    admissionregistration.k8s.io/v1beta1: 11 operations: list, watch, ..., patch and delete, with status", as
+    Kubernetes' own notes say it; a resource that keeps being served "loses" (or "gains") the operations."""
+    own: set[str] = set()
+    subresources: dict[str, set[str]] = {}
+    kinds: list[str] = []
+    for member in members:
+        method, _, path = (member.change.context.operation or "").partition(" ")
+        sub = _subresource(path, resource)
+        if sub:
+            subresources.setdefault(sub, set()).add("read" if method == "GET" else _verb(method, path, True))
+        else:
+            own.add(_verb(method, path, True))
+            kinds.append(str(member.change.fact("served_kind")).rpartition("/")[2])
+    kind = max(_distinct(kinds), key=kinds.count) if kinds else None
+    named = f"{kind} ({resource})" if kind else resource
+    whole = "read" in own or "list" in own  # the resource itself comes or goes, not only some of its verbs
+    added = members[0].change.kind == "added"
+    if whole:
+        verb = "is now served by" if added else "is no longer served by"
+        what = f"{named} {verb} {group_version}:"
+    else:
+        what = f"{named} in {group_version} {'gains' if added else 'loses'}"
+    subs = _joined(sorted(subresources), cut=False) if subresources else ""
+    if own:
+        verbs = _joined(_ordered(own), cut=False)
+        listed = f"{verbs}, with {subs}" if subs else verbs
+    else:
+        listed = _joined(_ordered(set().union(*subresources.values())), cut=False) + f" of {subs}"
+    return f"{what} {len(members)} operations: {listed}"
+
+
+def _subresource(path: str, resource: str) -> str:
+    """`status` for `.../deployments/{name}/status`; "" for the resource itself (its collection, an item, a
+    watch)."""
+    parts = path.strip("/").split("/")
+    after = parts[len(parts) - parts[::-1].index(resource):] if resource in parts else []
+    return after[1] if len(after) >= 2 else ""
+
+
+def _ordered(verbs: set[str]) -> list[str]:
+    return [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
+
+
 def operations_phrase(operations: Sequence[str]) -> str:
     """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
     for Kubernetes paths, a resource being one whatever the versions it is served in (`deployments` of `apps`);
@@ -131,18 +194,27 @@ def operations_phrase(operations: Sequence[str]) -> str:
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
+    discovery = 0
     for label in operations:
         method, _, path = label.partition(" ")
         gv, resource, own = kubernetes_resource(path)
+        if method == "GET" and _DISCOVERY.match(path):
+            discovery += 1
+            continue
         if gv is None or resource is None:
             break
         versions.add(gv)
         resources.add((gv.rpartition("/")[0], resource))
         verbs.add(_verb(method, path, own))
     else:
+        documents = f"{discovery} discovery document{'s' if discovery > 1 else ''}"
+        if not resources:
+            return documents
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
+        served = len(operations) - discovery
+        phrase = f"{served} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
+        return f"{phrase} and {documents}" if discovery else phrase
     return f"{len(operations)} operations: {_joined(list(operations))}"
 
 
@@ -157,6 +229,8 @@ def _where(versions: set[str]) -> str:
         return f" in {len(groups)} API groups"
     return f" in {len(versions)} group-versions of {len(groups)} API groups"
 
+#: the discovery documents of the API server: `/api/`, `/apis/`, `/apis/GROUP/`, `/api/VERSION/`, `/apis/GROUP/VERSION/`
+_DISCOVERY = re.compile(r"^/(?:api(?:/v\d+(?:(?:alpha|beta)\d+)?)?|apis(?:/[^/{}]+(?:/v\d+(?:(?:alpha|beta)\d+)?)?)?)/?$")
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
 

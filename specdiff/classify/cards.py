@@ -42,7 +42,8 @@ class Card:
     #: the reason by policy and/or direction when it differs (`reason` is the default, shown in the docs)
     reasons: Any = None
     #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
-    #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction)
+    #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction);
+    #: `resource` folds the operations of one Kubernetes resource added or removed together
     group: str = "place"
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
@@ -148,8 +149,8 @@ def _card(path: Path, root: Path) -> Card:
 
 
 def _grouping(raw: Any, path: Path) -> str:
-    if raw not in ("place", "rule"):
-        raise ConfigError("'group' must be place or rule", file=str(path))
+    if raw not in ("place", "rule", "resource"):
+        raise ConfigError("'group' must be place, rule or resource", file=str(path))
     return str(raw)
 
 

@@ -26,13 +26,14 @@ class OperationDiffer:
             old_op = self.old.operations.get(key)
             if old_op is None:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
-                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated))
+                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated, served_kind=new_op.kind))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
-                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
+                                 served_kind=old_op.kind))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:

@@ -1,0 +1,160 @@
+"""The operations of one Kubernetes resource removed (or added) together are one finding per resource, as
+Kubernetes' own notes say it ("ValidatingAdmissionPolicy ... are no longer served"), keeping each operation as a
+member; discovery documents are told apart from resources in operation phrases."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from conftest import corpus
+
+from specdiff.config import BaselineEntry, Config
+from specdiff.group import group_fingerprint, operations_phrase
+from specdiff.load import load, load_text
+from specdiff.pipeline import run
+from specdiff.records import Finding, Report
+
+V2 = "kubernetes/v2/swagger-v1.{}.json"
+V3 = "kubernetes/v3/v1.{}"
+GV = "/apis/admissionregistration.k8s.io/v1beta1"
+ALL_VERBS = "list, watch, deletecollection, read, create, replace, patch and delete"
+
+
+@cache
+def compare(old: str, new: str, grouped: bool = True) -> Report:
+    return run(load(str(corpus(old))), load(str(corpus(new))), grouped=grouped)
+
+
+def _operations(resource: str, status: bool) -> set[str]:
+    """The operations the API server serves for a cluster-scoped resource (with its status subresource)."""
+    collection, item = f"{GV}/{resource}", f"{GV}/{resource}/{{name}}"
+    found = {f"GET {collection}", f"POST {collection}", f"DELETE {collection}", f"GET {item}", f"PUT {item}",
+             f"PATCH {item}", f"DELETE {item}", f"GET {GV}/watch/{resource}", f"GET {GV}/watch/{resource}/{{name}}"}
+    if status:
+        found |= {f"{method} {item}/status" for method in ("GET", "PUT", "PATCH")}
+    return found
+
+
+def _breaking_operation_groups(report: Report) -> list[tuple[str, str, set[str]]]:
+    return [(f.rule, f.message, {m.change.context.operation or "" for m in f.members}) for f in report.findings
+            if f.rule.startswith("operation.") and f.level.value == "breaking"]
+
+
+VALIDATING_POLICIES_GONE = [
+    ("operation.removed", "ValidatingAdmissionPolicy (validatingadmissionpolicies) is no longer served by "
+     f"admissionregistration.k8s.io/v1beta1: 12 operations: {ALL_VERBS}, with status",
+     _operations("validatingadmissionpolicies", status=True)),
+    ("operation.removed", "ValidatingAdmissionPolicyBinding (validatingadmissionpolicybindings) is no longer "
+     f"served by admissionregistration.k8s.io/v1beta1: 9 operations: {ALL_VERBS}",
+     _operations("validatingadmissionpolicybindings", status=False)),
+]
+
+
+def test_v2_1_32_to_1_35_each_resource_no_longer_served_is_one_finding() -> None:
+    report = compare(V2.format(32), V2.format(35))
+    assert _breaking_operation_groups(report) == VALIDATING_POLICIES_GONE
+    ungrouped = compare(V2.format(32), V2.format(35), grouped=False)
+    removed = {f.change.context.operation for f in ungrouped.findings
+               if f.rule == "operation.removed" and f.level.value == "breaking"}
+    assert removed == set().union(*(ops for _, _, ops in VALIDATING_POLICIES_GONE))  # --no-group: 21 findings
+
+
+def test_v3_1_30_to_1_35_folds_the_same_resources_over_per_group_documents() -> None:
+    assert _breaking_operation_groups(compare(V3.format(30), V3.format(35))) == VALIDATING_POLICIES_GONE
+
+
+def test_v2_1_11_to_1_28_webhook_configurations_of_v1beta1_and_lone_operations() -> None:
+    assert _breaking_operation_groups(compare(V2.format(11), V2.format(28))) == [
+        ("operation.removed", f"{kind} ({plural}) is no longer served by admissionregistration.k8s.io/v1beta1: "
+         f"9 operations: {ALL_VERBS}", _operations(plural, status=False))
+        for kind, plural in (("MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
+                             ("ValidatingWebhookConfiguration", "validatingwebhookconfigurations"))
+    ] + [("operation.removed", f"operation {label} removed", set()) for label in (
+        "GET /apis/extensions/", "GET /apis/settings.k8s.io/",
+        "POST /apis/authentication.k8s.io/v1beta1/tokenreviews")]
+
+
+def test_v2_1_32_to_1_35_new_resources_are_one_safe_finding_each() -> None:
+    added = [(f.message.partition(" is now served by ")[0], len(f.members))
+             for f in compare(V2.format(32), V2.format(35)).findings if f.rule == "operation.added"]
+    assert added == [("MutatingAdmissionPolicy (mutatingadmissionpolicies)", 9),
+                     ("MutatingAdmissionPolicyBinding (mutatingadmissionpolicybindings)", 9),
+                     ("IPAddress (ipaddresses)", 9), ("ServiceCIDR (servicecidrs)", 12),
+                     ("DeviceTaintRule (devicetaintrules)", 12),
+                     ("VolumeAttributesClass (volumeattributesclasses)", 9)]
+
+
+def test_v2_1_30_to_1_32_cbor_responses_name_resources_and_discovery_documents_apart() -> None:
+    cbor = [f for f in compare(V2.format(30), V2.format(32)).findings
+            if f.rule == "response.media-type-added" and "application/cbor " in f.message]
+    assert [f.message for f in cbor] == [
+        "response 200, response 201 and response 202 can now also be application/cbor in 689 operations: "
+        f"{ALL_VERBS} of 64 resources in 27 group-versions of 22 API groups and 28 discovery documents"]
+
+
+# -- a small pair ----------------------------------------------------------------------------------------
+def _spec(resources: dict[str, str]) -> str:
+    paths: dict[str, Any] = {}
+    for plural, kind in resources.items():
+        gvk = {"group": "frobs.example.com", "version": "v1beta1", "kind": kind}
+        base = f"/apis/frobs.example.com/v1beta1/{plural}"
+        answer = {"200": {"description": "ok"}}
+        paths[base] = {m: {"x-kubernetes-group-version-kind": gvk, "responses": answer} for m in ("get", "post")}
+        paths[base + "/{name}"] = {m: {"x-kubernetes-group-version-kind": gvk, "responses": answer}
+                                   for m in ("get", "put", "delete")}
+        paths[base + "/{name}/status"] = {"get": {"x-kubernetes-group-version-kind": gvk, "responses": answer}}
+    paths["/apis/frobs.example.com/v1beta1/"] = {"get": {"responses": {"200": {"description": "ok"}}}}
+    return json.dumps({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": paths})
+
+
+def _pair(grouped: bool = True, config: Config | None = None) -> Report:
+    old = load_text(_spec({"frobbers": "Frobber", "widgets": "Widget"}), "old.json", None)
+    new = load_text(_spec({"frobbers": "Frobber"}), "new.json", None)
+    return run(old, new, policy="kubernetes", grouped=grouped, config=config)
+
+
+def _removed(report: Report) -> list[Finding]:
+    return [f for f in report.findings if f.rule == "operation.removed"]
+
+
+def test_a_resource_gone_from_a_version_that_stays_is_one_finding_with_its_operations() -> None:
+    (widgets,) = _removed(_pair())
+    assert widgets.message == ("Widget (widgets) is no longer served by frobs.example.com/v1beta1: 6 operations: "
+                               "list, read, create, replace and delete, with status")
+    base = "/apis/frobs.example.com/v1beta1/widgets"
+    assert {m.change.context.operation for m in widgets.members} == {
+        f"GET {base}", f"POST {base}", f"GET {base}/{{name}}", f"PUT {base}/{{name}}", f"DELETE {base}/{{name}}",
+        f"GET {base}/{{name}}/status"}
+    assert widgets.fingerprint == group_fingerprint(widgets.members[0])
+    assert widgets.fingerprint not in {m.fingerprint for m in widgets.members}
+    assert len(_removed(_pair(grouped=False))) == 6
+
+
+def test_a_baseline_matches_the_resource_group_or_one_member() -> None:
+    (widgets,) = _removed(_pair())
+    whole = Config(baseline=(BaselineEntry(widgets.fingerprint, "", "b:1"),))
+    assert _removed(_pair(config=whole)) == []
+    one = Config(baseline=(BaselineEntry(widgets.members[0].fingerprint, "", "b:2"),))
+    (rest,) = _removed(_pair(config=one))
+    assert len(rest.members) == 5 and rest.fingerprint == widgets.fingerprint
+
+
+def test_near_miss_a_plain_api_never_folds_by_resource() -> None:
+    """Without `x-kubernetes-group-version-kind` on its operations (an ordinary API with /apis/... paths), each
+    removed operation stays its own finding."""
+    plain = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        "/apis/shop/v1/carts": {"get": {"responses": {"200": {"description": "ok"}}},
+                                "post": {"responses": {"200": {"description": "ok"}}}}}}
+    old = load_text(json.dumps(plain), "old.json", None)
+    new = load_text(json.dumps({**plain, "paths": {}}), "new.json", None)
+    removed = _removed(run(old, new, policy="openapi"))
+    assert [(f.message, f.members) for f in removed] == [("operation GET /apis/shop/v1/carts removed", ()),
+                                                         ("operation POST /apis/shop/v1/carts removed", ())]
+
+
+def test_discovery_documents_are_counted_apart_from_resources() -> None:
+    assert operations_phrase(["GET /apis/apps/v1/deployments", "GET /apis/apps/v1/", "GET /api/v1/"]) == (
+        "1 operations: list of deployments and 2 discovery documents")
+    assert operations_phrase(["GET /apis/apps/v1/", "GET /apis/"]) == "2 discovery documents"
