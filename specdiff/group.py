@@ -154,6 +154,7 @@ def _resource_message(members: Sequence[Finding], group_version: str, resource: 
             subresources.setdefault(sub, set()).add("read" if method == "GET" else _verb(method, path, True))
         else:
             own.add(_verb(method, path, True))
+        if sub in ("", "status"):  # (a status subresource serves the resource's kind, a scale one `Scale`)
             kinds.append(str(member.change.fact("served_kind")).rpartition("/")[2])
     kind = max(_distinct(kinds), key=kinds.count) if kinds else None
     named = f"{kind} ({resource})" if kind else resource
@@ -212,8 +213,7 @@ def operations_phrase(operations: Sequence[str]) -> str:
             return documents
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        served = len(operations) - discovery
-        phrase = f"{served} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
+        phrase = f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
         return f"{phrase} and {documents}" if discovery else phrase
     return f"{len(operations)} operations: {_joined(list(operations))}"
 
@@ -229,8 +229,8 @@ def _where(versions: set[str]) -> str:
         return f" in {len(groups)} API groups"
     return f" in {len(versions)} group-versions of {len(groups)} API groups"
 
-#: the discovery documents of the API server: `/api/`, `/apis/`, `/apis/GROUP/`, `/api/VERSION/`, `/apis/GROUP/VERSION/`
-_DISCOVERY = re.compile(r"^/(?:api(?:/v\d+(?:(?:alpha|beta)\d+)?)?|apis(?:/[^/{}]+(?:/v\d+(?:(?:alpha|beta)\d+)?)?)?)/?$")
+#: the API server's discovery documents: `/api/`, `/apis/`, `/apis/GROUP/`, `/api/VERSION/`, `/apis/GROUP/VERSION/`
+_DISCOVERY = re.compile(rf"^/(?:api(?:/{_VERSION.pattern})?|apis(?:/[^/{{}}]+(?:/{_VERSION.pattern})?)?)/?$")
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
 

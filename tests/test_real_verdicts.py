@@ -44,12 +44,15 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
     assert body.message == ("request body of 254 operations: create, replace and patch of 66 resources in 28 "
                             "group-versions of 22 API groups became required")
     assert body.reason.startswith("Documentation correction: the Kubernetes API server has always required a body")
+    [status] = [f for f in report.findings if f.rule == "operation.removed" and f.level.value == "breaking"]
+    assert status.message == ("NetworkPolicy (networkpolicies) in networking.k8s.io/v1 loses 3 operations: read, "
+                              "replace and patch of status")
+    assert sorted(m.change.context.operation or "" for m in status.members) == [
+        f"{method} /apis/networking.k8s.io/v1/namespaces/{{namespace}}/networkpolicies/{{name}}/status"
+        for method in ("GET", "PATCH", "PUT")]
     assert sorted((f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking") == [
         ("group-version.removed", "flowcontrol.apiserver.k8s.io/v1beta2"),
         ("operation.removed", "GET /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
-        ("operation.removed",
-         "PATCH /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
-        ("operation.removed", "PUT /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
         ("schema.property.became-required", "core/v1 HostAlias.ip"),
         ("schema.property.became-required", "core/v1 PodIP.ip"),
         ("schema.property.removed", "core/v1 PersistentVolumeClaimSpec.resources.claims"),
