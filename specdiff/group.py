@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -101,6 +102,10 @@ def _message(members: Sequence[Finding]) -> str:
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
             template = template.replace("value {value}", "values {value}")
+    for key in _facts_that_differ(template, members):  # a CRD change in several versions names each of them
+        values[key] = _joined(_distinct(message_values(m.change).get(key) for m in members), cut=False)
+        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
+            f"{key} {{{key}}}", f"{key}s {{{key}}}")
     operations = _distinct(m.change.context.operation for m in members)
     place = ""
     if len(operations) > 1:
@@ -112,6 +117,18 @@ def _message(members: Sequence[Finding]) -> str:
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+#: placeholders a group's message writes in its own way: its places, operations and values
+_PLACES = frozenset({"location", "operation", "value", "path", "schema", "document", "group_version"})
+
+
+def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[str]:
+    """The other placeholders of `template` whose value is not the same for every member (`version` of a CRD
+    version no longer served in v1alpha2 and v1alpha3)."""
+    keys = [key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES]
+    return [key for key in dict.fromkeys(keys)
+            if len({message_values(m.change).get(key) for m in members}) > 1]
 
 
 def operations_phrase(operations: Sequence[str]) -> str:

@@ -100,3 +100,18 @@ def test_a_sentence_starts_with_a_capital_unless_it_starts_with_a_name() -> None
     assert sentence(Finding("r", Level.SAFE, "scope Namespaced -> Cluster", "why", Change(
         "modified", "crd", "scope", None, None, "both", Context(document="frobs.example.com")))) == (
         "frobs.example.com: scope Namespaced -> Cluster")
+
+
+def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
+    from conftest import corpus
+
+    from specdiff import compare
+    from specdiff.report.sections import sentence
+
+    report = compare(corpus("crds/cert-manager/certificates.v1.5.0.yaml"),
+                     corpus("crds/cert-manager/certificates.v1.6.0.yaml"))
+    assert [(f.rule, f.level.value, sentence(f)) for f in report.findings] == [
+        ("crd.version.unserved", "breaking",
+         "cert-manager.io/v1beta1: Certificate: version v1beta1 is no longer served"),
+        ("crd.version.unserved", "safe",
+         "cert-manager.io/{v1alpha2, v1alpha3}: Certificate: versions v1alpha2 and v1alpha3 are no longer served")]
