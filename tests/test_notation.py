@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from specdiff.notation import folded, name, part, scope, type_name, where
+from specdiff.notation import folded, kinds, name, part, scope, type_name, where
 from specdiff.records import Context
 
 POD_SPEC = Context(schema="io.k8s.api.core.v1.PodSpec", path=".workloadRef", group_version="core/v1")
@@ -115,3 +115,11 @@ def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
          "cert-manager.io/v1beta1: Certificate: version v1beta1 is no longer served"),
         ("crd.version.unserved", "safe",
          "cert-manager.io/{v1alpha2, v1alpha3}: Certificate: versions v1alpha2 and v1alpha3 are no longer served")]
+
+
+def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_differs() -> None:
+    assert kinds("io.k8s.api.core.v1.TypedLocalObjectReference", "io.k8s.api.core.v1.TypedObjectReference") == (
+        "TypedLocalObjectReference", "TypedObjectReference")
+    assert kinds("io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction") == (
+        "io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction")
+    assert kinds("simple-user", "nullable-simple-user") == ("simple-user", "nullable-simple-user")
