@@ -107,19 +107,22 @@ def test_one_change_behind_a_named_a_non_named_and_a_file_ref_is_found_once_at_e
 
 
 def test_every_spelling_of_one_target_is_one_node(tmp_path: Path) -> None:
-    """A ref, a chain of refs, an allOf of one ref and a ref with an annotation beside it all reach `#/x-lib/Foo`:
-    its change is found once, and a named schema reached through a chain is compared as that named pair."""
+    """A ref, a chain of refs (one through another file and back), an allOf of one ref and a ref with an
+    annotation beside it all reach `#/x-lib/Foo`: its change is found once, and a named schema reached through
+    a chain is compared as that named pair."""
     for side, kind in (("old", "string"), ("new", "integer")):
         _files(tmp_path, side, {
             "api.json": _api({"a": {"$ref": "#/x-lib/Foo"}, "b": {"$ref": "#/x-lib/Alias"},
                               "c": {"allOf": [{"$ref": "#/x-lib/Foo"}]},
                               "d": {"$ref": "#/x-lib/Foo", "description": "the same Foo"},
                               "e": {"$ref": "lib.json#/Bar"},
-                              "f": {"$ref": "#/x-lib/BarAlias" if side == "old" else "#/components/schemas/Bar"}},
+                              "f": {"$ref": "#/x-lib/BarAlias" if side == "old" else "#/components/schemas/Bar"},
+                              "g": {"$ref": "lib.json#/FooAgain"}},
                              components={"schemas": {"Bar": _foo(kind)}},
                              **{"x-lib": {"Foo": _foo(kind), "Alias": {"$ref": "#/x-lib/Foo"},
                                           "BarAlias": {"$ref": "#/components/schemas/Bar"}}}),
-            "lib.json": {"Bar": {"$ref": "api.json#/components/schemas/Bar"}}})
+            "lib.json": {"Bar": {"$ref": "api.json#/components/schemas/Bar"},
+                         "FooAgain": {"$ref": "api.json#/x-lib/Foo"}}})
     assert _findings_in(tmp_path) == [("schema.type-changed", "/components/schemas/Bar/properties/name"),
                                       ("schema.type-changed", "/x-lib/Foo/properties/name")]
 
