@@ -129,7 +129,8 @@ def test_every_spelling_of_one_target_is_one_node(tmp_path: Path) -> None:
 
 def test_the_same_api_written_in_other_shapes_compares_equal() -> None:
     """Inline vs a `$ref` to an identical named or non-named schema, an allOf of one member, a parameter moved
-    into the reusable ones, a ref with its nullable written beside it vs inside an allOf: no findings."""
+    into the reusable ones, a ref with its nullable written beside it vs inside an allOf, a oneOf member named
+    through an alias: no findings."""
     pet = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"},
                                                                   "tag": {"type": "string", "maxLength": 8}}}
     limit = {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
@@ -139,12 +140,16 @@ def test_the_same_api_written_in_other_shapes_compares_equal() -> None:
         spec["paths"]["/a"]["post"]["parameters"] = [parameter]
         return spec
 
-    old = api({"a": pet, "b": pet, "c": {"allOf": [pet]}, "d": {"$ref": "#/components/schemas/Pet", "nullable": True}},
-              limit, components={"schemas": {"Pet": pet}})
+    cat = {"type": "object", "properties": {"meows": {"type": "boolean"}}}
+    old = api({"a": pet, "b": pet, "c": {"allOf": [pet]}, "d": {"$ref": "#/components/schemas/Pet", "nullable": True},
+               "e": {"oneOf": [{"$ref": "#/components/schemas/Pet"}, {"$ref": "#/components/schemas/Cat"}]}},
+              limit, components={"schemas": {"Pet": pet, "Cat": cat}})
     new = api({"a": {"$ref": "#/components/schemas/Pet"}, "b": {"$ref": "#/x-lib/Pet"}, "c": pet,
-               "d": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True}},
+               "d": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True},
+               "e": {"oneOf": [{"$ref": "#/components/schemas/Pet"}, {"$ref": "#/x-lib/CatAlias"}]}},
               {"$ref": "#/components/parameters/limit"},
-              components={"schemas": {"Pet": pet}, "parameters": {"limit": limit}}, **{"x-lib": {"Pet": pet}})
+              components={"schemas": {"Pet": pet, "Cat": cat}, "parameters": {"limit": limit}},
+              **{"x-lib": {"Pet": pet, "CatAlias": {"$ref": "#/components/schemas/Cat"}}})
     assert _findings(old, new) == []
     broken = json.loads(json.dumps(new))
     broken["x-lib"]["Pet"]["properties"]["tag"]["maxLength"] = 4
