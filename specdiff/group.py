@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
-from specdiff.records import Change, Finding, _plain
+from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -93,10 +93,11 @@ def _message(members: Sequence[Finding]) -> str:
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
             template = template.replace("value {value}", "values {value}")
-    operations = _distinct(m.change.context.operation for m in members)
+    places = list({m.change.context.operation: m.change.context for m in members
+                   if m.change.context.operation}.values())
     place = ""
-    if len(operations) > 1:
-        place = operations_phrase(operations)
+    if len(places) > 1:
+        place = operations_phrase(places)
         values["operation"] = place
     message = render(template, values)
     if place and place not in message:
@@ -104,28 +105,28 @@ def _message(members: Sequence[Finding]) -> str:
     return message
 
 
-def operations_phrase(operations: Sequence[str]) -> str:
+def operations_phrase(places: Sequence[Context]) -> str:
     """"402 operations: list, watch and deletecollection of 134 resources in 24 group-versions" for Kubernetes
-    paths; "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
-    from specdiff.graph.subjects import kubernetes_resource
-
+    resources (as the graph named them on each context); "3 operations: GET /a, POST /b and PUT /c" (the first
+    few, then how many more) for others."""
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
-    for label in operations:
-        method, _, path = label.partition(" ")
-        gv, resource, own = kubernetes_resource(path)
-        if gv is None or resource is None:
+    labels = [ctx.operation or "" for ctx in places]
+    for ctx, label in zip(places, labels, strict=True):
+        if ctx.group_version is None or not ctx.resource:
             break
-        versions.add(gv)
-        resources.add((gv, resource))
-        verbs.add(_verb(method, path, own))
+        resource, _, sub = ctx.resource.partition("/")
+        versions.add(ctx.group_version)
+        resources.add((ctx.group_version, resource))
+        method, _, path = label.partition(" ")
+        verbs.add(_verb(method, path, own=not sub))
     else:
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
         where = f" in {len(versions)} group-versions" if len(versions) > 1 else ""
-        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{where}"
-    return f"{len(operations)} operations: {_joined(list(operations))}"
+        return f"{len(places)} operations: {_joined(ordered, cut=False)} of {what}{where}"
+    return f"{len(places)} operations: {_joined(labels)}"
 
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 

@@ -13,7 +13,7 @@ from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
 from specdiff.pipeline import run
-from specdiff.records import Finding, Report
+from specdiff.records import Context, Finding, Report
 from specdiff.report import render
 
 V2 = "kubernetes/v2/swagger-v1.{}.json"
@@ -98,10 +98,18 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 
 
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
-    assert operations_phrase(["GET /api/v1/pods", "GET /api/v1/watch/pods", "DELETE /api/v1/namespaces/{n}/pods",
-                              "GET /apis/apps/v1/deployments"]) == (
-        "4 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
-    assert operations_phrase(["GET /a", "GET /b", "PUT /c", "PUT /d", "PUT /e"]) == (
+    def at(label: str, group_version: str | None = None, resource: str | None = None) -> Context:
+        return Context(operation=label, group_version=group_version, resource=resource)
+
+    assert operations_phrase([at("GET /api/v1/pods", "core/v1", "pods"),
+                              at("GET /api/v1/watch/pods", "core/v1", "pods"),
+                              at("DELETE /api/v1/namespaces/{n}/pods", "core/v1", "pods"),
+                              at("GET /apis/apps/v1/deployments", "apps/v1", "deployments"),
+                              at("GET /apis/apps/v1/namespaces/{n}/deployments/{name}/status", "apps/v1",
+                                 "deployments/status")]) == (
+        "5 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
+    assert operations_phrase([at(label, resource="a") for label in ("GET /a", "GET /b", "PUT /c", "PUT /d",
+                                                                    "PUT /e")]) == (
         "5 operations: GET /a, GET /b, PUT /c and 2 more")
 
 
