@@ -275,6 +275,7 @@ class SpecGraph:
         from specdiff.graph.subjects import kind_of
 
         found: set[tuple[str | None, str | None, str | None]] = set()  # (group-version, resource, kind)
+        about: set[tuple[str | None, str | None]] = set()  # what a reader files each under: one, or give up
         pred, start = self.graph.pred, ("schema", schema.name)
         seen, frontier = {start}, [start]
         while frontier:
@@ -287,13 +288,18 @@ class SpecGraph:
                 if parent[0] == "op":
                     op = self.operations[parent[1]]
                     resource, kind = self.subject(op)
-                    found.add((op.group_version, (resource or "").partition("/")[0] if op.group_version
-                               else resource, kind))
+                    resource = (resource or "").partition("/")[0] if op.group_version else resource
+                    found.add((op.group_version, resource, kind))
+                    about.add((op.group_version, kind or resource) if kind is None else (None, kind))
                 elif holder is not None and holder.gvk:
                     owner, _, named = holder.gvk.rpartition("/")
-                    found.add((owner, None, f"{owner}/{kind_of({named}) or named}"))
+                    kind = f"{owner}/{kind_of({named}) or named}"
+                    found.add((owner, None, kind))
+                    about.add((None, kind))
                 else:
                     frontier.append(parent)
+                if len(about) > 1:
+                    return None, None  # held by several kinds or resources: a shared type
         kinds = {kind for _, _, kind in found}
         if len(kinds) == 1 and None not in kinds:
             return None, kinds.pop()

@@ -39,13 +39,11 @@ def operation_subjects(graph: SpecGraph) -> dict[str, Subject]:
             kind = (op.kind or next(iter(_returned_kinds(graph, op, group_version_kinds)), None))
             if kind:
                 kinds.setdefault((op.group_version, resource), set()).add(kind.rpartition("/")[2])
-    found: dict[str, Subject] = {}
-    for key, op in graph.operations.items():
-        resource = resources[key]
-        kind = kind_of(kinds.get((op.group_version, resource.partition("/")[0]), set())) \
-            if op.group_version and resource else None
-        found[key] = (resource, f"{op.group_version}/{kind}" if kind else None)
-    return found
+    served = {(group_version, resource): f"{group_version}/{kind}"
+              for (group_version, resource), names in kinds.items() if (kind := kind_of(names))}
+    return {key: (resources[key], served.get((op.group_version, (resources[key] or "").partition("/")[0]))
+                  if op.group_version else None)
+            for key, op in graph.operations.items()}
 
 
 def kubernetes_resource(path: str) -> str | None:
