@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
+from specdiff.notation import distinct as _distinct
+from specdiff.notation import name, part, scope, where
 from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
@@ -66,8 +68,8 @@ def group(findings: Iterable[Finding]) -> list[Finding]:
 
 def folded(members: Sequence[Finding]) -> Finding:
     """One finding for the members: the first member's change, every operation, and a message that names the
-    places once ("added to 402 operations: list, watch and deletecollection of 134 resources in 24
-    group-versions")."""
+    places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
+    of 21 API groups")."""
     first = members[0]
     operations = tuple(sorted({op for member in members for op in member.operations}))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
@@ -87,6 +89,12 @@ def _message(members: Sequence[Finding]) -> str:
         for old, new in replacements:
             value = value.replace(old, new)
         values[key] = value
+    names = _distinct(name(m.change.context) for m in members)
+    if len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
+        scoped = len(_distinct(scope(m.change.context) for m in members)) > 1
+        names = _distinct((where if scoped else name)(m.change.context) for m in members)
+        what = "places" if any(m.change.context.path for m in members) else "schemas"
+        values["location"] = f"{len(names)} {what}: {_joined(names)}"
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
@@ -99,6 +107,8 @@ def _message(members: Sequence[Finding]) -> str:
     if len(places) > 1:
         place = operations_phrase(places)
         values["operation"] = place
+        if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
+            values["location"] = part(first.change.context) or place
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
@@ -106,8 +116,9 @@ def _message(members: Sequence[Finding]) -> str:
 
 
 def operations_phrase(places: Sequence[Context]) -> str:
-    """"402 operations: list, watch and deletecollection of 134 resources in 24 group-versions" for Kubernetes
-    resources (as the graph named them on each context); "3 operations: GET /a, POST /b and PUT /c" (the first
+    """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
+    for Kubernetes resources (as the graph named them on each context), a resource being one whatever the
+    versions it is served in (`deployments` of `apps`); "3 operations: GET /a, POST /b and PUT /c" (the first
     few, then how many more) for others."""
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
@@ -118,15 +129,26 @@ def operations_phrase(places: Sequence[Context]) -> str:
             break
         resource, _, sub = ctx.resource.partition("/")
         versions.add(ctx.group_version)
-        resources.add((ctx.group_version, resource))
+        resources.add((ctx.group_version.rpartition("/")[0], resource))
         method, _, path = label.partition(" ")
         verbs.add(_verb(method, path, own=not sub))
     else:
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        where = f" in {len(versions)} group-versions" if len(versions) > 1 else ""
-        return f"{len(places)} operations: {_joined(ordered, cut=False)} of {what}{where}"
+        return f"{len(places)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
     return f"{len(places)} operations: {_joined(labels)}"
+
+
+def _where(versions: set[str]) -> str:
+    """" in 3 versions of resource.k8s.io", " in 2 API groups", " in 33 group-versions of 21 API groups"."""
+    groups = {gv.rpartition("/")[0] for gv in versions}
+    if len(versions) <= 1:
+        return ""
+    if len(groups) == 1:
+        return f" in {len(versions)} versions of {next(iter(groups))}"
+    if len(groups) == len(versions):
+        return f" in {len(groups)} API groups"
+    return f" in {len(versions)} group-versions of {len(groups)} API groups"
 
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
@@ -152,10 +174,6 @@ def _braced(names: Sequence[str]) -> str:
         return f"{len(names)} schemas: {_joined(list(names))}"
     versions = _distinct(m.group(0) for n in names for m in [_VERSION.search(n)] if m)
     return f"{first[:found.start()]}{{{','.join(versions)}}}{first[found.end():]}"
-
-
-def _distinct(items: Iterable[str | None]) -> list[str]:
-    return list(dict.fromkeys(item for item in items if item))
 
 
 def _joined(items: Sequence[str], cut: bool = True) -> str:

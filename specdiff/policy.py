@@ -63,7 +63,8 @@ def ignore_matches(entry: ScopedIgnore, finding: Finding) -> bool:
     if entry.location is None:
         return True
     pattern = _glob(entry.location)
-    return any(pattern.fullmatch(text) for text in (finding.change.context.label(), finding.change.pointer))
+    ctx = finding.change.context
+    return any(pattern.fullmatch(text) for text in (ctx.label(), ctx.long_label(), finding.change.pointer))
 
 
 def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = None) -> Outcome:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from specdiff.notation import where
+
 
 class Level(StrEnum):
     """How much a change hurts existing users; ordered from worst to mildest."""
@@ -75,11 +77,15 @@ class Context:
             path.startswith("response ") and " " not in path[len("response "):] and "." not in path))
 
     def label(self) -> str:
-        """A short human location: operation or schema, then the field path."""
+        """Where the change is, as a person reads it: `core/v1 PodSpec.workloadRef`, `POST /pets request body:
+        name` (specdiff/notation.py decides the notation)."""
+        return where(self)
+
+    def long_label(self) -> str:
+        """The location with full names, as earlier versions wrote it: `io.k8s.api.core.v1.PodSpec .workloadRef`
+        (scoped ignores written against it keep matching)."""
         head = self.operation or self.schema or self.document or self.group_version or ""
-        if self.path:
-            return f"{head} {self.path}".strip()
-        return head
+        return f"{head} {self.path}".strip() if self.path else head
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,8 +175,10 @@ def cli(*args: str) -> tuple[int, str, str]:
 
 
 def rule_lines(stdout: str) -> list[str]:
-    return [" ".join(line.split()) for line in stdout.splitlines() if line[:1].isalpha() and "->" not in line
-            and not line.startswith(("note:", "No changes"))]
+    """Each finding of the text report as "level rule: message" (its line, then the message beneath)."""
+    lines = stdout.splitlines()
+    return [" ".join(line.split()) + ": " + lines[i + 1].strip() for i, line in enumerate(lines)
+            if line[:1].isalpha() and "->" not in line and not line.startswith(("note:", "No changes"))]
 
 
 def test_cli_uses_the_discovered_configuration(project: Path) -> None:
@@ -186,17 +188,20 @@ def test_cli_uses_the_discovered_configuration(project: Path) -> None:
         ignore: [operation.added]
     """)
     code, out, _ = cli("old.yaml", "new.yaml")
-    assert rule_lines(out) == ["dangerous schema.property.removed Frobber .size", "safe operation.removed GET /old"]
+    assert rule_lines(out) == ["dangerous schema.property.removed: Property Frobber.size removed",
+                               "safe operation.removed: Operation GET /old removed"]
     assert code == 1  # fail-on dangerous from the file
     assert cli("old.yaml", "new.yaml", "--fail-on", "breaking")[0] == 0
     code, out, _ = cli("old.yaml", "new.yaml", "--no-config", "--select", "operation")
-    assert rule_lines(out) == ["breaking operation.removed GET /old", "safe operation.added GET /new"]
+    assert rule_lines(out) == ["breaking operation.removed: Operation GET /old removed",
+                               "safe operation.added: Operation GET /new added"]
 
 
 def test_cli_select_and_ignore_options(project: Path) -> None:
     code, out, _ = cli("old.yaml", "new.yaml", "--select", "schema", "--select", "operation.added",
                        "--ignore", "schema.enum")
-    assert rule_lines(out) == ["breaking schema.property.removed Frobber .size", "safe operation.added GET /new"]
+    assert rule_lines(out) == ["breaking schema.property.removed: Property Frobber.size removed",
+                               "safe operation.added: Operation GET /new added"]
     assert code == 1
 
 
@@ -216,9 +221,9 @@ def test_baseline_round_trip(project: Path) -> None:
     assert (code, out) == (0, "# specdiff baseline: accepted findings, one fingerprint a line (rule and location "
                               "after #).\n"
                               "0205d04225ada6af  # operation.added GET /new\n"
-                              "29a69604336005d1  # schema.property.removed Frobber .size\n"
+                              "29a69604336005d1  # schema.property.removed Frobber.size\n"
                               "b185485668643839  # operation.removed GET /old\n"
-                              "e00f2dd944a06fa5  # schema.enum.value-added Frobber .mode\n")
+                              "e00f2dd944a06fa5  # schema.enum.value-added Frobber.mode\n")
     assert cli("baseline", "old.yaml", "new.yaml", "-o", "accepted.txt")[0] == 0
     assert (project / "accepted.txt").read_text() == out
     code, out, _ = cli("old.yaml", "new.yaml", "--baseline", "accepted.txt")
@@ -229,17 +234,17 @@ def test_baseline_round_trip(project: Path) -> None:
     assert [line for line in out.splitlines() if line.startswith("note:")] == [
         "note: unused baseline entry (accepted.txt:2): 0205d04225ada6af (operation.added GET /new) matched no "
         "finding; remove it",
-        "note: unused baseline entry (accepted.txt:3): 29a69604336005d1 (schema.property.removed Frobber .size) "
+        "note: unused baseline entry (accepted.txt:3): 29a69604336005d1 (schema.property.removed Frobber.size) "
         "matched no finding; remove it",
         "note: unused baseline entry (accepted.txt:4): b185485668643839 (operation.removed GET /old) matched no "
         "finding; remove it",
-        "note: unused baseline entry (accepted.txt:5): e00f2dd944a06fa5 (schema.enum.value-added Frobber .mode) "
+        "note: unused baseline entry (accepted.txt:5): e00f2dd944a06fa5 (schema.enum.value-added Frobber.mode) "
         "matched no finding; remove it",
     ]
 
 
 def test_baseline_from_configuration_and_expired_ignore_note(project: Path) -> None:
-    write(project, "accepted.txt", "29a69604336005d1  # schema.property.removed Frobber .size\n")
+    write(project, "accepted.txt", "29a69604336005d1  # schema.property.removed Frobber.size\n")
     write(project, ".specdiff.yaml", """\
         baseline: accepted.txt
         ignore:

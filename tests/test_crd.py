@@ -152,10 +152,10 @@ def test_round_trip_names_the_topmost_missing_field_once_per_direction() -> None
                    for f in compare(old, new).findings if f.rule == "crd.version.round-trip")
     spec = "/schema/openAPIV3Schema/properties/spec/properties"
     assert trips == [
-        ("frobs.example.com/v1 .spec.color", "v2", f"/spec/versions/0{spec}/color"),
-        ("frobs.example.com/v1 .spec.shape", "v2", f"/spec/versions/0{spec}/shape"),
-        ("frobs.example.com/v1 .spec.tags[].value", "v2", f"/spec/versions/0{spec}/tags/items/properties/value"),
-        ("frobs.example.com/v2 .spec.zoom", "v1", f"/spec/versions/1{spec}/zoom"),
+        ("example.com/v1 Frob.spec.color", "v2", f"/spec/versions/0{spec}/color"),
+        ("example.com/v1 Frob.spec.shape", "v2", f"/spec/versions/0{spec}/shape"),
+        ("example.com/v1 Frob.spec.tags[].value", "v2", f"/spec/versions/0{spec}/tags/items/properties/value"),
+        ("example.com/v2 Frob.spec.zoom", "v1", f"/spec/versions/1{spec}/zoom"),
     ]
 
 
@@ -252,15 +252,17 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
                                        version("v1", storage=True)], scope="Cluster")), "new.yaml", None)
     report = compare(old, new)
     text = render(report, "text", RenderOptions())
-    assert "crd.scope-changed                    frobs.example.com\n          scope Namespaced -> Cluster\n" in text
-    assert "schema.enum.value-added              frobs.example.com/v1beta1 .spec.a\n" in text
+    assert "crd.scope-changed\n          frobs.example.com: scope Namespaced -> Cluster\n" in text
+    assert ("schema.enum.value-added              example.com/v1beta1\n          Enum value y added to Frob.spec.a\n"
+            in text)
     records = json.loads(render(report, "json"))["findings"]
     assert [r["location"] for r in records] == [
-        {"document": "frobs.example.com"},
-        {"document": "frobs.example.com", "schema": "frobs.example.com/v1beta1", "path": ".spec.a",
-         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"}]
+        {"label": "example.com/v1beta1 Frob.spec.a", "document": "frobs.example.com",
+         "schema": "frobs.example.com/v1beta1", "path": ".spec.a",
+         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"},
+        {"label": "frobs.example.com", "document": "frobs.example.com"}]
     markdown = render(report, "markdown")
-    assert "| `crd.scope-changed` | frobs.example.com | scope Namespaced -\\> Cluster |" in markdown
+    assert "| `crd.scope-changed` |  | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
 
 
 def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ def test_a_field_that_many_versions_lack_is_one_finding_naming_them() -> None:
     new = load_text(dump(crd(versions=[version("v1", storage=True, properties=full), *others])), "new.yaml", None)
     trips = [(f.change.context.label(), f.change.fact("missing_in"), f.change.pointer)
              for f in compare(old, new).findings if f.rule == "crd.version.round-trip"]
-    assert trips == [("frobs.example.com/v1 .spec.color", "v1alpha1, v1alpha2, v1alpha3, v1alpha4, v1alpha5 and 2 more",
+    assert trips == [("example.com/v1 Frob.spec.color", "v1alpha1, v1alpha2, v1alpha3, v1alpha4, v1alpha5 and 2 more",
                       "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/color")]
 
 

@@ -43,11 +43,11 @@ def test_httproutes_v0_6_to_v0_8_filter_types_gain_values_and_v1alpha2_stops_bei
     added = sorted((f.change.context.label(), f.change.new) for f in report.findings
                    if f.rule == "schema.enum.value-added")
     assert added == [
-        ("httproutes.gateway.networking.k8s.io/v1beta1 .spec.rules[].backendRefs[].filters[].type",
+        ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].backendRefs[].filters[].type",
          "ResponseHeaderModifier"),
-        ("httproutes.gateway.networking.k8s.io/v1beta1 .spec.rules[].backendRefs[].filters[].type", "URLRewrite"),
-        ("httproutes.gateway.networking.k8s.io/v1beta1 .spec.rules[].filters[].type", "ResponseHeaderModifier"),
-        ("httproutes.gateway.networking.k8s.io/v1beta1 .spec.rules[].filters[].type", "URLRewrite"),
+        ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].backendRefs[].filters[].type", "URLRewrite"),
+        ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].filters[].type", "ResponseHeaderModifier"),
+        ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].filters[].type", "URLRewrite"),
     ]
     [unserved] = [f for f in report.findings if f.rule == "crd.version.unserved"]
     assert unserved.reason.startswith("allowed in alpha: ")
@@ -97,7 +97,7 @@ def test_cert_manager_issuers_v1_5_round_trip_gaps_from_renamed_dns_solvers() ->
     report, _, _ = compare(f"{CERT_MANAGER}/issuers.v1.0.0.yaml", f"{CERT_MANAGER}/issuers.v1.5.0.yaml")
     trips = sorted((f.change.context.label(), f.change.fact("missing_in")) for f in report.findings
                    if f.rule == "crd.version.round-trip")
-    solvers = "issuers.cert-manager.io/{} .spec.acme.solvers[].dns01.{}"
+    solvers = "cert-manager.io/{} Issuer.spec.acme.solvers[].dns01.{}"
     assert trips == [(solvers.format("v1", name), "v1beta1") for name in ("acmeDNS", "azureDNS", "cloudDNS")] + \
         [(solvers.format("v1beta1", name), "v1") for name in ("acmedns", "azuredns", "clouddns")]
 

@@ -141,7 +141,8 @@ def test_directories_on_the_command_line(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     findings = json.loads(result.output)["findings"]
     assert [(f["rule"], f["location"]) for f in findings] == [
-        ("group-version.added", {"group_version": "example.com/v2", "document": "example.com/v2"})]
+        ("group-version.added", {"label": "example.com/v2", "group_version": "example.com/v2",
+                                  "document": "example.com/v2"})]
 
 
 def test_an_empty_directory_is_an_input_error(tmp_path: Path) -> None:

@@ -183,9 +183,12 @@ def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
     git(repo, "add", "api/openapi.yaml")
     result = CliRunner().invoke(main, ["staged", "--no-config", "api/openapi.yaml", "api/brand-new.yaml"])
     assert result.exit_code == 1
-    assert [" ".join(line.split()) for line in result.stdout.splitlines() if line.startswith(("specdiff ", "break"))
+    lines = result.stdout.splitlines()
+    assert [" ".join(line.split()) + (": " + lines[i + 1].strip() if line.startswith("break") else "")
+            for i, line in enumerate(lines) if line.startswith(("specdiff ", "break"))
             ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (policy: openapi (no Kubernetes markers))",
-                  "breaking schema.enum.value-added Frobber .mode", "breaking schema.property.removed Frobber .size"]
+                  "breaking schema.enum.value-added: Enum value Auto added to Frobber.mode",
+                  "breaking schema.property.removed: Property Frobber.size removed"]
     result = CliRunner().invoke(main, ["staged", "--no-config", "--fail-on", "never", "api/openapi.yaml"])
     assert result.exit_code == 0
 

@@ -12,6 +12,7 @@ from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
+from specdiff.notation import finding_scope
 from specdiff.pipeline import run
 from specdiff.records import Context, Finding, Report
 from specdiff.report import render
@@ -35,7 +36,7 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     report = compare(V2.format(35), V2.format(36))
     shard = _only(report, "parameter.optional-added")
     assert shard.message == ("optional query parameter shardSelector added to 402 operations: list, watch and "
-                             "deletecollection of 82 resources in 33 group-versions")
+                             "deletecollection of 66 resources in 33 group-versions of 21 API groups")
     assert len(shard.members) == len(shard.operations) == 402
     assert {m.change.context.path for m in shard.members} == {"query parameter shardSelector"}
     assert {"GET /api/v1/pods", "GET /api/v1/watch/namespaces/{namespace}/pods"} <= set(shard.operations)
@@ -45,18 +46,38 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     assert sum(len(f.members) or 1 for f in report.findings) == len(ungrouped.findings) == 527
 
 
+def test_the_shard_selector_counts_agree_with_the_spec() -> None:
+    """Counted from what each operation declares (its x-kubernetes-group-version-kind and action), not from the
+    path reading the phrase uses: a resource is a group and a plural name, served in one or more versions."""
+    shard = _only(compare(V2.format(35), V2.format(36)), "parameter.optional-added")
+    spec = json.loads(corpus(V2.format(36)).read_text())
+    declared = []
+    for label in shard.operations:
+        method, _, path = label.partition(" ")
+        operation = spec["paths"][path][method.lower()]
+        plural = [part for part in path.split("/") if part and not part.startswith("{")][-1]
+        declared.append((operation["x-kubernetes-action"], operation["x-kubernetes-group-version-kind"], plural))
+    assert {action for action, _, _ in declared} == {"list", "watch", "watchlist", "deletecollection"}
+    assert len({(gvk["group"], plural) for _, gvk, plural in declared}) == 66
+    assert len({(gvk["group"], gvk["version"]) for _, gvk, _ in declared}) == 33
+    assert len({gvk["group"] for _, gvk, _ in declared}) == 21
+    assert len({(gvk["group"], gvk["version"], plural) for _, gvk, plural in declared}) == 82  # resource versions
+
+
 def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
     report = compare(V2.format(35), V2.format(36))
-    grouped = {f.message: sorted(m.change.context.schema or "" for m in f.members)
+    grouped = {(finding_scope(f), f.message): sorted(m.change.context.schema or "" for m in f.members)
                for f in report.findings if f.members and f.rule == "schema.property.added"}
-    assert grouped["optional property io.k8s.api.resource.{v1,v1beta1,v1beta2}.DeviceAttribute .bools added"
+    assert grouped[("resource.k8s.io/{v1, v1beta1, v1beta2}", "optional property DeviceAttribute.bools added")
                    ] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
 
 
 def test_enum_values_added_in_both_served_versions_of_httproute_are_one_finding() -> None:
     report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
     enums = sorted((f.message, len(f.members)) for f in report.findings if f.rule == "schema.enum.value-added")
-    where = "httproutes.gateway.networking.k8s.io/{v1,v1beta1} .spec.rules[]"
+    assert {finding_scope(f) for f in report.findings if f.rule == "schema.enum.value-added"} == {
+        "gateway.networking.k8s.io/{v1, v1beta1}"}
+    where = "HTTPRoute.spec.rules[]"
     assert enums == [
         (f"enum value CORS added to {where}.backendRefs[].filters[].type", 2),
         (f"enum value CORS added to {where}.filters[].type", 2),
@@ -107,7 +128,17 @@ def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> 
                               at("GET /apis/apps/v1/deployments", "apps/v1", "deployments"),
                               at("GET /apis/apps/v1/namespaces/{n}/deployments/{name}/status", "apps/v1",
                                  "deployments/status")]) == (
-        "5 operations: list, watch and deletecollection of 2 resources in 2 group-versions")
+        "5 operations: list, watch and deletecollection of 2 resources in 2 API groups")
+    assert operations_phrase([at("GET /apis/resource.k8s.io/v1/deviceclasses", "resource.k8s.io/v1", "deviceclasses"),
+                              at("GET /apis/resource.k8s.io/v1beta1/deviceclasses", "resource.k8s.io/v1beta1",
+                                 "deviceclasses"),
+                              at("GET /apis/resource.k8s.io/v1beta1/resourceslices", "resource.k8s.io/v1beta1",
+                                 "resourceslices")]) == (
+        "3 operations: list of 2 resources in 2 versions of resource.k8s.io")
+    assert operations_phrase([at("GET /apis/apps/v1/deployments", "apps/v1", "deployments"),
+                              at("GET /apis/apps/v1beta1/deployments", "apps/v1beta1", "deployments"),
+                              at("GET /api/v1/pods", "core/v1", "pods")]) == (
+        "3 operations: list of 2 resources in 3 group-versions of 2 API groups")
     assert operations_phrase([at(label, resource="a") for label in ("GET /a", "GET /b", "PUT /c", "PUT /d",
                                                                     "PUT /e")]) == (
         "5 operations: GET /a, GET /b, PUT /c and 2 more")
@@ -137,7 +168,7 @@ def test_deletes_that_answer_their_own_kind_instead_of_status_are_one_group() ->
     [returned] = report.findings
     assert (returned.rule, returned.message) == (
         "kubernetes.delete-returns-object",
-        "2 operations: delete of 2 resources in 2 group-versions now returns the deleted object instead of Status "
+        "2 operations: delete of 2 resources in 2 API groups now returns the deleted object instead of Status "
         "(response 200)")
     assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
         ("DELETE /api/v1/namespaces/{namespace}/frobs/{name}", "io.k8s.api.core.v1.Frob"),

@@ -85,7 +85,7 @@ def test_what_a_person_sees_and_the_level_filter(browser: chromium.Browser, tmp_
     text = _visible_text(browser)
     assert "API changes: Pets <script>window.pwned=3</script> 1 → 2" in text
     assert f"Operation {HOSTILE_OPERATION} removed" in text
-    assert f"{HOSTILE_SCHEMA} .kind: enum null -> {HOSTILE_VALUE}" in text
+    assert f"{HOSTILE_SCHEMA}.kind: enum null -> {HOSTILE_VALUE}" in text
     assert "note <b>not bold</b>" in text
     headings = browser.evaluate("Array.from(document.querySelectorAll('h2, h3')).map(h => h.innerText)")
     assert headings == ["Breaking changes (action required)", "/pets", "New features", "/toys", "Other changes",
@@ -108,5 +108,5 @@ def test_what_a_person_sees_and_the_level_filter(browser: chromium.Browser, tmp_
 
     browser.click("#show-dangerous")  # tick again: back
     text = _visible_text(browser)
-    assert f"{HOSTILE_SCHEMA} .kind: enum null -> {HOSTILE_VALUE}" in text and "Other changes" in text
+    assert f"{HOSTILE_SCHEMA}.kind: enum null -> {HOSTILE_VALUE}" in text and "Other changes" in text
     assert browser.evaluate("document.getElementById('shown').textContent") == "2 of 3 findings shown"

@@ -91,7 +91,9 @@ def test_staged_blocks_a_breaking_commit(installed: Path, tmp_path: Path) -> Non
     git("add", "-A")
     done = run(installed, tmp_path, "staged", "api/openapi.yaml")
     assert (done.returncode, done.stderr) == (1, "")
-    assert [" ".join(line.split()[:3]) for line in done.stdout.splitlines() if line.startswith("breaking")] == [
-        "breaking schema.enum.value-added Frobber", "breaking schema.property.removed Frobber",
-        "breaking operation.removed GET"]
+    lines = done.stdout.splitlines()
+    assert [" ".join(line.split()[:2] + lines[i + 1].split()[:2]) for i, line in enumerate(lines)
+            if line.startswith("breaking")] == [
+        "breaking schema.enum.value-added Enum value", "breaking schema.property.removed Property Frobber.size",
+        "breaking operation.removed Operation GET"]
     assert done.stdout.splitlines()[-1].startswith("specdiff: commit blocked; to accept these findings")

@@ -84,6 +84,13 @@ def test_scoped_ignores_by_rule_and_location(findings: tuple[Finding, ...]) -> N
     )
 
 
+def test_a_location_matches_as_reports_write_it_and_as_earlier_versions_did(findings: tuple[Finding, ...]) -> None:
+    for written in ("Frobber.size", "Frobber .size"):
+        outcome = apply(findings, Config(ignores=(ScopedIgnore("schema", written, "moved", None, "cfg.yaml:3"),)),
+                        TODAY)
+        assert rows(outcome.findings) == [ENUM, OLD_OP, NEW_OP] and outcome.notes == ()
+
+
 def test_location_glob_treats_brackets_literally() -> None:
     from specdiff.config import ScopedIgnore as Entry
     from specdiff.policy import _glob

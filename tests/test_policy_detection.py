@@ -88,5 +88,5 @@ def test_release_notes_of_a_plain_api_name_no_kubernetes_group_version(tmp_path:
         (tmp_path / name).write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, **spec}))
     done = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config",
                                      "--format", "release-notes"])
-    assert "### users\n- Operation POST /api/v1/users removed." in done.output
+    assert "### users\n- Operation `POST /api/v1/users` removed." in done.output
     assert "core/v1" not in done.output

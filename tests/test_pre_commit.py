@@ -71,9 +71,10 @@ def test_a_staged_breaking_change_is_blocked(project: Path, hook_repo: tuple[Pat
     lines = done.stdout.rstrip("\n").splitlines()
     assert any(line.startswith("specdiff (API compatibility of staged specs)") and line.endswith("Failed")
                for line in lines)
-    assert [" ".join(line.split()[:3]) for line in lines if line.startswith("breaking")] == [
-        "breaking schema.enum.value-added Frobber", "breaking schema.property.removed Frobber",
-        "breaking operation.removed GET"]
+    assert [" ".join(line.split()[:2] + lines[i + 1].split()[:2]) for i, line in enumerate(lines)
+            if line.startswith("breaking")] == [
+        "breaking schema.enum.value-added Enum value", "breaking schema.property.removed Property Frobber.size",
+        "breaking operation.removed Operation GET"]
     assert lines[-1] == (
         "specdiff: commit blocked; to accept these findings, record them with `specdiff baseline "
         "HEAD:./api/openapi.yaml :./api/openapi.yaml >> specdiff-baseline.txt` (and `baseline: "

@@ -65,5 +65,5 @@ def test_python_dash_m(tmp_path: Path) -> None:
                            str(SPECS / "frob-new.yaml"), "--no-config", "--select", "operation.removed"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 1
-    assert [" ".join(line.split()) for line in done.stdout.splitlines()[4:5]] == [
-        "breaking operation.removed GET /old"]
+    assert [" ".join(line.split()) for line in done.stdout.splitlines()[4:6]] == [
+        "breaking operation.removed", "Operation GET /old removed"]

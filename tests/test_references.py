@@ -169,3 +169,27 @@ def test_references_with_keywords_beside_them_that_fan_out_compare_each_pair_onc
     assert done.returncode == 1, done.stderr
     found = sorted((f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"])
     assert found == [("schema.type-changed", f"/x-lib/L6/properties/p{i}") for i in range(10)]
+
+
+def test_refs_inside_a_parameter_a_response_and_a_path_item_from_another_file_resolve_in_that_file(
+        tmp_path: Path) -> None:
+    """`params.json#/Limit` holds `schema: {$ref: '#/Int'}`: `#/Int` is params.json's, not the spec's; so for a
+    response and a whole path item written in other files."""
+    for side, most in (("old", 100), ("new", 10)):
+        api = _api({})
+        api["paths"] = {"/a": {"get": {"parameters": [{"$ref": "params.json#/Limit"}],
+                                       "responses": {"200": {"$ref": "params.json#/Ok"}}}},
+                        "/b": {"$ref": "paths.json#/B"}}
+        _files(tmp_path, side, {
+            "api.json": api,
+            "params.json": {"Limit": {"name": "limit", "in": "query", "schema": {"$ref": "#/Int"}},
+                            "Int": {"type": "integer", "maximum": most},
+                            "Ok": {"description": "ok",
+                                   "content": {"application/json": {"schema": {"$ref": "#/Body"}}}},
+                            "Body": {"type": "object", "properties": {"n": {"type": "integer", "maximum": most}}}},
+            "paths.json": {"B": {"post": {"requestBody": {"content": {"application/json": {"schema": {
+                "$ref": "#/Item"}}}}, "responses": {"204": {"description": "done"}}}},
+                           "Item": {"type": "string", "maxLength": most}}})
+    assert _findings_in(tmp_path) == [("schema.constraint-tightened", "/Body/properties/n/maximum"),
+                                      ("schema.constraint-tightened", "/Int/maximum"),
+                                      ("schema.constraint-tightened", "/Item/maxLength")]

@@ -75,7 +75,7 @@ def test_github_levels_and_escaping() -> None:
     found = _annotations(text)
     assert [command for command, _, _ in found] == ["error", "error", "error", "error"]  # the safe one is left out
     assert found[1][1]["file"] == HOSTILE_NEW
-    assert "Property Pet .name\\n::error::injected\\n# heading | cell removed%0AWhy: " in found[3][2]  # as text does
+    assert "Property Pet.name\\n::error::injected\\n# heading | cell removed%0AWhy: " in found[3][2]  # as text does
 
 
 def test_github_without_documents_has_no_places() -> None:
@@ -190,18 +190,18 @@ Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `ope
 ## Breaking changes (action required)
 
 ### /frobs
-- Enum value Auto added to Frobber .mode. Readers that switch over the known values meet one they do not know. \
+- Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
-- Property Frobber .size removed. Clients that read or write the property lose it. (`schema.property.removed`)
+- Property `Frobber.size` removed. Clients that read or write the property lose it. (`schema.property.removed`)
 
 ### /old
-- Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response. \
+- Operation `GET /old` removed. Clients that call this operation get 404 or 405 instead of a response. \
 (`operation.removed`)
 
 ## New features
 
 ### /new
-- Operation GET /new added.
+- Operation `GET /new` added.
 """
 
 
@@ -268,7 +268,8 @@ def test_release_notes_group_kubernetes_changes_by_group_version_and_kind(tmp_pa
                         "### widgets.example.com/v1 Widget",  # WidgetSpec is only used by Widget's operations
                         "## New features",
                         "### widgets.example.com/v1 Widget"]  # a subresource belongs to its resource's kind
-    assert "- Operation GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/status removed." in text
+    assert ("- Operation `GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/status` removed."
+            in text)
 
 
 def _finding(rule: str, level: Level) -> Finding:
@@ -360,5 +361,5 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     notes = render(report, "release-notes", options)
     assert "### General\n- Optional query parameter shardSelector added to 402 operations" in notes
     assert "### scheduling.k8s.io/v1alpha2\n" in notes
-    assert "group-version scheduling.k8s.io/v1alpha2 added (PodGroup, Workload), with 26 operations" in notes
+    assert "group-version `scheduling.k8s.io/v1alpha2` added (PodGroup, Workload), with 26 operations" in notes
     ET.fromstring(render(report, "junit", options))

@@ -88,10 +88,10 @@ def test_hostile_spec_strings_render_as_text_only() -> None:
     seen = "".join(page.text)
     assert "\u200b" not in text  # names copy and paste: no invisible characters break them up
     for original in ("GET /pets/<img src=x onerror=alert(1)>/[click](https://evil.example)",
-                     "Pet .</details><!-- specdiff -->%0A,:",
-                     "enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; [31m added",
+                     "Pet.</details><!-- specdiff -->%0A,:",
+                     "Enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; [31m added",
                      "POST /pets/`code` | **bold** www.evil.example @octocat #1 :smile: a@b.co",
-                     "Pet .name ::error::injected # heading | cell"):
+                     "Pet.name ::error::injected # heading | cell"):
         assert original in seen
     # GitHub links mentions, issue references, e-mails, URLs and emoji in rendered text, but never in code
     assert LIVE.findall("".join(page.outside_code)) == []
@@ -139,7 +139,7 @@ def test_a_huge_report_is_cut_under_the_limit_with_a_note() -> None:
     assert all(line.endswith(" |") for line in rows)
     kept = len(rows)
     assert 100 < kept < 800
-    assert rows[-1].startswith(f"| `operation.removed` | GET /things/{kept - 1:05d}/")
+    assert rows[-1].startswith(f"| `operation.removed` |  | Operation GET /things/{kept - 1:05d}/")
     assert f"**Truncated:** {1000 - kept} more findings did not fit in one comment" in text
     assert "<details>" not in text  # the folded safe block did not fit at all, so it is not opened
     assert text.startswith(MARKER) and "- a note that must survive truncation" in text
@@ -200,5 +200,5 @@ def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> Non
     assert LIVE.findall("".join(page.outside_code)) == []
     cells = re.findall(r"<td>(.*?)</td>", html)
     assert len(cells) == 4  # the | in the name did not split the row
-    assert re.sub(r"<[^>]+>", "", cells[1]) == label.replace("&", "&amp;")
+    assert re.sub(r"<[^>]+>", "", cells[2]) == f"Operation {label} removed".replace("&", "&amp;")
     assert "\u200b" not in text

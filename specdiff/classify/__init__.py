@@ -19,6 +19,7 @@ from specdiff.classify.cards import (
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.errors import ConfigError
+from specdiff.notation import name
 from specdiff.records import Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
@@ -120,7 +121,7 @@ def message_values(change: Change) -> dict[str, str]:
         "new": "removed" if change.kind == "removed" and change.new is None else show(change.new),
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
-        "location": ctx.label(), "document": ctx.document or "", "direction": change.direction,
+        "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
         "stability": ctx.stability, "group_version": ctx.group_version or "",
     }
     for key, value in change.detail:

@@ -8,7 +8,11 @@ from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
+from specdiff.load.document import Document
 from specdiff.records import Context
+
+#: where a schema is written: its pointer and document (None: the operation's)
+At = tuple[str, Document | None]
 
 
 class OperationDiffer:
@@ -102,14 +106,18 @@ class OperationDiffer:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
-            self._schema(old.schema, new.schema["items"], old.pointer, new.pointer + "/items", where)
+            self._schema(old.schema, new.schema["items"], (old.pointer, old.document),
+                         (new.pointer + "/items", new.document), where)
             return
-        self._schema(old.schema, new.schema, old.pointer, new.pointer, where)
+        self._schema(old.schema, new.schema, (old.pointer, old.document), (new.pointer, new.document),
+                     where)
 
-    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_pointer: str, new_pointer: str,
+    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: At, new_at: At,
                 where: Where) -> None:
+        """Compare two schemas where they are written: (pointer, document; None for the operation's)."""
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_pointer, self.old_doc), Side(new, new_pointer, self.new_doc), where)
+            self.schemas.compare(Side(old, old_at[0], old_at[1] or self.old_doc),
+                                 Side(new, new_at[0], new_at[1] or self.new_doc), where)
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -149,7 +157,8 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, previous.pointer, media.pointer, where)
+                self._schema(previous.schema, media.schema, (previous.pointer, previous.document),
+                             (media.pointer, media.document), where)
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
@@ -182,7 +191,8 @@ class OperationDiffer:
                     self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
                                      where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
                                      name=header.name))
-                self._schema(previous.schema, header.schema, previous.pointer, header.pointer,
+                self._schema(previous.schema, header.schema, (previous.pointer, previous.document),
+                             (header.pointer, header.document),
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import networkx as nx
@@ -28,7 +29,7 @@ from specdiff.graph.model import (
     group_version_of_name,
     group_version_of_path,
 )
-from specdiff.graph.normalise import Normaliser
+from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import named_home, refs_in
 from specdiff.graph.stability import DECLARED, declared, of_version
@@ -79,7 +80,8 @@ class Builder:
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
         self._v2_schemas: dict[int, Schema] = {}
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
-        self._shared_parameters: dict[tuple[int, str, tuple[str, ...]], tuple[tuple[str, str], Parameter, Any]] = {}
+        self._shared_parameters: dict[tuple[Document, str, tuple[str, ...]],
+                                      tuple[tuple[str, str], Parameter, Any]] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
@@ -108,37 +110,39 @@ class Builder:
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
         for path, item in paths.items():
             item_pointer = join_pointer(("paths", path))
-            item, _ = self._deref(item, item_pointer)
+            item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
-                raise InputError("a path item must be a mapping", file=self.doc.name, place=item_pointer)
-            shared = self._parameters(item.get("parameters"), item_pointer + "/parameters", path)
+                raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
+            shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             for method in METHODS:
                 if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                    op = self._operation(path, method, item[method], item_pointer + "/" + method, shared)
+                    op = self._operation(path, method, item[method], item_pointer + "/" + method, shared,
+                                         Place(at + "/" + method, item_doc))
                     self.operations[op.key] = op
-                    self._callbacks(op.path, item[method], item_pointer + "/" + method)
+                    self._callbacks(op.path, item[method], Place(at + "/" + method, item_doc))
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
-    def _callbacks(self, path: str, raw: dict[str, Any], pointer: str) -> None:
+    def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> None:
         """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
         callbacks = raw.get("callbacks")
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
-            at = pointer + join_pointer(("callbacks", name))
-            callback, at = self._deref(callback, at)
+            callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.doc)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
-                self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)))
+                self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
+                                    doc)
 
-    def _reversed_item(self, path: str, item: Any, pointer: str) -> None:
-        item, pointer = self._deref(item, pointer)
+    def _reversed_item(self, path: str, item: Any, pointer: str, doc: Document | None = None) -> None:
+        item, pointer, doc = self._deref(item, pointer, doc or self.doc)
         if not isinstance(item, dict):
-            raise InputError("a path item must be a mapping", file=self.doc.name, place=pointer)
-        shared = self._parameters(item.get("parameters"), pointer + "/parameters", "")
+            raise InputError("a path item must be a mapping", file=doc.name, place=pointer)
+        shared = self._parameters(item.get("parameters"), pointer + "/parameters", "", doc)
         for method in METHODS:
             if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                op = self._operation(path, method, item[method], pointer + "/" + method, shared, reversed_=True)
+                op = self._operation(path, method, item[method], pointer + "/" + method, shared,
+                                     Place(pointer + "/" + method, doc), reversed_=True)
                 self.operations[op.key] = op
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
@@ -208,9 +212,11 @@ class Builder:
         if len(schema) == 1 and isinstance(ref, str):  # the common {"$ref": ...}, resolved once per document
             known = self._named_refs.get((doc, ref))
             if known is not None:
-                return {known}
+                found = self._refs_cache[id(schema)] = {known}
+                return found
         elif not any(isinstance(value, dict | list) for value in schema.values()):
-            return set()  # a leaf such as {"type": "string"}: nothing to refer to
+            found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
+            return found
         return self._walk_refs(schema, pointer, doc)
 
     def _walk_refs(self, schema: Schema, pointer: str, doc: Document) -> set[str]:
@@ -244,71 +250,65 @@ class Builder:
         self._refs_cache[id(schema)] = found
         return found
 
-    def _deref(self, obj: Any, pointer: str) -> tuple[Any, str]:
-        """Follow `$ref` chains of parameters, responses, bodies and headers (not schemas) to the object and
-        its pointer; the resolver refuses a chain that comes back on itself, so any other is followed to its end."""
-        doc = self.doc
+    def _deref(self, obj: Any, pointer: str, doc: Document) -> tuple[Any, str, Document]:
+        """Follow `$ref` chains of path items, parameters, responses, bodies and headers (not schemas) to the object,
+        its pointer and the document it is written in (refs inside it resolve there); the resolver refuses a chain
+        that comes back on itself, so any other is followed to its end."""
         while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
             obj, doc, pointer = self.resolver.lookup(obj["$ref"], doc, pointer)
-        return obj, pointer
+        return obj, pointer, doc
 
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
-                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], reversed_: bool = False
-                   ) -> Operation:
-        own = self._parameters(raw.get("parameters"), pointer + "/parameters", "" if reversed_ else path)
+                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], place: Place,
+                   reversed_: bool = False) -> Operation:
+        """`pointer` is where the route names the operation; `place`, where its object is written (another place
+        or file when the path item is a `$ref`)."""
+        at, doc = place
+        own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
         parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
-        body = self._v2_body(raw, merged, pointer) if self.v2 else self._v3_body(raw.get("requestBody"), pointer)
-        responses = self._responses(raw.get("responses"), pointer + "/responses", raw)
+        body = self._v2_body(raw, merged, at, doc) if self.v2 else self._v3_body(raw.get("requestBody"), at, doc)
+        responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else group_version_of_path(path)
         word = declared(raw)
+        sunset = sunset_of(raw) or next((date for _, date in sorted(sunsets.items()) if date), None)
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
             group_version=group_version,
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
-            document=self.doc, reversed=reversed_, sunset=sunset_of(raw) or self._sunset_header(raw, pointer),
+            document=self.doc, reversed=reversed_, sunset=sunset,
             declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
-        for direction, schema, at in self._operation_schemas(op):
+        uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
+        for direction, schema, at, written in self._operation_schemas(op):
             if op.reversed:
                 direction = "response" if direction == "request" else "request"
-            for target in self._schema_refs(schema, at, self.doc):
-                edge = self.graph.get_edge_data(node, ("schema", target))
-                if edge is None:
-                    self.graph.add_edge(node, ("schema", target), directions={direction})
-                else:
-                    edge["directions"].add(direction)
+            for target in self._schema_refs(schema, at, written or self.doc):
+                uses.setdefault(target, set()).add(direction)
+        self.graph.add_edges_from((node, ("schema", target), {"directions": directions})
+                                  for target, directions in uses.items())
         return op
 
-    def _sunset_header(self, raw: dict[str, Any], pointer: str) -> str | None:
-        """The date a `Sunset` header (RFC 8594) documented on any of the operation's responses announces."""
-        responses = raw.get("responses")
-        for status, item in sorted(responses.items()) if isinstance(responses, dict) else ():
-            response, _ = self._deref(item, pointer + join_pointer(("responses", str(status))))
-            headers = response.get("headers") if isinstance(response, dict) else None
-            if isinstance(headers, dict):
-                found = sunset_header({name: self._deref(h, pointer)[0] for name, h in headers.items()})
-                if found:
-                    return found
-        return None
-
     @staticmethod
-    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str]]:
-        uses: list[tuple[str, Schema, str]] = []
+    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None]]:
+        uses: list[tuple[str, Schema, str, Document | None]] = []
         for param in op.parameters.values():
             if param.schema is not None:
-                uses.append(("request", param.schema, param.pointer))
+                uses.append(("request", param.schema, param.pointer, param.document))
         if op.body:
-            uses += [("request", m.schema, m.pointer) for m in op.body.media.values() if m.schema is not None]
+            uses += [("request", m.schema, m.pointer, m.document) for m in op.body.media.values()
+                     if m.schema is not None]
         for response in op.responses.values():
-            uses += [("response", m.schema, m.pointer) for m in response.media.values() if m.schema is not None]
-            uses += [("response", h.schema, h.pointer) for h in response.headers.values() if h.schema is not None]
+            uses += [("response", m.schema, m.pointer, m.document) for m in response.media.values()
+                     if m.schema is not None]
+            uses += [("response", h.schema, h.pointer, h.document) for h in response.headers.values()
+                     if h.schema is not None]
         return uses
 
     def _v2_schema(self, param: dict[str, Any]) -> Schema:
@@ -318,29 +318,29 @@ class Builder:
             self._v2_schemas[key] = {k: param[k] for k in _V2_SCHEMA_KEYS if k in param}
         return self._v2_schemas[key]
 
-    def _parameters(self, raw: Any, pointer: str, path: str
+    def _parameters(self, raw: Any, pointer: str, path: str, doc: Document
                     ) -> dict[tuple[str, str], tuple[Parameter, dict[str, Any]]]:
         if raw is None:
             return {}
         if not isinstance(raw, list):
-            raise InputError("'parameters' must be a list", file=self.doc.name, place=pointer)
-        path_names = tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
+            raise InputError("'parameters' must be a list", file=doc.name, place=pointer)
+        path_names = _path_names(path)
         found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
         for i, item in enumerate(raw):
             at = f"{pointer}/{i}"
             ref = item.get("$ref") if isinstance(item, dict) else None
             if isinstance(ref, str):
-                shared = self._shared_parameters.get((id(self.doc), ref, path_names))
+                shared = self._shared_parameters.get((doc, ref, path_names))
                 if shared is not None:
                     found[shared[0]] = (shared[1], shared[2])
                     continue
-            param, at = self._deref(item, at)
+            param, at, written = self._deref(item, at, doc)
             if not isinstance(param, dict) or "name" not in param or "in" not in param:
-                raise InputError("a parameter needs 'name' and 'in'", file=self.doc.name, place=at)
+                raise InputError("a parameter needs 'name' and 'in'", file=written.name, place=at)
             location, name = str(param["in"]), str(param["name"])
             for key in ("style", "collectionFormat"):
                 if not isinstance(param.get(key), str | None):
-                    raise InputError(f"'{key}' must be a string", file=self.doc.name, place=f"{at}/{key}")
+                    raise InputError(f"'{key}' must be a string", file=written.name, place=f"{at}/{key}")
             schema: Schema | None
             if self.v2 and location not in ("body", "formData"):
                 schema = self._v2_schema(param)
@@ -356,11 +356,11 @@ class Builder:
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-                sunset=sunset_of(param),
+                sunset=sunset_of(param), document=written,
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
-                self._shared_parameters[(id(self.doc), ref, path_names)] = ((location, key_name), parameter, param)
+                self._shared_parameters[(doc, ref, path_names)] = ((location, key_name), parameter, param)
         return found
 
     @staticmethod
@@ -375,33 +375,34 @@ class Builder:
         return None, at
 
     def _v2_body(self, raw: dict[str, Any], params: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]],
-                 pointer: str) -> RequestBody | None:
+                 pointer: str, doc: Document) -> RequestBody | None:
         consumes = _list(raw.get("consumes")) or _list(self.data.get("consumes")) or ["application/json"]
         for (location, _), (param, _) in params.items():
             if location == "body":
-                media = {str(m): MediaType(str(m), param.schema, param.pointer) for m in consumes}
+                media = {str(m): MediaType(str(m), param.schema, param.pointer, param.document) for m in consumes}
                 return RequestBody(param.required, media, param.pointer.removesuffix("/schema"))
         form = [(param, original) for (location, _), (param, original) in params.items() if location == "formData"]
         if not form:
             return None
+        # formData parameters read as one object; each property's schema is its own keywords, with no $ref in it
         schema: Schema = {"type": "object", "properties": {p.name: p.schema or {} for p, _ in form}}
         required = sorted(p.name for p, _ in form if p.required)
         if required:
             schema["required"] = required
         form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
-        media = {str(m): MediaType(str(m), schema, pointer + "/parameters") for m in form_types}
+        media = {str(m): MediaType(str(m), schema, pointer + "/parameters", doc) for m in form_types}
         return RequestBody(bool(required), media, pointer + "/parameters")
 
-    def _v3_body(self, raw: Any, pointer: str) -> RequestBody | None:
+    def _v3_body(self, raw: Any, pointer: str, doc: Document) -> RequestBody | None:
         if raw is None:
             return None
-        at = pointer + "/requestBody"
-        body, at = self._deref(raw, at)
+        body, at, doc = self._deref(raw, pointer + "/requestBody", doc)
         if not isinstance(body, dict):
-            raise InputError("a request body must be a mapping", file=self.doc.name, place=at)
-        return RequestBody(bool(body.get("required")), self._content(body.get("content"), at), at)
+            raise InputError("a request body must be a mapping", file=doc.name, place=at)
+        return RequestBody(bool(body.get("required")), self._content(body.get("content"), at, doc), at)
 
-    def _content(self, content: Any, pointer: str) -> dict[str, MediaType]:
+    @staticmethod
+    def _content(content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
         if not isinstance(content, dict):
             return {}
         media: dict[str, MediaType] = {}
@@ -409,38 +410,42 @@ class Builder:
             at = pointer + join_pointer(("content", name))
             schema = item.get("schema") if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
-                                    at + "/schema" if isinstance(schema, dict) else at)
+                                    at + "/schema" if isinstance(schema, dict) else at, doc)
         return media
 
-    def _responses(self, raw: Any, pointer: str, op: dict[str, Any]) -> dict[str, Response]:
+    def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document
+                   ) -> tuple[dict[str, Response], dict[str, str | None]]:
+        """The responses by status, and the date a documented `Sunset` header (RFC 8594) of each announces."""
         if not isinstance(raw, dict):
-            return {}
+            return {}, {}
         produces = _list(op.get("produces")) or _list(self.data.get("produces")) or ["application/json"]
         responses: dict[str, Response] = {}
+        sunsets: dict[str, str | None] = {}
         for status, item in raw.items():
             if str(status).startswith("x-"):
                 continue
-            at = pointer + join_pointer((str(status),))
-            response, at = self._deref(item, at)
+            response, at, written = self._deref(item, pointer + join_pointer((str(status),)), doc)
             if not isinstance(response, dict):
-                raise InputError("a response must be a mapping", file=self.doc.name, place=at)
+                raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
                 schema = response.get("schema")
-                media = {str(m): MediaType(str(m), schema, at + "/schema") for m in produces} \
+                media = {str(m): MediaType(str(m), schema, at + "/schema", written) for m in produces} \
                     if isinstance(schema, dict) else {}
             else:
-                media = self._content(response.get("content"), at)
-            responses[str(status)] = Response(str(status), media, self._headers(response.get("headers"), at),
-                                              at)
-        return responses
+                media = self._content(response.get("content"), at, written)
+            headers, sunsets[str(status)] = self._headers(response.get("headers"), at, written)
+            responses[str(status)] = Response(str(status), media, headers, at)
+        return responses, sunsets
 
-    def _headers(self, raw: Any, pointer: str) -> dict[str, Parameter]:
+    def _headers(self, raw: Any, pointer: str, doc: Document) -> tuple[dict[str, Parameter], str | None]:
+        """The headers by lower-cased name, and the date a `Sunset` header among them announces."""
         if not isinstance(raw, dict):
-            return {}
+            return {}, None
         headers: dict[str, Parameter] = {}
+        written: dict[str, Any] = {}
         for name, item in raw.items():
-            at = pointer + join_pointer(("headers", name))
-            header, _ = self._deref(item, at)
+            header, at, header_doc = self._deref(item, pointer + join_pointer(("headers", name)), doc)
+            written[name] = header
             if not isinstance(header, dict):
                 continue
             schema: Schema | None
@@ -448,8 +453,15 @@ class Builder:
                 schema = self._v2_schema(header)
             else:
                 schema, at = self._v3_parameter_schema(header, at)
-            headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at)
-        return headers
+            headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at,
+                                              document=header_doc)
+        return headers, sunset_header(written)
+
+
+@cache
+def _path_names(path: str) -> tuple[str, ...]:
+    """The names of a path template's parameters, in order (`/pets/{id}` -> ("id",))."""
+    return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
 
 
 def _list(value: Any) -> list[Any]:

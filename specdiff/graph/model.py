@@ -23,6 +23,8 @@ class MediaType:
     name: str
     schema: Schema | None
     pointer: str  # pointer of the schema (or of the media type when it has none)
+    #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
+    document: Document | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Parameter:
     style: str | None = None
     explode: bool | None = None
     sunset: str | None = None  # `x-sunset`: the date it may be removed, YYYY-MM-DD
+    #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
+    document: Document | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

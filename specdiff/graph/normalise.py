@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
@@ -25,6 +25,13 @@ Schema = dict[str, Any]
 
 #: keywords that describe a schema without constraining it
 ANNOTATIONS = frozenset({"$ref", "description", "title", "example", "examples", "externalDocs", "$comment"})
+
+
+class Place(NamedTuple):
+    """A place in one of the documents a spec is made of: refs written there resolve in that document."""
+
+    pointer: str
+    doc: Document
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import html
 
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
-from specdiff.report.sections import grouped, reason, sentence
+from specdiff.report.sections import grouped, headed, reason, sentence
 from specdiff.report.text import clean
 
 _STYLE = """
@@ -85,7 +85,7 @@ def render(report: Report, options: RenderOptions) -> str:
         out += [f'<section class="part" id="{key}">', f"<h2>{escape(heading)}</h2>"]
         for subject, findings in subjects:
             out += ['<section class="subject">', f"<h3>{escape(subject.title())}</h3>", "<ul>"]
-            out += [_item(finding) for finding in findings]
+            out += [_item(finding, not headed(subject)) for finding in findings]
             out += ["</ul>", "</section>"]
         out.append("</section>")
     if report.notes:
@@ -104,10 +104,11 @@ def _name(report: Report) -> str:
     return name
 
 
-def _item(finding: Finding) -> str:
+def _item(finding: Finding, scoped: bool) -> str:
     level = finding.level.value
+    message = escape(sentence(finding, scoped=scoped))
     return (f'<li class="finding {level}" data-level="{level}">'
-            f'<span class="badge">{level}</span> <span class="message">{escape(sentence(finding))}</span> '
+            f'<span class="badge">{level}</span> <span class="message">{message}</span> '
             f'<code class="rule">{escape(finding.rule)}</code>'
             f'<div class="why">{escape(reason(finding))}</div>'
             f'<div class="where"><code>{escape(finding.change.pointer)}</code></div></li>')

@@ -48,8 +48,8 @@ _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer"
 def _place(finding: Finding) -> dict[str, Any]:
     change, ctx = finding.change, finding.change.context
     location = {key: value for key, value in (
-        ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema), ("path", ctx.path),
-        ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
+        ("label", ctx.label()), ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema),
+        ("path", ctx.path), ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
     return {
         "rule": finding.rule,
         "level": finding.level.value,

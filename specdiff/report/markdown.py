@@ -10,8 +10,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from specdiff.notation import finding_scope
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
+from specdiff.report.sections import sentence
 
 MARKER = "<!-- specdiff -->"
 GITHUB_LIMIT = 65536  # characters in one comment (counted here in UTF-16 units, the stricter count)
@@ -60,7 +62,8 @@ def code_span(text: str) -> str:
 
 
 def _row(finding: Finding, members: bool = True) -> str:
-    return (f"| `{finding.rule}` | {_where(finding, members)} | {escape(finding.message, table=True)} | "
+    change = sentence(finding, lambda text: escape(text, table=True), scoped=False)
+    return (f"| `{finding.rule}` | {_where(finding, members)} | {change} | "
             f"{escape(finding.reason, table=True)} |")
 
 
@@ -68,10 +71,12 @@ _MEMBERS = 20  # places a group's row lists before "and N more"
 
 
 def _where(finding: Finding, members: bool) -> str:
-    """The place, or a group's count of places with the first of them (left out when room is short)."""
+    """The group-version the message's short names leave out, or a group's count of places with the first of
+    them (left out when room is short)."""
+    scope = escape(finding_scope(finding), table=True)
     if not finding.members:
-        return escape(finding.change.context.label(), table=True)
-    count = f"{len(finding.members)} places"
+        return scope
+    count = f"{scope} ({len(finding.members)} places)" if scope else f"{len(finding.members)} places"
     if not members:
         return count
     shown = [escape(m.change.context.label(), table=True) for m in finding.members[:_MEMBERS]]

@@ -4,22 +4,23 @@ or path for other APIs), one bullet per logical change.
 
 A group of findings (one change at many places) is one bullet. Within a kind, the operations a release adds are
 one bullet ("operations added: create, list, ... of `frobbers`"), and so are the types it adds: a new resource
-reads as a line, not as twenty. Kubernetes names are written the way its own notes write them: `PodSpec.field`
-under a `core/v1` heading. Spec strings are escaped like the PR comment's; nothing is cut short.
+reads as a line, not as twenty. Places are written the way Kubernetes' own notes write them: `PodSpec.field`
+under a `core/v1` heading (specdiff/notation.py). Spec strings are escaped like the PR comment's; nothing is cut
+short.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from specdiff.group import operations_phrase
+from specdiff.notation import name, type_name
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, escape
-from specdiff.report.sections import grouped, is_unclassified, reason, sentence
+from specdiff.report.sections import grouped, headed, is_unclassified, reason, sentence
 
-#: a Kubernetes definition name: io.k8s.api.core.v1.PodSpec, io.k8s.api.resource.{v1,v1beta2}.Device
-_DEFINITION = re.compile(r"\bio\.k8s\.[\w.]*?\.(v\d+(?:(?:alpha|beta)\d+)?|\{[\w,]+\})\.(\w+)((?: ?\.[\w\[\]]+)*)")
 #: rules whose findings a kind lists in one bullet
 _FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
 
@@ -37,12 +38,13 @@ def render(report: Report, options: RenderOptions) -> str:
         lines += [f"## {title}", ""]
         for subject, findings in subjects:
             lines.append(f"### {escape(subject.title())}")
-            lines += _bullets(findings, with_reason=key != "features", with_rule=key == "breaking")
+            lines += _bullets(findings, with_reason=key != "features", with_rule=key == "breaking",
+                              scoped=not headed(subject))
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool) -> list[str]:
+def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool) -> list[str]:
     """One bullet per logical change: a kind's added operations, and its added types, are one bullet each; the
     findings of one rule with one reason (four fields of a status that became optional) share a bullet that
     gives the reason once."""
@@ -55,23 +57,23 @@ def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool) -> lis
             order.append(key)
             together[key] = []
         together[key].append(finding)
-    return [_folded(key[0], together[key]) if len(key) == 1 else _line(together[key], with_reason, with_rule)
-            for key in order]
+    return [_folded(key[0], together[key], scoped) if len(key) == 1
+            else _line(together[key], with_reason, with_rule, scoped) for key in order]
 
 
-def _folded(rule: str, findings: list[Finding]) -> str:
+def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
     if len(findings) == 1:
-        return _line(findings, with_reason=False, with_rule=False)
+        return _line(findings, with_reason=False, with_rule=False, scoped=scoped)
     if rule == "operation.added":
         what = escape(operations_phrase([f.change.context for f in findings]))
     else:
-        what = ", ".join(_named(str(f.change.new)) for f in findings)
+        what = ", ".join(code_span(name(f.change.context)) for f in findings)
     return f"- {_FOLDED[rule][:1].upper()}{_FOLDED[rule][1:]}: {what}."
 
 
-def _line(findings: list[Finding], with_reason: bool, with_rule: bool) -> str:
+def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool) -> str:
     first = findings[0]
-    parts = [sentence(finding, _named).rstrip(".") for finding in findings]
+    parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
     text = "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
     if is_unclassified(first):
         text += ". Not classified yet: review it by hand."
@@ -80,18 +82,25 @@ def _line(findings: list[Finding], with_reason: bool, with_rule: bool) -> str:
     return f"- {text.rstrip('.')}." + (f" (`{first.rule}`)" if with_rule else "")
 
 
-def _named(text: str) -> str:
-    """`text` escaped, with Kubernetes definition names written as its notes write them:
-    `io.k8s.api.core.v1.PodSpec .workloadRef` -> `PodSpec.workloadRef` (the heading names the group and
-    version); the versions a group of findings spans stay beside the name: `Device` (v1, v1beta2)."""
+def _spans(text: str, names: list[str]) -> str:
+    """`text` escaped, with the places it names as code spans (`PodSpec.workloadRef`), as Kubernetes' notes
+    write fields."""
+    names = sorted({n for n in names if n}, key=len, reverse=True)
+    if not names:
+        return escape(text)
+    pattern = re.compile(r"(?<![\w./])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
     out, at = [], 0
-    for found in _DEFINITION.finditer(text):
-        version, kind, path = found.group(1), found.group(2), found.group(3).replace(" ", "")
-        spans = f" ({version.strip('{}').replace(',', ', ')})" if version.startswith("{") else ""
-        out += [_escaped(text[at:found.start()]), code_span(kind + path) + spans]
+    for found in pattern.finditer(text):
+        out += [_escaped(text[at:found.start()]), code_span(found.group(0))]
         at = found.end()
     out.append(_escaped(text[at:]))
-    return "".join(out)
+    return "".join(out).strip()
+
+
+def _names(finding: Finding) -> list[str]:
+    """The places a finding's message may name: each member's operation or field, and its type."""
+    contexts = [m.change.context for m in finding.members] or [finding.change.context]
+    return [text for ctx in contexts for text in (ctx.operation or name(ctx), type_name(ctx)) if text]
 
 
 def _escaped(part: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from specdiff.classify.cards import UNCLASSIFIED, card
 from specdiff.graph.subjects import kind_of
+from specdiff.notation import finding_scope, name
 from specdiff.records import Context, Finding, Level, Report
 
 
@@ -109,21 +110,29 @@ def grouped(report: Report) -> list[tuple[str, str, list[tuple[Subject, list[Fin
     return out
 
 
-def sentence(finding: Finding, escape: Callable[[str], str] = str) -> str:
-    """The finding's message, led by its location when the message does not name it, each part passed through
-    `escape` (a format's own); a group's message names its places itself."""
-    message, label = finding.message, finding.change.context.label()
-    if label and not finding.members and label not in message:
-        return f"{escape(label)}: {escape(message)}"
-    if _PLAIN_WORD.match(message):
-        message = message[:1].upper() + message[1:]
-    return escape(message)
+def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool = True) -> str:
+    """The finding's message, led by its place when the message does not name it, and (`scoped`, for a format
+    without a heading that gives it) by its group-version: `core/v1: PodSpec.workloadRef became optional`.
+    Each part goes through `escape` (a format's own); a group's message names its places itself."""
+    ctx = finding.change.context
+    message, place = finding.message, name(ctx)
+    if place and not finding.members and (ctx.operation or place) not in message:
+        text = f"{escape(place)}: {escape(message)}"
+    else:
+        text = escape(message[:1].upper() + message[1:] if _PLAIN_WORD.match(message) else message)
+    scope = finding_scope(finding) if scoped else ""
+    return f"{escape(scope)}: {text}" if scope else text
 
 
 def reason(finding: Finding) -> str:
     """The reason as a sentence: "allowed in alpha: ..." starts with a capital like the others."""
     text = finding.reason
     return text[:1].upper() + text[1:] if _PLAIN_WORD.match(text) and not text.startswith("specdiff") else text
+
+
+def headed(subject: Subject) -> bool:
+    """Whether a subject's heading gives the group-version of what is under it (shared and general ones do not)."""
+    return subject.group not in (SHARED, GENERAL)
 
 
 def is_unclassified(finding: Finding) -> bool:

@@ -1,11 +1,14 @@
-"""Terminal output for an engineer: worst first, one line per finding, its reason beneath."""
+"""Terminal output for an engineer: worst first; for each finding a line with its level, rule and the group-version
+it is in (the heading its message's short names leave out), then the message and the reason."""
 
 from __future__ import annotations
 
 import re
 
+from specdiff.notation import finding_scope
 from specdiff.records import Level, Report
 from specdiff.report import RenderOptions
+from specdiff.report.sections import sentence
 
 _COLORS = {Level.BREAKING: "\033[1;31m", Level.DANGEROUS: "\033[1;33m", Level.SAFE: "\033[32m"}
 _DIM, _RESET = "\033[2m", "\033[0m"
@@ -41,9 +44,11 @@ def render(report: Report, options: RenderOptions) -> str:
         lines.append("No changes found.")
     for finding in report.findings:
         tag = paint(f"{finding.level.value:<9}", _COLORS[finding.level])
-        location = f"{len(finding.members)} places" if finding.members else clean(finding.change.context.label())
-        lines.append(f"{tag} {finding.rule:<36} {location}")
-        lines.append(f"          {clean(finding.message)}")
+        scope = finding_scope(finding)
+        places = f"({len(finding.members)} places)" if finding.members else ""
+        head = " ".join(part for part in (clean(scope), places) if part)
+        lines.append(f"{tag} {finding.rule:<36} {head}".rstrip())
+        lines.append(f"          {clean(sentence(finding, scoped=False))}")
         lines.append(paint(f"          why: {clean(finding.reason)}", _DIM))
     for note in report.notes:
         lines.append(f"note: {clean(note)}")

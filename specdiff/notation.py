@@ -1,0 +1,114 @@
+"""How a report names a place, in the notation of its ecosystem; the one place that decides it.
+
+- Kubernetes and CRD schemas: the short type name, then the field path (`PodSpec.workloadRef`,
+  `HTTPRoute.spec.rules[].filters`); the group-version is the scope, given once by a heading or before the name
+  where a format has none (`core/v1 PodSpec.workloadRef`).
+- OpenAPI operations: the operation, then the part of it and the field path after a colon
+  (`POST /pets request body: name`, `GET /pets response 200: items[].id`, `GET /pets query parameter limit`).
+- OpenAPI named schemas: the schema's name, then the field path (`Pet.name`).
+
+The full names stay on the context (and in the JSON report's location), so nothing is lost for machines; only
+what a person reads is shortened.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from specdiff.records import Context, Finding
+
+#: the part of an operation a field path starts in: its request body, a response, or a response header
+_OPERATION_PART = re.compile(r"(request body|response [^ .\[<{]+(?: header [^ .\[<{]+)?)(.*)", re.DOTALL)
+#: an API version: v1, v2beta3, v1alpha1
+_VERSION = re.compile(r"v\d+(?:(?:alpha|beta)\d+)?")
+
+
+def name(ctx: Context) -> str:
+    """The place without its scope: what a message names, once."""
+    if ctx.operation:
+        return ctx.operation + _operation_part(ctx.path or "")
+    head = type_name(ctx) or ctx.document or ctx.group_version or ""
+    path = ctx.path or ""
+    if path and head and path[:1].isalnum():
+        return f"{head} {path}"
+    return head + path
+
+
+def scope(ctx: Context) -> str:
+    """The group-version a Kubernetes type belongs to, which its short name leaves out; "" elsewhere (an
+    operation's path carries its own version, and OpenAPI names are written whole)."""
+    return ctx.group_version or "" if ctx.schema and not ctx.operation and _short(ctx) else ""
+
+
+def part(ctx: Context) -> str:
+    """The place inside its operation, for a message that names several operations: `name of the request body`,
+    `items[].id of response 200`, `query parameter limit`."""
+    if not ctx.operation:
+        return name(ctx)
+    found = _OPERATION_PART.fullmatch(ctx.path or "")
+    if found is None or not found.group(2):
+        return (ctx.path or "").strip()
+    head, rest = found.group(1), found.group(2)
+    return f"{rest[1:] if rest.startswith('.') else rest} of {'the ' if head == 'request body' else ''}{head}"
+
+
+def where(ctx: Context) -> str:
+    """The place with its scope, for formats without a heading that gives it: `core/v1 PodSpec.workloadRef`."""
+    return f"{scope(ctx)} {name(ctx)}".strip()
+
+
+def type_name(ctx: Context) -> str:
+    """A Kubernetes type by its kind (`io.k8s.api.core.v1.PodSpec` -> `PodSpec`, a CRD version's schema
+    `httproutes.gateway.networking.k8s.io/v1` -> `HTTPRoute`), or by package and name when it has no version
+    (`io.k8s.apimachinery.pkg.api.resource.Quantity` -> `resource.Quantity`); any other schema by its whole name."""
+    if not ctx.schema:
+        return ""
+    if not ctx.group_version and ctx.schema.startswith("io.k8s."):  # unversioned: as Go names it, `intstr.IntOrString`
+        return ".".join(ctx.schema.rsplit(".", 2)[-2:])
+    if not _short(ctx):
+        return ctx.schema
+    if "/" in ctx.schema and ctx.gvk:  # a CRD version: named by plural.group/version, known by its kind
+        return ctx.gvk.rpartition("/")[2]
+    return ctx.schema.rpartition(".")[2]
+
+
+def _short(ctx: Context) -> bool:
+    """Whether the schema has a Kubernetes name that the short notation may cut to its kind."""
+    return bool(ctx.group_version and ctx.schema and (ctx.gvk or "." in ctx.schema))
+
+
+def _operation_part(path: str) -> str:
+    if not path:
+        return ""
+    found = _OPERATION_PART.fullmatch(path)
+    if found is None or not found.group(2):
+        return " " + path.strip()
+    rest = found.group(2)
+    return f" {found.group(1)}: {rest[1:] if rest.startswith('.') else rest}"
+
+
+def finding_scope(finding: Finding) -> str:
+    """The scope of a finding; a group's members' scopes folded into one (`resource.k8s.io/{v1, v1beta2}`), or ""
+    when they span several groups (its message then names its places itself)."""
+    if not finding.members:
+        return scope(finding.change.context)
+    return folded(distinct(scope(member.change.context) for member in finding.members))
+
+
+def folded(scopes: Sequence[str]) -> str:
+    """Group-versions of one group written once: `apps/{v1, v1beta2}`; "" for several groups or none."""
+    if len(scopes) <= 1:
+        return scopes[0] if scopes else ""
+    groups = {s.rpartition("/")[0] for s in scopes}
+    versions = [s.rpartition("/")[2] for s in scopes]
+    if len(groups) != 1 or not all(_VERSION.fullmatch(v) for v in versions):
+        return ""
+    return f"{groups.pop()}/{{{', '.join(versions)}}}"
+
+
+def distinct(items: Iterable[str | None]) -> list[str]:
+    """The items that are set, each once, in order."""
+    return list(dict.fromkeys(item for item in items if item))
