@@ -27,6 +27,9 @@ from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
+#: the place of a change to a whole request or response body: the same change to several bodies of an operation
+#: (its request and each response taking another type) is one change
+_BODY = "a body"
 #: Nodes whose findings fold over their values: one field gaining several enum values is one change.
 _VALUE_NODES = ("enum-value",)
 _LISTED = 3  # operations, values or versions named before "and N more"
@@ -37,7 +40,8 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
     change, ctx = finding.change, finding.change.context
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     chosen = card(finding.rule)
-    where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), ctx.path or "")
+    where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
+                                                                              ctx.at_body() else ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
 
@@ -101,6 +105,10 @@ def _message(members: Sequence[Finding]) -> str:
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
             template = template.replace("value {value}", "values {value}")
+    bodies = sorted(_distinct(m.change.context.path for m in members)) if first.change.context.at_body() else []
+    if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
+        values["path"] = _joined(bodies, cut=False)
+        values["location"] = f"{first.change.context.operation} {values['path']}"
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
@@ -108,7 +116,7 @@ def _message(members: Sequence[Finding]) -> str:
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
-            values["location"] = part(first.change.context) or place
+            values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"

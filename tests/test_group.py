@@ -174,3 +174,13 @@ def test_deletes_that_answer_their_own_kind_instead_of_status_are_one_group() ->
         ("DELETE /api/v1/namespaces/{namespace}/frobs/{name}", "io.k8s.api.core.v1.Frob"),
         ("DELETE /apis/apps/v1/namespaces/{namespace}/gadgets/{name}", "io.k8s.api.apps.v1.Gadget")]
     assert returned.fingerprint == group_fingerprint(returned.members[1])
+
+
+def test_the_same_media_type_added_to_several_responses_of_the_operations_is_one_finding() -> None:
+    report = compare(V2.format(30), V2.format(32))
+    [cbor] = [f for f in report.findings
+              if f.rule == "response.media-type-added" and f.change.new == "application/cbor"]
+    assert cbor.message.startswith("response 200, response 201 and response 202 can now also be application/cbor "
+                                   "in 717 operations: ")
+    assert {m.change.context.path for m in cbor.members} == {"response 200", "response 201", "response 202"}
+    assert {m.change.new for m in cbor.members} == {"application/cbor"}

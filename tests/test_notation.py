@@ -53,3 +53,50 @@ def test_group_versions_of_one_group_are_written_once() -> None:
     assert folded(["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]) == "resource.k8s.io/{v1, v1beta2}"
     assert folded(["apps/v1", "batch/v1"]) == ""
     assert folded(["core/v1"]) == "core/v1" and folded([]) == ""
+
+
+def test_real_releases_name_each_place_once_and_cut_nothing() -> None:
+    """Kubernetes 1.35 -> 1.36 and a Stripe pair: no message repeats a full definition name or its own place, the
+    JSON location keeps the full name beside the label, and no format a person reads whole cuts text short."""
+    import json
+
+    from conftest import corpus
+
+    from specdiff import compare
+    from specdiff.report import render
+
+    for old, new in (("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json"),
+                     ("openapi/stripe/spec3-2022-03-31.json", "openapi/stripe/spec3-2022-04-01.json")):
+        report = compare(corpus(old), corpus(new))
+        for finding in report.findings:
+            ctx = finding.change.context
+            assert "io.k8s." not in finding.message, finding.message
+            if not finding.members and ctx.schema:
+                assert finding.message.count(name(ctx)) == 1, finding.message
+        for fmt in ("json", "markdown", "release-notes", "html"):
+            assert "\u2026" not in render(report, fmt), fmt
+        if old.startswith("kubernetes"):  # places that differ only by version: the version list says it all
+            assert ("| `schema.property.became-required` | autoscaling/{v1, v2} (2 places) | "
+                    "HorizontalPodAutoscaler.spec became required |") in render(report, "markdown")
+            [removed] = [f for f in json.loads(render(report, "json"))["findings"]
+                         if f["rule"] == "schema.property.removed"]
+            assert (removed["message"], removed["location"]) == ("property PodSpec.workloadRef removed", {
+                "label": "core/v1 PodSpec.workloadRef", "schema": "io.k8s.api.core.v1.PodSpec", "path": ".workloadRef",
+                "group_version": "core/v1"})
+
+
+def test_a_sentence_starts_with_a_capital_unless_it_starts_with_a_name() -> None:
+    from specdiff.records import Change, Finding, Level
+    from specdiff.report.sections import sentence
+
+    def said(message: str, ctx: Context) -> str:
+        change = Change("added", "schema", "", None, None, "both", ctx)
+        return sentence(Finding("r", Level.SAFE, message, "why", change))
+
+    assert said("group-version apps/v2 added", Context(group_version="apps/v2")) == "Group-version apps/v2 added"
+    assert said("issue-event may now also be locked", Context(schema="issue-event")) == (
+        "issue-event may now also be locked")
+    assert said("property PodSpec.workloadRef removed", POD_SPEC) == "core/v1: Property PodSpec.workloadRef removed"
+    assert sentence(Finding("r", Level.SAFE, "scope Namespaced -> Cluster", "why", Change(
+        "modified", "crd", "scope", None, None, "both", Context(document="frobs.example.com")))) == (
+        "frobs.example.com: scope Namespaced -> Cluster")

@@ -92,10 +92,15 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
         ("DELETE /apis/storage.k8s.io/v1/storageclasses/{name}", "io.k8s.api.storage.v1.StorageClass"),
     ]
     assert {m.change.old for m in returned.members} == {"io.k8s.apimachinery.pkg.apis.meta.v1.Status"}
-    # the eviction subresource's body moving from policy/v1beta1 to policy/v1 is another change, kept apart
-    assert sorted(f.change.context.label() for f in _by_rule(report, "schema.body-type-replaced")) == [
-        f"POST /api/v1/namespaces/{{namespace}}/pods/{{name}}/eviction {part}"
-        for part in ("request body", "response 200", "response 201", "response 202")]
+    # the eviction subresource's bodies moving from policy/v1beta1 to policy/v1 is another change, one for the
+    # request and the three responses
+    [eviction] = _by_rule(report, "schema.body-type-replaced")
+    assert eviction.message == (
+        "request body, response 200, response 201 and response 202 of POST /api/v1/namespaces/{namespace}/pods/"
+        "{name}/eviction is now io.k8s.api.policy.v1.Eviction instead of io.k8s.api.policy.v1beta1.Eviction")
+    assert [m.change.pointer for m in eviction.members] == [
+        f"/paths/~1api~1v1~1namespaces~1{{namespace}}~1pods~1{{name}}~1eviction/post/{part}/schema/$ref"
+        for part in ("parameters/0", "responses/200", "responses/201", "responses/202")]
     inside = [f for f in report.findings if f.change.context.operation and f.change.context.path
               and f.change.context.path.startswith("response 200.") and f.rule.startswith("schema.")]
     assert inside == []  # no field-by-field diff of Status against the resource

@@ -361,5 +361,5 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     notes = render(report, "release-notes", options)
     assert "### General\n- Optional query parameter shardSelector added to 402 operations" in notes
     assert "### scheduling.k8s.io/v1alpha2\n" in notes
-    assert "group-version `scheduling.k8s.io/v1alpha2` added (PodGroup, Workload), with 26 operations" in notes
+    assert "Group-version `scheduling.k8s.io/v1alpha2` added (PodGroup, Workload), with 26 operations" in notes
     ET.fromstring(render(report, "junit", options))

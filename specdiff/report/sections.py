@@ -53,7 +53,7 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_PLAIN_WORD = re.compile(r"[a-z]+ ")  # a message that starts with a word, not a name: "operation ... removed"
+_PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")  # a message that starts with a word, not a name: "operation ... removed"
 
 
 def subject_of(finding: Finding) -> Subject:
@@ -119,7 +119,8 @@ def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool 
     if place and not finding.members and (ctx.operation or place) not in message:
         text = f"{escape(place)}: {escape(message)}"
     else:
-        text = escape(message[:1].upper() + message[1:] if _PLAIN_WORD.match(message) else message)
+        plain = _PLAIN_WORD.match(message) and not (place and message.startswith(place))  # names keep their case
+        text = escape(message[:1].upper() + message[1:] if plain else message)
     scope = finding_scope(finding) if scoped else ""
     return f"{escape(scope)}: {text}" if scope else text
 
