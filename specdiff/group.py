@@ -8,6 +8,10 @@ to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
 added to (or removed from) one field fold together too.
 
+A card may say `group: resource` (operations added or removed): then the operations of one Kubernetes
+resource in one group-version (its collection, items, watch paths and subresources, as the graph placed them on
+the context) are one change, written as Kubernetes' notes write it ("... is no longer served by ...").
+
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
 """
@@ -17,13 +21,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
 from specdiff.notation import distinct as _distinct
 from specdiff.notation import name, part, scope, where
-from specdiff.records import Change, Finding, _plain
+from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -50,15 +55,12 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
-    """(group/version, resource) of a whole operation of a Kubernetes resource: one its spec gives a kind
-    (`x-kubernetes-group-version-kind`), so a plain API's `/api/v1/users` never folds this way."""
-    from specdiff.graph.subjects import kubernetes_resource
-
-    change = finding.change
-    if change.node != "operation" or change.attribute or not change.fact("served_kind") or not change.context.operation:
+    """(group/version, resource) of a whole operation of a Kubernetes resource that serves a kind, as the graph
+    placed it on the context; a plain API's `/apis/shop/v1/carts` (no kind) never folds this way."""
+    change, ctx = finding.change, finding.change.context
+    if change.node != "operation" or change.attribute or not (ctx.kind and ctx.resource and ctx.group_version):
         return None
-    gv, resource, _ = kubernetes_resource(change.context.operation.partition(" ")[2])
-    return (gv, resource) if gv and resource else None
+    return ctx.group_version, ctx.resource.partition("/")[0]
 
 
 def _relative(change: Change) -> Any:
@@ -127,10 +129,15 @@ def _message(members: Sequence[Finding]) -> str:
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
-    operations = _distinct(m.change.context.operation for m in members)
+    for key in _facts_that_differ(template, members):  # a CRD change in several versions names each of them
+        values[key] = _joined(_distinct(message_values(m.change).get(key) for m in members), cut=False)
+        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
+            f"{key} {{{key}}}", f"{key}s {{{key}}}")
+    places = list({m.change.context.operation: m.change.context for m in members
+                   if m.change.context.operation}.values())
     place = ""
-    if len(operations) > 1:
-        place = operations_phrase(operations)
+    if len(places) > 1:
+        place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
             values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
@@ -140,29 +147,37 @@ def _message(members: Sequence[Finding]) -> str:
     return message
 
 
+#: placeholders a group's message writes in its own way: its places, operations and values
+_PLACES = frozenset({"location", "operation", "value", "path", "schema", "document", "group_version"})
+
+
+def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[str]:
+    """The other placeholders of `template` whose value is not the same for every member (`version` of a CRD
+    version no longer served in v1alpha2 and v1alpha3)."""
+    keys = [key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES]
+    return [key for key in dict.fromkeys(keys)
+            if len({message_values(m.change).get(key) for m in members}) > 1]
+
+
 def _resource_message(members: Sequence[Finding], group_version: str, resource: str) -> str:
     """"ValidatingAdmissionPolicy (validatingadmissionpolicies) is no longer served by
-    admissionregistration.k8s.io/v1beta1: 11 operations: list, watch, ..., patch and delete, with status", as
+    admissionregistration.k8s.io/v1beta1: 12 operations: list, watch, ..., patch and delete, with status", as
     Kubernetes' own notes say it; a resource that keeps being served "loses" (or "gains") the operations."""
     own: set[str] = set()
     subresources: dict[str, set[str]] = {}
-    kinds: list[str] = []
     for member in members:
-        method, _, path = (member.change.context.operation or "").partition(" ")
-        sub = _subresource(path, resource)
+        ctx = member.change.context
+        method, _, path = (ctx.operation or "").partition(" ")
+        sub = (ctx.resource or "").partition("/")[2]
         if sub:
             subresources.setdefault(sub, set()).add("read" if method == "GET" else _verb(method, path, True))
         else:
             own.add(_verb(method, path, True))
-        if sub in ("", "status"):  # (a status subresource serves the resource's kind, a scale one `Scale`)
-            kinds.append(str(member.change.fact("served_kind")).rpartition("/")[2])
-    kind = max(_distinct(kinds), key=kinds.count) if kinds else None
+    kind = (members[0].change.context.kind or "").rpartition("/")[2]
     named = f"{kind} ({resource})" if kind else resource
-    whole = "read" in own or "list" in own  # the resource itself comes or goes, not only some of its verbs
     added = members[0].change.kind == "added"
-    if whole:
-        verb = "is now served by" if added else "is no longer served by"
-        what = f"{named} {verb} {group_version}:"
+    if "read" in own or "list" in own:  # the resource itself comes or goes, not only some of its verbs
+        what = f"{named} {'is now' if added else 'is no longer'} served by {group_version}:"
     else:
         what = f"{named} in {group_version} {'gains' if added else 'loses'}"
     subs = _joined(sorted(subresources), cut=False) if subresources else ""
@@ -174,48 +189,39 @@ def _resource_message(members: Sequence[Finding], group_version: str, resource: 
     return f"{what} {len(members)} operations: {listed}"
 
 
-def _subresource(path: str, resource: str) -> str:
-    """`status` for `.../deployments/{name}/status`; "" for the resource itself (its collection, an item, a
-    watch)."""
-    parts = path.strip("/").split("/")
-    after = parts[len(parts) - parts[::-1].index(resource):] if resource in parts else []
-    return after[1] if len(after) >= 2 else ""
-
-
 def _ordered(verbs: set[str]) -> list[str]:
     return [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
 
 
-def operations_phrase(operations: Sequence[str]) -> str:
+def operations_phrase(places: Sequence[Context]) -> str:
     """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
-    for Kubernetes paths, a resource being one whatever the versions it is served in (`deployments` of `apps`);
-    "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
-    from specdiff.graph.subjects import kubernetes_resource
-
+    for Kubernetes resources (as the graph named them on each context), a resource being one whatever the
+    versions it is served in (`deployments` of `apps`); "3 operations: GET /a, POST /b and PUT /c" (the first
+    few, then how many more) for others."""
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
     discovery = 0
-    for label in operations:
+    labels = [ctx.operation or "" for ctx in places]
+    for ctx, label in zip(places, labels, strict=True):
         method, _, path = label.partition(" ")
-        gv, resource, own = kubernetes_resource(path)
         if method == "GET" and _DISCOVERY.match(path):
             discovery += 1
             continue
-        if gv is None or resource is None:
+        if ctx.group_version is None or not ctx.resource:
             break
-        versions.add(gv)
-        resources.add((gv.rpartition("/")[0], resource))
-        verbs.add(_verb(method, path, own))
+        resource, _, sub = ctx.resource.partition("/")
+        versions.add(ctx.group_version)
+        resources.add((ctx.group_version.rpartition("/")[0], resource))
+        verbs.add(_verb(method, path, own=not sub))
     else:
         documents = f"{discovery} discovery document{'s' if discovery > 1 else ''}"
         if not resources:
             return documents
-        ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        phrase = f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
+        phrase = f"{len(places)} operations: {_joined(_ordered(verbs), cut=False)} of {what}{_where(versions)}"
         return f"{phrase} and {documents}" if discovery else phrase
-    return f"{len(operations)} operations: {_joined(list(operations))}"
+    return f"{len(places)} operations: {_joined(labels)}"
 
 
 def _where(versions: set[str]) -> str:

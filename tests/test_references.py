@@ -107,26 +107,30 @@ def test_one_change_behind_a_named_a_non_named_and_a_file_ref_is_found_once_at_e
 
 
 def test_every_spelling_of_one_target_is_one_node(tmp_path: Path) -> None:
-    """A ref, a chain of refs, an allOf of one ref and a ref with an annotation beside it all reach `#/x-lib/Foo`:
-    its change is found once, and a named schema reached through a chain is compared as that named pair."""
+    """A ref, a chain of refs (one through another file and back), an allOf of one ref and a ref with an
+    annotation beside it all reach `#/x-lib/Foo`: its change is found once, and a named schema reached through
+    a chain is compared as that named pair."""
     for side, kind in (("old", "string"), ("new", "integer")):
         _files(tmp_path, side, {
             "api.json": _api({"a": {"$ref": "#/x-lib/Foo"}, "b": {"$ref": "#/x-lib/Alias"},
                               "c": {"allOf": [{"$ref": "#/x-lib/Foo"}]},
                               "d": {"$ref": "#/x-lib/Foo", "description": "the same Foo"},
                               "e": {"$ref": "lib.json#/Bar"},
-                              "f": {"$ref": "#/x-lib/BarAlias" if side == "old" else "#/components/schemas/Bar"}},
+                              "f": {"$ref": "#/x-lib/BarAlias" if side == "old" else "#/components/schemas/Bar"},
+                              "g": {"$ref": "lib.json#/FooAgain"}},
                              components={"schemas": {"Bar": _foo(kind)}},
                              **{"x-lib": {"Foo": _foo(kind), "Alias": {"$ref": "#/x-lib/Foo"},
                                           "BarAlias": {"$ref": "#/components/schemas/Bar"}}}),
-            "lib.json": {"Bar": {"$ref": "api.json#/components/schemas/Bar"}}})
+            "lib.json": {"Bar": {"$ref": "api.json#/components/schemas/Bar"},
+                         "FooAgain": {"$ref": "api.json#/x-lib/Foo"}}})
     assert _findings_in(tmp_path) == [("schema.type-changed", "/components/schemas/Bar/properties/name"),
                                       ("schema.type-changed", "/x-lib/Foo/properties/name")]
 
 
 def test_the_same_api_written_in_other_shapes_compares_equal() -> None:
     """Inline vs a `$ref` to an identical named or non-named schema, an allOf of one member, a parameter moved
-    into the reusable ones, a ref with its nullable written beside it vs inside an allOf: no findings."""
+    into the reusable ones, a ref with its nullable written beside it vs inside an allOf, a oneOf member named
+    through an alias: no findings."""
     pet = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"},
                                                                   "tag": {"type": "string", "maxLength": 8}}}
     limit = {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
@@ -136,12 +140,16 @@ def test_the_same_api_written_in_other_shapes_compares_equal() -> None:
         spec["paths"]["/a"]["post"]["parameters"] = [parameter]
         return spec
 
-    old = api({"a": pet, "b": pet, "c": {"allOf": [pet]}, "d": {"$ref": "#/components/schemas/Pet", "nullable": True}},
-              limit, components={"schemas": {"Pet": pet}})
+    cat = {"type": "object", "properties": {"meows": {"type": "boolean"}}}
+    old = api({"a": pet, "b": pet, "c": {"allOf": [pet]}, "d": {"$ref": "#/components/schemas/Pet", "nullable": True},
+               "e": {"oneOf": [{"$ref": "#/components/schemas/Pet"}, {"$ref": "#/components/schemas/Cat"}]}},
+              limit, components={"schemas": {"Pet": pet, "Cat": cat}})
     new = api({"a": {"$ref": "#/components/schemas/Pet"}, "b": {"$ref": "#/x-lib/Pet"}, "c": pet,
-               "d": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True}},
+               "d": {"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True},
+               "e": {"oneOf": [{"$ref": "#/components/schemas/Pet"}, {"$ref": "#/x-lib/CatAlias"}]}},
               {"$ref": "#/components/parameters/limit"},
-              components={"schemas": {"Pet": pet}, "parameters": {"limit": limit}}, **{"x-lib": {"Pet": pet}})
+              components={"schemas": {"Pet": pet, "Cat": cat}, "parameters": {"limit": limit}},
+              **{"x-lib": {"Pet": pet, "CatAlias": {"$ref": "#/components/schemas/Cat"}}})
     assert _findings(old, new) == []
     broken = json.loads(json.dumps(new))
     broken["x-lib"]["Pet"]["properties"]["tag"]["maxLength"] = 4

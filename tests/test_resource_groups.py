@@ -14,7 +14,7 @@ from specdiff.config import BaselineEntry, Config
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.pipeline import run
-from specdiff.records import Finding, Report
+from specdiff.records import Context, Finding, Report
 
 V2 = "kubernetes/v2/swagger-v1.{}.json"
 V3 = "kubernetes/v3/v1.{}"
@@ -155,6 +155,9 @@ def test_near_miss_a_plain_api_never_folds_by_resource() -> None:
 
 
 def test_discovery_documents_are_counted_apart_from_resources() -> None:
-    assert operations_phrase(["GET /apis/apps/v1/deployments", "GET /apis/apps/v1/", "GET /api/v1/"]) == (
-        "3 operations: list of deployments and 2 discovery documents")
-    assert operations_phrase(["GET /apis/apps/v1/", "GET /apis/"]) == "2 discovery documents"
+    deployments = Context(operation="GET /apis/apps/v1/deployments", group_version="apps/v1", resource="deployments")
+    apps, core = Context(operation="GET /apis/apps/v1/", group_version="apps/v1"), Context(operation="GET /api/v1/")
+    assert operations_phrase([deployments, apps, core]) == "3 operations: list of deployments and 2 discovery documents"
+    assert operations_phrase([apps, Context(operation="GET /apis/")]) == "2 discovery documents"
+    assert operations_phrase([apps, Context(operation="GET /apis/apps/v1/frobs/{name}/proxy")]) == (
+        "2 operations: GET /apis/apps/v1/ and GET /apis/apps/v1/frobs/{name}/proxy")

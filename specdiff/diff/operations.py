@@ -26,14 +26,13 @@ class OperationDiffer:
             old_op = self.old.operations.get(key)
             if old_op is None:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
-                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated, served_kind=new_op.kind))
+                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
-                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
-                                 served_kind=old_op.kind))
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -232,5 +231,8 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
+    """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
+    resource, kind = graph.subject(op)
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
-                         document=graph.part_of(graph.document_of(op))), "both", op.kind)
+                         document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind), "both",
+                 op.kind)

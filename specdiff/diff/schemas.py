@@ -415,8 +415,7 @@ class SchemaDiffer:
             if not isinstance(member, dict):
                 continue
             pointer = f"{side.pointer}/{keyword}/{i}"
-            ref = member.get("$ref")
-            name = normal.named(ref, side.doc, pointer + "/$ref") if isinstance(ref, str) else None
+            name = normal.node(member, pointer, side.doc).named if isinstance(member.get("$ref"), str) else None
             if name is not None:
                 found[self.names.get(name, name) if rename else name] = (pointer, member)
             else:

@@ -59,8 +59,7 @@ OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
-                      {**_SUNSET, "served_kind": _OPTIONAL_STR}),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES), _SUNSET),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),

@@ -83,10 +83,6 @@ class Normaliser:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
             schema, pointer = (overlay(members[0], rest) if rest else members[0]), pointer + "/allOf/0"
 
-    def named(self, ref: str, doc: Document, at: str) -> str | None:
-        """The named-schema identity of a ref (`Pet` for `#/components/schemas/Pet`), or None."""
-        return self.resolver.named(ref, doc, at)
-
     def node(self, schema: Schema, pointer: str, doc: Document) -> Node:
         """Follow a chain of `$ref`s to a schema that is none, laying what each ref has beside it over its target.
 

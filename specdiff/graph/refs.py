@@ -31,6 +31,7 @@ class Resolver:
         self.root = root
         self.externals: dict[str, Document] = {}
         self._keys: dict[Document, str] = {}
+        self._own: dict[Path, Document] | None = None
         self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
         #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
         self._found: dict[tuple[str, int], tuple[Any, Document, str]] = {}
@@ -61,12 +62,22 @@ class Resolver:
             raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
         if not target.is_relative_to(base):
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
+        own = self._own_files().get(target)
+        if own is not None:
+            return own  # a ref back into the spec's own file (or a directory's document) is into that document
         key = target.relative_to(base).as_posix()
         if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
             text = doc.reader(target, name)
             self._loaded(key, load_text_any(text, name, target.parent, doc))
         return self.externals[key]
+
+    def _own_files(self) -> dict[Path, Document]:
+        """The files the spec itself was read from (a directory's documents), by resolved path."""
+        if self._own is None:
+            docs = [part for _, part in self.root.parts] or [self.root]
+            self._own = {(doc.base / Path(doc.name).name).resolve(): doc for doc in docs if doc.base is not None}
+        return self._own
 
     def _loaded(self, key: str, doc: Document) -> None:
         self.externals[key] = doc
