@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -109,6 +110,10 @@ def _message(members: Sequence[Finding]) -> str:
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
+    for key in _facts_that_differ(template, members):  # a CRD change in several versions names each of them
+        values[key] = _joined(_distinct(message_values(m.change).get(key) for m in members), cut=False)
+        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
+            f"{key} {{{key}}}", f"{key}s {{{key}}}")
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
@@ -121,6 +126,18 @@ def _message(members: Sequence[Finding]) -> str:
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+#: placeholders a group's message writes in its own way: its places, operations and values
+_PLACES = frozenset({"location", "operation", "value", "path", "schema", "document", "group_version"})
+
+
+def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[str]:
+    """The other placeholders of `template` whose value is not the same for every member (`version` of a CRD
+    version no longer served in v1alpha2 and v1alpha3)."""
+    keys = [key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES]
+    return [key for key in dict.fromkeys(keys)
+            if len({message_values(m.change).get(key) for m in members}) > 1]
 
 
 def operations_phrase(places: Sequence[Context]) -> str:

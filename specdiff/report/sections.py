@@ -113,10 +113,12 @@ def grouped(report: Report) -> list[tuple[str, str, list[tuple[Subject, list[Fin
 def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool = True) -> str:
     """The finding's message, led by its place when the message does not name it, and (`scoped`, for a format
     without a heading that gives it) by its group-version: `core/v1: PodSpec.workloadRef became optional`.
-    Each part goes through `escape` (a format's own); a group's message names its places itself."""
-    ctx = finding.change.context
-    message, place = finding.message, name(ctx)
-    if place and not finding.members and (ctx.operation or place) not in message:
+    Each part goes through `escape` (a format's own); a group's message names its operations itself, and the
+    place its members share unless the message does."""
+    ctx, message = finding.change.context, finding.message
+    shared = {name(m.change.context) for m in finding.members} or {name(ctx)}
+    place = shared.pop() if len(shared) == 1 and not (finding.members and ctx.operation) else ""
+    if place and ((ctx.operation if not finding.members else None) or place) not in message:
         text = f"{escape(place)}: {escape(message)}"
     else:
         plain = _PLAIN_WORD.match(message) and not (place and message.startswith(place))  # names keep their case
