@@ -102,3 +102,17 @@ def test_operations_of_other_apis_are_grouped_by_tag_and_their_schemas_with_them
     [finding] = run_case({"old": spec({"type": "string"}), "new": spec({"type": "integer"})}).findings
     assert (finding.change.context.resource, finding.change.context.kind) == ("pets", None)
     assert subject_of(finding) == Subject("pets")
+
+
+def test_a_crd_wide_change_is_about_the_kind_at_its_stored_version() -> None:
+    def frobs(scope: str) -> dict[str, Any]:
+        return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "frobs.example.com"},
+                "spec": {"group": "example.com", "names": {"kind": "Frob", "plural": "frobs"}, "scope": scope,
+                         "versions": [{"name": "v1beta1", "served": True, "storage": False},
+                                      {"name": "v1", "served": True, "storage": True}]}}
+
+    [finding] = run_case({"old": frobs("Namespaced"), "new": frobs("Cluster")}).findings
+    assert (finding.rule, finding.change.pointer, finding.change.context.kind) == (
+        "crd.scope-changed", "/spec/scope", "example.com/v1/Frob")
+    assert subject_of(finding) == Subject("example.com/v1", "Frob")
