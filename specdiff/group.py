@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
 from specdiff.notation import distinct as _distinct
 from specdiff.notation import name, part, scope, where
-from specdiff.records import Change, Finding, _plain
+from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -109,10 +110,15 @@ def _message(members: Sequence[Finding]) -> str:
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
-    operations = _distinct(m.change.context.operation for m in members)
+    for key in _facts_that_differ(template, members):  # a CRD change in several versions names each of them
+        values[key] = _joined(_distinct(message_values(m.change).get(key) for m in members), cut=False)
+        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
+            f"{key} {{{key}}}", f"{key}s {{{key}}}")
+    places = list({m.change.context.operation: m.change.context for m in members
+                   if m.change.context.operation}.values())
     place = ""
-    if len(operations) > 1:
-        place = operations_phrase(operations)
+    if len(places) > 1:
+        place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
             values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
@@ -122,28 +128,40 @@ def _message(members: Sequence[Finding]) -> str:
     return message
 
 
-def operations_phrase(operations: Sequence[str]) -> str:
-    """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
-    for Kubernetes paths, a resource being one whatever the versions it is served in (`deployments` of `apps`);
-    "3 operations: GET /a, POST /b and PUT /c" (the first few, then how many more) for others."""
-    from specdiff.graph.subjects import kubernetes_resource
+#: placeholders a group's message writes in its own way: its places, operations and values
+_PLACES = frozenset({"location", "operation", "value", "path", "schema", "document", "group_version"})
 
+
+def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[str]:
+    """The other placeholders of `template` whose value is not the same for every member (`version` of a CRD
+    version no longer served in v1alpha2 and v1alpha3)."""
+    keys = [key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES]
+    return [key for key in dict.fromkeys(keys)
+            if len({message_values(m.change).get(key) for m in members}) > 1]
+
+
+def operations_phrase(places: Sequence[Context]) -> str:
+    """"402 operations: list, watch and deletecollection of 66 resources in 33 group-versions of 21 API groups"
+    for Kubernetes resources (as the graph named them on each context), a resource being one whatever the
+    versions it is served in (`deployments` of `apps`); "3 operations: GET /a, POST /b and PUT /c" (the first
+    few, then how many more) for others."""
     verbs: set[str] = set()
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
-    for label in operations:
-        method, _, path = label.partition(" ")
-        gv, resource, own = kubernetes_resource(path)
-        if gv is None or resource is None:
+    labels = [ctx.operation or "" for ctx in places]
+    for ctx, label in zip(places, labels, strict=True):
+        if ctx.group_version is None or not ctx.resource:
             break
-        versions.add(gv)
-        resources.add((gv.rpartition("/")[0], resource))
-        verbs.add(_verb(method, path, own))
+        resource, _, sub = ctx.resource.partition("/")
+        versions.add(ctx.group_version)
+        resources.add((ctx.group_version.rpartition("/")[0], resource))
+        method, _, path = label.partition(" ")
+        verbs.add(_verb(method, path, own=not sub))
     else:
         ordered = [v for v in _VERBS if v in verbs] + sorted(verbs - set(_VERBS))
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
-        return f"{len(operations)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
-    return f"{len(operations)} operations: {_joined(list(operations))}"
+        return f"{len(places)} operations: {_joined(ordered, cut=False)} of {what}{_where(versions)}"
+    return f"{len(places)} operations: {_joined(labels)}"
 
 
 def _where(versions: set[str]) -> str:

@@ -75,6 +75,17 @@ def type_name(ctx: Context) -> str:
     return ctx.schema.rpartition(".")[2]
 
 
+def kinds(old: str, new: str) -> tuple[str, str]:
+    """Two Kubernetes definitions a change swaps (a field that now refers to another type) by their kinds, when
+    the kinds tell them apart (`TypedObjectReference` instead of `TypedLocalObjectReference`); full names when
+    only the version differs (`io.k8s.api.policy.v1.Eviction` instead of `io.k8s.api.policy.v1beta1.Eviction`)."""
+    if old.startswith("io.k8s.") and new.startswith("io.k8s."):
+        old_kind, new_kind = old.rpartition(".")[2], new.rpartition(".")[2]
+        if old_kind != new_kind:
+            return old_kind, new_kind
+    return old, new
+
+
 def _short(ctx: Context) -> bool:
     """Whether the schema has a Kubernetes name that the short notation may cut to its kind."""
     return bool(ctx.group_version and ctx.schema and (ctx.gvk or "." in ctx.schema))

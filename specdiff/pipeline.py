@@ -14,7 +14,6 @@ from specdiff.errors import InputError
 from specdiff.graph.build import build
 from specdiff.graph.evidence import plain_pair
 from specdiff.graph.model import SpecGraph
-from specdiff.graph.subjects import operation_subjects
 from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
@@ -73,7 +72,7 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     if grouped:
         findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes,
-                  policy_reason=why, subjects=operation_subjects([new, old], chosen == "kubernetes"))
+                  policy_reason=why)
 
 
 def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> tuple[str, str]:

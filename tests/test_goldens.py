@@ -118,8 +118,8 @@ def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
 
 @pytest.mark.parametrize("name", ["release-notes", "html"])
 def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The graph stage names each operation's group/version and kind on the report: rendered without the
-    documents, the demo's sections still say `frobs.example.com/v6 Frobber`, exactly as the golden."""
+    """The graph stage names each change's group/version, resource and kind on its context: rendered without
+    the documents, the demo's sections still say `frobs.example.com/v6 Frobber`, exactly as the golden."""
     from specdiff.load import load
     from specdiff.pipeline import run
     from specdiff.report import render
@@ -127,6 +127,6 @@ def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.Mo
     monkeypatch.chdir(ROOT)  # the reports name the inputs as the Makefile passes them
     old, new = (load(path) for path in _demo_pair())
     report = run(old, new, "auto", None)
-    assert any(group == "frobs.example.com/v6" and kind == "Frobber" for _, group, kind in report.subjects)
+    assert any(f.change.context.kind == "frobs.example.com/v6/Frobber" for f in report.findings)
     suffix = {"release-notes": ".release-notes.md", "html": ".html"}[name]
     assert render(report, name) == (REPORTS / f"specdiff{suffix}").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from specdiff.load import load, load_text
 from specdiff.load.document import Document
 from specdiff.notation import finding_scope
 from specdiff.pipeline import run
-from specdiff.records import Finding, Report
+from specdiff.records import Context, Finding, Report
 from specdiff.report import render
 
 V2 = "kubernetes/v2/swagger-v1.{}.json"
@@ -119,16 +119,28 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 
 
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
-    assert operations_phrase(["GET /api/v1/pods", "GET /api/v1/watch/pods", "DELETE /api/v1/namespaces/{n}/pods",
-                              "GET /apis/apps/v1/deployments"]) == (
-        "4 operations: list, watch and deletecollection of 2 resources in 2 API groups")
-    assert operations_phrase(["GET /apis/resource.k8s.io/v1/deviceclasses", "GET /apis/resource.k8s.io/v1beta1/"
-                              "deviceclasses", "GET /apis/resource.k8s.io/v1beta1/resourceslices"]) == (
+    def at(label: str, group_version: str | None = None, resource: str | None = None) -> Context:
+        return Context(operation=label, group_version=group_version, resource=resource)
+
+    assert operations_phrase([at("GET /api/v1/pods", "core/v1", "pods"),
+                              at("GET /api/v1/watch/pods", "core/v1", "pods"),
+                              at("DELETE /api/v1/namespaces/{n}/pods", "core/v1", "pods"),
+                              at("GET /apis/apps/v1/deployments", "apps/v1", "deployments"),
+                              at("GET /apis/apps/v1/namespaces/{n}/deployments/{name}/status", "apps/v1",
+                                 "deployments/status")]) == (
+        "5 operations: list, watch and deletecollection of 2 resources in 2 API groups")
+    assert operations_phrase([at("GET /apis/resource.k8s.io/v1/deviceclasses", "resource.k8s.io/v1", "deviceclasses"),
+                              at("GET /apis/resource.k8s.io/v1beta1/deviceclasses", "resource.k8s.io/v1beta1",
+                                 "deviceclasses"),
+                              at("GET /apis/resource.k8s.io/v1beta1/resourceslices", "resource.k8s.io/v1beta1",
+                                 "resourceslices")]) == (
         "3 operations: list of 2 resources in 2 versions of resource.k8s.io")
-    assert operations_phrase(["GET /apis/apps/v1/deployments", "GET /apis/apps/v1beta1/deployments",
-                              "GET /api/v1/pods"]) == (
+    assert operations_phrase([at("GET /apis/apps/v1/deployments", "apps/v1", "deployments"),
+                              at("GET /apis/apps/v1beta1/deployments", "apps/v1beta1", "deployments"),
+                              at("GET /api/v1/pods", "core/v1", "pods")]) == (
         "3 operations: list of 2 resources in 3 group-versions of 2 API groups")
-    assert operations_phrase(["GET /a", "GET /b", "PUT /c", "PUT /d", "PUT /e"]) == (
+    assert operations_phrase([at(label, resource="a") for label in ("GET /a", "GET /b", "PUT /c", "PUT /d",
+                                                                    "PUT /e")]) == (
         "5 operations: GET /a, GET /b, PUT /c and 2 more")
 
 

@@ -28,10 +28,11 @@ REPORT = Report(
     SourceInfo("old <i>.yaml", "openapi-3.0", "Pets <script>window.pwned=3</script>", "1"),
     SourceInfo("new.yaml", "openapi-3.0", "Pets <script>window.pwned=3</script>", "2"), "openapi", (
         _finding("operation.removed", Level.BREAKING, f"operation {HOSTILE_OPERATION} removed",
-                 operation=HOSTILE_OPERATION),
+                 operation=HOSTILE_OPERATION, resource="/pets"),
         _finding("specdiff.unclassified", Level.DANGEROUS, f"enum null -> {HOSTILE_VALUE}", schema=HOSTILE_SCHEMA,
                  path=".kind"),
-        _finding("operation.added", Level.SAFE, "operation GET /toys added", operation="GET /toys"),
+        _finding("operation.added", Level.SAFE, "operation GET /toys added", operation="GET /toys",
+                 resource="/toys"),
     ), ("note <b>not bold</b>",))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from specdiff.notation import folded, name, part, scope, type_name, where
+from specdiff.notation import folded, kinds, name, part, scope, type_name, where
 from specdiff.records import Context
 
 POD_SPEC = Context(schema="io.k8s.api.core.v1.PodSpec", path=".workloadRef", group_version="core/v1")
@@ -100,3 +100,26 @@ def test_a_sentence_starts_with_a_capital_unless_it_starts_with_a_name() -> None
     assert sentence(Finding("r", Level.SAFE, "scope Namespaced -> Cluster", "why", Change(
         "modified", "crd", "scope", None, None, "both", Context(document="frobs.example.com")))) == (
         "frobs.example.com: scope Namespaced -> Cluster")
+
+
+def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
+    from conftest import corpus
+
+    from specdiff import compare
+    from specdiff.report.sections import sentence
+
+    report = compare(corpus("crds/cert-manager/certificates.v1.5.0.yaml"),
+                     corpus("crds/cert-manager/certificates.v1.6.0.yaml"))
+    assert [(f.rule, f.level.value, sentence(f)) for f in report.findings] == [
+        ("crd.version.unserved", "breaking",
+         "cert-manager.io/v1beta1: Certificate: version v1beta1 is no longer served"),
+        ("crd.version.unserved", "safe",
+         "cert-manager.io/{v1alpha2, v1alpha3}: Certificate: versions v1alpha2 and v1alpha3 are no longer served")]
+
+
+def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_differs() -> None:
+    assert kinds("io.k8s.api.core.v1.TypedLocalObjectReference", "io.k8s.api.core.v1.TypedObjectReference") == (
+        "TypedLocalObjectReference", "TypedObjectReference")
+    assert kinds("io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction") == (
+        "io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction")
+    assert kinds("simple-user", "nullable-simple-user") == ("simple-user", "nullable-simple-user")

@@ -19,7 +19,7 @@ from specdiff.classify.cards import (
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.errors import ConfigError
-from specdiff.notation import name
+from specdiff.notation import kinds, name
 from specdiff.records import Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
@@ -124,6 +124,7 @@ def message_values(change: Change) -> dict[str, str]:
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
         "stability": ctx.stability, "group_version": ctx.group_version or "",
     }
+    values["old"], values["new"] = kinds(values["old"], values["new"])
     for key, value in change.detail:
         values[key] = show(value)
     return values

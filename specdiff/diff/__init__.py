@@ -118,6 +118,10 @@ def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int |
 
 
 def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None) -> Where:
+    """Where a named schema's changes are: its group-version, and the stability, direction, resource and kind
+    the graph gave it (those its operations share)."""
+    resource, kind = (None, None) if schema.gvk else graph.users_subject(schema)
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
-                         stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document)),
+                         stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document),
+                         resource=resource, kind=kind),
                  graph.direction(schema.name))

@@ -281,8 +281,9 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
 
 
 def _crd_where(crd: Crd) -> Where:
-    """A CRD-wide change is as stable as the graph says the CRD is (its most stable served version)."""
-    return Where(Context(document=crd.name, stability=crd.stability), "both")
+    """A CRD-wide change is as stable as the graph says the CRD is (its most stable served version), and about
+    its kind."""
+    return Where(Context(document=crd.name, stability=crd.stability, kind=crd.about), "both")
 
 
 def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -> Where:

@@ -231,5 +231,8 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
+    """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
+    resource, kind = graph.subject(op)
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
-                         document=graph.part_of(graph.document_of(op))), "both", op.kind)
+                         document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind), "both",
+                 op.kind)

@@ -67,6 +67,13 @@ class Crd:
         return most_stable(*(v.stability for v in versions))
 
     @property
+    def about(self) -> str:
+        """The kind a CRD-wide change is about, at the version it stores (else its first): what the report
+        files it under ("cert-manager.io/v1/Certificate")."""
+        version = self.storage_version or next(iter(self.versions))
+        return f"{self.group}/{version}/{self.kind}"
+
+    @property
     def storage_version(self) -> str | None:
         return next((v.name for v in self.versions.values() if v.storage), None)
 

@@ -127,6 +127,8 @@ class SpecGraph:
     _directions: dict[str, set[str]] | None = None
     _stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
+    _users_of: dict[str, set[str]] = field(default_factory=dict)
+    _subjects: dict[str, tuple[str | None, str | None]] | None = None
 
     @property
     def normal(self) -> Normaliser:
@@ -252,8 +254,65 @@ class SpecGraph:
         found = self._reach.get(schema)
         if found is None:
             found = self._reach[schema] = tuple(sorted(self.operations[key].label
-                                                       for key in self._users(("schema", schema))))
+                                                       for key in self._users_of_schema(schema)))
         return found
+
+    def _users_of_schema(self, schema: str) -> set[str]:
+        found = self._users_of.get(schema)
+        if found is None:
+            found = self._users_of[schema] = self._users(("schema", schema))
+        return found
+
+    def subject(self, op: Operation) -> tuple[str | None, str | None]:
+        """(resource, kind) an operation is about, as a reader groups it (specdiff/graph/subjects.py)."""
+        if self._subjects is None:
+            from specdiff.graph.subjects import operation_subjects
+
+            self._subjects = operation_subjects(self)
+        return self._subjects[op.key]
+
+    def users_subject(self, schema: NamedSchema) -> tuple[str | None, str | None]:
+        """(resource, kind) a named schema without a kind of its own is about: the kind of what holds it (the
+        first schemas with `x-kubernetes-group-version-kind` up the graph, and the operations reached on the
+        way) when they all agree; else the resource of the operations using it, when they are one resource in
+        the schema's own group-version; else (None, None)."""
+        from specdiff.graph.subjects import kind_of
+
+        found: set[tuple[str | None, str | None, str | None]] = set()  # (group-version, resource, kind)
+        about: set[tuple[str | None, str | None]] = set()  # what a reader files each under: one, or give up
+        pred, start = self.graph.pred, ("schema", schema.name)
+        seen, frontier = {start}, [start]
+        while frontier:
+            node = frontier.pop()
+            for parent in pred[node] if node in pred else ():
+                if parent in seen:
+                    continue
+                seen.add(parent)
+                holder = self.schemas.get(parent[1]) if parent[0] == "schema" else None
+                if parent[0] == "op":
+                    op = self.operations[parent[1]]
+                    resource, kind = self.subject(op)
+                    resource = (resource or "").partition("/")[0] if op.group_version else resource
+                    found.add((op.group_version, resource, kind))
+                    about.add((op.group_version, kind or resource) if kind is None else (None, kind))
+                elif holder is not None and holder.gvk:
+                    owner, _, named = holder.gvk.rpartition("/")
+                    kind = f"{owner}/{kind_of({named}) or named}"
+                    found.add((owner, None, kind))
+                    about.add((None, kind))
+                else:
+                    frontier.append(parent)
+                if len(about) > 1:
+                    return None, None  # held by several kinds or resources: a shared type
+        kinds = {kind for _, _, kind in found}
+        if len(kinds) == 1 and None not in kinds:
+            return None, kinds.pop()
+        places = {(gv, resource) for gv, resource, _ in found}
+        if kinds == {None} and len(places) == 1:
+            group_version, resource = places.pop()
+            if group_version == schema.group_version and resource:
+                return resource, None
+        return None, None
 
     def _users(self, start: tuple[str, str]) -> set[str]:
         """Keys of the operations among the ancestors of a node: a walk up the reversed edges."""

@@ -65,8 +65,7 @@ def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
     if len(findings) == 1:
         return _line(findings, with_reason=False, with_rule=False, scoped=scoped)
     if rule == "operation.added":
-        labels = [str(f.change.new) for f in findings]
-        what = escape(operations_phrase(labels))
+        what = escape(operations_phrase([f.change.context for f in findings]))
     else:
         what = ", ".join(code_span(name(f.change.context)) for f in findings)
     return f"- {_FOLDED[rule][:1].upper()}{_FOLDED[rule][1:]}: {what}."

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from specdiff.classify.cards import UNCLASSIFIED, card
-from specdiff.graph.subjects import kind_of, kubernetes_resource
+from specdiff.graph.subjects import kind_of
 from specdiff.notation import finding_scope, name
-from specdiff.records import Finding, Level, Report
+from specdiff.records import Context, Finding, Level, Report
 
 
 def _declared(finding: Finding) -> str:
@@ -56,54 +56,56 @@ GENERAL = "General"  # changes outside operations and schemas
 _PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")  # a message that starts with a word, not a name: "operation ... removed"
 
 
-class Subjects:
-    """Finds each finding's subject from its context and the subjects the graph gave the report's operations
-    (specdiff/graph/subjects.py). A schema belongs where the operations that use it are."""
-
-    def __init__(self, report: Report) -> None:
-        self._kubernetes = report.policy == "kubernetes"
-        self._operations = {label: Subject(group, kind) for label, group, kind in report.subjects}
-
-    def of(self, finding: Finding) -> Subject:
-        if finding.members:  # a group belongs where all its members do, else among the general changes
-            places = {self.of(member) for member in finding.members}
-            if len(places) == 1:
-                return places.pop()
-            groups = {p.group.rpartition("/")[0] for p in places}
-            kinds = {p.kind for p in places}
-            if len(groups) == 1 and len(kinds) == 1 and "" not in groups:  # one kind in several versions
-                versions = ", ".join(sorted(p.group.rpartition("/")[2] for p in places))
-                return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop())
-            return Subject(GENERAL)
-        ctx = finding.change.context
-        if finding.change.node == "group-version" and ctx.group_version:
-            return Subject(ctx.group_version)  # a whole API version, with every kind in it
-        if ctx.gvk:
-            group, _, kind = ctx.gvk.rpartition("/")
-            return Subject(group, kind_of({kind}) or kind)
-        if ctx.operation:
-            return self._operations.get(ctx.operation) or _from_label(ctx.operation, self._kubernetes)
-        users = {self._operations.get(op) or _from_label(op, self._kubernetes) for op in finding.operations}
-        if len(users) == 1:
-            return users.pop()
-        if ctx.schema and ctx.group_version:  # a Kubernetes type used by several kinds: its own group
-            return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1])
-        if ctx.schema:
-            return Subject(SHARED, ctx.schema)
+def subject_of(finding: Finding) -> Subject:
+    """What a finding is about, from its context: the group-version, resource and kind the graph gave it
+    (specdiff/graph/subjects.py); a schema belongs where the operations that use it are."""
+    if finding.members:  # a group belongs where all its members do, else among the general changes
+        places = {subject_of(member) for member in finding.members}
+        if len(places) == 1:
+            return places.pop()
+        groups = {p.group.rpartition("/")[0] for p in places}
+        kinds = {p.kind for p in places}
+        if len(groups) == 1 and len(kinds) == 1 and "" not in groups:  # one kind in several versions
+            versions = ", ".join(sorted(p.group.rpartition("/")[2] for p in places))
+            return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop())
         return Subject(GENERAL)
+    ctx = finding.change.context
+    if finding.change.node == "group-version" and ctx.group_version:
+        return Subject(ctx.group_version)  # a whole API version, with every kind in it
+    if ctx.gvk:
+        group, _, kind = ctx.gvk.rpartition("/")
+        return Subject(group, kind_of({kind}) or kind)
+    if ctx.operation or ctx.resource or ctx.kind:
+        return _about(ctx)
+    if ctx.schema and ctx.group_version:  # a Kubernetes type used by several kinds: its own group
+        return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1])
+    if ctx.schema:
+        return Subject(SHARED, ctx.schema)
+    return Subject(GENERAL)
+
+
+def _about(ctx: Context) -> Subject:
+    """A kind under its group-version; a Kubernetes resource of no known kind under its group-version, by name;
+    another API's operations under their tag."""
+    if ctx.kind:
+        group_version, _, kind = ctx.kind.rpartition("/")
+        return Subject(group_version, kind)
+    if ctx.group_version:
+        return Subject(ctx.group_version, (ctx.resource or "").partition("/")[0])
+    return Subject(ctx.resource or GENERAL)
 
 
 def grouped(report: Report) -> list[tuple[str, str, list[tuple[Subject, list[Finding]]]]]:
     """[(section key, section title, [(subject, findings)])], sections in table order, subjects sorted,
     findings in report order; empty sections are left out."""
-    out, subjects = [], Subjects(report)
+    out = []
     for key, title, _ in SECTIONS:
         chosen = [f for f in report.findings if section_of(f)[0] == key]
         if not chosen:
             continue
         by_subject: dict[Subject, list[Finding]] = {}
         for finding in chosen:
-            by_subject.setdefault(subjects.of(finding), []).append(finding)
+            by_subject.setdefault(subject_of(finding), []).append(finding)
         out.append((key, title, sorted(by_subject.items(), key=lambda item: _subject_order(item[0]))))
     return out
 
@@ -111,10 +113,12 @@ def grouped(report: Report) -> list[tuple[str, str, list[tuple[Subject, list[Fin
 def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool = True) -> str:
     """The finding's message, led by its place when the message does not name it, and (`scoped`, for a format
     without a heading that gives it) by its group-version: `core/v1: PodSpec.workloadRef became optional`.
-    Each part goes through `escape` (a format's own); a group's message names its places itself."""
-    ctx = finding.change.context
-    message, place = finding.message, name(ctx)
-    if place and not finding.members and (ctx.operation or place) not in message:
+    Each part goes through `escape` (a format's own); a group's message names its operations itself, and the
+    place its members share unless the message does."""
+    ctx, message = finding.change.context, finding.message
+    shared = {name(m.change.context) for m in finding.members} or {name(ctx)}
+    place = shared.pop() if len(shared) == 1 and not (finding.members and ctx.operation) else ""
+    if place and ((ctx.operation if not finding.members else None) or place) not in message:
         text = f"{escape(place)}: {escape(message)}"
     else:
         plain = _PLAIN_WORD.match(message) and not (place and message.startswith(place))  # names keep their case
@@ -140,13 +144,3 @@ def is_unclassified(finding: Finding) -> bool:
 
 def _subject_order(subject: Subject) -> tuple[int, str, str]:
     return (subject.group in (SHARED, GENERAL), subject.group, subject.kind)
-
-
-def _from_label(label: str, kubernetes: bool = True) -> Subject:
-    """A subject for an operation the graph did not name (a removed one is in the old document, so this is
-    rare): its Kubernetes group/version and resource, else its path's first segment."""
-    _, _, path = label.partition(" ")
-    gv, resource, _ = kubernetes_resource(path) if kubernetes else (None, None, False)
-    if gv:
-        return Subject(gv, resource or "")
-    return Subject("/" + path.strip("/").split("/", 1)[0])
