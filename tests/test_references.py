@@ -201,3 +201,29 @@ def test_refs_inside_a_parameter_a_response_and_a_path_item_from_another_file_re
     assert _findings_in(tmp_path) == [("schema.constraint-tightened", "/Body/properties/n/maximum"),
                                       ("schema.constraint-tightened", "/Int/maximum"),
                                       ("schema.constraint-tightened", "/Item/maxLength")]
+
+
+def test_node_identities_of_each_spelling() -> None:
+    """What the differ memoises by: a named schema's name, else the final target's (document key, pointer), with
+    what is laid over it; the node's schema is the target with the keywords beside each ref laid over it."""
+    from specdiff.graph.build import build
+
+    spec = _api({}, components={"schemas": {"Pet": _foo("string")}},
+                **{"x-lib": {"Foo": _foo("string"), "Alias": {"$ref": "#/x-lib/Foo", "nullable": True},
+                             "PetAlias": {"$ref": "#/components/schemas/Pet"}}})
+    doc = load_text(json.dumps(spec), "api.json", None)
+    normal = build(doc).normal
+
+    def node(schema: dict[str, Any]) -> tuple[Any, str | None, str]:
+        found = normal.node(*normal.unwrap(schema, "/here"), doc)
+        return found.identity, found.named, found.pointer
+
+    assert node({"type": "string"}) == (("", "/here"), None, "/here")
+    assert node({"$ref": "#/x-lib/Foo"}) == (("", "/x-lib/Foo"), None, "/x-lib/Foo")
+    assert node({"$ref": "#/x-lib/Foo", "description": "said"}) == (("", "/x-lib/Foo"), None, "/x-lib/Foo")
+    assert node({"allOf": [{"$ref": "#/x-lib/Foo"}]}) == (("", "/x-lib/Foo"), None, "/x-lib/Foo")
+    assert node({"$ref": "#/x-lib/Alias"}) == ((("", "/x-lib/Foo"), '{"nullable":true}'), None, "/x-lib/Foo")
+    assert node({"allOf": [{"$ref": "#/x-lib/Foo"}], "nullable": True}) == node({"$ref": "#/x-lib/Alias"})
+    assert node({"$ref": "#/components/schemas/Pet"}) == (("schema", "Pet"), "Pet", "/components/schemas/Pet")
+    assert node({"$ref": "#/x-lib/PetAlias"}) == node({"$ref": "#/components/schemas/Pet"})
+    assert normal.node({"$ref": "#/x-lib/Alias"}, "/here", doc).schema == {**_foo("string"), "nullable": True}
