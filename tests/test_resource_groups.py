@@ -71,9 +71,22 @@ def test_v2_1_11_to_1_28_webhook_configurations_of_v1beta1_and_lone_operations()
          f"9 operations: {ALL_VERBS}", _operations(plural, status=False))
         for kind, plural in (("MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
                              ("ValidatingWebhookConfiguration", "validatingwebhookconfigurations"))
-    ] + [("operation.removed", f"operation {label} removed", set()) for label in (
-        "GET /apis/extensions/", "GET /apis/settings.k8s.io/",
-        "POST /apis/authentication.k8s.io/v1beta1/tokenreviews")]
+    ] + [("operation.removed", "operation POST /apis/authentication.k8s.io/v1beta1/tokenreviews removed", set())]
+
+
+def test_v2_1_11_to_1_28_an_api_group_gone_takes_its_discovery_document_with_it() -> None:
+    """`GET /apis/extensions/` goes with extensions/v1beta1, the group's last version; `GET /apis/node.k8s.io/`
+    comes with node.k8s.io/v1; a group that keeps a version (apps) keeps its discovery document unreported."""
+    report = compare(V2.format(11), V2.format(28))
+    held = {(f.rule, f.change.context.group_version): f.change.fact("operations") for f in report.findings
+            if f.rule.startswith("group-version.")}
+    assert "GET /apis/extensions/" in held[("group-version.removed", "extensions/v1beta1")]
+    assert "GET /apis/settings.k8s.io/" in held[("group-version.removed", "settings.k8s.io/v1alpha1")]
+    assert "GET /apis/node.k8s.io/" in held[("group-version.added", "node.k8s.io/v1")]
+    assert not any("GET /apis/apps/" in operations for operations in held.values())
+    assert [f.change.context.operation for f in report.findings if f.rule.startswith("operation.")
+            and f.change.context.operation and f.change.context.operation.count("/") <= 3] == [
+        "GET /.well-known/openid-configuration/"]
 
 
 def test_v2_1_32_to_1_35_new_resources_are_one_safe_finding_each() -> None:

@@ -29,6 +29,19 @@ def group_versions(graph: SpecGraph) -> dict[str, Place]:
     return found
 
 
+def _group_discovery(places: dict[tuple[str, str], Place], before: dict[str, Place],
+                     after: dict[str, Place]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(kind, `GET /apis/GROUP/`) -> the (kind, group-version) that takes it: an API group's discovery document
+    comes (or goes) with the group when every version of the group does, so it goes with its first version."""
+    taken: dict[tuple[str, str], tuple[str, str]] = {}
+    for kind, gv in sorted(places):
+        api_group = gv.rpartition("/")[0]
+        other = after if kind == "removed" else before
+        if api_group != "core" and not any(v.rpartition("/")[0] == api_group for v in other):
+            taken.setdefault((kind, f"GET /apis/{api_group}/"), (kind, gv))
+    return taken
+
+
 def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -> list[Change]:
     before, after = group_versions(old), group_versions(new)
     places = {("removed", gv): place for gv, place in before.items() if gv not in after}
@@ -36,10 +49,13 @@ def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -
     if not places:
         return changes
     members: dict[tuple[str, str], list[Change]] = {key: [] for key in places}
+    discovery = _group_discovery(places, before, after)
     kept: list[Change] = []
     for item in changes:
         whole = item.node in ("operation", "schema") and not item.attribute and item.context.group_version
         bucket = members.get((item.kind, item.context.group_version or "")) if whole else None
+        if item.node == "operation" and not item.attribute and not item.context.group_version:
+            bucket = members.get(discovery.get((item.kind, str(item.old or item.new)), ("", "")))
         (kept if bucket is None else bucket).append(item)
     for (kind, gv), folded in sorted(members.items()):
         document, pointer = places[(kind, gv)]
