@@ -90,6 +90,13 @@ def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new
 def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     (rules / "schema" / "bad.yaml").write_text(GOOD.replace("node: property", "node: propery"))
+    exit_code, lines = _compare_with(rules, tmp_path, monkeypatch)
+    assert exit_code == 2
+    assert lines == [f"specdiff: error: {rules / 'schema' / 'bad.yaml'}: unknown node 'propery'"]
+
+
+def _compare_with(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:
+    """Run the command line with `rules` as its catalogue on the demo spec against itself."""
     spec = Path(__file__).parents[1] / "corpora" / "demo" / "frobber-v6.yaml"
     shutil.copy(spec, tmp_path / "a.yaml")
     monkeypatch.setattr(cards, "rules_root", lambda: rules)
@@ -98,9 +105,7 @@ def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path
         result = CliRunner().invoke(main, [str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--no-config"])
     finally:
         cards.catalogue.cache_clear()
-    assert result.exit_code == 2
-    assert result.output.strip().splitlines() == [
-        f"specdiff: error: {rules / 'schema' / 'bad.yaml'}: unknown node 'propery'"]
+    return result.exit_code, result.output.strip().splitlines()
 
 
 def test_a_card_holding_its_cases_is_refused_in_one_line(rules: Path, tmp_path: Path,
@@ -110,16 +115,7 @@ def test_a_card_holding_its_cases_is_refused_in_one_line(rules: Path, tmp_path: 
     message = _refusal(rules, legacy)
     assert message == (f"{rules / 'schema' / 'bad.yaml'}: the card holds `cases:`; move them to a second YAML "
                        "document after a `---` line")
-    spec = Path(__file__).parents[1] / "corpora" / "demo" / "frobber-v6.yaml"
-    shutil.copy(spec, tmp_path / "a.yaml")
-    monkeypatch.setattr(cards, "rules_root", lambda: rules)
-    cards.catalogue.cache_clear()
-    try:
-        result = CliRunner().invoke(main, [str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--no-config"])
-    finally:
-        cards.catalogue.cache_clear()
-    assert result.exit_code == 2
-    assert result.output.strip().splitlines() == [f"specdiff: error: {message}"]
+    assert _compare_with(rules, tmp_path, monkeypatch) == (2, [f"specdiff: error: {message}"])
 
 
 @pytest.mark.parametrize(("kind", "node", "attribute", "facts"), [
