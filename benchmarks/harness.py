@@ -68,12 +68,17 @@ class Row:
         return statistics.median(s.wall for s in self.samples)
 
 
+#: the environment the runs see: bytecode may be written, as an installed wheel has it (pip compiles it at
+#: install), so a shell that sets PYTHONDONTWRITEBYTECODE does not time compiling every module on every run
+_AS_INSTALLED = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def measure(argv: Sequence[str], cwd: Path = NEUTRAL) -> Sample:
     """Run one process to completion; its stdout is discarded, its stderr kept for the report."""
     with tempfile.NamedTemporaryFile("r", prefix="specdiff-bench-", suffix=".rss") as rss:
         timed = [str(TIME), "-q", "-f", "%M", "-o", rss.name, *argv] if TIME.exists() else list(argv)
         start = time.perf_counter()
-        process = subprocess.Popen(timed, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(timed, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_AS_INSTALLED)
         assert process.stderr is not None
         stderr = process.stderr.read()  # a child that fills the pipe would block; read until it closes
         _, status, usage = os.wait4(process.pid, 0)  # CPU time includes the command's own children
