@@ -102,17 +102,16 @@ def _has_tool_table(path: Path) -> bool:
     """Whether a pyproject.toml configures specdiff. One that is broken but mentions specdiff is an error, not
     a silent skip of its `[tool.specdiff]`; a broken one that never mentions specdiff is someone else's."""
     try:
-        text = read_limited(path, "pyproject.toml")
+        text = read_limited(path, "pyproject.toml")  # a FIFO, device or oversized file is refused, never read
+    except ConfigError as err:
+        raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
+    try:
         data = tomllib.loads(text)
-    except (ConfigError, tomllib.TOMLDecodeError) as err:
-        try:
-            mentions = "specdiff" in path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE_BYTES]
-        except OSError:
-            mentions = False
-        if not mentions:
+    except tomllib.TOMLDecodeError as err:
+        if "specdiff" not in text:
             return False
-        detail = err.detail if isinstance(err, ConfigError) else f"invalid TOML: {err}"
-        raise ConfigError(f"{detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
+        raise ConfigError(f"invalid TOML: {err}; fix it, or pass --config FILE or --no-config",
+                          file=_shown(path)) from None
     tool = data.get("tool")
     return isinstance(tool, dict) and "specdiff" in tool
 

@@ -7,7 +7,6 @@ through it, so only its lifecycle (served, deprecated, removed) is news.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -221,7 +220,7 @@ class CrdDiffer:
         groups: dict[str, list[CrdVersion]] = {}
         for version in crd.versions.values():
             if version.served:
-                groups.setdefault(_schema_key(version.schema), []).append(version)
+                groups.setdefault(canonical(version.schema), []).append(version)
         fields = {key: self._fields_of(members[0].schema) for key, members in groups.items()}
         children: dict[str, dict[str, list[str]]] = {}  # parent node -> field path -> groups that have it
         for key, found_fields in fields.items():
@@ -291,11 +290,6 @@ def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -
     name = crd_name or crd.name
     return Where(Context(schema=f"{name}/{version.name}", gvk=version.gvk, group_version=version.group_version,
                          stability=version.stability, document=name), "both")
-
-
-def _schema_key(schema: Schema) -> str:
-    """Equal schemas, however their keys are ordered, have one key."""
-    return json.dumps(schema, sort_keys=True, default=str)
 
 
 def _served_schemas(crd: Crd) -> dict[str, Schema]:

@@ -268,9 +268,9 @@ class KubernetesExtensions:
     # -- plain facts --------------------------------------------------------------------------------
     def _modified(self, keyword: str, before: Any, after: Any, old: Side, new: Side, where: Where,
                   **detail: Any) -> None:
+        old_at, new_at = _pointers(keyword, old, new)
         self.emit(change("modified", "extension", keyword, old=before, new=after, where=where,
-                         old_pointer=_pointers(keyword, old, new)[0], new_pointer=_pointers(keyword, old, new)[1],
-                         **detail))
+                         old_pointer=old_at, new_pointer=new_at, **detail))
 
     def _other(self, keyword: str, old: Side, new: Side, where: Where) -> None:
         """An extension specdiff has no model for: the raw added, removed or changed value."""

@@ -49,7 +49,7 @@ def operation_key(method: str, path: str) -> str:
     return f"{method.upper()} {_PATH_PARAM.sub('{}', path)}"
 
 
-def build(doc: Document, resolver: Resolver | None = None) -> SpecGraph:
+def build(doc: Document) -> SpecGraph:
     if doc.dialect == "crd":
         from specdiff.graph.crd import build_crd_graph
 
@@ -58,9 +58,9 @@ def build(doc: Document, resolver: Resolver | None = None) -> SpecGraph:
     if doc.dialect == "openapi-dir":
         from specdiff.graph.directory import build_directory_graph
 
-        dir_graph: SpecGraph = build_directory_graph(doc, resolver or Resolver(doc))
+        dir_graph: SpecGraph = build_directory_graph(doc, Resolver(doc))
         return dir_graph
-    builder = Builder(resolver or Resolver(doc))
+    builder = Builder(Resolver(doc))
     builder.add(doc)
     return builder.result(doc)
 
@@ -150,8 +150,8 @@ class Builder:
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
         normal = Normaliser(self.resolver, part_keys)
-        normal.opaque.update(((normal.key(target_doc), pointer), target)
-                             for (target_doc, pointer), target in self._unnamed.items())
+        normal.opaque = {(normal.key(target_doc), pointer): target
+                         for (target_doc, pointer), target in self._unnamed.items()}
         return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence, _normal=normal)
 

@@ -234,11 +234,11 @@ class SpecGraph:
         if not isinstance(properties, dict) or not any(isinstance(p, dict) and LIFECYCLE in p
                                                        for p in properties.values()):
             return {}
-        resolver = Resolver(self.document)
+        resolver = self.normal.resolver  # its loaded files and resolved refs; a new one would read them again
         capped: dict[str, str] = {}
         free: set[str] = set()
         for tokens, ref in refs_in(named.schema):
-            target = resolver.named(ref, self.document, named.pointer) if ref.startswith("#") else None
+            target = resolver.named(ref, named.document, named.pointer) if ref.startswith("#") else None
             if target is None:
                 continue
             prop = properties.get(tokens[1]) if len(tokens) > 1 and tokens[0] == "properties" else None

@@ -52,14 +52,13 @@ class Node:
 class Normaliser:
     """One spec's references resolved to node identities; `opaque` holds what equal text cannot vouch for."""
 
-    def __init__(self, resolver: Resolver, part_keys: dict[Document, str] | None = None,
-                 opaque: dict[tuple[str, str], Any] | None = None) -> None:
+    def __init__(self, resolver: Resolver, part_keys: dict[Document, str] | None = None) -> None:
         self.resolver = resolver
         self.part_keys = part_keys or {}
         #: schemas reached through a `$ref` to a place that is not a named schema (`#/x-lib/Foo`, a file), by
         #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
         #: nothing unless these are equal on both sides too
-        self.opaque = opaque or {}
+        self.opaque: dict[tuple[str, str], Any] = {}
 
     def key(self, doc: Document) -> str:
         """The document's key: the same for the same document on both sides of a comparison."""
