@@ -280,8 +280,19 @@ def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
 
 
 def card(rule_id: str) -> Card | None:
-    """The card with this id, or the one that was renamed from it."""
-    return next((c for c in catalogue() if c.id == rule_id or rule_id in c.aliases), None)
+    """The card with this id, or the one that was renamed from it (looked up once per finding and stage)."""
+    return _by_id(catalogue()).get(rule_id)
+
+
+_indexed: tuple[tuple[Card, ...], dict[str, Card]] = ((), {})
+
+
+def _by_id(cards: tuple[Card, ...]) -> dict[str, Card]:
+    """Every id and former id -> its card, made again only when the catalogue itself is another one."""
+    global _indexed
+    if _indexed[0] is not cards:
+        _indexed = (cards, {name: c for c in reversed(cards) for name in (*c.aliases, c.id)})
+    return _indexed[1]
 
 
 def rule_ids() -> list[str]:
