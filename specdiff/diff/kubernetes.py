@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.schemas import Emit, Side, canonical
@@ -292,18 +292,17 @@ def _holds_on_existing(rule: dict[str, Any], old: Side, new: Side) -> bool:
 
 
 def shape(before: Any, after: Any) -> Shape:
-    """What every object valid under the old schema `before` is, for rules written on the new one `after`: it has
+    """What every value valid under the old schema `before` is, for rules written on the new one `after`: it has
     none of the properties the new schema adds (unless they have a default, which the API server fills in on
-    read), it has every property the old schema requires, each required string enum property holds one of its
-    old values, and each item of a list is described the same way from the two `items` schemas. Nothing is known
-    where stored objects may carry any field (`x-kubernetes-preserve-unknown-fields`)."""
+    read), it has every property the old schema requires, a string enum holds one of its old values, and each
+    property (read when a rule first reaches it), each item of a list and each value of a map is described the
+    same way from the two schemas there. Nothing is known where stored objects may carry any field
+    (`x-kubernetes-preserve-unknown-fields`)."""
     from specdiff.diff.cel import NOTHING_KNOWN, Shape
 
     if not isinstance(before, dict) or not isinstance(after, dict) or before.get(FLAGS[0]) is True:
         return NOTHING_KNOWN
-    old_properties, new_properties = before.get("properties"), after.get("properties")
-    old_properties = old_properties if isinstance(old_properties, dict) else {}
-    new_properties = new_properties if isinstance(new_properties, dict) else {}
+    old_properties, new_properties = _properties(before), _properties(after)
     required = before.get("required")
     present = frozenset(name for name in required if isinstance(name, str) and name in old_properties
                         and not (isinstance(old_properties[name], dict) and old_properties[name].get("nullable"))
@@ -311,11 +310,39 @@ def shape(before: Any, after: Any) -> Shape:
     absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
         name for name, prop in new_properties.items()
         if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
-    fixed = {name: frozenset(prop["enum"]) for name, prop in old_properties.items()
-             if name in present and isinstance(prop, dict) and isinstance(prop.get("enum"), list)
-             and all(isinstance(v, str) for v in prop["enum"])}
+    enum = before.get("enum")
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
-    return Shape(absent, present, fixed, items)
+    values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
+        isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
+    return Shape(absent, present, _Fields(old_properties, new_properties), items, values,
+                 frozenset(enum) if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)
+                 else None)
+
+
+def _properties(schema: dict[str, Any]) -> dict[str, Any]:
+    properties = schema.get("properties")
+    return properties if isinstance(properties, dict) else {}
+
+
+class _Fields(Mapping[str, "Shape"]):
+    """The shapes of an object's properties, each made when a rule first reads it: a rule on a CRD's `spec`
+    reads a few of its thousands of nested properties."""
+
+    def __init__(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        self._before, self._after, self._made = before, after, dict[str, "Shape"]()
+
+    def __getitem__(self, name: str) -> Shape:
+        if name not in self._made:
+            if name not in self._before:
+                raise KeyError(name)
+            self._made[name] = shape(self._before[name], self._after.get(name))
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._before)
+
+    def __len__(self) -> int:
+        return len(self._before)
 
 
 def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:
