@@ -303,7 +303,7 @@ def _resolve(node: object, env: Env) -> Shape | None:
 
 def _assume(node: object, env: Env, truth: bool) -> Env:
     """What `env` says where `node` is known to be `truth` (where a guard has let the evaluation through):
-    `has(x.f)` makes f present (or absent) in x, when x is always there there, so the guard itself is never an
+    `has(x.f)` makes f present (or absent) in x when x is always there, so that the guard itself is never an
     error; `!`, `a && b` being true and `a || b` being false combine guards."""
     node = _strip(node)
     if not isinstance(node, Tree):
