@@ -23,7 +23,7 @@ from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.normalise import canonical as canonical  # one definition, used across diff/
-from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -140,7 +140,8 @@ class SchemaDiffer:
                 "own_kind": where.kind is not None and where.kind in new_kinds}
 
     def _inside_named_pair(self, old: Node, new: Node) -> bool:
-        old_home, new_home = named_home(old.pointer), named_home(new.pointer)
+        old_home = self.old_normal.resolver.home(old.doc, old.pointer)
+        new_home = self.new_normal.resolver.home(new.doc, new.pointer)
         return (old_home is not None and new_home is not None and old_home[1] == new_home[1]
                 and self.names.get(old_home[0]) == new_home[0] and old_home[0] in self.old.schemas
                 and self.old.schemas[old_home[0]].document is old.doc

@@ -31,7 +31,7 @@ from specdiff.graph.model import (
 )
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import named_home, refs_in
+from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import DECLARED, declared, of_version
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
@@ -241,7 +241,7 @@ class Builder:
                     self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
-                    home = named_home(target_pointer)
+                    home = self.resolver.home(target_doc, target_pointer)
                     if home is not None and home[0] in self.schemas and self.schemas[home[0]].document is target_doc:
                         found.add(home[0])  # a place inside a named schema: used through it, compared with it
                     else:
