@@ -59,7 +59,8 @@ OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES), _SUNSET),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
+                      {**_SUNSET, "non_resource": (bool,)}),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
