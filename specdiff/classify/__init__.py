@@ -131,7 +131,7 @@ def message_values(change: Change) -> dict[str, str]:
     }
     values["old"], values["new"] = kinds(values["old"], values["new"])
     for key, value in change.detail:
-        values[key] = show(value)
+        values[key] = NOT_WRITTEN if value is None else show(value)
     return values
 
 
