@@ -64,10 +64,12 @@ class OperationDiffer:
     operation: Operation | None = None
 
     def _request(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("request") if self.operation else "request", where.kind)
+        return Where(where.context, self.operation.sent("request") if self.operation else "request",
+                     where.operation_kind)
 
     def _response_side(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("response") if self.operation else "response", where.kind)
+        return Where(where.context, self.operation.sent("response") if self.operation else "response",
+                     where.operation_kind)
 
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:

@@ -137,7 +137,7 @@ class SchemaDiffer:
         old_kinds = group_version_kinds(self.old.schemas[old_name].schema) if old_name in self.old.schemas else []
         new_kinds = group_version_kinds(self.new.schemas[new_name].schema) if new_name in self.new.schemas else []
         return {"old_kind": _kind_name(old_kinds), "new_kind": _kind_name(new_kinds),
-                "own_kind": where.kind is not None and where.kind in new_kinds}
+                "own_kind": where.operation_kind is not None and where.operation_kind in new_kinds}
 
     def _inside_named_pair(self, old: Node, new: Node) -> bool:
         old_home = self.old_normal.resolver.home(old.doc, old.pointer)
@@ -283,7 +283,7 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction, where.kind)
+                     else replace(where.context, stability=stability), direction, where.operation_kind)
 
     def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
