@@ -60,6 +60,20 @@ def where(ctx: Context) -> str:
     return f"{scope(ctx)} {name(ctx)}".strip()
 
 
+def outline(ctx: Context) -> str:
+    """The place at a glance, for a table's where column beside a message that names it in full: the scope of a
+    Kubernetes type (`core/v1`); a Kubernetes resource's operation by group-version and resource (`apps/v1
+    deployments/scale`); any other operation as it is written (`POST /pets`); a whole CRD by its kind
+    (`HTTPRoute`); a schema by its name; a group-version or document by itself."""
+    if scope(ctx):
+        return scope(ctx)
+    if ctx.operation:
+        return f"{ctx.group_version} {ctx.resource}" if ctx.group_version and ctx.resource else ctx.operation
+    if ctx.kind and not ctx.schema:
+        return ctx.kind.rpartition("/")[2]
+    return type_name(ctx) or ctx.group_version or ctx.document or ""
+
+
 def type_name(ctx: Context) -> str:
     """A Kubernetes type by its kind (`io.k8s.api.core.v1.PodSpec` -> `PodSpec`, a CRD version's schema
     `httproutes.gateway.networking.k8s.io/v1` -> `HTTPRoute`), or by package and name when it has no version

@@ -280,7 +280,7 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
          "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"},
         {"label": "frobs.example.com", "document": "frobs.example.com"}]
     markdown = render(report, "markdown")
-    assert "| `crd.scope-changed` |  | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
+    assert "| `crd.scope-changed` | Frob | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
 
 
 def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> None:

@@ -104,11 +104,16 @@ def show(value: Any, limit: int = 80) -> str:
     return " ".join(text.split())
 
 
+#: how a message shows a side of a change that the spec does not write (an absent keyword or extension): plain
+#: words, never `null`, which reads as a value someone wrote
+NOT_WRITTEN = "not written"
+
+
 def message_values(change: Change) -> dict[str, str]:
     ctx = change.context
     values = {
-        "old": "unset" if change.kind == "added" and change.old is None else show(change.old),
-        "new": "removed" if change.kind == "removed" and change.new is None else show(change.new),
+        "old": NOT_WRITTEN if change.old is None else show(change.old),
+        "new": NOT_WRITTEN if change.new is None else show(change.new),
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,

@@ -27,7 +27,7 @@ class Card:
     level: Any  # a level, or a mapping by policy and/or direction
     match: dict[str, Any]
     message: str
-    reason: str
+    reason: str  # one sentence that reads for one place and for many: a group of findings gives it once
     docs: dict[str, str]
     predicate: str | None = None
     area: str = ""

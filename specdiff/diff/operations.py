@@ -23,13 +23,15 @@ class OperationDiffer:
             old_op = self.old.operations.get(key)
             if old_op is None:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
-                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated))
+                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated,
+                                 **_non_resource(new_op, self.new)))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
-                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
+                                 **_non_resource(old_op, self.old)))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -229,6 +231,13 @@ def _same_contract(old: Operation, new: Operation) -> bool:
     return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
             and old.deprecated == new.deprecated and old.operation_id == new.operation_id
             and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
+
+
+def _non_resource(op: Operation, graph: SpecGraph) -> dict[str, Any]:
+    """`non_resource` for a path of a Kubernetes API server outside /api and /apis (`/version`,
+    `/.well-known/openid-configuration/`: what RBAC calls nonResourceURLs), which belongs to no API group."""
+    outside = not (op.path == "/api" or op.path.startswith(("/api/", "/apis")))
+    return {"non_resource": True} if graph.kubernetes and outside else {}
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

@@ -17,7 +17,7 @@ from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
-from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
+from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
 from specdiff.graph.build import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
@@ -74,9 +74,10 @@ class SchemaDiffer:
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
-        from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
+        from specdiff.diff.kubernetes import KubernetesExtensions, publishes_topology  # they build on Side, Where
 
-        self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal)
+        self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
+                                               lambda: publishes_topology(old))
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -338,6 +339,8 @@ class SchemaDiffer:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
+            forms = _scalar_forms(plain.schema, union.schema, [normal.target(m, at, union.doc)
+                                                               for at, m in members.values()])
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
@@ -346,6 +349,7 @@ class SchemaDiffer:
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
                                      member=_member_label(key, schema), plain_format=plain.schema.get("format"),
+                                     scalar_forms=forms,
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
@@ -428,6 +432,21 @@ class SchemaDiffer:
 def _plain(beside: Schema | None) -> Schema:
     """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
     return {k: v for k, v in (beside or {}).items() if not k.startswith("x-kubernetes-")}
+
+
+SCALAR_TYPES = ("string", "integer", "number", "boolean")
+
+
+def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
+    """A value of one scalar type written as a union of bare scalar types that includes it (`type: string` as
+    `oneOf: [{type: string}, {type: number}]`): how a spec lists the JSON forms one value is read in, with
+    nothing else said about it on either side."""
+    def bare(schema: Schema, allowed: set[str]) -> bool:
+        return not (schema.keys() - allowed - set(DOC_ATTRIBUTES))
+
+    return (plain.get("type") in SCALAR_TYPES and bare(plain, {"type", "format"})
+            and bare(union, {"oneOf", "anyOf", "format"}) and plain.get("type") in [m.get("type") for m in members]
+            and all(member.get("type") in SCALAR_TYPES and bare(member, {"type"}) for member in members))
 
 
 def _member_label(key: str, schema: Schema) -> str:
