@@ -339,7 +339,7 @@ class SchemaDiffer:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
-            forms = _scalar_forms(plain.schema, union.schema, [normal.target(m, at, union.doc)
+            forms = _scalar_forms(plain.schema, union.schema, [normal.target(m, at, union.document)
                                                                for at, m in members.values()])
             for key, (pointer, schema) in members.items():
                 if key != closest:
