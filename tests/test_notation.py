@@ -53,6 +53,7 @@ def test_group_versions_of_one_group_are_written_once() -> None:
     assert folded(["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]) == "resource.k8s.io/{v1, v1beta2}"
     assert folded(["apps/v1", "batch/v1"]) == ""
     assert folded(["core/v1"]) == "core/v1" and folded([]) == ""
+    assert folded(["example.com/v1", "example.com/latest"]) == ""  # only API versions fold (graph/stability.py)
 
 
 def test_real_releases_name_each_place_once_and_cut_nothing() -> None:
