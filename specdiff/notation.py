@@ -17,13 +17,13 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from specdiff.graph.stability import is_version
+
 if TYPE_CHECKING:
     from specdiff.records import Context, Finding
 
 #: the part of an operation a field path starts in: its request body, a response, or a response header
 _OPERATION_PART = re.compile(r"(request body|response [^ .\[<{]+(?: header [^ .\[<{]+)?)(.*)", re.DOTALL)
-#: an API version: v1, v2beta3, v1alpha1
-_VERSION = re.compile(r"v\d+(?:(?:alpha|beta)\d+)?")
 
 
 def name(ctx: Context) -> str:
@@ -129,7 +129,7 @@ def folded(scopes: Sequence[str]) -> str:
         return scopes[0] if scopes else ""
     groups = {s.rpartition("/")[0] for s in scopes}
     versions = [s.rpartition("/")[2] for s in scopes]
-    if len(groups) != 1 or not all(_VERSION.fullmatch(v) for v in versions):
+    if len(groups) != 1 or not all(is_version(v) for v in versions):
         return ""
     return f"{groups.pop()}/{{{', '.join(versions)}}}"
 

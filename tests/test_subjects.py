@@ -80,8 +80,7 @@ def test_findings_carry_group_version_resource_and_kind_on_their_context() -> No
     ctx = finding.change.context
     assert (finding.rule, finding.change.pointer) == (
         "schema.property.removed", "/components/schemas/io.k8s.api.apps.v1.DeploymentSpec/properties/replicas")
-    assert (ctx.group_version, ctx.group, ctx.version, ctx.kind, ctx.resource) == (
-        "apps/v1", "apps", "v1", "apps/v1/Deployment", None)
+    assert (ctx.group_version, ctx.kind, ctx.resource) == ("apps/v1", "apps/v1/Deployment", None)
     assert subject_of(finding) == Subject("apps/v1", "Deployment")
 
 

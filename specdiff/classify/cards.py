@@ -36,7 +36,9 @@ class Card:
     area: str = ""
     path: str = ""  # relative to the catalogue's root
     source: str = ""  # the card's file, where `cases` reads its test cases
-    keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
+    #: a verdict that stability does not soften: the card says so (lifecycle markers), or one of its levels
+    #: names stability levels itself
+    keep_in_alpha: bool = False
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
     #: former ids, oldest first: configuration naming them still applies, fingerprints keep the first
@@ -208,11 +210,13 @@ def _card(root: Path, name: str, raw: Any) -> Card:
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=path)
     reason = raw["reason"]
+    when = _exceptions(raw.get("when"), path)
+    levels = [raw["level"], *(exception["level"] for exception in when)]
     folder, _, _ = name.rpartition("/")
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
-                predicate=raw.get("predicate"), area=folder.rpartition("/")[2], path=name, source=path,
-                keep_in_alpha=bool(raw.get("keep_in_alpha")), when=_exceptions(raw.get("when"), path),
+                predicate=raw.get("predicate"), area=folder.rpartition("/")[2], path=name, source=path, when=when,
+                keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
                 reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
                 section=_section(raw.get("section", "other"), path))

@@ -213,7 +213,7 @@ class KubernetesExtensions:
             target, pointer = normal.unwrap(target, pointer)
         if not isinstance(target.get("$ref"), str):
             return {}
-        return normal.target(target, pointer, side.doc)
+        return normal.target(target, pointer, side.document)
 
     # -- validation rules ---------------------------------------------------------------------------
     def _validations(self, old: Side, new: Side, where: Where) -> None:

@@ -8,11 +8,8 @@ from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
-from specdiff.load.document import Document
+from specdiff.graph.normalise import Place
 from specdiff.records import Context
-
-#: where a schema is written: its pointer and document (None: the operation's)
-At = tuple[str, Document | None]
 
 
 class OperationDiffer:
@@ -66,10 +63,12 @@ class OperationDiffer:
     operation: Operation | None = None
 
     def _request(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("request") if self.operation else "request", where.kind)
+        return Where(where.context, self.operation.sent("request") if self.operation else "request",
+                     where.operation_kind)
 
     def _response_side(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("response") if self.operation else "response", where.kind)
+        return Where(where.context, self.operation.sent("response") if self.operation else "response",
+                     where.operation_kind)
 
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
@@ -108,18 +107,22 @@ class OperationDiffer:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
-            self._schema(old.schema, new.schema["items"], (old.pointer, old.document),
-                         (new.pointer + "/items", new.document), where)
+            self._schema(old.schema, new.schema["items"], *self._places(old, new, "/items"), where)
             return
-        self._schema(old.schema, new.schema, (old.pointer, old.document), (new.pointer, new.document),
-                     where)
+        self._schema(old.schema, new.schema, *self._places(old, new), where)
 
-    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: At, new_at: At,
+    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: Place, new_at: Place,
                 where: Where) -> None:
-        """Compare two schemas where they are written: (pointer, document; None for the operation's)."""
+        """Compare two schemas where they are written."""
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_at[0], old_at[1] or self.old_doc),
-                                 Side(new, new_at[0], new_at[1] or self.new_doc), where)
+            self.schemas.compare(Side(old, *old_at), Side(new, *new_at), where)
+
+    def _places(self, old: Parameter | MediaType, new: Parameter | MediaType,
+                new_suffix: str = "") -> tuple[Place, Place]:
+        """Where two schemas are written: in the document their parameter, media type or header names, else
+        in their operation's."""
+        return (Place(old.pointer, old.document or self.old_doc),
+                Place(new.pointer + new_suffix, new.document or self.new_doc))
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -159,8 +162,7 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, (previous.pointer, previous.document),
-                             (media.pointer, media.document), where)
+                self._schema(previous.schema, media.schema, *self._places(previous, media), where)
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
@@ -193,8 +195,7 @@ class OperationDiffer:
                     self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
                                      where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
                                      name=header.name))
-                self._schema(previous.schema, header.schema, (previous.pointer, previous.document),
-                             (header.pointer, header.document),
+                self._schema(previous.schema, header.schema, *self._places(previous, header),
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:

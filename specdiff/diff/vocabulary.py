@@ -114,11 +114,13 @@ class Where:
 
     context: Context
     direction: str
-    #: "core/v1/Pod": the kind the operation being compared acts on, so a body can be told to be that kind
-    kind: str | None = None
+    #: "core/v1/Pod": the kind the operation being compared names in its own `x-kubernetes-group-version-kind`
+    #: (a subresource's `Scale`), so a body can be told to be that kind; `Context.kind` is the kind its
+    #: resource serves (`Deployment`), what a reader files the change under
+    operation_kind: str | None = None
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction, self.kind)
+        return Where(self.context.at(path_suffix), self.direction, self.operation_kind)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

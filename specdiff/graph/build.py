@@ -129,7 +129,7 @@ class Builder:
         """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
         callbacks = raw.get("callbacks")
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
-            callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.doc)
+            callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.document)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
                                     doc)
