@@ -74,10 +74,10 @@ class SchemaDiffer:
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
-        from specdiff.diff.kubernetes import KubernetesExtensions, publishes_topology  # they build on Side, Where
+        from specdiff.diff.kubernetes import KubernetesExtensions, predates_topology  # they build on Side, Where
 
         self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
-                                               lambda: publishes_topology(old))
+                                               lambda: predates_topology(old))
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
