@@ -327,7 +327,8 @@ def _holds_on_existing(rule: dict[str, Any], old: Side, new: Side) -> bool:
 def shape(before: Any, after: Any) -> Shape:
     """What every value valid under the old schema `before` is, for rules written on the new one `after`: it has
     none of the properties the new schema adds (unless they have a default, which the API server fills in on
-    read), it has every property the old schema requires, a string enum holds one of its old values, and each
+    read), it has every property the old schema requires, a string enum holds one of its old values or the
+    default the new schema gives it, and each
     property (read when a rule first reaches it), each item of a list and each value of a map is described the
     same way from the two schemas there. Nothing is known where stored objects may carry any field
     (`x-kubernetes-preserve-unknown-fields`)."""
@@ -343,13 +344,21 @@ def shape(before: Any, after: Any) -> Shape:
     absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
         name for name, prop in new_properties.items()
         if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
-    enum = before.get("enum")
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
     values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
         isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
-    return Shape(absent, present, _Fields(old_properties, new_properties), items, values,
-                 frozenset(enum) if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)
-                 else None)
+    return Shape(absent, present, _Fields(old_properties, new_properties), items, values, _enum(before, after))
+
+
+def _enum(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str] | None:
+    """The strings a value of an old string enum can read as: an old value, or the default the new schema gives
+    (the API server fills it in when it reads an object stored without the value)."""
+    enum = before.get("enum")
+    if not (isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)):
+        return None
+    if "default" not in after:
+        return frozenset(enum)
+    return frozenset(enum) | {after["default"]} if isinstance(after["default"], str) else None
 
 
 def _properties(schema: dict[str, Any]) -> dict[str, Any]:
