@@ -214,7 +214,7 @@ class Builder:
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
-        elif not any(isinstance(value, dict | list) for value in schema.values()):
+        elif not any(isinstance(value, (dict, list)) for value in schema.values()):
             found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
             return found
         return self._walk_refs(schema, pointer, doc)
