@@ -81,6 +81,22 @@ class Config:
     #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
     deprecation_days: Mapping[str, int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """A renamed rule's former id is read as its current id here, once, however the configuration was made
+        (a file, a mapping, command-line options, by hand): the policy stage matches current ids only."""
+        if not (self.levels or self.select or self.ignore or any(entry.rule for entry in self.ignores)):
+            return
+        from specdiff.classify.cards import renamed
+
+        current = renamed()
+        if not current:
+            return
+        object.__setattr__(self, "levels", {current.get(rule, rule): level for rule, level in self.levels.items()})
+        object.__setattr__(self, "select", tuple(current.get(rule, rule) for rule in self.select))
+        object.__setattr__(self, "ignore", tuple(current.get(rule, rule) for rule in self.ignore))
+        object.__setattr__(self, "ignores", tuple(
+            replace(entry, rule=current[entry.rule]) if entry.rule in current else entry for entry in self.ignores))
+
 
 # ---------------------------------------------------------------- finding and reading
 

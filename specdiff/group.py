@@ -10,7 +10,13 @@ added to (or removed from) one field fold together too.
 
 A card may say `group: resource` (operations added or removed): then the operations of one Kubernetes
 resource in one group-version (its collection, items, watch paths and subresources, as the graph placed them on
-the context) are one change, written as Kubernetes' notes write it ("... is no longer served by ...").
+the context) are one change, written as Kubernetes' notes write it ("... is no longer served by ..."); so are
+the operations on the API server's paths outside every API group (`/.well-known/openid-configuration/`,
+`/openid/v1/jwks/`: RBAC's nonResourceURLs), which belong to no resource and come as one feature.
+
+A group gives its reason once: the members share it (it is part of the key), so a card's reason is written to
+read for one place and for many ("Clients that call a removed operation ...", never "this operation"; "a removed
+value" on a card for enum values); tests/test_group.py holds the catalogue to it.
 
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
@@ -47,6 +53,8 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
     resource = _resource_of(finding) if chosen is not None and chosen.group == "resource" else None
     if resource is not None:
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "resource", *resource)
+    if chosen is not None and chosen.group == "resource" and _non_resource(finding):
+        return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "non-resource")
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
                                                                               ctx.at_body() else ctx.path or "")
@@ -61,6 +69,13 @@ def _resource_of(finding: Finding) -> tuple[str, str] | None:
     if change.node != "operation" or change.attribute or not (ctx.kind and ctx.resource and ctx.group_version):
         return None
     return ctx.group_version, ctx.resource.partition("/")[0]
+
+
+def _non_resource(finding: Finding) -> bool:
+    """Whether the finding is a whole operation on one of a Kubernetes API server's paths outside every API
+    group (the differ's `non_resource` fact): such paths come and go together as one change."""
+    return finding.change.node == "operation" and not finding.change.attribute and bool(
+        finding.change.fact("non_resource"))
 
 
 def _relative(change: Change) -> Any:
@@ -103,6 +118,10 @@ def _message(members: Sequence[Finding]) -> str:
     resource = _resource_of(first) if chosen is not None and chosen.group == "resource" else None
     if resource is not None:
         return _resource_message(members, *resource)
+    if chosen is not None and chosen.group == "resource" and _non_resource(first):
+        labels = sorted(_distinct(m.change.context.operation for m in members))
+        gains = "gain" if first.change.kind == "added" else "lose"
+        return f"non-resource URLs {gains} {len(labels)} operations: {_joined(labels, cut=False)}"
     template = chosen.message if chosen is not None else first.message
     values = message_values(first.change)
     replacements: list[tuple[str, str]] = []

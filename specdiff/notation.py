@@ -17,13 +17,13 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from specdiff.graph.stability import is_version
+
 if TYPE_CHECKING:
     from specdiff.records import Context, Finding
 
 #: the part of an operation a field path starts in: its request body, a response, or a response header
 _OPERATION_PART = re.compile(r"(request body|response [^ .\[<{]+(?: header [^ .\[<{]+)?)(.*)", re.DOTALL)
-#: an API version: v1, v2beta3, v1alpha1
-_VERSION = re.compile(r"v\d+(?:(?:alpha|beta)\d+)?")
 
 
 def name(ctx: Context) -> str:
@@ -58,6 +58,20 @@ def part(ctx: Context) -> str:
 def where(ctx: Context) -> str:
     """The place with its scope, for formats without a heading that gives it: `core/v1 PodSpec.workloadRef`."""
     return f"{scope(ctx)} {name(ctx)}".strip()
+
+
+def outline(ctx: Context) -> str:
+    """The place at a glance, for a table's where column beside a message that names it in full: the scope of a
+    Kubernetes type (`core/v1`); a Kubernetes resource's operation by group-version and resource (`apps/v1
+    deployments/scale`); any other operation as it is written (`POST /pets`); a whole CRD by its kind
+    (`HTTPRoute`); a schema by its name; a group-version or document by itself."""
+    if scope(ctx):
+        return scope(ctx)
+    if ctx.operation:
+        return f"{ctx.group_version} {ctx.resource}" if ctx.group_version and ctx.resource else ctx.operation
+    if ctx.kind and not ctx.schema:
+        return ctx.kind.rpartition("/")[2]
+    return type_name(ctx) or ctx.group_version or ctx.document or ""
 
 
 def type_name(ctx: Context) -> str:
@@ -115,7 +129,7 @@ def folded(scopes: Sequence[str]) -> str:
         return scopes[0] if scopes else ""
     groups = {s.rpartition("/")[0] for s in scopes}
     versions = [s.rpartition("/")[2] for s in scopes]
-    if len(groups) != 1 or not all(_VERSION.fullmatch(v) for v in versions):
+    if len(groups) != 1 or not all(is_version(v) for v in versions):
         return ""
     return f"{groups.pop()}/{{{', '.join(versions)}}}"
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from specdiff.classify.cards import renamed
 from specdiff.config import Config, ScopedIgnore
 from specdiff.group import group_fingerprint
 from specdiff.records import Finding, Level
@@ -46,7 +45,7 @@ def selected(rule: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
     return chosen is not None or not select
 
 
-def level_override(rule: str, levels: dict[str, str]) -> str | None:
+def level_override(rule: str, levels: Mapping[str, str]) -> str | None:
     key = _most_specific(levels, rule)
     return levels[key] if key is not None else None
 
@@ -58,7 +57,7 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 def ignore_matches(entry: ScopedIgnore, finding: Finding) -> bool:
-    if entry.rule is not None and not matches_rule(renamed().get(entry.rule, entry.rule), finding.rule):
+    if entry.rule is not None and not matches_rule(entry.rule, finding.rule):
         return False
     if entry.location is None:
         return True
@@ -82,10 +81,6 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     baseline = {entry.fingerprint for entry in config.baseline}
     used_ignores: set[int] = set()
     used_baseline: set[str] = set()
-    current = renamed()  # configuration may name a rule by a former id
-    levels = {current.get(rule, rule): level for rule, level in config.levels.items()}
-    select = [current.get(rule, rule) for rule in config.select]
-    ignore = [current.get(rule, rule) for rule in config.ignore]
     kept: list[Finding] = []
     for finding in findings:
         hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
@@ -93,8 +88,8 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
         matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding)))
         in_baseline = bool(matched)
         used_baseline.update(matched)
-        override = level_override(finding.rule, levels)
-        if override == "off" or not selected(finding.rule, select, ignore) or hits or in_baseline:
+        override = level_override(finding.rule, config.levels)
+        if override == "off" or not selected(finding.rule, config.select, config.ignore) or hits or in_baseline:
             continue
         if override is not None and override != finding.level.value:
             finding = replace(finding, level=Level(override))

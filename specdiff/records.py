@@ -60,16 +60,6 @@ class Context:
         return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
                        self.stability, self.document, self.resource, self.kind)
 
-    @property
-    def group(self) -> str | None:
-        """The API group of `group_version` ("apps", "core")."""
-        return self.group_version.rpartition("/")[0] if self.group_version else None
-
-    @property
-    def version(self) -> str | None:
-        """The API version of `group_version` ("v1", "v2beta3")."""
-        return self.group_version.rpartition("/")[2] if self.group_version else None
-
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field."""
         path = self.path or ""

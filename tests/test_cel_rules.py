@@ -12,7 +12,8 @@ from specdiff.load import load
 from specdiff.pipeline import run
 
 #: an object without the new `cors`, with a required `type` that is A or B and a required `value`
-FILTER = Shape(absent=frozenset({"cors"}), present=frozenset({"type", "value"}), fixed={"type": frozenset({"A", "B"})})
+FILTER = Shape(absent=frozenset({"cors"}), present=frozenset({"type", "value"}),
+               fields={"type": Shape(enum=frozenset({"A", "B"}))})
 FILTERS = Shape(items=FILTER)
 
 
@@ -75,6 +76,47 @@ def test_list_rules_over_values_the_old_schema_cannot_hold(rule: str, proven: bo
     assert holds(rule, FILTERS) is proven
 
 
+#: an object with a required `backend` that has no `weight`, an optional `tls` with a required `mode` (an old enum)
+#: and no `alpn`, and optional maps `routes` and `other` whose values have a required `kind` (A or B) and no `cors`
+ROUTE = Shape(absent=frozenset({"cors"}), present=frozenset({"kind"}), fields={"kind": Shape(enum=frozenset("AB"))})
+SPEC = Shape(present=frozenset({"backend"}), fields={
+    "backend": Shape(absent=frozenset({"weight"})),
+    "tls": Shape(absent=frozenset({"alpn"}), present=frozenset({"mode"}),
+                 fields={"mode": Shape(enum=frozenset({"Terminate", "Passthrough"}))}),
+    "routes": Shape(values=ROUTE), "other": Shape(values=ROUTE)})
+
+
+@pytest.mark.parametrize(("rule", "proven"), [
+    ("!has(self.backend.weight) || self.backend.weight > 0", True),
+    ("self.backend.weight > 0", False),
+    ("!has(self.tls) || !has(self.tls.alpn) || size(self.tls.alpn) > 0", True),
+    ("has(self.tls) && has(self.tls.alpn) ? self.tls.alpn.size() > 0 : true", True),
+    ("!has(self.tls.alpn)", False),  # an object without tls: reading tls.alpn is an error
+    ("has(self.tls) || !has(self.tls.alpn)", False),  # read exactly where tls is missing
+    ("has(self.tls) ? self.tls.mode != 'Mutual' : true", True),
+    ("self.tls.mode != 'Mutual'", False),
+    ("!has(self.tls) || self.tls.mode != 'Terminate'", False),
+    ("!has(self.tls) || self.tls.mode in ['Terminate', 'Passthrough']", True),
+    ("!has(self.tls) || self.tls.mode in ['Terminate']", False),
+])
+def test_holds_on_nested_fields(rule: str, proven: bool) -> None:
+    assert holds(rule, SPEC) is proven
+
+
+@pytest.mark.parametrize(("rule", "proven"), [
+    ("!has(self.routes) || self.routes.all(k, !has(self.routes[k].cors))", True),
+    ("!has(self.routes) || !self.routes.exists(k, self.routes[k].kind == 'C')", True),
+    ("!has(self.routes) || self.routes.filter(k, has(self.routes[k].cors)).size() == 0", True),
+    ("!has(self.routes) || self.routes.all(k, self.routes.all(k, !has(self.routes[k].cors)))", True),
+    ("self.routes.all(k, !has(self.routes[k].cors))", False),  # routes may be missing
+    ("!has(self.routes) || self.routes.all(k, !has(self.other[k].cors))", False),  # k is a key of routes only
+    ("!has(self.routes) || self.routes.all(k, k != 'x')", False),
+    ("!has(self.routes) || self.routes.all(self, !has(self.routes[self].cors))", False),  # self is a key there
+])
+def test_holds_on_map_values(rule: str, proven: bool) -> None:
+    assert holds(rule, SPEC) is proven
+
+
 def test_a_macro_variable_hides_the_same_name_outside() -> None:
     # inside the inner macro `f` is an item of `self.other`, of which nothing is known
     assert holds("self.all(f, f.other.all(f, f.type != 'CORS'))", FILTERS) is False
@@ -119,3 +161,16 @@ def test_gateway_v1_2_to_v1_4_address_rules_guarded_for_an_optional_value_are_lo
         "Every object the old rule accepted still passes (the new rule is the old one OR-ed with more, or the same "
         "on every object the old schema allows), but readers and controllers written against the old rule may "
         "receive values it refused, and older API servers still refuse them."}
+
+
+def test_gateway_httproutes_v0_6_to_v0_8_rules_on_redirect_and_rewrite_paths() -> None:
+    """v0.8 adds `path` to the request redirect filter and the new URL rewrite filter, with rules on each route
+    rule that only fire when a filter (of the route or of one of its backends) has such a path: no route valid
+    under v0.6 has one. The rule that forbids redirects next to backends reads old fields and stays breaking."""
+    old = load(str(corpus("crds/gateway-api/httproutes.standard.v0.6.0.yaml")))
+    new = load(str(corpus("crds/gateway-api/httproutes.standard.v0.8.0.yaml")))
+    report = run(old, new, grouped=False)
+    rules = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/rules/items/x-kubernetes-validations"
+    found = sorted((f.change.pointer, f.level.value) for f in report.findings
+                   if f.rule == "kubernetes.validation.rule-added" and f.change.pointer.startswith(rules))
+    assert found == [(f"{rules}/0", "breaking")] + [(f"{rules}/{i}", "safe") for i in range(1, 5)]

@@ -126,6 +126,24 @@ def test_auto_policy_is_kubernetes_and_every_version_schema_is_both_ways() -> No
         "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/enum/1"
 
 
+def test_status_written_by_a_controller_is_both_ways_like_spec() -> None:
+    """A tighter status rejects an older controller's writes and a client's next update of the stored object; a
+    wider one surprises readers: status changes are judged in both directions, as spec's are (graph/crd.py)."""
+    def frob(most: int, phases: list[str]) -> Document:
+        schema = version("v1", storage=True, properties={"size": {"type": "integer", "maximum": most}})
+        schema["schema"]["openAPIV3Schema"]["properties"]["status"] = {"type": "object", "properties": {
+            "phase": {"type": "string", "enum": phases}, "message": {"type": "string", "maxLength": most}}}
+        return load_text(dump(crd(versions=[schema])), "frob.yaml", None)
+
+    report = compare(frob(10, ["Ready"]), frob(5, ["Ready", "Failed"]))
+    status = "/spec/versions/0/schema/openAPIV3Schema/properties/status/properties"
+    assert sorted((f.rule, f.change.pointer, f.change.direction, f.level.value) for f in report.findings) == [
+        ("schema.constraint-tightened", "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/size/"
+         "maximum", "both", "breaking"),
+        ("schema.constraint-tightened", f"{status}/message/maxLength", "both", "breaking"),
+        ("schema.enum.value-added", f"{status}/phase/enum/1", "both", "breaking")]
+
+
 @pytest.mark.parametrize(("name", "stability", "level"), [("v1alpha2", "alpha", "safe"),
                                                            ("v2beta1", "beta", "breaking"), ("v1", "ga", "breaking")])
 def test_stability_comes_from_the_version_name(name: str, stability: str, level: str) -> None:
@@ -262,7 +280,7 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
          "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"},
         {"label": "frobs.example.com", "document": "frobs.example.com"}]
     markdown = render(report, "markdown")
-    assert "| `crd.scope-changed` |  | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
+    assert "| `crd.scope-changed` | Frob | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
 
 
 def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> None:

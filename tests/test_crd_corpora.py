@@ -164,3 +164,18 @@ def test_a_bundle_reports_what_its_crds_report_alone(layout: str) -> None:
     served = new_doc.locate(prefix.format(1) + "/spec/versions/2/served")
     assert served is not None
     assert new_text.splitlines()[served[0] - 1].strip() in ("served: false", '"served": false,')
+
+
+def test_cert_manager_v1_12_to_v1_21_list_types_written_out_say_they_were_not_written_before() -> None:
+    """A side of a change that the spec does not write reads "not written", never `null`."""
+    from specdiff.report.sections import sentence
+
+    report, _, _ = compare(f"{CERT_MANAGER}/certificates.v1.12.0.yaml", f"{CERT_MANAGER}/certificates.v1.21.1.yaml")
+    lists = ("additionalOutputFormats", "dnsNames", "emailAddresses", "ipAddresses", "subject.countries",
+             "subject.localities", "subject.organizationalUnits", "subject.organizations", "subject.postalCodes",
+             "subject.provinces", "subject.streetAddresses", "uris", "usages")
+    spec = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/"
+    assert [(f.change.pointer, sentence(f)) for f in report.findings if f.rule == "kubernetes.list-type-restated"] == [
+        (spec + field.replace(".", "/properties/") + "/x-kubernetes-list-type",
+         f"cert-manager.io/v1: List type of Certificate.spec.{field} goes from not written to atomic, still atomic "
+         "for server-side apply") for field in lists]

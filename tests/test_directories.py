@@ -77,10 +77,13 @@ def test_v2_against_v3_of_the_same_release_reports_only_real_differences() -> No
     parameter and body spellings) compares equal."""
     report = compare("kubernetes/v2/swagger-v1.35.json", V3 + "v1.35")
     assert {f.rule for f in report.findings} == {"operation.removed", "schema.removed", "schema.default-added"}
-    removed_paths = {f.change.context.operation.split(" ", 1)[1] for f in report.findings
-                     if f.rule == "operation.removed" and f.change.context.operation}
+    removed_paths = {m.change.context.operation.split(" ", 1)[1] for f in report.findings
+                     if f.rule == "operation.removed" for m in f.members or (f,) if m.change.context.operation}
     discovery = {"/.well-known/openid-configuration/", "/api/", "/apis/", "/version/", "/logs/", "/logs/{logpath}",
                  "/openid/v1/jwks/"}
+    [non_resource] = [f.message for f in report.findings if f.rule == "operation.removed" and f.members]
+    assert non_resource == ("non-resource URLs lose 5 operations: GET /.well-known/openid-configuration/, GET /logs/, "
+                            "GET /logs/{logpath}, GET /openid/v1/jwks/ and GET /version/")
     groups = {p for p in removed_paths if p.startswith("/apis/") and p.count("/") == 3}  # /apis/GROUP/
     assert removed_paths - groups == discovery and "/apis/apps/" in groups
     removed_schemas = {f.change.old for f in report.findings if f.rule == "schema.removed"}

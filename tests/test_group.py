@@ -4,6 +4,7 @@ matching a whole group or one member."""
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 
 from conftest import corpus
@@ -184,3 +185,43 @@ def test_the_same_media_type_added_to_several_responses_of_the_operations_is_one
                                    "in 717 operations: ")
     assert {m.change.context.path for m in cbor.members} == {"response 200", "response 201", "response 202"}
     assert {m.change.new for m in cbor.members} == {"application/cbor"}
+
+
+def _texts(value: object) -> list[str]:
+    """Every text of a reason written as one value or as a mapping by policy, stability and/or direction."""
+    return [text for item in value.values() for text in _texts(item)] if isinstance(value, dict) else [str(value)]
+
+
+#: words that point at one member of a group: operations never take part in a group's key, enum values fold
+#: together on one field, and a `group: rule` card folds one correction over many schemas
+_ONE_OPERATION = re.compile(r"\b(?:this|the|that) operation\b|\bthese resources\b", re.IGNORECASE)
+_ONE_VALUE = re.compile(r"\b(?:this|the|that) value\b", re.IGNORECASE)
+_ONE_SCHEMA = re.compile(r"\b(?:this|the|that) schema\b", re.IGNORECASE)
+
+
+def test_every_reason_reads_for_one_place_and_for_many() -> None:
+    """A group gives its members' shared reason once, so no reason may point at one operation, one enum value
+    (for cards on enum values) or one schema (for cards that fold over schemas)."""
+    from specdiff.classify import catalogue
+
+    wrong = []
+    for card in catalogue():
+        words = [_ONE_OPERATION]
+        words += [_ONE_VALUE] if card.match.get("node") == "enum-value" else []
+        words += [_ONE_SCHEMA] if card.group == "rule" else []
+        texts = _texts(card.reasons if card.reasons is not None else card.reason)
+        texts += [text for exception in card.when for text in _texts(exception.get("reason", ""))]
+        wrong += [(card.id, found.group(0)) for text in texts for pattern in words for found in pattern.finditer(text)]
+    assert wrong == []
+
+
+def test_a_resource_that_comes_or_goes_gives_one_reason_for_all_its_operations() -> None:
+    report = compare(V2.format("32"), V2.format("35"))
+    said = [(f.rule, f.change.context.resource, len(f.members), f.reason) for f in report.findings
+            if f.rule.startswith("operation.") and f.members and f.level.value == "breaking"
+            or f.rule == "operation.added" and f.change.context.resource == "servicecidrs"]
+    gone = "Clients that call a removed operation get 404 or 405 instead of a response."
+    assert said == [("operation.removed", "validatingadmissionpolicies", 12, gone),
+                    ("operation.removed", "validatingadmissionpolicybindings", 9, gone),
+                    ("operation.added", "servicecidrs", 12, "Adding operations changes nothing that existing clients "
+                                                            "call.")]

@@ -53,6 +53,7 @@ def test_group_versions_of_one_group_are_written_once() -> None:
     assert folded(["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]) == "resource.k8s.io/{v1, v1beta2}"
     assert folded(["apps/v1", "batch/v1"]) == ""
     assert folded(["core/v1"]) == "core/v1" and folded([]) == ""
+    assert folded(["example.com/v1", "example.com/latest"]) == ""  # only API versions fold (graph/stability.py)
 
 
 def test_real_releases_name_each_place_once_and_cut_nothing() -> None:
@@ -111,10 +112,34 @@ def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
     report = compare(corpus("crds/cert-manager/certificates.v1.5.0.yaml"),
                      corpus("crds/cert-manager/certificates.v1.6.0.yaml"))
     assert [(f.rule, f.level.value, sentence(f)) for f in report.findings] == [
-        ("crd.version.unserved", "breaking",
-         "cert-manager.io/v1beta1: Certificate: version v1beta1 is no longer served"),
-        ("crd.version.unserved", "safe",
-         "cert-manager.io/{v1alpha2, v1alpha3}: Certificate: versions v1alpha2 and v1alpha3 are no longer served")]
+        ("crd.version.unserved", "breaking", "cert-manager.io/v1beta1: Certificate is no longer served"),
+        ("crd.version.unserved", "safe", "cert-manager.io/{v1alpha2, v1alpha3}: Certificate is no longer served")]
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("gateway-api/httproutes.v1alpha2.v0.4.0.yaml", "gateway-api/httproutes.standard.v0.6.0.yaml", [
+        ("crd.version.deprecated", "gateway.networking.k8s.io/v1alpha2: HTTPRoute: deprecated false -> true"),
+        ("crd.version.added", "gateway.networking.k8s.io/v1beta1: HTTPRoute version added (served: true, storage: "
+                              "true)")]),
+    ("gateway-api/httproutes.standard.v0.8.0.yaml", "gateway-api/httproutes.standard.v1.1.0.yaml", [
+        ("crd.version.added", "gateway.networking.k8s.io/v1: HTTPRoute version added (served: true, storage: true)"),
+        ("crd.version.removed", "gateway.networking.k8s.io/v1alpha2: HTTPRoute version removed")]),
+    ("cert-manager/issuers.v1.0.0.yaml", "cert-manager/issuers.v1.5.0.yaml", [
+        ("crd.version.round-trip", f"cert-manager.io/{version}: Issuer.spec.acme.solvers[].dns01.{field} is lost on "
+                                   f"conversion to {other} (served without it)")
+        for version, other, fields in (("v1", "v1beta1", ("acmeDNS", "azureDNS", "cloudDNS")),
+                                       ("v1beta1", "v1", ("acmedns", "azuredns", "clouddns"))) for field in fields]),
+])
+def test_a_crd_version_is_named_once_by_its_place(old: str, new: str, said: list[tuple[str, str]]) -> None:
+    """The place of a CRD version is its group-version and kind; the message does not name the version again."""
+    from conftest import corpus
+
+    from specdiff import compare
+    from specdiff.report.sections import sentence
+
+    report = compare(corpus(f"crds/{old}"), corpus(f"crds/{new}"))
+    assert [(f.rule, sentence(f)) for f in report.findings if f.change.node.startswith("crd-")
+            and f.rule.startswith("crd.version")] == said
 
 
 def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_differs() -> None:

@@ -70,7 +70,7 @@ def test_1_11_to_1_28_type_object_written_on_typed_definitions_is_one_correction
     assert stated.message == ("type object now stated on 283 places: apiregistration.k8s.io/v1 APIService, "
                               "apiregistration.k8s.io/v1 APIServiceCondition, apiregistration.k8s.io/v1 "
                               "APIServiceList and 280 more")
-    assert stated.reason.startswith("Documentation correction: the schema had properties and no other type")
+    assert stated.reason.startswith("Documentation correction: a schema with properties and no other type only")
     assert [(f.change.context.label(), f.change.old, f.change.new) for f in _by_rule(report, "schema.type-changed")
             ] == [("meta/v1 Patch", None, "object")]  # any JSON value (a JSON patch is
     #                                                                          an array) narrowed to objects
@@ -115,9 +115,19 @@ def test_1_23_to_1_24_int_or_string_spelled_as_a_one_of_is_the_same_set() -> Non
     assert (spelled.level.value, spelled.change.context.label()) == (
         "safe", "intstr.IntOrString")
     assert spelled.reason.startswith("The same values as before: `format: int-or-string` already accepted")
-    # Quantity gains a number branch: the server only ever writes strings, which the spec cannot say: kept
-    assert [(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"] == [
-        ("schema.one-of.member-added", "resource.Quantity")]
+    assert [f for f in report.findings if f.level.value == "breaking"] == []
+
+
+def test_1_23_to_1_24_quantity_listing_the_forms_the_server_always_read_is_a_documentation_correction() -> None:
+    """`resource.Quantity` goes from `type: string` to `oneOf: [string, number]`: the API server has always
+    decoded a quantity from either and always writes a string; the 1.24 v3 spec lists both forms (kube-openapi's
+    one-of types), as it spells IntOrString. Reported, safe, with that reason."""
+    report = compare(V3.format(23), V3.format(24))
+    [quantity] = _by_rule(report, "schema.one-of.member-added")
+    assert (quantity.level.value, quantity.change.pointer, quantity.message) == (
+        "safe", "/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity/oneOf/1",
+        "resource.Quantity may now also be number")
+    assert quantity.reason.startswith("Documentation correction: a Kubernetes type keeps its JSON form")
 
 
 def test_gateway_v1_1_to_v1_2_listener_protocol_pattern_respelled_is_safe() -> None:
@@ -128,3 +138,37 @@ def test_gateway_v1_1_to_v1_2_listener_protocol_pattern_respelled_is_safe() -> N
         "pattern" for i in (0, 1)])
     assert "[-a-zSA-Z0-9]" in respelled.change.old and "[-a-zA-Z0-9]" in respelled.change.new
     assert sorted(f.rule for f in report.findings) == ["schema.pattern-respelled", "schema.property.added"]
+
+
+def test_1_11_to_1_28_topology_markers_first_published_are_not_breaking() -> None:
+    """1.11 published strategic-merge markers but no server-side apply topology (list-type, list-map-keys,
+    map-type) at all: each such marker in 1.28 is the spec starting to publish topology. Reported, safe, with
+    that reason; strategic-merge changes are still judged as before."""
+    report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
+    topology = ("kubernetes.map-type-made-atomic", "kubernetes.list-type-made-atomic",
+                "kubernetes.list-map-keys-extended")
+    found = sorted((f.rule, f.level.value, f.change.pointer) for f in report.findings if f.rule in topology)
+    defs = "/definitions/io.k8s.api."
+    assert found == [
+        ("kubernetes.list-map-keys-extended", "safe",
+         f"{defs}core.v1.Container/properties/ports/x-kubernetes-list-map-keys"),
+        ("kubernetes.list-map-keys-extended", "safe",
+         f"{defs}core.v1.ServiceSpec/properties/ports/x-kubernetes-list-map-keys"),
+        ("kubernetes.list-type-made-atomic", "safe",
+         f"{defs}batch.v1.JobStatus/properties/conditions/x-kubernetes-list-type"),
+    ] + [("kubernetes.map-type-made-atomic", "safe", f"/definitions/io.k8s.{name}/x-kubernetes-map-type") for name in (
+        "api.autoscaling.v1.CrossVersionObjectReference", "api.core.v1.ConfigMapKeySelector",
+        "api.core.v1.EndpointAddress", "api.core.v1.EndpointPort", "api.core.v1.LocalObjectReference",
+        "api.core.v1.NodeSelector", "api.core.v1.NodeSelectorTerm", "api.core.v1.ObjectFieldSelector",
+        "api.core.v1.ObjectReference", "api.core.v1.PodSpec/properties/nodeSelector",
+        "api.core.v1.ReplicationControllerSpec/properties/selector", "api.core.v1.ResourceFieldSelector",
+        "api.core.v1.ScopeSelector", "api.core.v1.SecretKeySelector", "api.core.v1.SecretReference",
+        "api.core.v1.ServiceSpec/properties/selector", "api.core.v1.TopologySelectorTerm", "api.rbac.v1.RoleRef",
+        "api.rbac.v1.Subject", "apimachinery.pkg.apis.meta.v1.LabelSelector",
+        "apimachinery.pkg.apis.meta.v1.OwnerReference")]
+    assert {f.reason for f in report.findings if f.rule in topology} == {
+        "The old spec published no server-side apply markers (x-kubernetes-list-type, -list-map-keys, -map-type) "
+        "anywhere: it predates them, so this marker is the spec starting to publish topology, not a change of a "
+        "topology the old spec described."}
+    [strategy] = _by_rule(report, "kubernetes.patch-strategy-changed")
+    assert strategy.level.value == "dangerous"

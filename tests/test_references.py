@@ -227,3 +227,59 @@ def test_node_identities_of_each_spelling() -> None:
     assert node({"$ref": "#/components/schemas/Pet"}) == (("schema", "Pet"), "Pet", "/components/schemas/Pet")
     assert node({"$ref": "#/x-lib/PetAlias"}) == node({"$ref": "#/components/schemas/Pet"})
     assert normal.node({"$ref": "#/x-lib/Alias"}, "/here", doc).schema == {**_foo("string"), "nullable": True}
+
+
+# -- a named schema of the spec and one of the same name in another file are two schemas -----------------------
+def _two_pets(tmp_path: Path, spec_kinds: tuple[str, str], file_kinds: tuple[str, str], swagger: bool = False
+              ) -> list[tuple[str, str, str | None]]:
+    """`/a` uses the spec's own `Pet`, `/b` the `Pet` of common.json; each changes from the first kind to the
+    second. The findings as (rule, pointer, schema)."""
+    named = ("definitions",) if swagger else ("components", "schemas")
+
+    def holding(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"definitions": {"Pet": schema}} if swagger else {"components": {"schemas": {"Pet": schema}}}
+
+    for side, index in (("old", 0), ("new", 1)):
+        spec = _api({"a": {"$ref": f"#/{'/'.join(named)}/Pet"}, "b": {"$ref": f"common.json#/{'/'.join(named)}/Pet"}},
+                    **holding(_foo(spec_kinds[index])))
+        if swagger:
+            spec = {"swagger": "2.0", "info": spec["info"], "definitions": spec["definitions"], "paths": {
+                path: {"post": {"parameters": [{"name": "body", "in": "body", "schema": item["post"]["requestBody"][
+                    "content"]["application/json"]["schema"]}], "responses": {"200": {"description": "ok"}}}}
+                for path, item in spec["paths"].items()}}
+        _files(tmp_path, side, {"api.json": spec, "common.json": holding(_foo(file_kinds[index]))})
+    from specdiff.load import load
+
+    report = run(load(str(tmp_path / "old" / "api.json")), load(str(tmp_path / "new" / "api.json")), grouped=False)
+    return sorted((f.rule, f.change.pointer, f.change.context.schema) for f in report.findings)
+
+
+def test_a_change_to_a_files_schema_is_not_hidden_by_the_specs_schema_of_the_same_name(tmp_path: Path) -> None:
+    """Only common.json's `Pet` changed: found there, under the file's name for it, not paired with the spec's."""
+    assert _two_pets(tmp_path, ("string", "string"), ("string", "integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name",
+         "common.json#/components/schemas/Pet")]
+
+
+def test_a_change_to_the_specs_schema_is_found_under_its_plain_name(tmp_path: Path) -> None:
+    assert _two_pets(tmp_path, ("string", "integer"), ("string", "string")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name", "Pet")]
+
+
+def test_swagger_definitions_of_one_name_in_the_spec_and_a_file_each_report_their_own_change(
+        tmp_path: Path) -> None:
+    assert _two_pets(tmp_path, ("string", "integer"), ("string", "boolean"), swagger=True) == [
+        ("schema.type-changed", "/definitions/Pet/properties/name", "Pet"),
+        ("schema.type-changed", "/definitions/Pet/properties/name", "common.json#/definitions/Pet")]
+
+
+def test_a_schema_moved_from_a_file_into_the_spec_is_the_same_schema(tmp_path: Path) -> None:
+    """Bundling common.json's `Pet` into the spec's components: no rename, no removal, no `$ref` change; a
+    change made on the way is still found."""
+    for side, ref, kind in (("old", "common.json#/components/schemas/Pet", "string"),
+                            ("new", "#/components/schemas/Pet", "integer")):
+        _files(tmp_path, side, {
+            "api.json": _api({"a": {"$ref": ref}}, **({"components": {"schemas": {"Pet": _foo(kind)}}}
+                                                      if side == "new" else {})),
+            "common.json": {"components": {"schemas": {"Pet": _foo("string")}}}})
+    assert _findings_in(tmp_path) == [("schema.type-changed", "/components/schemas/Pet/properties/name")]

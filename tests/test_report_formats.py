@@ -62,7 +62,7 @@ def test_github_annotations_point_at_the_line_in_yaml_and_json(as_json_input: bo
         ("error", "operation.removed (breaking)", new, "paths"),
     ]  # operation.added is safe, below the default --annotate-level
     line = 25 if as_json_input else 13
-    assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call this operation get 404 or 405 "
+    assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call a removed operation get 404 or 405 "
                            f"instead of a response.%0ARemoved: /paths/~1old/get (line {line} of {old})")
 
 
@@ -113,7 +113,7 @@ def test_sarif_is_valid_with_rules_results_and_places() -> None:
     assert [r["partialFingerprints"]["specdiff/v1"] for r in run["results"]] == [
         f.fingerprint for f in report.findings if f.level.value != "safe"]
     assert run["results"][2]["message"]["text"] == (
-        "Operation GET /old removed. Clients that call this operation get 404 or 405 instead of a response. "
+        "Operation GET /old removed. Clients that call a removed operation get 404 or 405 instead of a response. "
         f"Removed: /paths/~1old/get (line 13 of {OLD}).")
 
 
@@ -142,8 +142,8 @@ def test_junit_one_case_per_rule_failing_on_breaking() -> None:
                              "schema.property.removed"]
     failure = cases["operation.removed"].find("failure")
     assert failure is not None and failure.get("message") == "1 finding at or above breaking of 1"
-    assert failure.text == ("[breaking] Operation GET /old removed. Why: Clients that call this operation get 404 or "
-                            "405 instead of a response. (at /paths/~1old/get)\n")
+    assert failure.text == ("[breaking] Operation GET /old removed. Why: Clients that call a removed operation get "
+                            "404 or 405 instead of a response. (at /paths/~1old/get)\n")
     assert cases["operation.added"].find("failure") is None
     assert (cases["operation.added"].findtext("system-out") or "").startswith("[safe] Operation GET /new added.")
 
@@ -195,7 +195,7 @@ Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `ope
 - Property `Frobber.size` removed. Clients that read or write the property lose it. (`schema.property.removed`)
 
 ### /old
-- Operation `GET /old` removed. Clients that call this operation get 404 or 405 instead of a response. \
+- Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response. \
 (`operation.removed`)
 
 ## New features

@@ -3,14 +3,17 @@ GitHub's own Markdown renderer (cmark-gfm) renders the comment; huge reports are
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
 import cmarkgfm
 import pytest
 from cmarkgfm.cmark import Options
-from report_helpers import HOSTILE_NEW, HOSTILE_OLD, rendered
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, compare, rendered
 
+from specdiff.load import load_text
+from specdiff.pipeline import run
 from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 from specdiff.report import RenderOptions, render
 from specdiff.report.markdown import GITHUB_LIMIT, MARKER, escape
@@ -139,7 +142,7 @@ def test_a_huge_report_is_cut_under_the_limit_with_a_note() -> None:
     assert all(line.endswith(" |") for line in rows)
     kept = len(rows)
     assert 100 < kept < 800
-    assert rows[-1].startswith(f"| `operation.removed` |  | Operation GET /things/{kept - 1:05d}/")
+    assert rows[-1].startswith(f"| `operation.removed` | GET /things/{kept - 1:05d}/")
     assert f"**Truncated:** {1000 - kept} more findings did not fit in one comment" in text
     assert "<details>" not in text  # the folded safe block did not fit at all, so it is not opened
     assert text.startswith(MARKER) and "- a note that must survive truncation" in text
@@ -202,3 +205,45 @@ def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> Non
     assert len(cells) == 4  # the | in the name did not split the row
     assert re.sub(r"<[^>]+>", "", cells[2]) == f"Operation {label} removed".replace("&", "&amp;")
     assert "\u200b" not in text
+
+
+def _cells(markdown: str) -> list[tuple[str, str, str]]:
+    """(rule, where, change) of each table row, as GitHub renders them (tags dropped, entities read)."""
+    import html
+
+    page = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    rows = [re.findall(r"<td>(.*?)</td>", row, re.DOTALL) for row in re.findall(r"<tr>(.*?)</tr>", page, re.DOTALL)]
+    return [tuple(html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in row[:3])  # type: ignore[misc]
+            for row in rows if row]
+
+
+def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> None:
+    """Operations by method and path (a Kubernetes resource's by group-version and resource), a whole CRD by its
+    kind, a named schema by its name; Kubernetes types keep their group-version."""
+    from conftest import corpus
+
+    pets = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/pets": {"post": {
+        "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+        "responses": {"200": {"description": "ok"}}}}}, "components": {"schemas": {"Pet": {
+            "type": "object", "properties": {"name": {"type": "string"}}}}}}
+    bigger = json.loads(json.dumps(pets))
+    bigger["paths"]["/pets"]["post"]["requestBody"]["required"] = True
+    bigger["components"]["schemas"]["Pet"]["properties"]["tag"] = {"type": "string"}
+    old, new = (load_text(json.dumps(spec), name, None) for spec, name in ((pets, "old.json"), (bigger, "new.json")))
+    assert _cells(render(run(old, new), "markdown", RenderOptions())) == [
+        ("request-body.became-required", "POST /pets", "Request body of POST /pets became required"),
+        ("schema.property.added", "Pet", "Optional property Pet.tag added")]
+    routes = "crds/gateway-api/httproutes.standard.{}.yaml"
+    crd = compare(corpus(routes.format("v0.5.0")), corpus(routes.format("v0.8.0")))[0]
+    assert [cells for cells in _cells(render(crd, "markdown", RenderOptions())) if cells[0].startswith("crd.")] == [
+        ("crd.version.storage-changed", "HTTPRoute", "httproutes.gateway.networking.k8s.io: storage version v1alpha2 "
+                                                     "-> v1beta1"),
+        ("crd.version.deprecated", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute: deprecated false -> true"),
+        ("crd.version.unserved", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute is no longer served")]
+    demo = compare("corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml")[0]
+    frobbers = "/apis/frobs.example.com/v6/namespaces/{namespace}/frobbers"
+    assert _cells(render(demo, "markdown", RenderOptions()))[:2] == [
+        ("response.status-removed", "frobs.example.com/v6 frobbers",
+         f"DELETE {frobbers}/{{name}} no longer answers 202"),
+        ("parameter.became-required", "frobs.example.com/v6 frobbers",
+         f"Query parameter labelSelector of GET {frobbers} became required")]

@@ -176,3 +176,25 @@ def test_discovery_documents_are_counted_apart_from_resources() -> None:
     assert operations_phrase([apps, Context(operation="GET /apis/")]) == "2 discovery documents"
     assert operations_phrase([apps, Context(operation="GET /apis/apps/v1/frobs/{name}/proxy")]) == (
         "2 operations: GET /apis/apps/v1/ and GET /apis/apps/v1/frobs/{name}/proxy")
+
+
+def test_v2_1_11_to_1_28_the_service_account_issuer_discovery_urls_are_one_finding() -> None:
+    """The API server's paths outside every API group (RBAC's nonResourceURLs) added in one release are one
+    change; --no-group gives one finding per operation."""
+    urls = ["GET /.well-known/openid-configuration/", "GET /openid/v1/jwks/"]
+    said = [(f.rule, f.level.value, f.message, [m.change.context.operation for m in f.members], f.reason)
+            for f in compare(V2.format(11), V2.format(28)).findings
+            if f.rule.startswith("operation.") and not f.change.context.group_version]
+    assert said == [("operation.added", "safe", f"non-resource URLs gain 2 operations: {urls[0]} and {urls[1]}", urls,
+                     "Adding operations changes nothing that existing clients call.")]
+    assert [f.change.context.operation for f in compare(V2.format(11), V2.format(28), grouped=False).findings
+            if f.rule == "operation.added" and not f.change.context.group_version] == urls
+
+
+def test_near_miss_paths_of_a_plain_api_outside_apis_never_fold() -> None:
+    plain = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        path: {"get": {"responses": {"200": {"description": "ok"}}}} for path in ("/version", "/health")}}
+    old = load_text(json.dumps({**plain, "paths": {}}), "old.json", None)
+    new = load_text(json.dumps(plain), "new.json", None)
+    assert [(f.message, f.members) for f in run(old, new, policy="kubernetes").findings] == [
+        ("operation GET /health added", ()), ("operation GET /version added", ())]

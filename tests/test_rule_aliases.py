@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import specdiff.classify as classify
 from specdiff.classify import cards
-from specdiff.config import BaselineEntry, Config, config_from_mapping
+from specdiff.config import BaselineEntry, Config, config_from_mapping, for_command
 from specdiff.load import load_text
 from specdiff.pipeline import run
 from specdiff.records import fingerprint
@@ -60,3 +61,19 @@ def test_a_renamed_rule_keeps_its_fingerprints(renamed_rule: None) -> None:
                                     {"ignore": [{"rule": OLD_ID, "reason": "accepted"}]}])
 def test_configuration_naming_the_former_id_still_applies(renamed_rule: None, config: dict[str, Any]) -> None:
     assert _run(config).findings == ()
+
+
+def test_selecting_the_former_id_keeps_the_renamed_finding(renamed_rule: None) -> None:
+    assert [f.rule for f in _run({"select": [OLD_ID]}).findings] == [NEW_ID]
+
+
+def test_former_ids_are_read_as_current_ones_when_configuration_is_made(renamed_rule: None, tmp_path: Path) -> None:
+    """Mapped once, where a configuration is made (a file or mapping, the command line, by hand): the policy stage
+    sees current ids only."""
+    loaded = config_from_mapping({"rules": {OLD_ID: "dangerous", "schema": "safe"}, "select": [OLD_ID],
+                                  "ignore": [OLD_ID, {"rule": OLD_ID, "reason": "accepted"}]})
+    assert (dict(loaded.levels), loaded.select, loaded.ignore, [entry.rule for entry in loaded.ignores]) == (
+        {NEW_ID: "dangerous", "schema": "safe"}, (NEW_ID,), (NEW_ID,), [NEW_ID])
+    commanded = for_command(no_config=True, select=[OLD_ID], ignore=[OLD_ID], start=tmp_path)
+    assert (commanded.select, commanded.ignore) == ((NEW_ID,), (NEW_ID,))
+    assert Config(select=(OLD_ID, "schema")).select == (NEW_ID, "schema")

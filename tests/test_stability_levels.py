@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from rulecases import EXAMPLE_CARD
 
-from specdiff.classify.cards import resolve_level
+from specdiff.classify.cards import load_catalogue, resolve_level
 from specdiff.load import load_text
 from specdiff.pipeline import run
 
@@ -51,3 +53,17 @@ def test_a_card_level_may_key_on_stability(stability: str, level: str) -> None:
     assert resolve_level(spec, "openapi", "request", "card", stability) == level
     nested = {"openapi": {"request": spec, "response": "safe"}, "kubernetes": "breaking"}
     assert resolve_level(nested, "openapi", "request", "card", stability) == level
+
+
+@pytest.mark.parametrize(("level", "kept"), [
+    ("level: safe", False), ("level: {alpha: safe, default: breaking}", True),
+    ("level: {openapi: {request: {beta: dangerous, default: breaking}}, kubernetes: breaking}", True),
+    ("level: safe\nwhen: [{predicate: value_replaced, level: {alpha: dangerous, default: breaking}}]", True),
+    ("level: safe\nkeep_in_alpha: true", True)])
+def test_a_card_that_keys_its_level_on_stability_is_not_softened_again_in_alpha(
+        tmp_path: Path, level: str, kept: bool) -> None:
+    """Decided once when the card loads: classify softens an alpha verdict only when `keep_in_alpha` is false."""
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "card.yaml").write_text(EXAMPLE_CARD.replace("level: safe", level))
+    [card] = load_catalogue(tmp_path)
+    assert card.keep_in_alpha is kept

@@ -4,13 +4,14 @@ context; the report layer groups findings by that alone."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from rulecases import run_case
 
 from specdiff.graph.build import build
 from specdiff.graph.subjects import kubernetes_resource
-from specdiff.load import load_text
+from specdiff.load import load, load_text
 from specdiff.records import Change, Context, Finding, Level
 from specdiff.report.sections import Subject, subject_of
 
@@ -58,14 +59,28 @@ def test_the_graph_gives_each_operation_its_resource_and_the_kind_it_serves() ->
     assert graph.users_subject(graph.schemas["io.k8s.api.apps.v1.DeploymentSpec"]) == (None, "apps/v1/Deployment")
 
 
+
+def test_a_response_written_in_another_file_names_the_kind_of_the_schema_in_that_file(tmp_path: Path) -> None:
+    """responses.json's `#/x-lib/DeploymentList` is responses.json's, not the spec's own `x-lib` entry."""
+    def holding(kind: str) -> dict[str, Any]:
+        return {"x-lib": {"DeploymentList": {"type": "object", **_gvk(kind)}}}
+
+    (tmp_path / "api.json").write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"}, **holding("ReplicaSetList"),
+        "paths": {"/apis/apps/v1/namespaces/{namespace}/deployments": {"get": {"responses": {
+            "200": {"$ref": "responses.json#/List"}}}}}}))
+    (tmp_path / "responses.json").write_text(json.dumps({**holding("DeploymentList"), "List": {
+        "description": "ok", "content": {"application/json": {"schema": {"$ref": "#/x-lib/DeploymentList"}}}}}))
+    graph = build(load(str(tmp_path / "api.json")))
+    assert [graph.subject(op) for op in graph.operations.values()] == [("deployments", "apps/v1/Deployment")]
+
 def test_findings_carry_group_version_resource_and_kind_on_their_context() -> None:
     report = run_case({"old": _apps({"replicas": {"type": "integer"}}), "new": _apps({}), "policy": "kubernetes"})
     [finding] = report.findings
     ctx = finding.change.context
     assert (finding.rule, finding.change.pointer) == (
         "schema.property.removed", "/components/schemas/io.k8s.api.apps.v1.DeploymentSpec/properties/replicas")
-    assert (ctx.group_version, ctx.group, ctx.version, ctx.kind, ctx.resource) == (
-        "apps/v1", "apps", "v1", "apps/v1/Deployment", None)
+    assert (ctx.group_version, ctx.kind, ctx.resource) == ("apps/v1", "apps/v1/Deployment", None)
     assert subject_of(finding) == Subject("apps/v1", "Deployment")
 
 

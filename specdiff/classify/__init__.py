@@ -12,13 +12,11 @@ from specdiff.classify.cards import (
     Card,
     card,
     catalogue,
-    keys_on_stability,
     pick,
     reason_for,
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
-from specdiff.errors import ConfigError
 from specdiff.notation import kinds, name
 from specdiff.records import Change, Finding, Level
 
@@ -45,14 +43,7 @@ def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[
 def _claims(candidate: Card, change: Change) -> bool:
     if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
         return False
-    return candidate.predicate is None or _holds(candidate.predicate, candidate, change)
-
-
-def _holds(name: str, candidate: Card, change: Change) -> bool:
-    test = PREDICATES.get(name)
-    if test is None:
-        raise ConfigError(f"unknown predicate {name!r}", file=candidate.path)
-    return test(change)
+    return candidate.predicate is None or PREDICATES[candidate.predicate](change)  # the loader knows each name
 
 
 _INDEX: dict[tuple[str, str], tuple[Card, ...]] = {}
@@ -79,7 +70,7 @@ def _verdict(chosen: Card, change: Change, policy: str) -> tuple[Any, str]:
     """The card's level and reason, or those of its first `when` exception that holds for the change."""
     default = reason_for(chosen, policy, change.direction)
     for exception in chosen.when:
-        if _holds(exception["predicate"], chosen, change):
+        if PREDICATES[exception["predicate"]](change):
             return exception["level"], str(pick(exception.get("reason", default), policy, change.direction))
     return chosen.level, default
 
@@ -89,8 +80,7 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     level = Level(resolve_level(level_spec, policy, change.direction, chosen.id, change.context.stability))
     values = message_values(change)
     reason = render(reason_template, values)
-    if (change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha
-            and not keys_on_stability(level_spec)):
+    if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         level = Level.SAFE
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
@@ -114,11 +104,16 @@ def show(value: Any, limit: int = 80) -> str:
     return " ".join(text.split())
 
 
+#: how a message shows a side of a change that the spec does not write (an absent keyword or extension): plain
+#: words, never `null`, which reads as a value someone wrote
+NOT_WRITTEN = "not written"
+
+
 def message_values(change: Change) -> dict[str, str]:
     ctx = change.context
     values = {
-        "old": "unset" if change.kind == "added" and change.old is None else show(change.old),
-        "new": "removed" if change.kind == "removed" and change.new is None else show(change.new),
+        "old": NOT_WRITTEN if change.old is None else show(change.old),
+        "new": NOT_WRITTEN if change.new is None else show(change.new),
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,

@@ -27,13 +27,15 @@ class Card:
     level: Any  # a level, or a mapping by policy and/or direction
     match: dict[str, Any]
     message: str
-    reason: str
+    reason: str  # one sentence that reads for one place and for many: a group of findings gives it once
     docs: dict[str, str]
     predicate: str | None = None
     area: str = ""
     path: str = ""  # relative to the catalogue's root
     source: str = ""  # the card's file, where `cases` reads its test cases
-    keep_in_alpha: bool = False  # a verdict that stability does not soften (e.g. lifecycle markers)
+    #: a verdict that stability does not soften: the card says so (lifecycle markers), or one of its levels
+    #: names stability levels itself
+    keep_in_alpha: bool = False
     #: exceptions to the verdict, first match wins: ({predicate, level, reason}, ...)
     when: tuple[dict[str, Any], ...] = ()
     #: former ids, oldest first: configuration naming them still applies, fingerprints keep the first
@@ -139,11 +141,14 @@ def _card(path: Path, root: Path) -> Card:
     if missing:
         raise ConfigError(f"rule card lacks {', '.join(missing)}", file=str(path))
     reason = raw["reason"]
+    when = _exceptions(raw.get("when"), path)
+    levels = [raw["level"], *(exception["level"] for exception in when)]
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
                 predicate=raw.get("predicate"), area=path.parent.name if path.parent != root else "",
-                path=str(path.relative_to(root)), source=str(path), keep_in_alpha=bool(raw.get("keep_in_alpha")),
-                when=_exceptions(raw.get("when"), path), reasons=reason if isinstance(reason, dict) else None,
+                path=str(path.relative_to(root)), source=str(path), when=when,
+                keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
+                reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
                 section=_section(raw.get("section", "other"), path))
 

@@ -301,6 +301,14 @@ def topology_made_granular(change: Change) -> bool:
 
 
 @predicate
+@reads("markers_before")
+def topology_first_published(change: Change) -> bool:
+    """The old spec published no server-side apply topology anywhere (`specdiff.diff.kubernetes.
+    publishes_topology`): a marker appearing is the spec starting to publish them, not a change it describes."""
+    return change.fact("markers_before") is False
+
+
+@predicate
 def map_keys_extended(change: Change) -> bool:
     """Every old key is still a key, and there are more."""
     old, new = set(change.old or ()), set(change.new or ())
@@ -467,6 +475,14 @@ def object_type_stated(change: Change) -> bool:
 def int_or_string_spelled(change: Change) -> bool:
     """A string with `format: int-or-string` gains the integer branch of a oneOf: the set it always named."""
     return bool(change.fact("member") == "integer" and change.fact("plain_format") == "int-or-string")
+
+
+@predicate
+@reads("scalar_forms")
+def scalar_forms_spelled(change: Change) -> bool:
+    """A scalar of one type becomes a oneOf of bare scalar types that includes it: the JSON forms one value is
+    read in, listed (kube-openapi's one-of types, such as `resource.Quantity`: a string or a number)."""
+    return change.fact("scalar_forms") is True
 
 
 #: the parser `re` itself uses (private modules without type stubs, hence Any)

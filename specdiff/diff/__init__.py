@@ -9,6 +9,7 @@ from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import NamedSchema, SpecGraph
+from specdiff.graph.refs import plain_name
 from specdiff.graph.stability import is_version
 from specdiff.records import Change, Context
 
@@ -21,10 +22,12 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
     1. the group/version/kind of a schema with exactly one `x-kubernetes-group-version-kind`, when no other
        schema on its side has it (shared types listing many kinds are left to their names);
     2. the name;
-    3. the Kubernetes short name, the name from its group segment on (`core.v1.ConfigMap` for
+    3. the name its document writes, when exactly one schema on each side has it: a schema moved between the
+       spec and a file it refers to (`Pet` and `common.yaml#/components/schemas/Pet`) is the same schema;
+    4. the Kubernetes short name, the name from its group segment on (`core.v1.ConfigMap` for
        `io.k8s.api.core.v1.ConfigMap`, `meta.v1.ObjectMeta` for `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`),
        when exactly one schema on each side has it. This is how KEP-style v3 names meet v2 names.
-    A pair matched under different names is reported as a rename.
+    A pair matched under different names (as the documents write them) is reported as a rename.
     """
     names: dict[str, str] = {}
     old_kinds, new_kinds = _unique(old, lambda s: s.gvk), _unique(new, lambda s: s.gvk)
@@ -36,6 +39,12 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
         if name not in names and name in new.schemas and name not in taken:
             names[name] = name
             taken.add(name)
+    old_plain = _unique(old, lambda s: None if s.name in names else plain_name(s.name))
+    new_plain = _unique(new, lambda s: None if s.name in taken else plain_name(s.name))
+    for plain, name in old_plain.items():
+        if plain in new_plain:
+            names[name] = new_plain[plain]
+            taken.add(new_plain[plain])
     old_short = _unique(old, lambda s: None if s.name in names else short_name(s.name))
     new_short = _unique(new, lambda s: None if s.name in taken else short_name(s.name))
     for short, name in old_short.items():
@@ -101,7 +110,7 @@ def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int |
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
-        if old_name != new_name:
+        if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
         if not unchanged:

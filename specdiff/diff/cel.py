@@ -3,10 +3,14 @@ changed rule accepts every such object the old rule accepted, and whether an add
 
 Both questions are answered by folding what the old schema says into the expression (`Shape`): a field the old
 schema does not have is absent (`has(self.cors)` is false), a required field is present (`has(self.value)` is
-true), a required string enum field holds an old value (`self.type == 'CORS'` is false for a value the old enum
-lacks), and each item of a list is described the same way, so `self.filter(f, f.type == 'CORS').size() <= 1`
-folds to `0 <= 1`. `!`, `&&`, `||`, `?:`, the list macros (`all`, `exists`, `exists_one`, `filter`), `size` and
-comparisons of known numbers combine what is known; anything else is kept as written.
+true), a string enum field that is there holds an old value (`self.type == 'CORS'` is false for a value the old
+enum lacks), each field, each item of a list and each value of a map is described the same way at any depth, so
+`self.filter(f, f.type == 'CORS').size() <= 1` folds to `0 <= 1` and `self.m.all(k, !has(self.m[k].cors))` to
+true. A path is only followed through fields that are there: `self.a.b` is an error on an object without `a`.
+What a guard says holds where it guards: after `has(self.a) &&`, `!has(self.a) ||` or in `has(self.a) ? ... :`,
+`a` is there, so `has(self.a.cors)` is known too. `!`, `&&`, `||`, `?:`, `in` a list of strings, the macros
+(`all`, `exists`, `exists_one`, `filter`, over lists and maps), `size` and comparisons of known numbers combine
+what is known; anything else is kept as written.
 
 A rule that does not parse proves nothing: it widens nothing and may reject anything.
 """
@@ -14,21 +18,27 @@ A rule that does not parse proves nothing: it widens nothing and may reject anyt
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from celpy.celparser import CELParser
 from lark import Token, Tree
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Shape:
-    """What every object valid under the old schema is at one place (`self`, or an item of a list)."""
+    """What every value valid under the old schema is at one place (`self`, a field, an item of a list, a value of
+    a map). Compared by identity: two shapes are the same place only when they are the same object."""
 
     absent: frozenset[str] = frozenset()  # fields it never has
     present: frozenset[str] = frozenset()  # fields it always has
-    fixed: Mapping[str, frozenset[str]] = field(default_factory=dict)  # present fields holding one of these strings
+    fields: Mapping[str, Shape] = field(default_factory=dict)  # what each field is, where it is set
     items: Shape | None = None  # each item, when it is a list
+    values: Shape | None = None  # each value, when it is a map
+    enum: frozenset[str] | None = None  # the strings it can be, when it is a string enum
+
+    def member(self, name: str) -> Shape:
+        return self.fields.get(name, NOTHING_KNOWN)
 
 
 NOTHING_KNOWN = Shape()
@@ -103,7 +113,17 @@ EMPTY = _Empty()
 #: a folded node: a value known on every object described (bool, int, str, EMPTY), else the node as written,
 #: stripped of wrappers and parentheses so that two spellings of one expression compare equal
 Folded = object
-Env = dict[str, Shape | None]  # what each variable in scope is (`self`, the variable of a macro)
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A macro variable bound to each key of a map (`k` in `m.all(k, ...)`): `m[k]` is one of its values."""
+
+    target: object  # the map's node as written
+    map: Shape  # what the map is
+
+
+Env = dict[str, Shape | _Key]  # what each variable in scope is (`self`, the variable of a macro)
 _MACROS = ("all", "exists", "exists_one", "filter")
 
 
@@ -114,13 +134,18 @@ def _fold(node: object, env: Env) -> Folded:
     data, children = node.data, node.children
     if data == "paren_expr":
         return _fold(children[0], env)
-    if data == "expr" and len(children) == 3:  # cond ? a : b
+    if data == "expr" and len(children) == 3:  # cond ? a : b, each branch read where the condition is as it picks
         test = _fold(children[0], env)
         if isinstance(test, bool):
-            return _fold(children[1 if test else 2], env)
-        return Tree(data, [test, _fold(children[1], env), _fold(children[2], env)])
-    if data in ("conditionalor", "conditionaland") and len(children) == 2:
-        return _junction(data, _fold(children[0], env), _fold(children[1], env))
+            return _fold(children[1 if test else 2], _assume(children[0], env, test))
+        then, otherwise = (_fold(children[1], _assume(children[0], env, True)),
+                           _fold(children[2], _assume(children[0], env, False)))
+        if isinstance(then, bool) and then is otherwise and _never_fails(children[0], env):
+            return then
+        return Tree(data, [test, then, otherwise])
+    if data in ("conditionalor", "conditionaland") and len(children) == 2:  # the right side matters only when
+        right = _fold(children[1], _assume(children[0], env, data == "conditionaland"))  # the left one does not decide
+        return _junction(data, _fold(children[0], env), right)
     if data == "unary" and len(children) == 2 and _is(children[0], "unary_not"):
         inner = _fold(children[1], env)
         return (not inner) if isinstance(inner, bool) else Tree(data, [children[0], inner])
@@ -129,10 +154,10 @@ def _fold(node: object, env: Env) -> Folded:
     if data == "ident_arg" and len(children) == 2 and str(children[0]) in ("has", "size"):
         return _function(str(children[0]), children[1], node, env)
     if data == "relation" and len(children) == 2 and isinstance(children[0], Tree) and len(children[0].children) == 1:
-        return _relation(children[0].data, _fold(children[0].children[0], env), _fold(children[1], env), node, env)
+        return _relation(children[0].data, children[0].children[0], children[1], env)
     if data == "member_dot_arg" and len(children) >= 2:
         return _method(children, node, env)
-    return Tree(data, [_fold(child, env) if isinstance(child, Tree) else child for child in children])
+    return _fold_children(node, env)
 
 
 def _junction(data: str, left: Folded, right: Folded) -> Folded:
@@ -155,7 +180,7 @@ def _literal(text: str, node: Tree[Token]) -> Folded:
         return int(text)
     if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and "\\" not in text and text[0] not in text[1:-1]:
         return _Text(text[1:-1])
-    return _fold_children(node)
+    return _fold_children(node, {})
 
 
 @dataclass(frozen=True)
@@ -166,20 +191,28 @@ class _Text:
 
 
 def _function(name: str, arguments: object, node: Tree[Token], env: Env) -> Folded:
-    """`has(v.f)` for a field the shape of v says is absent or present; `size(x)` of an empty list."""
+    """`has(x.f)` where x is always there and its shape says f is absent or present; `size(x)` of an empty list."""
     argument = _only_argument(arguments)
     if name == "has":
-        shape, member = _field(argument, env)
-        if shape is not None and member in shape.absent:
-            return False
-        if shape is not None and member in shape.present:
-            return True
-        return _fold_children(node, env)
+        known = _has(argument, env)
+        return known if known is not None else _fold_children(node, env)
     return 0 if argument is not None and _fold(argument, env) is EMPTY else _fold_children(node, env)
 
 
-def _relation(operator: str, left: Folded, right: Folded, node: Tree[Token], env: Env) -> Folded:
-    """Comparisons of two known numbers; `v.f == 'x'` (or `!=`) for a field always set to an old value."""
+def _has(argument: object, env: Env) -> bool | None:
+    target = _strip(argument)
+    if not (_is(target, "member_dot") and isinstance(target, Tree) and len(target.children) == 2):
+        return None
+    parent, name = _resolve(target.children[0], env), str(target.children[1])
+    if parent is None or not (name in parent.absent or name in parent.present):
+        return None
+    return name in parent.present
+
+
+def _relation(operator: str, left_node: object, right_node: object, env: Env) -> Folded:
+    """Comparisons of two known numbers; `x == 'v'` (or `!=`) and `x in ['v', ...]` for an x that is always there
+    and holds one of the strings of an old enum."""
+    left, right = _fold(left_node, env), _fold(right_node, env)
     names = {"relation_eq": "==", "relation_ne": "!=", "relation_lt": "<", "relation_le": "<=",
              "relation_gt": ">", "relation_ge": ">="}
     symbol = names.get(operator)
@@ -189,17 +222,35 @@ def _relation(operator: str, left: Folded, right: Folded, node: Tree[Token], env
         return {"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
                 ">": left > right, ">=": left >= right}[symbol]
     if symbol in ("==", "!="):
-        for member, text in ((node.children[0].children[0], right), (node.children[1], left)):  # type: ignore[union-attr]
-            shape, name = _field(member, env)
-            known = shape.fixed.get(name) if shape is not None and name is not None else None
-            if known is not None and isinstance(text, _Text) and text.value not in known:
-                return symbol == "!="  # the field holds an old value, never this one
+        for member, text in ((left_node, right), (right_node, left)):
+            known = _resolve(member, env)
+            if known is not None and known.enum is not None and isinstance(text, _Text) \
+                    and text.value not in known.enum:
+                return symbol == "!="  # it holds an old value, never this one
+    if operator == "relation_in":
+        known, listed = _resolve(left_node, env), _strings(right_node)
+        if known is not None and known.enum is not None and listed is not None:
+            if known.enum <= listed:
+                return True
+            if known.enum.isdisjoint(listed):
+                return False
     return Tree("relation", [Tree(operator, [left]), right])
 
 
+def _strings(node: object) -> frozenset[str] | None:
+    """The strings of a list literal of string literals."""
+    while isinstance(node, Tree) and node.data != "list_lit" and len(node.children) == 1:
+        node = node.children[0]
+    if not (_is(node, "list_lit") and isinstance(node, Tree) and node.children):
+        return None
+    texts = [_fold(item, {}) for item in _arguments(node.children[0])]
+    return frozenset(t.value for t in texts if isinstance(t, _Text)) if all(isinstance(t, _Text) for t in texts) \
+        else None
+
+
 def _method(children: list[object], node: Tree[Token], env: Env) -> Folded:
-    """`list.size()` of an empty list; the macros over a list whose items are described, with the body folded
-    for the variable bound to an item."""
+    """`list.size()` of an empty list; the macros over a list or map that is always there and whose items or
+    values are described, with the body folded for the variable bound to an item (or to a key)."""
     target, name = children[0], str(children[1])
     if name == "size" and len(children) == 2:
         return 0 if _fold(target, env) is EMPTY else _fold_children(node, env)
@@ -207,9 +258,14 @@ def _method(children: list[object], node: Tree[Token], env: Env) -> Folded:
     variable = _variable(arguments[0]) if len(arguments) == 2 else None
     if name not in _MACROS or variable is None:
         return _fold_children(node, env)
-    shape = _shape(target, env)
-    body = _fold(arguments[1], {**env, variable: shape.items if shape is not None else None})
+    shape = _resolve(target, env)
+    bound: Shape | _Key = NOTHING_KNOWN  # still hides the same name outside
     if shape is not None and shape.items is not None:
+        bound = shape.items
+    elif shape is not None and shape.values is not None:
+        bound = _Key(_strip(target), shape)
+    body = _fold(arguments[1], {**env, variable: bound})
+    if shape is not None and (shape.items is not None or shape.values is not None):
         if name == "filter" and body is False:
             return EMPTY
         if name in ("exists", "exists_one") and body is False:
@@ -219,8 +275,91 @@ def _method(children: list[object], node: Tree[Token], env: Env) -> Folded:
     return Tree(node.data, [_fold(target, env), children[1], Tree("exprlist", [_fold(arguments[0], env), body])])
 
 
-def _fold_children(node: Tree[Token], env: Env | None = None) -> Folded:
-    return Tree(node.data, [_fold(child, env or {}) if isinstance(child, Tree) else child for child in node.children])
+def _fold_children(node: Tree[Token], env: Env) -> Folded:
+    return Tree(node.data, [_fold(child, env) if isinstance(child, Tree) else child for child in node.children])
+
+
+# -- what is known where ------------------------------------------------------------------------------------
+def _resolve(node: object, env: Env) -> Shape | None:
+    """What `node` is on every object described, when it is there on all of them: a variable in scope, a field
+    that is always there of something resolved (`v.f`), or a map's value at one of its own keys (`m[k]` inside
+    `m.all(k, ...)`). None for anything else, and for what may be missing (reading it is an error)."""
+    node = _strip(node)
+    if _is(node, "ident"):
+        bound = env.get(str(_variable(node)))
+        return bound if isinstance(bound, Shape) else None
+    if not (isinstance(node, Tree) and len(node.children) == 2):
+        return None
+    if node.data == "member_dot":
+        parent, name = _resolve(node.children[0], env), str(node.children[1])
+        return parent.member(name) if parent is not None and name in parent.present else None
+    if node.data == "member_index":
+        key = env.get(str(_variable(node.children[1])))
+        if isinstance(key, _Key) and _strip(node.children[0]) == key.target \
+                and _resolve(node.children[0], env) is key.map:
+            return key.map.values
+    return None
+
+
+def _assume(node: object, env: Env, truth: bool) -> Env:
+    """What `env` says where `node` is known to be `truth` (where a guard has let the evaluation through):
+    `has(x.f)` makes f present (or absent) in x when x is always there, so that the guard itself is never an
+    error; `!`, `a && b` being true and `a || b` being false combine guards."""
+    node = _strip(node)
+    if not isinstance(node, Tree):
+        return env
+    data, children = node.data, node.children
+    if data == "paren_expr":
+        return _assume(children[0], env, truth)
+    if data == "unary" and len(children) == 2 and _is(children[0], "unary_not"):
+        return _assume(children[1], env, not truth)
+    if data == ("conditionaland" if truth else "conditionalor") and len(children) == 2:
+        return _assume(children[1], _assume(children[0], env, truth), truth)
+    if data == "ident_arg" and len(children) == 2 and str(children[0]) == "has":
+        return _refine(_only_argument(children[1]), env, truth)
+    return env
+
+
+def _never_fails(node: object, env: Env) -> bool:
+    """`node` is true or false on every object, never an error: `has(x.f)` with x always there, and `!`, `&&`,
+    `||` of such guards (each read where the ones before it let the evaluation through)."""
+    node = _strip(node)
+    if not isinstance(node, Tree):
+        return isinstance(node, bool)
+    data, children = node.data, node.children
+    if data == "paren_expr":
+        return _never_fails(children[0], env)
+    if data == "unary" and len(children) == 2 and _is(children[0], "unary_not"):
+        return _never_fails(children[1], env)
+    if data in ("conditionalor", "conditionaland") and len(children) == 2:
+        return _never_fails(children[0], env) and _never_fails(
+            children[1], _assume(children[0], env, data == "conditionaland"))
+    if data == "ident_arg" and len(children) == 2 and str(children[0]) == "has":
+        target = _strip(_only_argument(children[1]))
+        return isinstance(target, Tree) and target.data == "member_dot" and len(target.children) == 2 \
+            and _resolve(target.children[0], env) is not None
+    return False
+
+
+def _refine(target: object, env: Env, present: bool) -> Env:
+    """`env` with `v.f1...fn` known present or absent, v a variable and v.f1...fn-1 always there."""
+    node = _strip(target)
+    if not (isinstance(node, Tree) and node.data == "member_dot" and _resolve(node.children[0], env) is not None):
+        return env
+    path: list[str] = []
+    while isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
+        path.insert(0, str(node.children[1]))
+        node = _strip(node.children[0])
+    name = _variable(node)
+    bound = env.get(name) if name is not None else None
+    return {**env, name: _with(bound, path, present)} if name is not None and isinstance(bound, Shape) else env
+
+
+def _with(shape: Shape, path: list[str], present: bool) -> Shape:
+    name = path[0]
+    if len(path) > 1:
+        return replace(shape, fields={**shape.fields, name: _with(shape.member(name), path[1:], present)})
+    return replace(shape, present=shape.present | {name}) if present else replace(shape, absent=shape.absent | {name})
 
 
 # -- reading the tree ---------------------------------------------------------------------------------------
@@ -253,20 +392,6 @@ def _variable(node: object) -> str | None:
     if isinstance(node, Tree) and node.data == "ident" and node.children:
         return str(node.children[0])
     return None
-
-
-def _shape(node: object, env: Env) -> Shape | None:
-    """What a variable in scope is."""
-    name = _variable(node)
-    return env.get(name) if name is not None else None
-
-
-def _field(node: object, env: Env) -> tuple[Shape | None, str | None]:
-    """(what v is, f) when node is `v.f` for a variable v in scope."""
-    node = _strip(node)
-    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
-        return _shape(node.children[0], env), str(node.children[1])
-    return None, None
 
 
 def _is(node: object, name: str) -> bool:

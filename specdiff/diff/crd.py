@@ -280,16 +280,16 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
 
 
 def _crd_where(crd: Crd) -> Where:
-    """A CRD-wide change is as stable as the graph says the CRD is (its most stable served version), and about
-    its kind."""
-    return Where(Context(document=crd.name, stability=crd.stability, kind=crd.about), "both")
+    """A CRD-wide change is as stable as the graph says the CRD is (its most stable served version), in the
+    direction it gives, and about its kind."""
+    return Where(Context(document=crd.name, stability=crd.stability, kind=crd.about), crd.direction)
 
 
 def _version_where(crd: Crd, version: CrdVersion, crd_name: str | None = None) -> Where:
-    """A custom resource is read and written through its version's schema: the direction is both."""
+    """A version's changes, at the stability and in the direction the graph gave them (graph/crd.py)."""
     name = crd_name or crd.name
     return Where(Context(schema=f"{name}/{version.name}", gvk=version.gvk, group_version=version.group_version,
-                         stability=version.stability, document=name), "both")
+                         stability=version.stability, document=name), crd.direction)
 
 
 def _served_schemas(crd: Crd) -> dict[str, Schema]:

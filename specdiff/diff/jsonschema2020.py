@@ -113,7 +113,7 @@ def _prefix_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> N
         new_item = n_list[i] if i < len(n_list) else _MISSING
         old_at, new_at = f"{old.pointer}/prefixItems/{i}", f"{new.pointer}/prefixItems/{i}"
         if isinstance(old_item, dict) and isinstance(new_item, dict):
-            differ.compare(SideOf(old_item, old_at, old.doc), SideOf(new_item, new_at, new.doc), at)
+            differ.compare(SideOf(old_item, old_at, old.document), SideOf(new_item, new_at, new.document), at)
         elif old_item is _MISSING:
             differ.emit(change("added", "schema", "prefixItems", new=new_item, where=at, new_pointer=new_at,
                                position=i))
@@ -139,8 +139,8 @@ def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, 
         at = where.at(label(key))
         new_at = new.pointer + join_pointer((keyword, key))
         if key in o_map and isinstance(o_map[key], dict) and isinstance(schema, dict):
-            differ.compare(SideOf(o_map[key], old.pointer + join_pointer((keyword, key)), old.doc),
-                           SideOf(schema, new_at, new.doc), at)
+            differ.compare(SideOf(o_map[key], old.pointer + join_pointer((keyword, key)), old.document),
+                           SideOf(schema, new_at, new.document), at)
         elif key not in o_map and presence:
             differ.emit(change("added", "schema", keyword, new=key, where=at, new_pointer=new_at, key=key,
                                closed=closed))

@@ -6,7 +6,8 @@
 - List and map topology, as server-side apply reads it on each side: a list without `x-kubernetes-list-type`
   falls back to its strategic-merge patch strategy (as kube-openapi's schemaconv does), else it is atomic; a map
   or struct without `x-kubernetes-map-type` inherits the referenced type's, else it is granular; a list type on
-  anything but a list is ignored. Map keys are compared while the list stays a map.
+  anything but a list is ignored. Map keys are compared while the list stays a map. Each such fact says whether
+  the old spec published topology at all (`publishes_topology`).
 - Strategic merge patch: `x-kubernetes-patch-strategy` (with what kind of value it is on), and
   `x-kubernetes-patch-merge-key` while both sides merge.
 - Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
@@ -25,13 +26,13 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.schemas import Emit, Side, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
-from specdiff.graph.model import Schema
+from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
 from specdiff.load.sourcemap import join_pointer
@@ -47,6 +48,7 @@ PATCH_STRATEGY = "x-kubernetes-patch-strategy"
 MERGE_KEY = "x-kubernetes-patch-merge-key"
 VALIDATIONS = "x-kubernetes-validations"
 UNIONS = "x-kubernetes-unions"
+TOPOLOGY = frozenset({LIST_TYPE, MAP_KEYS, MAP_TYPE})  # what server-side apply reads
 FLAGS = ("x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string", "x-kubernetes-embedded-resource")
 HANDLED = frozenset({IDENTITY, LIFECYCLE, LIST_TYPE, MAP_KEYS, MAP_TYPE, PATCH_STRATEGY, MERGE_KEY, VALIDATIONS,
                      UNIONS, *FLAGS})
@@ -93,9 +95,12 @@ def transition_rule(rule: Any) -> bool:
 class KubernetesExtensions:
     """Compares the `x-kubernetes-*` keywords of one pair of schemas; `emit` is the schema differ's."""
 
-    def __init__(self, emit: Emit, old_normal: Normaliser, new_normal: Normaliser) -> None:
+    def __init__(self, emit: Emit, old_normal: Normaliser, new_normal: Normaliser,
+                 old_topology: Callable[[], bool] = lambda: True) -> None:
         self.emit = emit
         self.old_normal, self.new_normal = old_normal, new_normal
+        self._old_topology = old_topology
+        self._published: bool | None = None  # whether the old spec publishes topology, read when first needed
 
     def compare(self, old: Side, new: Side, where: Where) -> None:
         keywords = {k for k in (*old.schema, *new.schema) if k.startswith("x-kubernetes-")} - {IDENTITY}
@@ -165,14 +170,21 @@ class KubernetesExtensions:
                              where=where, old_pointer=old_at, new_pointer=new_at, status=now.status))
 
     # -- topology and strategic merge patch ---------------------------------------------------------
+    def _markers_before(self) -> bool:
+        if self._published is None:
+            self._published = self._old_topology()
+        return self._published
+
     def _list_type(self, old: Side, new: Side, where: Where) -> None:
         (old_type, old_keys), (new_type, new_keys) = list_topology(old.schema), list_topology(new.schema)
         before, after = old.schema.get(LIST_TYPE), new.schema.get(LIST_TYPE)
         if canonical(before) != canonical(after):
-            self._modified(LIST_TYPE, before, after, old, new, where, old_type=old_type, new_type=new_type)
+            self._modified(LIST_TYPE, before, after, old, new, where, old_type=old_type, new_type=new_type,
+                           markers_before=self._markers_before())
         explicit = before == "map" or after == "map"  # keys from a merge key alone are the patch's business
         if old_type == new_type == "map" and explicit and set(old_keys) != set(new_keys):
-            self._modified(MAP_KEYS, list(old_keys), list(new_keys), old, new, where)
+            self._modified(MAP_KEYS, list(old_keys), list(new_keys), old, new, where,
+                           markers_before=self._markers_before())
 
     def _map_type(self, old: Side, new: Side, where: Where) -> None:
         before, after = old.schema.get(MAP_TYPE), new.schema.get(MAP_TYPE)
@@ -181,7 +193,7 @@ class KubernetesExtensions:
         old_type = before if before is not None else self._referent(old, self.old_normal).get(MAP_TYPE)
         new_type = after if after is not None else self._referent(new, self.new_normal).get(MAP_TYPE)
         self._modified(MAP_TYPE, before, after, old, new, where, old_type=str(old_type or "granular"),
-                       new_type=str(new_type or "granular"))
+                       new_type=str(new_type or "granular"), markers_before=self._markers_before())
 
     def _patch(self, old: Side, new: Side, where: Where) -> None:
         old_strategy, new_strategy = patch_strategy(old.schema), patch_strategy(new.schema)
@@ -201,7 +213,7 @@ class KubernetesExtensions:
             target, pointer = normal.unwrap(target, pointer)
         if not isinstance(target.get("$ref"), str):
             return {}
-        return normal.target(target, pointer, side.doc)
+        return normal.target(target, pointer, side.document)
 
     # -- validation rules ---------------------------------------------------------------------------
     def _validations(self, old: Side, new: Side, where: Where) -> None:
@@ -284,19 +296,37 @@ class KubernetesExtensions:
                          new_pointer=None if kind == "removed" else new_pointer))
 
 
+def publishes_topology(graph: SpecGraph) -> bool:
+    """The spec states server-side apply topology somewhere (`x-kubernetes-list-type`, `-list-map-keys` or
+    `-map-type`), or is a set of CRDs, whose schemas the API server reads with the default topology where a
+    marker is absent. An API server's published spec has carried the markers of every type that declares one
+    since server-side apply; a spec with none at all predates them, and so describes no topology to change."""
+    if graph.crds:
+        return True
+    stack: list[Any] = [graph.document.data, *(part.data for _, part in graph.document.parts)]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if TOPOLOGY.intersection(value):
+                return True
+            stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, (dict, list)))
+    return False
+
+
 def shape(before: Any, after: Any) -> Shape:
-    """What every object valid under the old schema `before` is, for rules written on the new one `after`: it has
+    """What every value valid under the old schema `before` is, for rules written on the new one `after`: it has
     none of the properties the new schema adds (unless they have a default, which the API server fills in on
-    read), it has every property the old schema requires, each required string enum property holds one of its
-    old values, and each item of a list is described the same way from the two `items` schemas. Nothing is known
-    where stored objects may carry any field (`x-kubernetes-preserve-unknown-fields`)."""
+    read), it has every property the old schema requires, a string enum holds one of its old values, and each
+    property (read when a rule first reaches it), each item of a list and each value of a map is described the
+    same way from the two schemas there. Nothing is known where stored objects may carry any field
+    (`x-kubernetes-preserve-unknown-fields`)."""
     from specdiff.diff.cel import NOTHING_KNOWN, Shape
 
     if not isinstance(before, dict) or not isinstance(after, dict) or before.get(FLAGS[0]) is True:
         return NOTHING_KNOWN
-    old_properties, new_properties = before.get("properties"), after.get("properties")
-    old_properties = old_properties if isinstance(old_properties, dict) else {}
-    new_properties = new_properties if isinstance(new_properties, dict) else {}
+    old_properties, new_properties = _properties(before), _properties(after)
     required = before.get("required")
     present = frozenset(name for name in required if isinstance(name, str) and name in old_properties
                         and not (isinstance(old_properties[name], dict) and old_properties[name].get("nullable"))
@@ -304,11 +334,39 @@ def shape(before: Any, after: Any) -> Shape:
     absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
         name for name, prop in new_properties.items()
         if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
-    fixed = {name: frozenset(prop["enum"]) for name, prop in old_properties.items()
-             if name in present and isinstance(prop, dict) and isinstance(prop.get("enum"), list)
-             and all(isinstance(v, str) for v in prop["enum"])}
+    enum = before.get("enum")
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
-    return Shape(absent, present, fixed, items)
+    values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
+        isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
+    return Shape(absent, present, _Fields(old_properties, new_properties), items, values,
+                 frozenset(enum) if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)
+                 else None)
+
+
+def _properties(schema: dict[str, Any]) -> dict[str, Any]:
+    properties = schema.get("properties")
+    return properties if isinstance(properties, dict) else {}
+
+
+class _Fields(Mapping[str, "Shape"]):
+    """The shapes of an object's properties, each made when a rule first reads it: a rule on a CRD's `spec`
+    reads a few of its thousands of nested properties."""
+
+    def __init__(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        self._before, self._after, self._made = before, after, dict[str, "Shape"]()
+
+    def __getitem__(self, name: str) -> Shape:
+        if name not in self._made:
+            if name not in self._before:
+                raise KeyError(name)
+            self._made[name] = shape(self._before[name], self._after.get(name))
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._before)
+
+    def __len__(self) -> int:
+        return len(self._before)
 
 
 def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:

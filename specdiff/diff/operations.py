@@ -8,11 +8,8 @@ from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
-from specdiff.load.document import Document
+from specdiff.graph.normalise import Place
 from specdiff.records import Context
-
-#: where a schema is written: its pointer and document (None: the operation's)
-At = tuple[str, Document | None]
 
 
 class OperationDiffer:
@@ -26,13 +23,15 @@ class OperationDiffer:
             old_op = self.old.operations.get(key)
             if old_op is None:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
-                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated))
+                                 new_pointer=new_op.pointer, deprecated=new_op.deprecated,
+                                 **_non_resource(new_op, self.new)))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
-                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset))
+                                 old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
+                                 **_non_resource(old_op, self.old)))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -64,10 +63,12 @@ class OperationDiffer:
     operation: Operation | None = None
 
     def _request(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("request") if self.operation else "request", where.kind)
+        return Where(where.context, self.operation.sent("request") if self.operation else "request",
+                     where.operation_kind)
 
     def _response_side(self, where: Where) -> Where:
-        return Where(where.context, self.operation.sent("response") if self.operation else "response", where.kind)
+        return Where(where.context, self.operation.sent("response") if self.operation else "response",
+                     where.operation_kind)
 
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
@@ -110,18 +111,22 @@ class OperationDiffer:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
-            self._schema(old.schema, new.schema["items"], (old.pointer, old.document),
-                         (new.pointer + "/items", new.document), where)
+            self._schema(old.schema, new.schema["items"], *self._places(old, new, "/items"), where)
             return
-        self._schema(old.schema, new.schema, (old.pointer, old.document), (new.pointer, new.document),
-                     where)
+        self._schema(old.schema, new.schema, *self._places(old, new), where)
 
-    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: At, new_at: At,
+    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: Place, new_at: Place,
                 where: Where) -> None:
-        """Compare two schemas where they are written: (pointer, document; None for the operation's)."""
+        """Compare two schemas where they are written."""
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_at[0], old_at[1] or self.old_doc),
-                                 Side(new, new_at[0], new_at[1] or self.new_doc), where)
+            self.schemas.compare(Side(old, *old_at), Side(new, *new_at), where)
+
+    def _places(self, old: Parameter | MediaType, new: Parameter | MediaType,
+                new_suffix: str = "") -> tuple[Place, Place]:
+        """Where two schemas are written: in the document their parameter, media type or header names, else
+        in their operation's."""
+        return (Place(old.pointer, old.document or self.old_doc),
+                Place(new.pointer + new_suffix, new.document or self.new_doc))
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -161,8 +166,7 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, (previous.pointer, previous.document),
-                             (media.pointer, media.document), where)
+                self._schema(previous.schema, media.schema, *self._places(previous, media), where)
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
@@ -195,8 +199,7 @@ class OperationDiffer:
                     self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
                                      where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
                                      name=header.name))
-                self._schema(previous.schema, header.schema, (previous.pointer, previous.document),
-                             (header.pointer, header.document),
+                self._schema(previous.schema, header.schema, *self._places(previous, header),
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:
@@ -243,6 +246,13 @@ def _same_contract(old: Operation, new: Operation) -> bool:
     return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
             and old.deprecated == new.deprecated and old.operation_id == new.operation_id
             and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
+
+
+def _non_resource(op: Operation, graph: SpecGraph) -> dict[str, Any]:
+    """`non_resource` for a path of a Kubernetes API server outside /api and /apis (`/version`,
+    `/.well-known/openid-configuration/`: what RBAC calls nonResourceURLs), which belongs to no API group."""
+    outside = not (op.path == "/api" or op.path.startswith(("/api/", "/apis")))
+    return {"non_resource": True} if graph.kubernetes and outside else {}
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

@@ -17,13 +17,13 @@ from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
-from specdiff.diff.vocabulary import SCALAR_KEYWORDS, Where, change
+from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
 from specdiff.graph.build import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.normalise import canonical as canonical  # one definition, used across diff/
-from specdiff.graph.schemas import deprecated_enum_values, enum_values, named_home, nullable, required_set, type_set
+from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -45,7 +45,7 @@ class Side:
 
     schema: Schema
     pointer: str
-    doc: Document
+    document: Document
 
 
 def _kind_name(gvks: list[str]) -> str | None:
@@ -74,9 +74,10 @@ class SchemaDiffer:
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
-        from specdiff.diff.kubernetes import KubernetesExtensions  # it builds on Side and Where, defined here
+        from specdiff.diff.kubernetes import KubernetesExtensions, publishes_topology  # they build on Side, Where
 
-        self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal)
+        self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
+                                               lambda: publishes_topology(old))
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -87,7 +88,7 @@ class SchemaDiffer:
     def compare_differing(self, old: Side, new: Side, where: Where) -> None:
         """`compare` without its equality check, for a pair the caller has found to differ: on a large pair
         that check is the costly part."""
-        key = (id(old.doc), old.pointer, id(new.doc), new.pointer)
+        key = (id(old.document), old.pointer, id(new.document), new.pointer)
         if key in self._stack:
             return  # a recursive structure: its first visit covers it
         self._stack.add(key)
@@ -104,14 +105,14 @@ class SchemaDiffer:
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
-            old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.doc)
-            new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.doc)
+            old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
+            new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
         if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
             if not self._union_against_plain(old, new, where):
                 self._keywords(old, new, where)
             return
-        o = self.old_normal.node(old.schema, old.pointer, old.doc)
-        n = self.new_normal.node(new.schema, new.pointer, new.doc)
+        o = self.old_normal.node(old.schema, old.pointer, old.document)
+        n = self.new_normal.node(new.schema, new.pointer, new.document)
         if o.named is not None and n.named is not None:
             if self.names.get(o.named) == n.named:
                 # the named pair is compared once on its own; here only what is written beside the refs,
@@ -119,8 +120,8 @@ class SchemaDiffer:
                 self.extensions.compare(written_old, written_new, where)
                 old_beside, new_beside = _plain(o.beside), _plain(n.beside)
                 if old_beside or new_beside:
-                    self._keywords(Side(old_beside, old.pointer, old.doc), Side(new_beside, new.pointer, new.doc),
-                                   where)
+                    self._keywords(Side(old_beside, old.pointer, old.document),
+                                   Side(new_beside, new.pointer, new.document), where)
                 return
             if where.context.at_body():  # a body swapped for another type: one change, with what each is
                 self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
@@ -134,7 +135,7 @@ class SchemaDiffer:
         key = (o.identity, n.identity, where.direction, where.context.stability)
         if key not in self._followed:
             self._followed.add(key)
-            self.compare(Side(o.schema, o.pointer, o.doc), Side(n.schema, n.pointer, n.doc), where)
+            self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
 
     def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
         """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
@@ -142,20 +143,21 @@ class SchemaDiffer:
         old_kinds = group_version_kinds(self.old.schemas[old_name].schema) if old_name in self.old.schemas else []
         new_kinds = group_version_kinds(self.new.schemas[new_name].schema) if new_name in self.new.schemas else []
         return {"old_kind": _kind_name(old_kinds), "new_kind": _kind_name(new_kinds),
-                "own_kind": where.kind is not None and where.kind in new_kinds}
+                "own_kind": where.operation_kind is not None and where.operation_kind in new_kinds}
 
     def _inside_named_pair(self, old: Node, new: Node) -> bool:
-        old_home, new_home = named_home(old.pointer), named_home(new.pointer)
+        old_home = self.old_normal.resolver.home(old.document, old.pointer)
+        new_home = self.new_normal.resolver.home(new.document, new.pointer)
         return (old_home is not None and new_home is not None and old_home[1] == new_home[1]
                 and self.names.get(old_home[0]) == new_home[0] and old_home[0] in self.old.schemas
-                and self.old.schemas[old_home[0]].document is old.doc
-                and self.new.schemas[new_home[0]].document is new.doc)
+                and self.old.schemas[old_home[0]].document is old.document
+                and self.new.schemas[new_home[0]].document is new.document)
 
     # -- keywords -----------------------------------------------------------------------------------
     def _keywords(self, old: Side, new: Side, where: Where) -> None:
         o, n = old.schema, new.schema
         where = self._placed(where, old, new)
-        old_types, new_types = type_set(o, old.doc.dialect), type_set(n, new.doc.dialect)
+        old_types, new_types = type_set(o, old.document.dialect), type_set(n, new.document.dialect)
         retyped = old_types != new_types
         if retyped:
             self.emit(change("modified", "schema", "type", old=_types(old_types), new=_types(new_types), where=where,
@@ -224,21 +226,21 @@ class SchemaDiffer:
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
             if name not in old_props:
-                at = self._placed(where.at("." + name), None, Side(schema, pointer, new.doc))
+                at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
                                  required=name in new_required,
                                  read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
                                  **_lifecycle_facts(schema)))
                 if isinstance(schema, dict):
-                    self.introduced(Side(schema, pointer, new.doc), at)
+                    self.introduced(Side(schema, pointer, new.document), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.pointer + join_pointer(("properties", name))
-                self.compare(Side(old_props[name], old_pointer, old.doc), Side(schema, pointer, new.doc),
+                self.compare(Side(old_props[name], old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
                 old_pointer = old.pointer + join_pointer(("properties", name))
-                at = self._placed(where.at("." + name), Side(schema, old_pointer, old.doc), None)
+                at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
                                  **_deprecation_facts(schema)))
@@ -265,7 +267,7 @@ class SchemaDiffer:
         first = old or new
         if first is not None:
             graph = self.old if first is old else self.new
-            stability = least_stable(stability, graph.located(first.doc, first.pointer)[0])
+            stability = least_stable(stability, graph.located(first.document, first.pointer)[0])
         return self._directed(where, stability, old, new)
 
     def _read_or_written(self, where: Where, old: Side, new: Side, name: str) -> Where:
@@ -273,12 +275,12 @@ class SchemaDiffer:
         if name not in _mapping(old.schema.get("properties")) or name not in _mapping(new.schema.get("properties")):
             return where
         tokens = join_pointer(("properties", name))
-        return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.doc),
-                              Side(new.schema, new.pointer + tokens, new.doc))
+        return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.document),
+                              Side(new.schema, new.pointer + tokens, new.document))
 
     def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
-        _, old_read, old_written = self.old.located(old.doc, old.pointer) if old else (None, True, True)
-        _, new_read, new_written = self.new.located(new.doc, new.pointer) if new else (None, True, True)
+        _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
+        _, new_read, new_written = self.new.located(new.document, new.pointer) if new else (None, True, True)
         direction = where.direction
         if old_read and new_read and direction != "request":
             direction = "response"
@@ -287,14 +289,14 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction, where.kind)
+                     else replace(where.context, stability=stability), direction, where.operation_kind)
 
     def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if isinstance(o, dict) and isinstance(n, dict):
-            self.compare(Side(o, f"{old.pointer}/{keyword}", old.doc), Side(n, f"{new.pointer}/{keyword}", new.doc),
-                         where.at(suffix))
+            self.compare(Side(o, f"{old.pointer}/{keyword}", old.document),
+                         Side(n, f"{new.pointer}/{keyword}", new.document), where.at(suffix))
         elif presence and (isinstance(o, dict) or isinstance(n, dict)):
             self._value(keyword, o if o is not None else _MISSING, n if n is not None else _MISSING, old, new,
                         where)
@@ -332,16 +334,18 @@ class SchemaDiffer:
             members = self._members(keyword, union, normal, rename=union is old)
             if not members:
                 return False
-            closest = self._closest(plain, members, normal, union.doc)
+            closest = self._closest(plain, members, normal, union.document)
             rest = {k: v for k, v in union.schema.items() if k != keyword}
             pointer, member = members[closest]
-            lifted = Side(overlay(member, rest) if rest else member, pointer, union.doc)
+            lifted = Side(overlay(member, rest) if rest else member, pointer, union.document)
             if union is new:
                 self.compare(plain, lifted, where)
             else:
                 self.compare(lifted, plain, where)
-            if plain.doc.dialect == "swagger-2.0" and union.doc.dialect != "swagger-2.0":
+            if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
+            forms = _scalar_forms(plain.schema, union.schema, [normal.target(m, at, union.document)
+                                                               for at, m in members.values()])
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
@@ -350,6 +354,7 @@ class SchemaDiffer:
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
                                      member=_member_label(key, schema), plain_format=plain.schema.get("format"),
+                                     scalar_forms=forms,
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
@@ -357,7 +362,7 @@ class SchemaDiffer:
     def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], normal: Normaliser,
                  doc: Document) -> str:
         """The member that reads most like `plain`: equal, else of the same type, else the first."""
-        wanted = type_set(plain.schema, plain.doc.dialect)
+        wanted = type_set(plain.schema, plain.document.dialect)
         same_type = None
         for key, (pointer, member) in members.items():
             target = normal.target(member, pointer, doc)
@@ -374,7 +379,7 @@ class SchemaDiffer:
         for key, (pointer, schema) in new_members.items():
             if key in old_members:
                 old_pointer, old_schema = old_members[key]
-                self.compare(Side(old_schema, old_pointer, old.doc), Side(schema, pointer, new.doc),
+                self.compare(Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at(label))
             else:
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
@@ -395,20 +400,20 @@ class SchemaDiffer:
         if keyword != "oneOf" or "discriminator" in union.schema:
             return {}
         pointer, schema = members[key]
-        added = self.new_normal.target(schema, pointer, union.doc)
-        return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.doc))
+        added = self.new_normal.target(schema, pointer, union.document)
+        return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.document))
                                 for name, (at, other) in members.items() if name != key)}
 
     def _all_of_additions(self, old: Side, new: Side, added: list[tuple[str, Schema]], where: Where) -> None:
         """Compare the old schema (its parts joined) with itself plus what each added part brings."""
         def old_part(part: Schema) -> Schema:
-            return self.old_normal.target(part, old.pointer, old.doc)
+            return self.old_normal.target(part, old.pointer, old.document)
 
         base = flattened(old.schema, old_part)
         for pointer, part in added:
-            brought = with_additions(base, self.new_normal.target(part, pointer, new.doc))
+            brought = with_additions(base, self.new_normal.target(part, pointer, new.document))
             if brought != base:
-                self.compare(Side(base, old.pointer, old.doc), Side(brought, pointer, new.doc), where)
+                self.compare(Side(base, old.pointer, old.document), Side(brought, pointer, new.document), where)
 
     def _members(self, keyword: str, side: Side, normal: Normaliser, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
@@ -420,7 +425,7 @@ class SchemaDiffer:
             if not isinstance(member, dict):
                 continue
             pointer = f"{side.pointer}/{keyword}/{i}"
-            name = normal.node(member, pointer, side.doc).named if isinstance(member.get("$ref"), str) else None
+            name = normal.node(member, pointer, side.document).named if isinstance(member.get("$ref"), str) else None
             if name is not None:
                 found[self.names.get(name, name) if rename else name] = (pointer, member)
             else:
@@ -432,6 +437,21 @@ class SchemaDiffer:
 def _plain(beside: Schema | None) -> Schema:
     """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
     return {k: v for k, v in (beside or {}).items() if not k.startswith("x-kubernetes-")}
+
+
+SCALAR_TYPES = ("string", "integer", "number", "boolean")
+
+
+def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
+    """A value of one scalar type written as a union of bare scalar types that includes it (`type: string` as
+    `oneOf: [{type: string}, {type: number}]`): how a spec lists the JSON forms one value is read in, with
+    nothing else said about it on either side."""
+    def bare(schema: Schema, allowed: set[str]) -> bool:
+        return not (schema.keys() - allowed - set(DOC_ATTRIBUTES))
+
+    return (plain.get("type") in SCALAR_TYPES and bare(plain, {"type", "format"})
+            and bare(union, {"oneOf", "anyOf", "format"}) and plain.get("type") in [m.get("type") for m in members]
+            and all(member.get("type") in SCALAR_TYPES and bare(member, {"type"}) for member in members))
 
 
 def _member_label(key: str, schema: Schema) -> str:

@@ -59,7 +59,8 @@ OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES), _SUNSET),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
+                      {**_SUNSET, "non_resource": (bool,)}),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
@@ -71,15 +72,15 @@ VOCABULARY: dict[str, Node] = {
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
                            *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
-                    "had_properties": (bool,), "plain_format": (str,), "old_kind": _OPTIONAL_STR,
-                    "new_kind": _OPTIONAL_STR, "own_kind": (bool,), **_SUNSET}),
+                    "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
+                    "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,), **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
-                       "value_kind": (str,)}),
+                       "value_kind": (str,), "markers_before": (bool,)}),
     "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
                       {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
@@ -113,11 +114,13 @@ class Where:
 
     context: Context
     direction: str
-    #: "core/v1/Pod": the kind the operation being compared acts on, so a body can be told to be that kind
-    kind: str | None = None
+    #: "core/v1/Pod": the kind the operation being compared names in its own `x-kubernetes-group-version-kind`
+    #: (a subresource's `Scale`), so a body can be told to be that kind; `Context.kind` is the kind its
+    #: resource serves (`Deployment`), what a reader files the change under
+    operation_kind: str | None = None
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction, self.kind)
+        return Where(self.context.at(path_suffix), self.direction, self.operation_kind)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

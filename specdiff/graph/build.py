@@ -30,7 +30,7 @@ from specdiff.graph.model import (
 )
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
-from specdiff.graph.schemas import named_home, refs_in
+from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import DECLARED, declared, of_version
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
@@ -128,7 +128,7 @@ class Builder:
         """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
         callbacks = raw.get("callbacks")
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
-            callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.doc)
+            callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.document)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
                                     doc)
@@ -240,7 +240,7 @@ class Builder:
                     self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
-                    home = named_home(target_pointer)
+                    home = self.resolver.home(target_doc, target_pointer)
                     if home is not None and home[0] in self.schemas and self.schemas[home[0]].document is target_doc:
                         found.add(home[0])  # a place inside a named schema: used through it, compared with it
                     else:

@@ -67,6 +67,19 @@ class Crd:
         return most_stable(*(v.stability for v in versions))
 
     @property
+    def direction(self) -> str:
+        """How the CRD and every part of its versions' schemas are used: both written and read.
+
+        Clients write the object (metadata, spec) and read it back; its controller reads spec and writes status
+        (through the status subresource when one is declared), and clients read that status. So every part has
+        a writer that a tighter schema rejects and a reader that a wider one surprises; the API server also
+        validates the whole stored object on each write, so a tighter status fails a client's next update of
+        spec, and a controller is often upgraded apart from its CRD. Unlike an operation's body, no part of a
+        custom resource is only request or only response.
+        """
+        return "both"
+
+    @property
     def about(self) -> str:
         """The kind a CRD-wide change is about, at the version it stores (else its first): what the report
         files it under ("cert-manager.io/v1/Certificate")."""

@@ -31,7 +31,7 @@ class Place(NamedTuple):
     """A place in one of the documents a spec is made of: refs written there resolve in that document."""
 
     pointer: str
-    doc: Document
+    document: Document
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Node:
 
     schema: Schema
     pointer: str
-    doc: Document
+    document: Document
     identity: Hashable
     #: the named schema a chain of refs reaches first, and what is written beside the refs before it
     named: str | None = None

@@ -147,17 +147,38 @@ class Resolver:
         key = (ref, id(doc))
         if key in self._names:
             return self._names[key]
-        _, pointer = self.split(ref, doc, at)
-        name = next((split_pointer(pointer)[-1] for prefix in NAMED_PREFIXES
-                     if pointer.startswith(prefix) and "/" not in pointer[len(prefix):]), None)
-        self._names[key] = name
+        target_doc, pointer = self.split(ref, doc, at)
+        home = self.home(target_doc, pointer)
+        name = self._names[key] = home[0] if home is not None and not home[1] else None
         return name
+
+    def home(self, doc: Document, pointer: str) -> tuple[str, str] | None:
+        """(named-schema identity, pointer inside it) of a place inside a named schema; None elsewhere.
+
+        A named schema of the spec's own documents is known by its name (`Pet`); one written in a file or URL
+        reached by `$ref`, by that file and its pointer (`common.yaml#/components/schemas/Pet`): the two are
+        different schemas, so neither may be paired with, or hide a change to, the other.
+        """
+        for prefix in NAMED_PREFIXES:
+            if pointer.startswith(prefix):
+                name, slash, rest = pointer[len(prefix):].partition("/")
+                file = self.key(doc)
+                if file is None:
+                    return split_pointer("/" + name)[0], slash + rest
+                return f"{file}#{prefix}{name}", slash + rest
+        return None
 
     @staticmethod
     def error(message: str, doc: Document, at: str) -> InputError:
         """An error at a pointer of a document, placed by line:column when the source map finds it."""
         found = doc.locate(at) if at else None
         return InputError(message, file=doc.name, place=f"{found[0]}:{found[1]}" if found else at or None)
+
+
+def plain_name(name: str) -> str:
+    """A named schema's name as its document writes it (`Pet` for `common.yaml#/components/schemas/Pet`)."""
+    file, hash_, pointer = name.partition("#/")
+    return split_pointer("/" + pointer)[-1] if hash_ and file else name
 
 
 def _is_ref(node: Any) -> bool:

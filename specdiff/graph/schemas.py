@@ -111,15 +111,3 @@ def deprecated_enum_values(schema: Schema) -> frozenset[str]:
     """Values whose documented line says they are deprecated."""
     return frozenset(value for value, text in documented_enum(schema).items() if _DEPRECATED.search(text))
 
-
-def named_home(pointer: str) -> tuple[str, str] | None:
-    """(named schema, pointer inside it) for a place inside a named schema (`/components/schemas/Foo/properties/a`
-    -> ("Foo", "/properties/a")); None elsewhere. A `$ref` there is part of that schema, compared with it."""
-    from specdiff.graph.refs import NAMED_PREFIXES
-    from specdiff.load.sourcemap import split_pointer
-
-    for prefix in NAMED_PREFIXES:
-        if pointer.startswith(prefix):
-            name, slash, rest = pointer[len(prefix):].partition("/")
-            return split_pointer("/" + name)[0], slash + rest
-    return None

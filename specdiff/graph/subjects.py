@@ -11,7 +11,7 @@ names `Foo`). Other operations go under their first tag, else their path's first
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from specdiff.graph.model import Operation, SpecGraph
@@ -26,8 +26,6 @@ def operation_subjects(graph: SpecGraph) -> dict[str, Subject]:
     """Operation key -> (resource, kind). `resource` is the Kubernetes resource (None for a path that names
     none, such as discovery), else the tag; `kind` the group/version/kind the resource serves ("apps/v1/
     Deployment"), None when it serves none or several."""
-    from specdiff.graph.build import group_version_kinds
-
     kinds: dict[tuple[str, str], set[str]] = {}
     resources: dict[str, str | None] = {}
     for key, op in graph.operations.items():
@@ -36,7 +34,7 @@ def operation_subjects(graph: SpecGraph) -> dict[str, Subject]:
             continue
         resource = resources[key] = kubernetes_resource(op.path)
         if resource and "/" not in resource:
-            kind = (op.kind or next(iter(_returned_kinds(graph, op, group_version_kinds)), None))
+            kind = (op.kind or next(iter(_returned_kinds(graph, op)), None))
             if kind:
                 kinds.setdefault((op.group_version, resource), set()).add(kind.rpartition("/")[2])
     served = {(group_version, resource): f"{group_version}/{kind}"
@@ -63,27 +61,22 @@ def kubernetes_resource(path: str) -> str | None:
     return f"{parts[0]}/{sub}"
 
 
-def _returned_kinds(graph: SpecGraph, op: Operation, kinds_of: Any) -> list[str]:
-    """The group/version/kinds the first success response that names one returns."""
+def _returned_kinds(graph: SpecGraph, op: Operation) -> list[str]:
+    """The group/version/kinds the first success response that names one returns: its schema as the
+    normalisation stage reads it, through refs resolved in the document the response is written in."""
+    from specdiff.graph.build import group_version_kinds
+
     for status, response in sorted(op.responses.items()):
         if not status.startswith("2"):
             continue
         for media in response.media.values():
-            ref = media.schema.get("$ref") if isinstance(media.schema, dict) else None
-            target = _local(graph.document_of(op).data, ref) if isinstance(ref, str) else None
-            found: list[str] = kinds_of(target) if isinstance(target, dict) else []
+            if media.schema is None:
+                continue
+            found = group_version_kinds(graph.normal.target(media.schema, media.pointer,
+                                                             media.document or graph.document_of(op)))
             if found:
                 return found
     return []
-
-
-def _local(data: Any, ref: str) -> Any:
-    if not ref.startswith("#/"):
-        return None
-    target = data
-    for token in ref[2:].split("/"):
-        target = target.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
-    return target
 
 
 def kind_of(kinds: set[str]) -> str | None:

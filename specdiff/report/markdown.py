@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from specdiff.notation import finding_scope, name
+from specdiff.notation import finding_scope, name, outline
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.sections import sentence
@@ -71,11 +71,12 @@ _MEMBERS = 20  # places a group's row lists before "and N more"
 
 
 def _where(finding: Finding, members: bool) -> str:
-    """The group-version the message's short names leave out, or a group's count of places with the first of
-    them (left out when room is short, or when the places differ only in the group-versions already given)."""
-    scope = escape(finding_scope(finding), table=True)
+    """The place at a glance (the group-version the message's short names leave out, the operation, the CRD's
+    kind), or a group's count of places with the first of them (left out when room is short, or when the places
+    differ only in the group-versions already given)."""
     if not finding.members:
-        return scope
+        return escape(outline(finding.change.context), table=True)
+    scope = escape(finding_scope(finding), table=True)
     count = f"{scope} ({len(finding.members)} places)" if scope else f"{len(finding.members)} places"
     if not members or (scope and len({name(m.change.context) for m in finding.members}) == 1):
         return count
