@@ -148,3 +148,35 @@ def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_diff
     assert kinds("io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction") == (
         "io.k8s.api.policy.v1beta1.Eviction", "io.k8s.api.policy.v1.Eviction")
     assert kinds("simple-user", "nullable-simple-user") == ("simple-user", "nullable-simple-user")
+
+
+@pytest.mark.parametrize(("old", "new", "config", "said"), [
+    ({"components": {"schemas": {"Subject": {"type": "object", "x-kubernetes-unions": [
+        {"fields-to-discriminateBy": {"user": "User"}}]}}}},
+     {"components": {"schemas": {"Subject": {"type": "object", "x-kubernetes-unions": [
+         {"fields-to-discriminateBy": {"user": "User", "group": "Group"}}]}}}}, None,
+     ("kubernetes.union.changed", "Union of Subject (discriminator: not written) changed: not written -> group")),
+    ({"components": {"schemas": {"Frobber": {"type": "object", "properties": {"height": {"type": "integer"}}}}}},
+     {"components": {"schemas": {"Frobber": {"type": "object", "properties": {"height": {"type": "integer"}, "width": {
+         "type": "integer", "x-kubernetes-api-lifecycle": {"kubernetes": {"status": "alpha",
+                                                                          "featureGate": "Frobber2D"}}}}}}}}, None,
+     ("lifecycle.gated-field-added", "Alpha field Frobber.width added behind feature gate Frobber2D (minVersion not "
+                                     "written)")),
+    ({"paths": {"/frobs": {"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+                                   "responses": {"200": {"description": "ok"}}}}}},
+     {"paths": {"/frobs": {"get": {"parameters": [{"name": "q", "in": "query", "deprecated": True,
+                                                   "schema": {"type": "string"}}],
+                                   "responses": {"200": {"description": "ok"}}}}}},
+     {"deprecation-days": {"stable": 180}},
+     ("deprecation.notice-too-short", "GET /frobs query parameter q: deprecated with less notice than the 180 days "
+                                      "ga elements need before their sunset")),
+])
+def test_a_message_names_its_place_once_and_says_what_was_not_written(
+        old: dict[str, object], new: dict[str, object], config: dict[str, object] | None,
+        said: tuple[str, str]) -> None:
+    from rulecases import run_case
+
+    from specdiff.report.sections import sentence
+
+    report = run_case({"old": old, "new": new, "config": config, "policy": "kubernetes"})
+    assert [(f.rule, sentence(f)) for f in report.findings if f.rule == said[0]] == [said]

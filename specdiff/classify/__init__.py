@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -121,7 +120,7 @@ def message_values(change: Change) -> dict[str, str]:
     }
     values["old"], values["new"] = kinds(values["old"], values["new"])
     for key, value in change.detail:
-        values[key] = show(value)
+        values[key] = NOT_WRITTEN if value is None else show(value)
     return values
 
 
@@ -131,4 +130,4 @@ class _Blank(dict[str, str]):
 
 
 def render(template: str, values: Mapping[str, str]) -> str:
-    return string.Formatter().vformat(template, (), _Blank(values)).strip()
+    return template.format_map(_Blank(values)).strip()

@@ -72,17 +72,21 @@ class OperationDiffer:
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
         request = self._request(where)
+        #: equal schemas compare equal and one dialect serialises equal settings alike: only where it is written
+        #: may differ, which moves when a parameter is added before it
+        moved_only = self.schemas.equal_means_unchanged and self.old.document.dialect == self.new.document.dialect
         for key, param in new.parameters.items():
-            at = request.at(f"{param.location} parameter {param.name}")
-            if key not in old.parameters:
-                self.emit(change("added", "parameter", new=param.name, where=at, new_pointer=param.pointer,
-                                 location=param.location, name=param.name, required=param.required))
-            else:
-                self._parameter(old.parameters[key], param, at)
+            previous = old.parameters.get(key)
+            if previous is None:
+                self.emit(change("added", "parameter", new=param.name, where=request.at(_label(param)),
+                                 new_pointer=param.pointer, location=param.location, name=param.name,
+                                 required=param.required))
+            elif not (moved_only and _same_but_place(previous, param)):
+                self._parameter(previous, param, request.at(_label(param)))
         for key, param in old.parameters.items():
             if key not in new.parameters:
                 self.emit(change("removed", "parameter", old=param.name,
-                                 where=request.at(f"{param.location} parameter {param.name}"),
+                                 where=request.at(_label(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
@@ -219,6 +223,17 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     types = {types} if isinstance(types, str) else {t for t in types if isinstance(t, str)} \
         if isinstance(types, list) else set()
     return not types or bool(types & {"array", "object"})
+
+
+def _label(param: Parameter) -> str:
+    return f"{param.location} parameter {param.name}"
+
+
+def _same_but_place(old: Parameter, new: Parameter) -> bool:
+    """Equal in everything `_parameter` compares; the pointer and document may differ."""
+    return (old.name == new.name and old.required == new.required and old.style == new.style
+            and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
+            and old.schema == new.schema)
 
 
 def _same_contract(old: Operation, new: Operation) -> bool:
