@@ -496,6 +496,10 @@ def _too_deep(name: str, limits: Limits, place: str | None = None) -> InputError
     return InputError(f"nesting deeper than {limits.max_depth} levels (--max-depth)", file=name, place=place)
 
 
+#: a tuple: `dict | list`, tested once per value of a whole spec, would build a union object for each test
+_CONTAINERS = (dict, list)
+
+
 def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
     """Refuse nesting deeper than the limit in a tree without shared nodes (JSON), one level at a time."""
     level = [data] if isinstance(data, dict | list) else []
@@ -505,7 +509,7 @@ def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
         if depth > limits.max_depth:
             raise _too_deep(name, limits)
         level = [child for node in level for child in (node.values() if isinstance(node, dict) else node)
-                 if isinstance(child, dict | list)]
+                 if isinstance(child, _CONTAINERS)]
 
 
 def check_shape(data: Any, name: str, limits: Limits) -> None:
@@ -528,7 +532,7 @@ def check_shape(data: Any, name: str, limits: Limits) -> None:
             continue
         if done:
             open_ids.discard(key)
-            containers = [c for c in children if isinstance(c, dict | list)]
+            containers = [c for c in children if isinstance(c, _CONTAINERS)]
             size[key] = 1 + sum(size.get(id(c), 1) for c in children)
             height[key] = 1 + max((height[id(c)] for c in containers), default=0)
             if size[key] > limits.max_alias_nodes:
@@ -540,7 +544,7 @@ def check_shape(data: Any, name: str, limits: Limits) -> None:
         open_ids.add(key)
         stack.append((node, depth, True))
         for child in children:
-            if not isinstance(child, dict | list):
+            if not isinstance(child, _CONTAINERS):
                 continue
             if id(child) in open_ids:
                 raise InputError("a YAML alias refers to a node that contains it (a structure that contains "
