@@ -59,9 +59,11 @@ example-notes: setup
 	  --format release-notes --output $(EXAMPLE_NOTES); test $$? -le 1; \
 	else echo "no corpora at $(CORPORA): $(EXAMPLE_NOTES) left as it is"; fi
 
-# docs/rules.md is generated from the rule cards (tests/test_goldens.py fails when it is stale).
+# docs/rules.md and rules/catalogue.json are generated from the rule cards (tests/test_goldens.py fails when
+# either is stale).
 docs: setup
 	$(BIN)/specdiff rules --format markdown > docs/rules.md
+	$(BIN)/python -c 'from specdiff.classify.cards import write_compiled; write_compiled()'
 
 # Whole-process wall time, CPU time and peak memory per case (docs/performance.md); timings are never a failure.
 bench: setup

@@ -15,7 +15,6 @@ import difflib
 import os
 import re
 import stat
-import subprocess
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -454,6 +453,8 @@ def _date(value: Any, where: _Where, at: tuple[Any, ...]) -> dt.date | None:
 
 def _repository_root(folder: Path) -> Path:
     """The git work tree the configuration is in, else its own folder: where the files it names must be."""
+    import subprocess  # here: a run without a baseline file never needs it
+
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, text=True,
                              timeout=30, check=False).stdout.strip()

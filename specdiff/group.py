@@ -148,8 +148,8 @@ def _message(members: Sequence[Finding]) -> str:
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
-    for key in _facts_that_differ(template, members):  # a CRD change in several versions names each of them
-        values[key] = _joined(_distinct(message_values(m.change).get(key) for m in members), cut=False)
+    for key, shown in _facts_that_differ(template, members):  # a CRD change in several versions names each
+        values[key] = _joined(shown, cut=False)
         template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
             f"{key} {{{key}}}", f"{key}s {{{key}}}")
     places = list({m.change.context.operation: m.change.context for m in members
@@ -170,12 +170,15 @@ def _message(members: Sequence[Finding]) -> str:
 _PLACES = frozenset({"location", "operation", "value", "path", "schema", "document", "group_version"})
 
 
-def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[str]:
-    """The other placeholders of `template` whose value is not the same for every member (`version` of a CRD
-    version no longer served in v1alpha2 and v1alpha3)."""
-    keys = [key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES]
-    return [key for key in dict.fromkeys(keys)
-            if len({message_values(m.change).get(key) for m in members}) > 1]
+def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[tuple[str, list[str]]]:
+    """The other placeholders of `template` whose value is not the same for every member, each with the
+    members' values (`version` of a CRD version no longer served in v1alpha2 and v1alpha3)."""
+    keys = dict.fromkeys(key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES)
+    if not keys:
+        return []
+    each = [message_values(m.change) for m in members]
+    return [(key, _distinct(values.get(key) for values in each)) for key in keys
+            if len({values.get(key) for values in each}) > 1]
 
 
 def _resource_message(members: Sequence[Finding], group_version: str, resource: str) -> str:

@@ -85,7 +85,8 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     for finding in findings:
         hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
         used_ignores.update(hits)
-        matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding)))
+        # (hashing every finding twice is skipped when there is no baseline to look them up in)
+        matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding))) if baseline else set()
         in_baseline = bool(matched)
         used_baseline.update(matched)
         override = level_override(finding.rule, config.levels)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from rulecases import EXAMPLE_CARD
 
-from specdiff.classify.cards import cases, catalogue, load_catalogue
+from specdiff.classify import cards
+from specdiff.classify.cards import COMPILED, Card, cases, catalogue, compile_catalogue, load_catalogue, rules_root
 from specdiff.errors import ConfigError
 
 CARD = EXAMPLE_CARD + "---\n"  # the card, then its cases in a second document
@@ -32,3 +33,46 @@ def test_every_shipped_card_keeps_its_cases_out_of_the_card() -> None:
     for item in catalogue():
         head = Path(item.source).read_text(encoding="utf-8").partition("\n---\n")[0]
         assert "\ncases:" not in head, item.path
+
+
+def test_the_compiled_catalogue_gives_the_cards_the_yaml_gives() -> None:
+    root = rules_root()
+    assert (root / COMPILED).is_file(), "rules/catalogue.json is missing: run `make docs`"
+    assert catalogue() == load_catalogue_from_yaml(root)
+
+
+def load_catalogue_from_yaml(root: Path) -> tuple[Card, ...]:
+    """The catalogue parsed from its YAML cards alone (a copy of them without the compiled file)."""
+    original = cards._compiled_heads
+    try:
+        cards._compiled_heads = lambda root, sources: None  # type: ignore[assignment]
+        return load_catalogue(root)
+    finally:
+        cards._compiled_heads = original
+
+
+def test_an_edited_card_is_read_from_its_yaml_not_the_stale_compiled_file(tmp_path: Path) -> None:
+    card = tmp_path / "schema" / "card.yaml"
+    card.parent.mkdir()
+    card.write_text(CARD)
+    (tmp_path / COMPILED).write_text(compile_catalogue(tmp_path))
+    (compiled,) = load_catalogue(tmp_path)
+    card.write_text(CARD.replace("level: safe", "level: dangerous"))
+    (edited,) = load_catalogue(tmp_path)
+    assert (compiled.level, edited.level) == ("safe", "dangerous")
+    assert (compiled.area, compiled.path, compiled.source) == ("schema", "schema/card.yaml", str(card))
+
+
+def test_a_compiled_file_from_other_cards_or_garbage_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "card.yaml").write_text(CARD)
+    (tmp_path / COMPILED).write_text('{"digest": "0", "cards": {"card.yaml": {"id": "forged"}}}')
+    assert [c.id for c in load_catalogue(tmp_path)] == ["schema.test.example"]
+    (tmp_path / COMPILED).write_text("\x00 not json")
+    assert [c.id for c in load_catalogue(tmp_path)] == ["schema.test.example"]
+
+
+def test_a_card_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "card.yaml").write_bytes(b"id: \xff\n")
+    with pytest.raises(ConfigError) as caught:
+        load_catalogue(tmp_path)
+    assert str(caught.value) == f"{tmp_path / 'card.yaml'}: a rule card must be UTF-8 text"

@@ -287,8 +287,7 @@ def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> No
     from specdiff.classify.cards import _card
     from specdiff.errors import ConfigError
 
-    card = tmp_path / "x.yaml"
-    card.write_text("id: x.y\ntitle: t\nlevel: breaking\nmessage: m\nreason: r\ndocs: {}\n"
-                    "when: [{predicate: was_deprecated}]\n")
+    raw = {"id": "x.y", "title": "t", "level": "breaking", "message": "m", "reason": "r", "docs": {},
+           "when": [{"predicate": "was_deprecated"}]}
     with pytest.raises(ConfigError, match=r"'when' must be a list of \{predicate, level, reason\}"):
-        _card(card, tmp_path)
+        _card(tmp_path, "x.yaml", raw)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from excerpts import excerpts, refreshed
 
-from specdiff.classify.cards import catalogue
+from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, rules_root
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
 from specdiff.cli import _EXTENSIONS, main
 from specdiff.report import FORMATS
@@ -78,6 +78,12 @@ def test_docs_rules_md_is_generated_from_the_cards() -> None:
     assert on_disk == render_catalogue("markdown"), "docs/rules.md is stale: run `make docs`"
     done = CliRunner().invoke(main, ["rules", "--format", "markdown"])
     assert (done.exit_code, done.output) == (0, on_disk)
+
+
+def test_the_compiled_catalogue_is_made_from_the_cards_as_they_are() -> None:
+    """A stale rules/catalogue.json is still correct (the YAML is read instead) but loses its speed."""
+    on_disk = (rules_root() / COMPILED).read_text(encoding="utf-8")
+    assert on_disk == compile_catalogue(rules_root()), "rules/catalogue.json is stale: run `make docs`"
 
 
 @pytest.mark.parametrize("rule_id", sorted(c.id for c in catalogue()))

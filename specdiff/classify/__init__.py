@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -131,4 +130,4 @@ class _Blank(dict[str, str]):
 
 
 def render(template: str, values: Mapping[str, str]) -> str:
-    return string.Formatter().vformat(template, (), _Blank(values)).strip()
+    return template.format_map(_Blank(values)).strip()
