@@ -8,6 +8,7 @@ import pytest
 from conftest import corpus
 
 from specdiff.diff.cel import Shape, holds, widens
+from specdiff.diff.kubernetes import shape
 from specdiff.load import load
 from specdiff.pipeline import run
 
@@ -126,6 +127,11 @@ def test_has_on_a_variable_of_which_nothing_is_known_may_fail() -> None:
     # the items of a list nothing is known about may be strings, on which `has(g.b)` is an error
     assert widens("self.all(g, true)", "self.all(g, has(g.b) ? true : true)") is False
     assert widens("self.all(g, true)", "self.all(g, true || has(g.b))") is True
+
+
+def test_has_on_an_item_of_a_list_of_strings_is_an_error() -> None:
+    before = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
+    assert holds("!has(self.tags) || self.tags.all(t, has(t.x) ? true : true)", shape(before, before)) is False
 
 
 def test_gateway_httproutes_v1_4_to_v1_6_cors_rules() -> None:

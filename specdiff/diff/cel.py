@@ -36,6 +36,7 @@ class Shape:
     items: Shape | None = None  # each item, when it is a list
     values: Shape | None = None  # each value, when it is a map
     enum: frozenset[str] | None = None  # the strings it can be, when it is a string enum
+    fielded: bool = True  # it may be an object (not a string, number or list, on which `has(x.f)` is an error)
 
     def member(self, name: str) -> Shape:
         return self.fields.get(name, NOTHING_KNOWN)
@@ -343,9 +344,9 @@ def _guarded(argument: object, env: Env) -> Tree[Token] | None:
     """The field access `x.f` that `has(argument)` tests, when x is always there and an object (so the test is
     never an error); None otherwise."""
     node = _strip(argument)
-    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2 \
-            and _resolve(node.children[0], env) is not None:
-        return node
+    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
+        parent = _resolve(node.children[0], env)
+        return node if parent is not None and parent.fielded else None
     return None
 
 

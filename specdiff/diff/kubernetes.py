@@ -340,7 +340,8 @@ def shape(before: Any, after: Any) -> Shape:
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
     values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
         isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
-    return Shape(absent, present, _Fields(old_properties, new_properties), items, values, _enum(before, after))
+    return Shape(absent, present, _Fields(old_properties, new_properties), items, values, _enum(before, after),
+                 fielded=value_kind(before) == "object")
 
 
 def _enum(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str] | None:
