@@ -74,6 +74,34 @@ def outline(ctx: Context) -> str:
     return type_name(ctx) or ctx.group_version or ctx.document or ""
 
 
+def beside(text: str, ctx: Context) -> str:
+    """`text` for a reader who sees the place's outline beside it (a table's where column) when that outline is
+    the operation, so the row names the operation once: "Query parameter limit of GET /pets became required"
+    -> "Query parameter limit became required", "Pattern of GET /pets query parameter q loosened" -> "Pattern
+    of query parameter q loosened"."""
+    operation = ctx.operation
+    if not operation or outline(ctx) != operation:
+        return text
+    located = name(ctx)
+    if located != operation and located in text:  # the part inside the operation stays
+        shorter = text.replace(located, located[len(operation):].strip(), 1)
+    else:
+        shorter = _operation_named(operation).sub("", text, count=1).strip()
+    if shorter == text or not shorter or operation in shorter:
+        return text
+    return shorter[:1].upper() + shorter[1:] if _PLAIN_WORD.match(shorter) else shorter
+
+
+def _operation_named(operation: str) -> re.Pattern[str]:
+    """The operation as a message names it: leading (`GET /pets no longer answers 202`, `GET /pets: ...`),
+    after a preposition (`... of GET /pets`) or after the word Operation."""
+    return re.compile(rf"(?:^|\s(?:of|to|from|by|in)\s|(?<=^Operation)\s){re.escape(operation)}:?(?=\s|$)")
+
+
+#: a text that starts with a plain word (not a name such as `application/json` or `operationId`)
+_PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")
+
+
 def type_name(ctx: Context) -> str:
     """A Kubernetes type by its kind (`io.k8s.api.core.v1.PodSpec` -> `PodSpec`, a CRD version's schema
     `httproutes.gateway.networking.k8s.io/v1` -> `HTTPRoute`), or by package and name when it has no version

@@ -180,3 +180,27 @@ def test_a_message_names_its_place_once_and_says_what_was_not_written(
 
     report = run_case({"old": old, "new": new, "config": config, "policy": "kubernetes"})
     assert [(f.rule, sentence(f)) for f in report.findings if f.rule == said[0]] == [said]
+
+
+@pytest.mark.parametrize(("text", "ctx", "said"), [
+    ("Query parameter limit of GET /pets became required", Context(operation="GET /pets", path="query parameter limit"),
+     "Query parameter limit became required"),
+    ("GET /pets no longer answers 202", Context(operation="GET /pets"), "No longer answers 202"),
+    ("Operation GET /pets removed", Context(operation="GET /pets"), "Operation removed"),
+    ("Pattern of GET /pets query parameter q loosened (a -> b)",
+     Context(operation="GET /pets", path="query parameter q"), "Pattern of query parameter q loosened (a -> b)"),
+    ("Property POST /pets request body: name removed", Context(operation="POST /pets", path="request body.name"),
+     "Property request body: name removed"),
+    ("GET /pets: sunset date 2031-06-30 -> 2031-03-31", Context(operation="GET /pets"),
+     "Sunset date 2031-06-30 -> 2031-03-31"),
+    ("application/json request bodies are now accepted as part of */* by DELETE /pets",
+     Context(operation="DELETE /pets"), "application/json request bodies are now accepted as part of */*"),
+    # near misses: a Kubernetes resource's outline is its resource, so the message keeps the operation
+    ("Operation GET /api/v1/pods removed", Context(operation="GET /api/v1/pods", group_version="core/v1",
+                                                   resource="pods"), "Operation GET /api/v1/pods removed"),
+    ("Property Pet.name removed", Context(schema="Pet", path=".name"), "Property Pet.name removed"),
+])
+def test_a_change_beside_its_operation_does_not_name_it_again(text: str, ctx: Context, said: str) -> None:
+    from specdiff.notation import beside
+
+    assert beside(text, ctx) == said

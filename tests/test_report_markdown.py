@@ -203,7 +203,8 @@ def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> Non
     assert LIVE.findall("".join(page.outside_code)) == []
     cells = re.findall(r"<td>(.*?)</td>", html)
     assert len(cells) == 4  # the | in the name did not split the row
-    assert re.sub(r"<[^>]+>", "", cells[2]) == f"Operation {label} removed".replace("&", "&amp;")
+    assert re.sub(r"<[^>]+>", "", cells[1]) == label.replace("&", "&amp;")  # named once, in the where cell
+    assert re.sub(r"<[^>]+>", "", cells[2]) == "Operation removed"
     assert "\u200b" not in text
 
 
@@ -219,7 +220,8 @@ def _cells(markdown: str) -> list[tuple[str, str, str]]:
 
 def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> None:
     """Operations by method and path (a Kubernetes resource's by group-version and resource), a whole CRD by its
-    kind, a named schema by its name; Kubernetes types keep their group-version."""
+    kind, a named schema by its name; Kubernetes types keep their group-version. A change beside its operation
+    does not name the operation again."""
     from conftest import corpus
 
     pets = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/pets": {"post": {
@@ -231,7 +233,7 @@ def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> N
     bigger["components"]["schemas"]["Pet"]["properties"]["tag"] = {"type": "string"}
     old, new = (load_text(json.dumps(spec), name, None) for spec, name in ((pets, "old.json"), (bigger, "new.json")))
     assert _cells(render(run(old, new), "markdown", RenderOptions())) == [
-        ("request-body.became-required", "POST /pets", "Request body of POST /pets became required"),
+        ("request-body.became-required", "POST /pets", "Request body became required"),
         ("schema.property.added", "Pet", "Optional property Pet.tag added")]
     routes = "crds/gateway-api/httproutes.standard.{}.yaml"
     crd = compare(corpus(routes.format("v0.5.0")), corpus(routes.format("v0.8.0")))[0]

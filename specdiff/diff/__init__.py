@@ -106,14 +106,16 @@ def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int |
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
-        if old_name == new_name and schemas.equal_means_unchanged and before.schema == after.schema:
+        unchanged = schemas.equal_means_unchanged and before.schema == after.schema
+        if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
         if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
-        schemas.compare(Side(before.schema, before.pointer, before.document),
-                        Side(after.schema, after.pointer, after.document), where)
+        if not unchanged:
+            schemas.compare_differing(Side(before.schema, before.pointer, before.document),
+                                      Side(after.schema, after.pointer, after.document), where)
     for name, schema in new.schemas.items():
         if name not in renamed_to:
             where = _named_where(new, schema)

@@ -220,7 +220,7 @@ class KubernetesExtensions:
         pairs, removed, added = _match_rules(_listed(old.schema.get(VALIDATIONS)),
                                              _listed(new.schema.get(VALIDATIONS)))
         at_old, at_new = f"{old.pointer}/{VALIDATIONS}", f"{new.pointer}/{VALIDATIONS}"
-        from specdiff.diff.cel import widens  # here, not at the top: the CEL parser costs 50 ms to import
+        from specdiff.diff.cel import holds, widens  # here, not at the top: the CEL parser costs 50 ms to import
 
         known = shape(old.schema, new.schema)
 
@@ -247,7 +247,7 @@ class KubernetesExtensions:
             self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
-                             message=after.get("message"), on_new_fields=_holds_on_existing(after, old, new)))
+                             message=after.get("message"), on_new_fields=holds(after.get("rule"), known)))
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:
@@ -313,13 +313,6 @@ def publishes_topology(graph: SpecGraph) -> bool:
         elif isinstance(value, list):
             stack.extend(v for v in value if isinstance(v, (dict, list)))
     return False
-
-
-def _holds_on_existing(rule: dict[str, Any], old: Side, new: Side) -> bool:
-    """The rule is true on every object valid under the old schema (see `shape`)."""
-    from specdiff.diff.cel import holds  # imported by the first spec with validation rules
-
-    return holds(rule.get("rule"), shape(old.schema, new.schema))
 
 
 def shape(before: Any, after: Any) -> Shape:

@@ -8,7 +8,6 @@ from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer, Side
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
-from specdiff.graph.normalise import Place
 from specdiff.records import Context
 
 
@@ -73,17 +72,21 @@ class OperationDiffer:
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
         request = self._request(where)
+        #: equal schemas compare equal and one dialect serialises equal settings alike: only where it is written
+        #: may differ, which moves when a parameter is added before it
+        moved_only = self.schemas.equal_means_unchanged and self.old.document.dialect == self.new.document.dialect
         for key, param in new.parameters.items():
-            at = request.at(f"{param.location} parameter {param.name}")
-            if key not in old.parameters:
-                self.emit(change("added", "parameter", new=param.name, where=at, new_pointer=param.pointer,
-                                 location=param.location, name=param.name, required=param.required))
-            else:
-                self._parameter(old.parameters[key], param, at)
+            previous = old.parameters.get(key)
+            if previous is None:
+                self.emit(change("added", "parameter", new=param.name, where=request.at(_label(param)),
+                                 new_pointer=param.pointer, location=param.location, name=param.name,
+                                 required=param.required))
+            elif not (moved_only and _same_but_place(previous, param)):
+                self._parameter(previous, param, request.at(_label(param)))
         for key, param in old.parameters.items():
             if key not in new.parameters:
                 self.emit(change("removed", "parameter", old=param.name,
-                                 where=request.at(f"{param.location} parameter {param.name}"),
+                                 where=request.at(_label(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
@@ -107,22 +110,17 @@ class OperationDiffer:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
-            self._schema(old.schema, new.schema["items"], *self._places(old, new, "/items"), where)
+            self._schema(old.schema, new.schema["items"], old, new, where, "/items")
             return
-        self._schema(old.schema, new.schema, *self._places(old, new), where)
+        self._schema(old.schema, new.schema, old, new, where)
 
-    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_at: Place, new_at: Place,
-                where: Where) -> None:
-        """Compare two schemas where they are written."""
+    def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_part: Parameter | MediaType,
+                new_part: Parameter | MediaType, where: Where, new_suffix: str = "") -> None:
+        """Compare two schemas where their parameter, media type or header writes them: in the document it names,
+        else in its operation's."""
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, *old_at), Side(new, *new_at), where)
-
-    def _places(self, old: Parameter | MediaType, new: Parameter | MediaType,
-                new_suffix: str = "") -> tuple[Place, Place]:
-        """Where two schemas are written: in the document their parameter, media type or header names, else
-        in their operation's."""
-        return (Place(old.pointer, old.document or self.old_doc),
-                Place(new.pointer + new_suffix, new.document or self.new_doc))
+            self.schemas.compare(Side(old, old_part.pointer, old_part.document or self.old_doc),
+                                 Side(new, new_part.pointer + new_suffix, new_part.document or self.new_doc), where)
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -162,7 +160,7 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, *self._places(previous, media), where)
+                self._schema(previous.schema, media.schema, previous, media, where)
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
@@ -195,7 +193,7 @@ class OperationDiffer:
                     self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
                                      where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
                                      name=header.name))
-                self._schema(previous.schema, header.schema, *self._places(previous, header),
+                self._schema(previous.schema, header.schema, previous, header,
                              where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:
@@ -225,6 +223,17 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     types = {types} if isinstance(types, str) else {t for t in types if isinstance(t, str)} \
         if isinstance(types, list) else set()
     return not types or bool(types & {"array", "object"})
+
+
+def _label(param: Parameter) -> str:
+    return f"{param.location} parameter {param.name}"
+
+
+def _same_but_place(old: Parameter, new: Parameter) -> bool:
+    """Equal in everything `_parameter` compares; the pointer and document may differ."""
+    return (old.name == new.name and old.required == new.required and old.style == new.style
+            and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
+            and old.schema == new.schema)
 
 
 def _same_contract(old: Operation, new: Operation) -> bool:

@@ -83,6 +83,11 @@ class SchemaDiffer:
     def compare(self, old: Side, new: Side, where: Where) -> None:
         if self.equal_means_unchanged and old.schema == new.schema:
             return  # equal content compares equal all the way down (a C-speed check)
+        self.compare_differing(old, new, where)
+
+    def compare_differing(self, old: Side, new: Side, where: Where) -> None:
+        """`compare` without its equality check, for a pair the caller has found to differ: on a large pair
+        that check is the costly part."""
         key = (id(old.document), old.pointer, id(new.document), new.pointer)
         if key in self._stack:
             return  # a recursive structure: its first visit covers it

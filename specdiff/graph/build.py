@@ -8,7 +8,6 @@ that moving something into components is not a change.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -214,7 +213,7 @@ class Builder:
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
-        elif not any(isinstance(value, dict | list) for value in schema.values()):
+        elif not any(isinstance(value, (dict, list)) for value in schema.values()):
             found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
             return found
         return self._walk_refs(schema, pointer, doc)
@@ -497,8 +496,9 @@ def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, Named
         owners = {gv for gv, _ in kinds[name]} or (packages.get(package, set()) if package else set())
         group_version = next(iter(owners)) if len(owners) == 1 else group_version_of_name(name)
         gvk = f"{kinds[name][0][0]}/{kinds[name][0][1]}" if len(kinds[name]) == 1 else None
-        attributed[name] = replace(named, gvk=gvk, group_version=group_version,
-                                   stability=of_version(group_version.split("/")[-1] if group_version else None))
+        attributed[name] = NamedSchema(named.name, named.schema, named.pointer, named.document, gvk=gvk,
+                                       group_version=group_version,
+                                       stability=of_version(group_version.split("/")[-1] if group_version else None))
     return attributed
 
 

@@ -152,11 +152,12 @@ class SpecGraph:
 
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
-        succ = self.graph.succ  # adjacency read directly: graph views cost more than the walk itself
+        # the operations' edges, read once: networkx's edge iterator reads its dicts directly, where the
+        # views of `succ` make a Python call for each edge
+        used = list(self.graph.out_edges([("op", key) for key in self.operations], data="directions"))
         found: dict[str, set[str]] = {}
         for direction in ("request", "response"):
-            frontier = [target for op in self.operations for target, data in succ[("op", op)].items()
-                        if direction in data["directions"]]
+            frontier = [target for _, target, directions in used if direction in directions]
             seen: set[Any] = set()
             while frontier:
                 node = frontier.pop()
@@ -164,7 +165,7 @@ class SpecGraph:
                     continue
                 seen.add(node)
                 found.setdefault(node[1], set()).add(direction)
-                frontier.extend(succ[node])
+                frontier.extend(self.graph.successors(node))
         return found
 
     def stability(self, schema: str) -> str:

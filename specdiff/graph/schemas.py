@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,28 +16,28 @@ SINGLE = {"items": "[]", "additionalProperties": "{}", "not": "<not>", "contains
 LISTS = ("allOf", "oneOf", "anyOf", "prefixItems")
 #: keywords whose value maps names to subschemas
 MAPS = ("properties", "patternProperties", "$defs", "definitions")
+_DICT_ORDER, _LIST_ORDER = (*MAPS, *SINGLE), ("items", *LISTS)  # `items` holds a list in older drafts
+_HOLDERS = frozenset((*_DICT_ORDER, *_LIST_ORDER))
 
 
 def subschemas(schema: Schema) -> Iterator[tuple[tuple[str, ...], Schema]]:
-    """Every direct subschema with its pointer tokens relative to `schema`."""
-    for key in MAPS:
-        members = schema.get(key)
-        if isinstance(members, dict):
-            for name, sub in members.items():
-                if isinstance(sub, dict):
-                    yield (key, name), sub
-    for key in SINGLE:
-        sub = schema.get(key)
-        if isinstance(sub, dict):
-            yield (key,), sub
-    if isinstance(schema.get("items"), list):  # tuple validation in older drafts
-        for i, sub in enumerate(schema["items"]):
-            if isinstance(sub, dict):
-                yield ("items", str(i)), sub
-    for key in LISTS:
-        subs = schema.get(key)
-        if isinstance(subs, list):
-            for i, sub in enumerate(subs):
+    """Every direct subschema with its pointer tokens relative to `schema`: keywords in the order of MAPS, SINGLE,
+    then those holding lists (`items` of older drafts first)."""
+    held: Collection[str] = _HOLDERS.intersection(schema)  # most schemas hold one such keyword or none: only
+    if len(held) > 1:  # those are read, and only these few need ordering
+        held = [*(key for key in _DICT_ORDER if key in held and isinstance(schema[key], dict)),
+                *(key for key in _LIST_ORDER if key in held and isinstance(schema[key], list))]
+    for key in held:
+        value = schema[key]
+        if isinstance(value, dict):
+            if key in SINGLE:
+                yield (key,), value
+            elif key in MAPS:
+                for name, sub in value.items():
+                    if isinstance(sub, dict):
+                        yield (key, name), sub
+        elif isinstance(value, list) and key in _LIST_ORDER:
+            for i, sub in enumerate(value):
                 if isinstance(sub, dict):
                     yield (key, str(i)), sub
 

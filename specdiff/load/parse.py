@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain, compress
 from typing import Any
 
 import yaml
@@ -496,16 +497,24 @@ def _too_deep(name: str, limits: Limits, place: str | None = None) -> InputError
     return InputError(f"nesting deeper than {limits.max_depth} levels (--max-depth)", file=name, place=place)
 
 
+#: a tuple: `dict | list`, tested once per value of a whole spec, would build a union object for each test
+_CONTAINERS = (dict, list)
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
+
+
 def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
-    """Refuse nesting deeper than the limit in a tree without shared nodes (JSON), one level at a time."""
-    level = [data] if isinstance(data, dict | list) else []
+    """Refuse nesting deeper than the limit in a tree without shared nodes (JSON), one level at a time.
+
+    The walk sees every value of the spec: each level's containers are picked out by C-level iterators
+    (`compress` over the values' types, which JSON decodes to exactly dict or list), not a Python test per value."""
+    level = [data] if type(data) in _CONTAINER_TYPES else []
     depth = 0
     while level:
         depth += 1
         if depth > limits.max_depth:
             raise _too_deep(name, limits)
-        level = [child for node in level for child in (node.values() if isinstance(node, dict) else node)
-                 if isinstance(child, dict | list)]
+        values = list(chain.from_iterable(node.values() if type(node) is dict else node for node in level))
+        level = list(compress(values, map(_CONTAINER_TYPES.__contains__, map(type, values))))
 
 
 def check_shape(data: Any, name: str, limits: Limits) -> None:
@@ -528,7 +537,7 @@ def check_shape(data: Any, name: str, limits: Limits) -> None:
             continue
         if done:
             open_ids.discard(key)
-            containers = [c for c in children if isinstance(c, dict | list)]
+            containers = [c for c in children if isinstance(c, _CONTAINERS)]
             size[key] = 1 + sum(size.get(id(c), 1) for c in children)
             height[key] = 1 + max((height[id(c)] for c in containers), default=0)
             if size[key] > limits.max_alias_nodes:
@@ -540,7 +549,7 @@ def check_shape(data: Any, name: str, limits: Limits) -> None:
         open_ids.add(key)
         stack.append((node, depth, True))
         for child in children:
-            if not isinstance(child, dict | list):
+            if not isinstance(child, _CONTAINERS):
                 continue
             if id(child) in open_ids:
                 raise InputError("a YAML alias refers to a node that contains it (a structure that contains "

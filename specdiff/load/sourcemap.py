@@ -38,7 +38,7 @@ def array_index(token: str, length: int) -> int | None:
 
 
 def join_pointer(tokens: list[str] | tuple[str, ...]) -> str:
-    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+    return "".join(["/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens])
 
 
 class SourceMap:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from specdiff.notation import finding_scope, name, outline
+from specdiff.notation import beside, finding_scope, name, outline
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.sections import sentence
@@ -62,7 +62,8 @@ def code_span(text: str) -> str:
 
 
 def _row(finding: Finding, members: bool = True) -> str:
-    change = sentence(finding, lambda text: escape(text, table=True), scoped=False)
+    said = sentence(finding, scoped=False)
+    change = escape(said if finding.members else beside(said, finding.change.context), table=True)
     return (f"| `{finding.rule}` | {_where(finding, members)} | {change} | "
             f"{escape(finding.reason, table=True)} |")
 
