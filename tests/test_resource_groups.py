@@ -211,3 +211,17 @@ def test_a_path_that_only_begins_like_apis_is_a_non_resource_url() -> None:
     new = load_text(json.dumps({**spec, "paths": added}), "new.json", None)
     assert [(f.rule, [m.change.context.operation for m in f.members]) for f in run(old, new).findings] == [
         ("operation.added", ["GET /apisix/routes", "GET /healthz"])]
+
+
+def test_cert_manager_publishing_list_types_is_one_finding_over_its_fields() -> None:
+    """cert-manager 1.12 -> 1.21 writes `x-kubernetes-list-type: atomic` on 13 lists that were already atomic: one
+    spec-wide restatement, listed by place; --no-group gives one finding per list."""
+    old, new = (load(str(corpus(f"crds/cert-manager/certificates.{tag}.yaml"))) for tag in ("v1.12.0", "v1.21.1"))
+    restated = [f for f in run(old, new).findings if f.rule == "kubernetes.list-type-restated"]
+    fields = ["additionalOutputFormats", "dnsNames", "emailAddresses", "ipAddresses", "subject.countries",
+              "subject.localities", "subject.organizationalUnits", "subject.organizations", "subject.postalCodes",
+              "subject.provinces", "subject.streetAddresses", "uris", "usages"]
+    assert [(f.level.value, [m.change.context.label() for m in f.members]) for f in restated] == [
+        ("safe", [f"cert-manager.io/v1 Certificate.spec.{field}" for field in fields])]
+    single = [f.change.pointer for f in run(old, new, grouped=False).findings if f.rule == "kubernetes.list-type-restated"]
+    assert single == [m.change.pointer for m in restated[0].members]
