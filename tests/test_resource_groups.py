@@ -223,5 +223,6 @@ def test_cert_manager_publishing_list_types_is_one_finding_over_its_fields() -> 
               "subject.provinces", "subject.streetAddresses", "uris", "usages"]
     assert [(f.level.value, [m.change.context.label() for m in f.members]) for f in restated] == [
         ("safe", [f"cert-manager.io/v1 Certificate.spec.{field}" for field in fields])]
-    single = [f.change.pointer for f in run(old, new, grouped=False).findings if f.rule == "kubernetes.list-type-restated"]
+    single = [f.change.pointer for f in run(old, new, grouped=False).findings
+              if f.rule == "kubernetes.list-type-restated"]
     assert single == [m.change.pointer for m in restated[0].members]
