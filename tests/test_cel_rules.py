@@ -122,6 +122,12 @@ def test_a_macro_variable_hides_the_same_name_outside() -> None:
     assert holds("self.all(f, f.other.all(f, f.type != 'CORS'))", FILTERS) is False
 
 
+def test_has_on_a_variable_of_which_nothing_is_known_may_fail() -> None:
+    # the items of a list nothing is known about may be strings, on which `has(g.b)` is an error
+    assert widens("self.all(g, true)", "self.all(g, has(g.b) ? true : true)") is False
+    assert widens("self.all(g, true)", "self.all(g, true || has(g.b))") is True
+
+
 def test_gateway_httproutes_v1_4_to_v1_6_cors_rules() -> None:
     """v1.6 adds the CORS filter: its per-filter rules tie the new `cors` field to the new `CORS` type, and the
     list rule `at most one CORS filter` counts filters of a type no existing route has: none can reject one."""

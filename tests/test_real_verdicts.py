@@ -167,8 +167,8 @@ def test_1_11_to_1_28_topology_markers_first_published_are_not_breaking() -> Non
         "api.rbac.v1.Subject", "apimachinery.pkg.apis.meta.v1.LabelSelector",
         "apimachinery.pkg.apis.meta.v1.OwnerReference")]
     assert {f.reason for f in report.findings if f.rule in topology} == {
-        "The old spec published no server-side apply markers (x-kubernetes-list-type, -list-map-keys, -map-type) "
-        "anywhere: it predates them, so this marker is the spec starting to publish topology, not a change of a "
-        "topology the old spec described."}
+        "The old spec is a Kubernetes API server's that published no server-side apply markers "
+        "(x-kubernetes-list-type, -list-map-keys, -map-type) anywhere: it predates them, so this marker is the spec "
+        "starting to publish topology, not a change of a topology the old spec described."}
     [strategy] = _by_rule(report, "kubernetes.patch-strategy-changed")
     assert strategy.level.value == "dangerous"

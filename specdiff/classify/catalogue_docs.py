@@ -20,7 +20,7 @@ def level_summary(item: Card) -> str:
 
 def level_text(value: object) -> str:
     if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+        return ", ".join(f"{k} ({level_text(v)})" if isinstance(v, dict) else f"{k} {v}" for k, v in value.items())
     return str(value)
 
 

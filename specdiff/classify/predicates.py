@@ -301,11 +301,12 @@ def topology_made_granular(change: Change) -> bool:
 
 
 @predicate
-@reads("markers_before")
+@reads("predates_topology")
 def topology_first_published(change: Change) -> bool:
-    """The old spec published no server-side apply topology anywhere (`specdiff.diff.kubernetes.
-    publishes_topology`): a marker appearing is the spec starting to publish them, not a change it describes."""
-    return change.fact("markers_before") is False
+    """The old spec is a Kubernetes API server's that published no server-side apply topology anywhere
+    (`specdiff.diff.kubernetes.predates_topology`): a marker appearing is the spec starting to publish them, not
+    a change it describes."""
+    return change.fact("predates_topology") is True
 
 
 @predicate

@@ -17,7 +17,7 @@ A rule that does not parse proves nothing: it widens nothing and may reject anyt
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -285,9 +285,9 @@ def _resolve(node: object, env: Env) -> Shape | None:
     that is always there of something resolved (`v.f`), or a map's value at one of its own keys (`m[k]` inside
     `m.all(k, ...)`). None for anything else, and for what may be missing (reading it is an error)."""
     node = _strip(node)
-    if _is(node, "ident"):
+    if _is(node, "ident"):  # a variable bound to nothing known may be anything, even a string (`has()` errs)
         bound = env.get(str(_variable(node)))
-        return bound if isinstance(bound, Shape) else None
+        return bound if isinstance(bound, Shape) and bound is not NOTHING_KNOWN else None
     if not (isinstance(node, Tree) and len(node.children) == 2):
         return None
     if node.data == "member_dot":
@@ -335,16 +335,24 @@ def _never_fails(node: object, env: Env) -> bool:
         return _never_fails(children[0], env) and _never_fails(
             children[1], _assume(children[0], env, data == "conditionaland"))
     if data == "ident_arg" and len(children) == 2 and str(children[0]) == "has":
-        target = _strip(_only_argument(children[1]))
-        return isinstance(target, Tree) and target.data == "member_dot" and len(target.children) == 2 \
-            and _resolve(target.children[0], env) is not None
+        return _guarded(_only_argument(children[1]), env) is not None
     return False
+
+
+def _guarded(argument: object, env: Env) -> Tree[Token] | None:
+    """The field access `x.f` that `has(argument)` tests, when x is always there and an object (so the test is
+    never an error); None otherwise."""
+    node = _strip(argument)
+    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2 \
+            and _resolve(node.children[0], env) is not None:
+        return node
+    return None
 
 
 def _refine(target: object, env: Env, present: bool) -> Env:
     """`env` with `v.f1...fn` known present or absent, v a variable and v.f1...fn-1 always there."""
-    node = _strip(target)
-    if not (isinstance(node, Tree) and node.data == "member_dot" and _resolve(node.children[0], env) is not None):
+    node: object = _guarded(target, env)
+    if node is None:
         return env
     path: list[str] = []
     while isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
@@ -358,8 +366,27 @@ def _refine(target: object, env: Env, present: bool) -> Env:
 def _with(shape: Shape, path: list[str], present: bool) -> Shape:
     name = path[0]
     if len(path) > 1:
-        return replace(shape, fields={**shape.fields, name: _with(shape.member(name), path[1:], present)})
+        return replace(shape, fields=_Overlay(shape.fields, name, _with(shape.member(name), path[1:], present)))
     return replace(shape, present=shape.present | {name}) if present else replace(shape, absent=shape.absent | {name})
+
+
+class _Overlay(Mapping[str, Shape]):
+    """An object's field shapes with one of them replaced, leaving the others as they are (made when first read:
+    copying them would build every sibling's shape)."""
+
+    def __init__(self, fields: Mapping[str, Shape], name: str, shape: Shape) -> None:
+        self._fields, self._name, self._shape = fields, name, shape
+
+    def __getitem__(self, name: str) -> Shape:
+        return self._shape if name == self._name else self._fields[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._fields
+        if self._name not in self._fields:
+            yield self._name
+
+    def __len__(self) -> int:
+        return len(self._fields) + (self._name not in self._fields)
 
 
 # -- reading the tree ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
   falls back to its strategic-merge patch strategy (as kube-openapi's schemaconv does), else it is atomic; a map
   or struct without `x-kubernetes-map-type` inherits the referenced type's, else it is granular; a list type on
   anything but a list is ignored. Map keys are compared while the list stays a map. Each such fact says whether
-  the old spec published topology at all (`publishes_topology`).
+  the old spec is an API server's that predates the markers (`predates_topology`).
 - Strategic merge patch: `x-kubernetes-patch-strategy` (with what kind of value it is on), and
   `x-kubernetes-patch-merge-key` while both sides merge.
 - Flags `x-kubernetes-preserve-unknown-fields`, `-int-or-string`, `-embedded-resource`: absent means false.
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.schemas import Emit, Side, canonical
 from specdiff.diff.vocabulary import Where, change
+from specdiff.graph.evidence import api_server
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
@@ -96,11 +97,11 @@ class KubernetesExtensions:
     """Compares the `x-kubernetes-*` keywords of one pair of schemas; `emit` is the schema differ's."""
 
     def __init__(self, emit: Emit, old_normal: Normaliser, new_normal: Normaliser,
-                 old_topology: Callable[[], bool] = lambda: True) -> None:
+                 predates_topology: Callable[[], bool]) -> None:
         self.emit = emit
         self.old_normal, self.new_normal = old_normal, new_normal
-        self._old_topology = old_topology
-        self._published: bool | None = None  # whether the old spec publishes topology, read when first needed
+        self._predates_topology = predates_topology
+        self._predates: bool | None = None  # whether the old spec predates topology, read when first needed
 
     def compare(self, old: Side, new: Side, where: Where) -> None:
         keywords = {k for k in (*old.schema, *new.schema) if k.startswith("x-kubernetes-")} - {IDENTITY}
@@ -170,21 +171,21 @@ class KubernetesExtensions:
                              where=where, old_pointer=old_at, new_pointer=new_at, status=now.status))
 
     # -- topology and strategic merge patch ---------------------------------------------------------
-    def _markers_before(self) -> bool:
-        if self._published is None:
-            self._published = self._old_topology()
-        return self._published
+    def _before_topology(self) -> bool:
+        if self._predates is None:
+            self._predates = self._predates_topology()
+        return self._predates
 
     def _list_type(self, old: Side, new: Side, where: Where) -> None:
         (old_type, old_keys), (new_type, new_keys) = list_topology(old.schema), list_topology(new.schema)
         before, after = old.schema.get(LIST_TYPE), new.schema.get(LIST_TYPE)
         if canonical(before) != canonical(after):
             self._modified(LIST_TYPE, before, after, old, new, where, old_type=old_type, new_type=new_type,
-                           markers_before=self._markers_before())
+                           predates_topology=self._before_topology())
         explicit = before == "map" or after == "map"  # keys from a merge key alone are the patch's business
         if old_type == new_type == "map" and explicit and set(old_keys) != set(new_keys):
             self._modified(MAP_KEYS, list(old_keys), list(new_keys), old, new, where,
-                           markers_before=self._markers_before())
+                           predates_topology=self._before_topology())
 
     def _map_type(self, old: Side, new: Side, where: Where) -> None:
         before, after = old.schema.get(MAP_TYPE), new.schema.get(MAP_TYPE)
@@ -193,7 +194,7 @@ class KubernetesExtensions:
         old_type = before if before is not None else self._referent(old, self.old_normal).get(MAP_TYPE)
         new_type = after if after is not None else self._referent(new, self.new_normal).get(MAP_TYPE)
         self._modified(MAP_TYPE, before, after, old, new, where, old_type=str(old_type or "granular"),
-                       new_type=str(new_type or "granular"), markers_before=self._markers_before())
+                       new_type=str(new_type or "granular"), predates_topology=self._before_topology())
 
     def _patch(self, old: Side, new: Side, where: Where) -> None:
         old_strategy, new_strategy = patch_strategy(old.schema), patch_strategy(new.schema)
@@ -296,29 +297,31 @@ class KubernetesExtensions:
                          new_pointer=None if kind == "removed" else new_pointer))
 
 
-def publishes_topology(graph: SpecGraph) -> bool:
-    """The spec states server-side apply topology somewhere (`x-kubernetes-list-type`, `-list-map-keys` or
-    `-map-type`), or is a set of CRDs, whose schemas the API server reads with the default topology where a
-    marker is absent. An API server's published spec has carried the markers of every type that declares one
-    since server-side apply; a spec with none at all predates them, and so describes no topology to change."""
-    if graph.crds:
-        return True
+def predates_topology(graph: SpecGraph) -> bool:
+    """The spec is a Kubernetes API server's that predates server-side apply: it states no topology anywhere
+    (`x-kubernetes-list-type`, `-list-map-keys` or `-map-type`). An API server's published spec has carried the
+    markers of every type that declares one since server-side apply, so in such a spec a marker appearing is the
+    spec starting to describe topology, not a change of it. A CRD without markers is read with the default
+    topology, and a plain spec says nothing about which server reads it, so neither predates anything."""
+    if not api_server(graph):
+        return False
     stack: list[Any] = [graph.document.data, *(part.data for _, part in graph.document.parts)]
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
             if TOPOLOGY.intersection(value):
-                return True
+                return False
             stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
         elif isinstance(value, list):
             stack.extend(v for v in value if isinstance(v, (dict, list)))
-    return False
+    return True
 
 
 def shape(before: Any, after: Any) -> Shape:
     """What every value valid under the old schema `before` is, for rules written on the new one `after`: it has
     none of the properties the new schema adds (unless they have a default, which the API server fills in on
-    read), it has every property the old schema requires, a string enum holds one of its old values, and each
+    read), it has every property the old schema requires, a string enum holds one of its old values or the
+    default the new schema gives it, and each
     property (read when a rule first reaches it), each item of a list and each value of a map is described the
     same way from the two schemas there. Nothing is known where stored objects may carry any field
     (`x-kubernetes-preserve-unknown-fields`)."""
@@ -334,13 +337,21 @@ def shape(before: Any, after: Any) -> Shape:
     absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
         name for name, prop in new_properties.items()
         if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
-    enum = before.get("enum")
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
     values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
         isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
-    return Shape(absent, present, _Fields(old_properties, new_properties), items, values,
-                 frozenset(enum) if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)
-                 else None)
+    return Shape(absent, present, _Fields(old_properties, new_properties), items, values, _enum(before, after))
+
+
+def _enum(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str] | None:
+    """The strings a value of an old string enum can read as: an old value, or the default the new schema gives
+    (the API server fills it in when it reads an object stored without the value)."""
+    enum = before.get("enum")
+    if not (isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum)):
+        return None
+    if "default" not in after:
+        return frozenset(enum)
+    return frozenset(enum) | {after["default"]} if isinstance(after["default"], str) else None
 
 
 def _properties(schema: dict[str, Any]) -> dict[str, Any]:

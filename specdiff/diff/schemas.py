@@ -19,6 +19,7 @@ from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
 from specdiff.graph.build import group_version_kinds
+from specdiff.graph.evidence import api_server
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Node, Normaliser, overlay
@@ -74,10 +75,12 @@ class SchemaDiffer:
         #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
         #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
         self.zero_default_is_implied = old.kubernetes or new.kubernetes
-        from specdiff.diff.kubernetes import KubernetesExtensions, publishes_topology  # they build on Side, Where
+        #: the types of a Kubernetes API server on both sides, whose JSON forms the server keeps across releases
+        self.api_server_types = old.kubernetes and new.kubernetes and api_server(old) and api_server(new)
+        from specdiff.diff.kubernetes import KubernetesExtensions, predates_topology  # they build on Side, Where
 
         self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
-                                               lambda: publishes_topology(old))
+                                               lambda: predates_topology(old))
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -344,8 +347,8 @@ class SchemaDiffer:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
-            forms = _scalar_forms(plain.schema, union.schema, [normal.target(m, at, union.document)
-                                                               for at, m in members.values()])
+            forms = self.api_server_types and _scalar_forms(
+                plain.schema, union.schema, [normal.target(m, at, union.document) for at, m in members.values()])
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
@@ -444,8 +447,9 @@ SCALAR_TYPES = ("string", "integer", "number", "boolean")
 
 def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
     """A value of one scalar type written as a union of bare scalar types that includes it (`type: string` as
-    `oneOf: [{type: string}, {type: number}]`): how a spec lists the JSON forms one value is read in, with
-    nothing else said about it on either side."""
+    `oneOf: [{type: string}, {type: number}]`): how an API server's spec lists the JSON forms one value is read
+    in, with nothing else said about it on either side (asked only of API server types: in a CRD the schema is
+    what validation enforces, so there the union is a real widening)."""
     def bare(schema: Schema, allowed: set[str]) -> bool:
         return not (schema.keys() - allowed - set(DOC_ATTRIBUTES))
 

@@ -80,7 +80,7 @@ VOCABULARY: dict[str, Node] = {
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
-                       "value_kind": (str,), "markers_before": (bool,)}),
+                       "value_kind": (str,), "predates_topology": (bool,)}),
     "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
                       {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),

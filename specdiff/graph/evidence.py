@@ -34,6 +34,14 @@ def kubernetes_evidence(schemas: dict[str, NamedSchema], documents: Iterable[Doc
     return None
 
 
+def api_server(graph: SpecGraph) -> bool:
+    """The spec is one a Kubernetes API server publishes for its own types (kinds marked with their
+    group-version-kind, or `io.k8s.*` definitions), not a set of CRDs, whose schemas are what validation
+    enforces, nor a plain spec that merely uses `x-kubernetes-*` extensions."""
+    return not graph.crds and any(GVK in named.schema or name.startswith("io.k8s.")
+                                  for name, named in graph.schemas.items())
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
