@@ -198,3 +198,31 @@ def test_near_miss_paths_of_a_plain_api_outside_apis_never_fold() -> None:
     new = load_text(json.dumps(plain), "new.json", None)
     assert [(f.message, f.members) for f in run(old, new, policy="kubernetes").findings] == [
         ("operation GET /health added", ()), ("operation GET /version added", ())]
+
+
+def test_a_path_that_only_begins_like_apis_is_a_non_resource_url() -> None:
+    """`/apisix/...` is outside every API group (only `/apis/...` is inside), so on a Kubernetes API server it
+    folds with the other non-resource URLs added with it."""
+    gvk = {"x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "Status"}]}
+    spec = {"swagger": "2.0", "info": {"title": "Kubernetes", "version": "v1.30.0"},
+            "definitions": {"io.k8s.apimachinery.pkg.apis.meta.v1.Status": {"type": "object", **gvk}}}
+    added = {path: {"get": {"responses": {"200": {"description": "ok"}}}} for path in ("/apisix/routes", "/healthz")}
+    old = load_text(json.dumps({**spec, "paths": {}}), "old.json", None)
+    new = load_text(json.dumps({**spec, "paths": added}), "new.json", None)
+    assert [(f.rule, [m.change.context.operation for m in f.members]) for f in run(old, new).findings] == [
+        ("operation.added", ["GET /apisix/routes", "GET /healthz"])]
+
+
+def test_cert_manager_publishing_list_types_is_one_finding_over_its_fields() -> None:
+    """cert-manager 1.12 -> 1.21 writes `x-kubernetes-list-type: atomic` on 13 lists that were already atomic: one
+    spec-wide restatement, listed by place; --no-group gives one finding per list."""
+    old, new = (load(str(corpus(f"crds/cert-manager/certificates.{tag}.yaml"))) for tag in ("v1.12.0", "v1.21.1"))
+    restated = [f for f in run(old, new).findings if f.rule == "kubernetes.list-type-restated"]
+    fields = ["additionalOutputFormats", "dnsNames", "emailAddresses", "ipAddresses", "subject.countries",
+              "subject.localities", "subject.organizationalUnits", "subject.organizations", "subject.postalCodes",
+              "subject.provinces", "subject.streetAddresses", "uris", "usages"]
+    assert [(f.level.value, [m.change.context.label() for m in f.members]) for f in restated] == [
+        ("safe", [f"cert-manager.io/v1 Certificate.spec.{field}" for field in fields])]
+    single = [f.change.pointer for f in run(old, new, grouped=False).findings
+              if f.rule == "kubernetes.list-type-restated"]
+    assert single == [m.change.pointer for m in restated[0].members]

@@ -245,7 +245,7 @@ def _same_contract(old: Operation, new: Operation) -> bool:
 def _non_resource(op: Operation, graph: SpecGraph) -> dict[str, Any]:
     """`non_resource` for a path of a Kubernetes API server outside /api and /apis (`/version`,
     `/.well-known/openid-configuration/`: what RBAC calls nonResourceURLs), which belongs to no API group."""
-    outside = not (op.path == "/api" or op.path.startswith(("/api/", "/apis")))
+    outside = not (op.path in ("/api", "/apis") or op.path.startswith(("/api/", "/apis/")))
     return {"non_resource": True} if graph.kubernetes and outside else {}
 
 

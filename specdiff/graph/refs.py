@@ -156,8 +156,9 @@ class Resolver:
         """(named-schema identity, pointer inside it) of a place inside a named schema; None elsewhere.
 
         A named schema of the spec's own documents is known by its name (`Pet`); one written in a file or URL
-        reached by `$ref`, by that file and its pointer (`common.yaml#/components/schemas/Pet`): the two are
-        different schemas, so neither may be paired with, or hide a change to, the other.
+        reached by `$ref`, by that file and its pointer (`common.yaml#/components/schemas/Pet`): on one side
+        they are two schemas, so neither hides a change to the other (one moved from the spec into the file
+        between the versions is still paired by its written name, see `diff.match_schemas`).
         """
         for prefix in NAMED_PREFIXES:
             if pointer.startswith(prefix):
