@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conftest import corpus
 from rulecases import run_case
 
 from specdiff.graph.build import build
@@ -131,3 +132,15 @@ def test_a_crd_wide_change_is_about_the_kind_at_its_stored_version() -> None:
     assert (finding.rule, finding.change.pointer, finding.change.context.kind) == (
         "crd.scope-changed", "/spec/scope", "example.com/v1/Frob")
     assert subject_of(finding) == Subject("example.com/v1", "Frob")
+
+
+def test_what_a_schema_is_about_does_not_depend_on_which_schemas_were_asked_first() -> None:
+    """users_subject keeps each finished walk for later walks that reach the same schema: asked in any order,
+    every schema of a real spec is about the same resource or kind."""
+    path = str(corpus("kubernetes/v2/swagger-v1.35.json"))
+    forward, backward = build(load(path)), build(load(path))
+    names = sorted(name for name, schema in forward.schemas.items() if not schema.gvk)
+    first = {name: forward.users_subject(forward.schemas[name]) for name in names}
+    second = {name: backward.users_subject(backward.schemas[name]) for name in reversed(names)}
+    assert first == second
+    assert first["io.k8s.api.apps.v1.DeploymentSpec"] == (None, "apps/v1/Deployment")

@@ -129,6 +129,10 @@ class SpecGraph:
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     _users_of: dict[str, set[str]] = field(default_factory=dict)
     _subjects: dict[str, tuple[str | None, str | None]] | None = None
+    #: what a finished `users_subject` walk found above a node, None when it was shared: a later walk that
+    #: reaches the node takes it whole instead of walking its ancestors again (Stripe: 475 walks, each
+    #: through thousands of operations)
+    _found_above: dict[tuple[str, str], tuple[frozenset[Any], frozenset[Any]] | None] = field(default_factory=dict)
 
     @property
     def normal(self) -> Normaliser:
@@ -277,11 +281,20 @@ class SpecGraph:
         first schemas with `x-kubernetes-group-version-kind` up the graph, and the operations reached on the
         way) when they all agree; else the resource of the operations using it, when they are one resource in
         the schema's own group-version; else (None, None)."""
+        start = ("schema", schema.name)
+        if start not in self._found_above:
+            self._found_above[start] = self._found_by_users(start)
+        known = self._found_above[start]
+        return (None, None) if known is None else self._subject_from(known[1], schema)
+
+    def _found_by_users(self, start: tuple[str, str]) -> tuple[frozenset[Any], frozenset[Any]] | None:
+        """(what a reader files the users above `start` under, their (group-version, resource, kind)), or None
+        when they are filed under more than one: a walk up the graph to the first kinds and operations."""
         from specdiff.graph.subjects import kind_of
 
         found: set[tuple[str | None, str | None, str | None]] = set()  # (group-version, resource, kind)
         about: set[tuple[str | None, str | None]] = set()  # what a reader files each under: one, or give up
-        pred, start = self.graph.pred, ("schema", schema.name)
+        pred = self.graph.pred
         seen, frontier = {start}, [start]
         while frontier:
             node = frontier.pop()
@@ -289,6 +302,15 @@ class SpecGraph:
                 if parent in seen:
                     continue
                 seen.add(parent)
+                if parent in self._found_above:  # everything above it is known: take it, walk no further
+                    known = self._found_above[parent]
+                    if known is None:
+                        return None
+                    about.update(known[0])
+                    found.update(known[1])
+                    if len(about) > 1:
+                        return None
+                    continue
                 holder = self.schemas.get(parent[1]) if parent[0] == "schema" else None
                 if parent[0] == "op":
                     op = self.operations[parent[1]]
@@ -304,7 +326,12 @@ class SpecGraph:
                 else:
                     frontier.append(parent)
                 if len(about) > 1:
-                    return None, None  # held by several kinds or resources: a shared type
+                    return None  # held by several kinds or resources: a shared type
+        return frozenset(about), frozenset(found)
+
+    @staticmethod
+    def _subject_from(found: frozenset[Any], schema: NamedSchema) -> tuple[str | None, str | None]:
+        """One kind when the users agree on it, else one resource of the schema's own group-version."""
         kinds = {kind for _, _, kind in found}
         if len(kinds) == 1 and None not in kinds:
             return None, kinds.pop()
