@@ -148,8 +148,9 @@ def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]
 
     budget = fit.limit - _size(head) - _size(notes) - _RESERVE
     urgent = [block for block in blocks if block[1][0].level is not Level.SAFE]
+    listed = {id(f): _row(f) for _, findings, _ in urgent for f in findings}  # rows naming every place
     members = _size([line for opening, findings, closing in urgent
-                     for line in opening + [_row(f) for f in findings] + closing]) <= budget
+                     for line in opening + [listed[id(f)] for f in findings] + closing]) <= budget
     body: list[str] = []
     left_out = 0
     for opening, findings, closing in blocks:
@@ -159,7 +160,7 @@ def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]
         budget -= _size(opening + closing)
         rows = []
         for finding in findings:
-            row = _row(finding, members and finding.level is not Level.SAFE)
+            row = listed[id(finding)] if members and id(finding) in listed else _row(finding, False)
             if left_out or _size([row]) > budget:
                 left_out += 1
                 continue
