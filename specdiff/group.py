@@ -27,11 +27,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import string
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from specdiff.classify import card, message_values, render, show
+from specdiff.classify.cards import placeholders
 from specdiff.notation import distinct as _distinct
 from specdiff.notation import name, part, scope, where
 from specdiff.records import Change, Context, Finding, _plain
@@ -173,7 +173,7 @@ _PLACES = frozenset({"location", "operation", "value", "path", "schema", "docume
 def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[tuple[str, list[str]]]:
     """The other placeholders of `template` whose value is not the same for every member, each with the
     members' values (`version` of a CRD version no longer served in v1alpha2 and v1alpha3)."""
-    keys = dict.fromkeys(key for _, key, _, _ in string.Formatter().parse(template) if key and key not in _PLACES)
+    keys = dict.fromkeys(key for key in placeholders(template) if key and key not in _PLACES)
     if not keys:
         return []
     each = [message_values(m.change) for m in members]
