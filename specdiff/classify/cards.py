@@ -18,6 +18,7 @@ from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.graph.stability import STABILITIES
+from specdiff.load.parse import YAML_LOADER
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 
 UNCLASSIFIED = "specdiff.unclassified"
@@ -191,7 +192,7 @@ def _head(root: Path, name: str, data: bytes) -> Any:
     path = root / name
     try:
         head, _ = _documents(data.decode("utf-8"))
-        return yaml.load(head, Loader=yaml.CSafeLoader)
+        return yaml.load(head, Loader=YAML_LOADER)
     except UnicodeDecodeError:
         raise ConfigError("a rule card must be UTF-8 text", file=str(path)) from None
     except yaml.YAMLError as err:
@@ -343,7 +344,7 @@ def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
     if not tail.strip():
         return ()
     try:
-        raw = yaml.load(tail, Loader=yaml.CSafeLoader)
+        raw = yaml.load(tail, Loader=YAML_LOADER)
     except yaml.YAMLError as err:
         raise ConfigError(f"invalid rule card cases: {err}", file=source) from None
     listed = raw.get("cases") if isinstance(raw, dict) else None

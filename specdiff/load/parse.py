@@ -23,6 +23,12 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from specdiff.errors import InputError
 
+#: libyaml's parser where PyYAML was built with it (its wheels are), else PyYAML's own: slower, the same data
+YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LIBYAML = YAML_LOADER is not yaml.SafeLoader
+#: what libyaml says (from PyYAML 6.0.4 on) when it meets its own nesting limit, which is above MAX_DEPTH_CEILING
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
 #: libyaml composes nested nodes by recursion in C, which crashes the process somewhere past ~10,000 levels;
 #: --max-depth may not go beyond this, and YAML that could nest deeper is measured before it is composed
 MAX_DEPTH_CEILING = 1000
@@ -128,8 +134,9 @@ _KINDS: dict[str, type[yaml.Node]] = {_MAP: yaml.MappingNode, _SEQ: yaml.Sequenc
 _KIND_NAMES = {yaml.ScalarNode: "plain value", yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}
 
 
-class _Composer(yaml.CSafeLoader):
-    """libyaml's C parser and composer, with the implicit tag of each plain scalar remembered by its text.
+class _Composer(YAML_LOADER):  # type: ignore[misc]
+    """libyaml's C parser and composer (or PyYAML's own), with the implicit tag of each plain scalar remembered
+    by its text.
 
     The composer asks Python for the tag of every scalar, and a spec repeats the same few hundred words
     (`type`, `string`, `description`, ...) tens of thousands of times; for a plain scalar the tag depends on the
@@ -144,11 +151,11 @@ class _Composer(yaml.CSafeLoader):
         if kind is yaml.ScalarNode and implicit[0]:
             tag = self._plain_tags.get(value)
             if tag is None:
-                tag = self._plain_tags[value] = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                tag = self._plain_tags[value] = super().resolve(kind, value, implicit)
             return tag
         if kind is yaml.ScalarNode and implicit[1]:
             return _STR  # a quoted scalar without a tag is a string
-        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        return super().resolve(kind, value, implicit)
 
 
 class _TooDeep(Exception):
@@ -383,13 +390,13 @@ def _json_duplicate_place(text: str, key: str) -> str | None:
 def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
     try:
         bound = _nesting_bound(text)
-        if bound <= MAX_DEPTH_CEILING:
-            nodes = _compose(text)
-        elif bound <= _DEEP_NESTING:
+        if bound > limits.max_depth and (bound > _DEEP_NESTING or not _LIBYAML):
+            _check_yaml_depth(text, name, limits)  # before composing, which recurses once per level
+        if _LIBYAML and MAX_DEPTH_CEILING < bound <= _DEEP_NESTING:
             nodes = _on_deep_stack(_compose, text)
         else:
-            _check_yaml_depth(text, name, limits)
-            nodes = _compose(text)
+            with _room_for_depth():  # PyYAML's own composer recurses in Python
+                nodes = _compose(text)
         shared = [0]
         docs = [_build(node, limits.max_depth, shared) for node in nodes]
     except _DuplicateKey as err:
@@ -399,6 +406,8 @@ def _parse_yaml(text: str, name: str, limits: Limits) -> Any:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         place = f"{mark.line + 1}:{mark.column + 1}" if mark else None
+        if err.problem == _LIBYAML_TOO_DEEP:  # libyaml stopped first, past any --max-depth: where it stopped
+            raise _too_deep(name, limits, place) from None
         raise InputError(_yaml_problem(err), file=name, place=place) from None
     except yaml.YAMLError as err:
         raise InputError(f"malformed YAML: {str(err).splitlines()[0]}", file=name) from None
@@ -477,7 +486,7 @@ def _on_deep_stack(work: Callable[[str], list[yaml.Node]], text: str) -> list[ya
 def _check_yaml_depth(text: str, name: str, limits: Limits) -> None:
     """Refuse YAML nested deeper than the limit before it is composed (libyaml would crash, not fail), by
     walking it as a stream of parser events; for text whose `_nesting_bound` is too large to compose first."""
-    parser = yaml.CSafeLoader(text)
+    parser = YAML_LOADER(text)
     try:
         depth = 0
         while parser.check_event():

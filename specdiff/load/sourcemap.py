@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from specdiff.load.parse import YAML_LOADER
+
 _DECODER = json.JSONDecoder()
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 _WS = " \t\n\r"
@@ -145,7 +147,7 @@ class YamlSourceMap(SourceMap):
 
     def _tree(self) -> Any:
         if self._root is None:
-            loader = yaml.CSafeLoader(self.text)
+            loader = YAML_LOADER(self.text)
             try:
                 nodes = []
                 while loader.check_node():
