@@ -6,14 +6,25 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_OLD := corpora/demo/frobber-v6.yaml
 DEMO_NEW := corpora/demo/frobber-v7.yaml
 
-.PHONY: setup demo test lint typecheck unit bench bench-quick fuzz reports example-notes docs browser clean
+.PHONY: setup lock demo test lint typecheck unit bench bench-quick fuzz reports example-notes docs browser clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[dev]'
+LOCK := requirements-dev.txt
+PIP := $(BIN)/pip --quiet --disable-pip-version-check
+
+# The development environment is exactly the lock (hash-checked), then specdiff itself on top of it, built with
+# the locked setuptools: nothing is resolved afresh, so a release of any dependency cannot change a run.
+$(STAMP): pyproject.toml $(LOCK)
+	$(PYTHON) -m venv --clear $(VENV)
+	$(PIP) install --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --no-deps --no-build-isolation --config-settings editable_mode=compat -e .
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# Refresh the lock after changing dependencies in pyproject.toml (or to take newer releases): commit both together.
+lock: setup
+	$(BIN)/pip-compile --quiet --upgrade --extra dev --all-build-deps --generate-hashes --allow-unsafe --strip-extras \
+	  --no-emit-index-url --no-emit-find-links --output-file $(LOCK) pyproject.toml
 
 demo: setup
 	@echo "\$$ specdiff $(DEMO_OLD) $(DEMO_NEW)"
@@ -27,8 +38,9 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy specdiff
 
+# one worker per core; the tests that build and install specdiff share one worker (tests/conftest.py)
 unit: setup browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 test: lint typecheck unit
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
+
+from specdiff.load import Document, load
+from specdiff.pipeline import run
+from specdiff.records import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -19,6 +24,19 @@ def corpus(relative: str) -> Path:
     return path
 
 
+@cache
+def real_document(relative: str) -> Document:
+    """A spec under ../shared/corpora, read once per test run (per worker) for every test that reads it."""
+    return load(str(corpus(relative)))
+
+
+@cache
+def real_pair(old: str, new: str, grouped: bool = True) -> Report:
+    """Two specs under ../shared/corpora compared once per test run (per worker), for every test that reads the
+    report; `grouped=False` keeps one finding per place."""
+    return run(real_document(old), real_document(new), grouped=grouped)
+
+
 @pytest.fixture
 def frob_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The working folder of a command-line test: old.yaml and new.yaml (the small Frobber pair) in it."""
@@ -26,3 +44,4 @@ def frob_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(ROOT / "tests" / "specs" / "frob-new.yaml", tmp_path / "new.yaml")
     monkeypatch.chdir(tmp_path)
     return tmp_path
+

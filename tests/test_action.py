@@ -33,6 +33,9 @@ ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 MARKER = "<!-- specdiff: api/openapi.yaml -->"
 
+#: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
+
 
 def test_structure() -> None:
     assert {"name", "description", "inputs", "outputs", "runs"} <= set(ACTION)
@@ -202,7 +205,7 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def action_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Python that setup-python would provide, with specdiff installed by the action's own install step."""
     venv = tmp_path_factory.mktemp("runner-python")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CORPORA, corpus
+from conftest import CORPORA, corpus, real_document, real_pair
 
-from specdiff.load import Document, load, load_text
+from specdiff.load import Document, load_text
 from specdiff.pipeline import run
 from specdiff.records import Report
 
@@ -21,8 +21,7 @@ FILTERS = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/ru
 
 
 def compare(old: str, new: str) -> tuple[Report, Document, Document]:
-    old_doc, new_doc = load(str(corpus(old))), load(str(corpus(new)))
-    return run(old_doc, new_doc, grouped=False), old_doc, new_doc  # one finding per place
+    return real_pair(old, new, grouped=False), real_document(old), real_document(new)  # one finding per place
 
 
 def asserted(report: Report) -> list[tuple[str, str, str]]:

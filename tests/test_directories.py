@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPORA, corpus
+from conftest import CORPORA, real_pair
 
 from specdiff.cli import main
 from specdiff.load import load
@@ -19,9 +18,7 @@ from specdiff.records import Report
 V3 = "kubernetes/v3/"
 
 
-@cache
-def compare(old: str, new: str) -> Report:
-    return run(load(str(corpus(old))), load(str(corpus(new))))
+compare = real_pair
 
 
 def group_versions(report: Report) -> dict[tuple[str, str], str]:

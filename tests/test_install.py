@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from worktree import copy_working_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = Path(__file__).parent / "specs"
 
-pytestmark = pytest.mark.install
+#: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -28,16 +30,19 @@ def clean_env(**extra: str) -> dict[str, str]:
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", **extra}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def artefacts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """An sdist, and a wheel built from that sdist (so the sdist must hold everything the wheel needs)."""
+    """An sdist, and a wheel built from that sdist (so the sdist must hold everything the wheel needs), built
+    once from a copy of the working tree: the build writes nothing into the checkout other tests read."""
+    source = copy_working_tree(tmp_path_factory.mktemp("source"))
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], check=True,
-                   capture_output=True, env=clean_env())
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], capture_output=True,
+                          text=True, env=clean_env())
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return {"wheel": next(out.glob("specdiff-*.whl")), "sdist": next(out.glob("specdiff-*.tar.gz"))}
 
 
-@pytest.fixture(scope="module", params=["wheel", "sdist"])
+@pytest.fixture(scope="session", params=["wheel", "sdist"])
 def installed(request: pytest.FixtureRequest, artefacts: dict[str, Path],
               tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with one artefact installed (this pip installs into it: no pip inside, faster)."""

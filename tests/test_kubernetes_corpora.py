@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
-from conftest import corpus
+from conftest import real_pair
 
-from specdiff.load import load
-from specdiff.pipeline import run
 from specdiff.records import Report
 
 AREAS = ("schema.enum.", "lifecycle.", "kubernetes.")
 LIVE = "kubernetes/live-with-enums/"
 
 
-@cache
 def compare(old: str, new: str) -> Report:
-    """Each pair is compared once for all the tests that look at it."""
-    return run(load(str(corpus(old))), load(str(corpus(new))), grouped=False)  # one finding per place
+    return real_pair(old, new, grouped=False)  # one finding per place
 
 
 def mine(report: Report) -> list[tuple[str, str, str]]:

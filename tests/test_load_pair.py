@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,18 @@ from specdiff.load import DEFAULT_LIMITS, load
 from specdiff.load.pair import _WORTH_FORKING, load_pair
 
 
-def _large_spec(path: Path, version: str, tail: str = "") -> str:
+@cache
+def _large_text(version: str) -> str:
+    """A spec large enough to be read in a child, written once per test run: PyYAML's writer is slow."""
     schemas = {f"S{i}": {"type": "object", "description": "x" * 200, "properties": {
         "a": {"type": "string", "enum": ["on", "off", "yes"]}, "n": {"type": "integer", "default": 0x10}}}
         for i in range(3000)}
-    text = yaml.safe_dump({"openapi": "3.0.3", "info": {"title": "t", "version": version}, "paths": {},
-                           "components": {"schemas": schemas}}, sort_keys=False) + tail
+    return yaml.dump({"openapi": "3.0.3", "info": {"title": "t", "version": version}, "paths": {},
+                      "components": {"schemas": schemas}}, Dumper=yaml.CSafeDumper, sort_keys=False)
+
+
+def _large_spec(path: Path, version: str, tail: str = "") -> str:
+    text = _large_text(version) + tail
     assert len(text) >= _WORTH_FORKING
     path.write_text(text)
     return str(path)

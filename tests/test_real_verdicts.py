@@ -3,20 +3,14 @@ each with its reason, and each is one grouped finding."""
 
 from __future__ import annotations
 
-from functools import cache
+from conftest import real_pair
 
-from conftest import corpus
-
-from specdiff.load import load
-from specdiff.pipeline import run
 from specdiff.records import Finding, Report
 
 V3 = "kubernetes/v3/v1.{}"
 
 
-@cache
-def compare(old: str, new: str) -> Report:
-    return run(load(str(corpus(old))), load(str(corpus(new))))
+compare = real_pair
 
 
 def _by_rule(report: Report, rule: str) -> list[Finding]:

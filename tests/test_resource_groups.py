@@ -5,10 +5,9 @@ member; discovery documents are told apart from resources in operation phrases."
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any
 
-from conftest import corpus
+from conftest import corpus, real_pair
 
 from specdiff.config import BaselineEntry, Config
 from specdiff.group import group_fingerprint, operations_phrase
@@ -22,9 +21,7 @@ GV = "/apis/admissionregistration.k8s.io/v1beta1"
 ALL_VERBS = "list, watch, deletecollection, read, create, replace, patch and delete"
 
 
-@cache
-def compare(old: str, new: str, grouped: bool = True) -> Report:
-    return run(load(str(corpus(old))), load(str(corpus(new))), grouped=grouped)
+compare = real_pair
 
 
 def _operations(resource: str, status: bool) -> set[str]:
