@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import re
+import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -316,21 +317,29 @@ def baseline_command(old: str, new: str, output: str | None, policy: str | None,
     sys.exit(guarded(job))
 
 
+#: where `specdiff staged --accept` records findings when no baseline is configured, and where it looks for them
+STAGED_BASELINE = "specdiff-baseline.txt"
+
+
 @main.command("staged")
 @click.argument("files", nargs=-1)
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None,
-              help="Drop findings whose fingerprint this file lists.")
+              help=f"Drop findings whose fingerprint this file lists.  [default: the config's, else "
+                   f"{STAGED_BASELINE} when it exists]")
+@click.option("--accept", is_flag=True, envvar="SPECDIFF_ACCEPT",
+              help="Record the findings that would block in the baseline, to accept them; still exit 1 so the "
+                   "baseline is staged before the commit.  [env: SPECDIFF_ACCEPT=1, for the pre-commit hook]")
 def staged_command(files: tuple[str, ...], policy: str | None, config_file: str | None, no_config: bool,
                    select: tuple[str, ...], ignore: tuple[str, ...], fail_on: str | None,
-                   baseline: str | None) -> None:
+                   baseline: str | None, accept: bool) -> None:
     """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
 
     A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
     """
-    from specdiff.config import for_command
+    from specdiff.config import for_command, read_baseline, render_baseline
     from specdiff.load import load
     from specdiff.load.git import exists_at
     from specdiff.pipeline import run
@@ -338,34 +347,44 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
 
     def job() -> int:
         config = for_command(config_file, no_config, select, ignore, baseline)
-        blocked = []
+        if baseline is None and config.baseline_path is None and os.path.isfile(STAGED_BASELINE):
+            config = for_command(config_file, no_config, select, ignore, STAGED_BASELINE)
+        threshold = fail_on or config.fail_on or "breaking"
+        blocked, blocking = [], []
         for name in files:
             if not exists_at("HEAD", name):
                 continue
             old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")
             report = run(old_doc, new_doc, policy or config.policy or "auto", config)
-            code = exit_code(report, fail_on or config.fail_on or "breaking")
+            code = exit_code(report, threshold)
             if report.findings or report.notes or code:
                 click.echo(render(report, "text", RenderOptions(color=False, old_doc=old_doc, new_doc=new_doc)),
                            nl=False)
             if code:
                 blocked.append(name)
-        if blocked:
-            click.echo(_how_to_accept(blocked, baseline or config.baseline_path))
+                blocking += [f for f in report.findings if f.level.rank <= FAIL_ON.index(threshold)]
+        target = os.path.relpath(baseline or config.baseline_path or STAGED_BASELINE)
+        if blocked and accept:
+            kept = read_baseline(target) if os.path.exists(target) else ()
+            write_atomic(target, render_baseline(blocking, kept))
+            click.echo(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in {target}; "
+                       f"stage it (`git add {shlex.quote(target)}`) and commit again")
+        elif blocked:
+            click.echo(_how_to_accept(target, blocked))
         return EXIT_FINDINGS if blocked else EXIT_OK
 
     sys.exit(guarded(job))
 
 
-def _how_to_accept(blocked: list[str], baseline: str | None) -> str:
-    """The pre-commit hook's last line: the two ways to let a deliberate change through."""
-    target = os.path.relpath(baseline) if baseline else "specdiff-baseline.txt"
-    spec = blocked[0] if len(blocked) == 1 else "FILE"
-    record = f"specdiff baseline HEAD:./{spec} :./{spec} >> {target}"
-    where = "" if baseline else f" (and `baseline: {target}` in .specdiff.yaml)"
-    each = "" if len(blocked) == 1 else " for each FILE above"
-    return (f"specdiff: commit blocked; to accept these findings, record them with `{record}`{each}{where}, "
-            "or add an `ignore:` entry with a reason to .specdiff.yaml")
+def _how_to_accept(target: str, blocked: list[str]) -> str:
+    """The pre-commit hook's last line: the two ways to let a deliberate change through, each a command that
+    works where the hook runs (inside pre-commit, specdiff itself may be on no PATH) and can be pasted as it is."""
+    if os.environ.get("PRE_COMMIT") == "1":
+        record = "SPECDIFF_ACCEPT=1 git commit"
+    else:
+        record = shlex.join(["specdiff", "staged", "--accept", *blocked])
+    return (f"specdiff: commit blocked; to accept these findings, run `{record}` again (it records them in "
+            f"{target}), or add an `ignore:` entry with a reason to .specdiff.yaml")
 
 
 @main.command("github-comment")

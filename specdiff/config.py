@@ -486,12 +486,14 @@ def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
     return tuple(entries)
 
 
-def render_baseline(findings: Iterable[Any]) -> str:
-    """Sorted fingerprints with their rule and location: reviewable, stable diffs when the list changes."""
-    rows = {}
+def render_baseline(findings: Iterable[Any], kept: Iterable[BaselineEntry] = ()) -> str:
+    """Sorted fingerprints with their rule and location: reviewable, stable diffs when the list changes.
+
+    `kept` are entries of an existing baseline that stay (with their comments) beside the findings added."""
+    rows = {entry.fingerprint: entry.comment for entry in kept}
     for finding in findings:
         location = finding.change.context.label() or finding.change.pointer
-        rows[finding.fingerprint] = f"{finding.rule} {location}".replace("\n", " ")
+        rows[finding.fingerprint] = " ".join(f"{finding.rule} {location}".splitlines())  # one line, as read back
     lines = ["# specdiff baseline: accepted findings, one fingerprint a line (rule and location after #)."]
     lines += [f"{fp}  # {rows[fp]}" for fp in sorted(rows)]
     return "\n".join(lines) + "\n"

@@ -193,6 +193,34 @@ def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
     assert result.exit_code == 0
 
 
+def test_the_accept_hint_is_a_command_to_paste_and_accept_records_the_blocking_findings(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside pre-commit the hint names `specdiff staged --accept` with the file quoted for the shell (a file
+    named `api$(touch PWNED).yaml` must not become a command); `--accept` writes a baseline the next run reads."""
+    monkeypatch.delenv("PRE_COMMIT", raising=False)
+    hostile = "api/v$(touch PWNED).yaml"
+    put(repo, {hostile: git(repo, "show", "HEAD:api/openapi.yaml")})
+    git(repo, "add", hostile)
+    git(repo, "commit", "-q", "-m", "hostile name")
+    (repo / hostile).write_text(spec({"mode": {"type": "string", "enum": ["Fast", "Slow"]}}))  # size removed
+    git(repo, "add", "-A")
+    result = CliRunner().invoke(main, ["staged", "--no-config", hostile])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == (
+        "specdiff: commit blocked; to accept these findings, run `specdiff staged --accept "
+        "'api/v$(touch PWNED).yaml'` again (it records them in specdiff-baseline.txt), or add an `ignore:` entry "
+        "with a reason to .specdiff.yaml")
+    result = CliRunner().invoke(main, ["staged", "--no-config", "--accept", hostile])
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (
+        1, "specdiff: recorded 1 finding in specdiff-baseline.txt; stage it (`git add specdiff-baseline.txt`) and "
+           "commit again")
+    assert [line.split("  # ")[1] for line in (repo / "specdiff-baseline.txt").read_text().splitlines()[1:]] == [
+        "schema.property.removed Frobber.size"]
+    result = CliRunner().invoke(main, ["staged", "--no-config", hostile])  # the baseline found where it was written
+    assert result.exit_code == 0, result.stdout
+    assert not (repo / "PWNED").exists()
+
+
 def test_pre_commit_hook_definition() -> None:
     import yaml
 

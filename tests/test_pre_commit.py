@@ -1,7 +1,8 @@
 """The pre-commit hook run by the real `pre-commit` tool, which installs specdiff from the repository itself.
 
-`pre-commit try-repo` clones the repository's HEAD, so the hook is tried from a throwaway repository whose one
-commit holds the working tree as it is now: the code under test, not the last commit.
+pre-commit clones the repository at the revision a user's `.pre-commit-config.yaml` pins, so the hook comes from a
+throwaway repository whose one commit holds the working tree as it is now: the code under test, not the last
+commit. The user's side is real too: `pre-commit install`, then `git commit`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from worktree import copy_working_tree
 
 SPECS = Path(__file__).parent / "specs"
 
-pytestmark = pytest.mark.install
+#: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
 
 
 def env(home: Path) -> dict[str, str]:
@@ -32,43 +34,57 @@ def git(cwd: Path, home: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env(home))
 
 
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A repository whose HEAD is the working tree (tracked and new files, not ignored ones), and a pre-commit
-    home shared by the tests, so the hook's environment is built once."""
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """A repository whose HEAD is the working tree (tracked and new files, not ignored ones), its HEAD, and a
+    pre-commit home shared by the tests, so the hook's environment is built once for that revision."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     repo = tmp_path_factory.mktemp("specdiff-under-test")
     copy_working_tree(repo)
     git(repo, home, "init", "-q", "-b", "main")
     git(repo, home, "add", "-A")
     git(repo, home, "commit", "-q", "-m", "working tree under test")
-    return repo, home
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True,
+                          env=env(home)).stdout.strip()
+    return repo, home, head
 
 
 @pytest.fixture
-def project(tmp_path: Path, hook_repo: tuple[Path, Path]) -> Path:
-    """A user's repository with api/openapi.yaml committed at v1."""
-    home = hook_repo[1]
+def project(tmp_path: Path, hook_repo: tuple[Path, Path, str]) -> Path:
+    """A user's repository with api/openapi.yaml committed at v1 and the hook installed, configured as the docs
+    say (a repo and the revision to pin)."""
+    repo, home, head = hook_repo
     git(tmp_path, home, "init", "-q", "-b", "main")
     (tmp_path / "api").mkdir()
     shutil.copy(SPECS / "frob-old.yaml", tmp_path / "api" / "openapi.yaml")
+    (tmp_path / ".pre-commit-config.yaml").write_text(f"repos:\n  - repo: {repo}\n    rev: {head}\n"
+                                                      "    hooks:\n      - id: specdiff\n")
     git(tmp_path, home, "add", "-A")
     git(tmp_path, home, "commit", "-q", "-m", "v1")
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=tmp_path, check=True, capture_output=True,
+                   env=env(home))
     return tmp_path
 
 
-def try_repo(project: Path, hook_repo: tuple[Path, Path]) -> subprocess.CompletedProcess[str]:
-    repo, home = hook_repo
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(repo), "specdiff", "--color", "never"],
-                          cwd=project, capture_output=True, text=True, env=env(home), timeout=300)
+def commit(project: Path, home: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    """`git commit` as the user types it, the installed pre-commit hook running specdiff."""
+    return subprocess.run(["git", "commit", "-q", "-m", "v2"], cwd=project, capture_output=True, text=True,
+                          env={**env(home), **extra}, timeout=300)
 
 
-def test_a_staged_breaking_change_is_blocked(project: Path, hook_repo: tuple[Path, Path]) -> None:
+def hook_output(done: subprocess.CompletedProcess[str]) -> str:
+    """What the user sees of the hook: git shows it on stderr."""
+    return (done.stdout + done.stderr).rstrip("\n")
+
+
+def test_a_staged_breaking_change_is_blocked_and_can_be_accepted(project: Path,
+                                                                 hook_repo: tuple[Path, Path, str]) -> None:
+    home = hook_repo[1]
     shutil.copy(SPECS / "frob-new.yaml", project / "api" / "openapi.yaml")
-    git(project, hook_repo[1], "add", "api/openapi.yaml")
-    done = try_repo(project, hook_repo)
+    git(project, home, "add", "api/openapi.yaml")
+    done = commit(project, home)
     assert done.returncode == 1, done.stdout + done.stderr
-    lines = done.stdout.rstrip("\n").splitlines()
+    lines = hook_output(done).splitlines()
     assert any(line.startswith("specdiff (API compatibility of staged specs)") and line.endswith("Failed")
                for line in lines)
     assert [" ".join(line.split()[:2] + lines[i + 1].split()[:2]) for i, line in enumerate(lines)
@@ -76,17 +92,34 @@ def test_a_staged_breaking_change_is_blocked(project: Path, hook_repo: tuple[Pat
         "breaking schema.enum.value-added Enum value", "breaking schema.property.removed Property Frobber.size",
         "breaking operation.removed Operation GET"]
     assert lines[-1] == (
-        "specdiff: commit blocked; to accept these findings, record them with `specdiff baseline "
-        "HEAD:./api/openapi.yaml :./api/openapi.yaml >> specdiff-baseline.txt` (and `baseline: "
-        "specdiff-baseline.txt` in .specdiff.yaml), or add an `ignore:` entry with a reason to .specdiff.yaml")
+        "specdiff: commit blocked; to accept these findings, run `SPECDIFF_ACCEPT=1 git commit` again (it records "
+        "them in specdiff-baseline.txt), or add an `ignore:` entry with a reason to .specdiff.yaml")
+
+    # the hint, followed as written: specdiff is on no PATH here, only in pre-commit's environment
+    done = commit(project, home, SPECDIFF_ACCEPT="1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert hook_output(done).splitlines()[-1] == (
+        "specdiff: recorded 3 findings in specdiff-baseline.txt; stage it (`git add specdiff-baseline.txt`) and "
+        "commit again")
+    recorded = (project / "specdiff-baseline.txt").read_text().splitlines()
+    assert [line.split("  # ")[1].split()[0] for line in recorded[1:]] == sorted(
+        ["schema.enum.value-added", "schema.property.removed", "operation.removed"],
+        key=lambda rule: next(line for line in recorded[1:] if rule in line))  # sorted by fingerprint
+    git(project, home, "add", "specdiff-baseline.txt")
+    done = commit(project, home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = subprocess.run(["git", "log", "--format=%s", "--name-only"], cwd=project, capture_output=True, text=True,
+                         env=env(home), check=True).stdout.split()
+    assert log == ["v2", "api/openapi.yaml", "specdiff-baseline.txt", "v1", ".pre-commit-config.yaml",
+                   "api/openapi.yaml"]
 
 
-def test_a_compatible_change_passes(project: Path, hook_repo: tuple[Path, Path]) -> None:
+def test_a_compatible_change_passes(project: Path, hook_repo: tuple[Path, Path, str]) -> None:
     spec = (project / "api" / "openapi.yaml").read_text()
     (project / "api" / "openapi.yaml").write_text(spec.replace("  /old:\n", "  /extra:\n    get:\n      responses: "
                                                                "{\"200\": {description: ok}}\n  /old:\n"))
     git(project, hook_repo[1], "add", "api/openapi.yaml")
-    done = try_repo(project, hook_repo)
+    done = commit(project, hook_repo[1])
     assert done.returncode == 0, done.stdout + done.stderr
     assert any(line.startswith("specdiff (API compatibility of staged specs)") and line.endswith("Passed")
-               for line in done.stdout.splitlines())
+               for line in hook_output(done).splitlines())
