@@ -8,13 +8,11 @@ value that differs is `modified`. The constraint cards say which way each one mo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from specdiff.diff.kernel import MISSING, Differ, Side, canonical, presence
 from specdiff.diff.vocabulary import Where, change
 from specdiff.load.sourcemap import join_pointer
-
-if TYPE_CHECKING:
-    from specdiff.diff.schemas import SchemaDiffer, Side
 
 #: keywords holding one subschema, and how the field path shows the place inside them
 SUBSCHEMAS = {"contains": "<contains>", "propertyNames": "<propertyNames>", "contentSchema": "<content>",
@@ -27,15 +25,15 @@ VALUES = ("minContains", "maxContains", "contentMediaType", "contentEncoding")
 DEFAULTS: dict[str, Any] = {"minContains": 1}
 
 
-def compare_2020(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def compare_2020(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """Every 2020-12 keyword of one pair of schemas (both sides already past their `$ref`s)."""
     o, n = old.schema, new.schema
     if not any(key in o or key in n for key in _ALL):
         return
     for keyword in VALUES:
-        differ._value(keyword, _given(o, keyword), _given(n, keyword), old, new, where)
+        differ.value(keyword, _given(o, keyword), _given(n, keyword), old, new, where)
     for keyword, suffix in SUBSCHEMAS.items():
-        differ._single(keyword, suffix, old, new, where)
+        differ.single(keyword, suffix, old, new, where)
     _condition(differ, old, new, where)
     for keyword, suffix in OPEN_ENDED.items():
         _open_ended(differ, keyword, suffix, old, new, where)
@@ -54,36 +52,25 @@ _ALL = frozenset({*SUBSCHEMAS, *OPEN_ENDED, *VALUES, "if", "prefixItems", "patte
 _LABELS = {"patternProperties": "{{{key}}}", "dependentSchemas": "<if {key}>", "$defs": "<$defs {key}>"}
 
 
-class _Absent:
-    """Stands for a keyword that is not written (`None` is a value a spec may hold)."""
-
-
-_MISSING: Any = _Absent()
-
-
 def _given(schema: dict[str, Any], keyword: str) -> Any:
-    """A keyword's value for `SchemaDiffer._value`, whose own marker for "absent" it uses."""
-    from specdiff.diff.schemas import _MISSING as absent
-
-    value = schema.get(keyword, absent)
-    return absent if keyword in DEFAULTS and value == DEFAULTS[keyword] else value
+    """A keyword's value, MISSING when it is absent or says what its absence says."""
+    value = schema.get(keyword, MISSING)
+    return MISSING if keyword in DEFAULTS and value == DEFAULTS[keyword] else value
 
 
-def _condition(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def _condition(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """`if` decides which of `then`/`else` applies; a changed condition moves values between them, which
     cannot be ordered, so it is one `modified` fact. `then`/`else` are compared as subschemas."""
-    from specdiff.diff.schemas import canonical
-
     o, n = _given(old.schema, "if"), _given(new.schema, "if")
     if "if" in old.schema and "if" in new.schema and canonical(o) == canonical(n):
         return
-    differ._value("if", o, n, old, new, where)
+    differ.value("if", o, n, old, new, where)
 
 
-def _open_ended(differ: SchemaDiffer, keyword: str, suffix: str, old: Side, new: Side, where: Where) -> None:
+def _open_ended(differ: Differ, keyword: str, suffix: str, old: Side, new: Side, where: Where) -> None:
     o, n = old.schema.get(keyword), new.schema.get(keyword)
     if isinstance(o, dict) and isinstance(n, dict):
-        differ._single(keyword, suffix, old, new, where)
+        differ.single(keyword, suffix, old, new, where)
         return
     allowed_old = o if isinstance(o, dict) else o is not False
     allowed_new = n if isinstance(n, dict) else n is not False
@@ -93,7 +80,7 @@ def _open_ended(differ: SchemaDiffer, keyword: str, suffix: str, old: Side, new:
                            new_pointer=new.pointer + "/" + keyword if keyword in new.schema else new.pointer))
 
 
-def _boolean_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def _boolean_items(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """`items: false` (no members past `prefixItems`): subschema `items` are compared by the older code."""
     o, n = old.schema.get("items"), new.schema.get("items")
     if isinstance(o, bool) or isinstance(n, bool):
@@ -101,33 +88,31 @@ def _boolean_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> 
             _open_ended(differ, "items", "[]", old, new, where)
 
 
-def _prefix_items(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def _prefix_items(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """Tuple positions, compared position by position; a position added or removed is its own fact."""
-    from specdiff.diff.schemas import Side as SideOf
 
     o, n = old.schema.get("prefixItems"), new.schema.get("prefixItems")
     o_list, n_list = (o if isinstance(o, list) else []), (n if isinstance(n, list) else [])
     for i in range(max(len(o_list), len(n_list))):
         at = where.at(f"[{i}]")
-        old_item = o_list[i] if i < len(o_list) else _MISSING
-        new_item = n_list[i] if i < len(n_list) else _MISSING
+        old_item = o_list[i] if i < len(o_list) else MISSING
+        new_item = n_list[i] if i < len(n_list) else MISSING
         old_at, new_at = f"{old.pointer}/prefixItems/{i}", f"{new.pointer}/prefixItems/{i}"
         if isinstance(old_item, dict) and isinstance(new_item, dict):
-            differ.compare(SideOf(old_item, old_at, old.document), SideOf(new_item, new_at, new.document), at)
-        elif old_item is _MISSING:
+            differ.compare(Side(old_item, old_at, old.document), Side(new_item, new_at, new.document), at)
+        elif old_item is MISSING:
             differ.emit(change("added", "schema", "prefixItems", new=new_item, where=at, new_pointer=new_at,
                                position=i))
-        elif new_item is _MISSING:
+        elif new_item is MISSING:
             differ.emit(change("removed", "schema", "prefixItems", old=old_item, where=at, old_pointer=old_at,
                                position=i))
 
 
-def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, where: Where,
+def _named_subschemas(differ: Differ, keyword: str, old: Side, new: Side, where: Where,
                       closed: bool = False, presence: bool = True) -> None:
     """`patternProperties` (by regular expression), `dependentSchemas` (by property name) and `$defs` (by name;
     a definition added or removed changes nothing until something refers to it, so only pairs are compared:
     a `$ref` into `$defs` reads the same text on both sides, so its target's changes are reported here)."""
-    from specdiff.diff.schemas import Side as SideOf
 
     o, n = old.schema.get(keyword), new.schema.get(keyword)
     o_map, n_map = (o if isinstance(o, dict) else {}), (n if isinstance(n, dict) else {})
@@ -139,8 +124,8 @@ def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, 
         at = where.at(label(key))
         new_at = new.pointer + join_pointer((keyword, key))
         if key in o_map and isinstance(o_map[key], dict) and isinstance(schema, dict):
-            differ.compare(SideOf(o_map[key], old.pointer + join_pointer((keyword, key)), old.document),
-                           SideOf(schema, new_at, new.document), at)
+            differ.compare(Side(o_map[key], old.pointer + join_pointer((keyword, key)), old.document),
+                           Side(schema, new_at, new.document), at)
         elif key not in o_map and presence:
             differ.emit(change("added", "schema", keyword, new=key, where=at, new_pointer=new_at, key=key,
                                closed=closed))
@@ -150,17 +135,17 @@ def _named_subschemas(differ: SchemaDiffer, keyword: str, old: Side, new: Side, 
                                old_pointer=old.pointer + join_pointer((keyword, key)), key=key, closed=closed))
 
 
-def _dependent_required(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def _dependent_required(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """`dependentRequired: {a: [b, c]}`: when `a` is present, `b` and `c` must be too."""
     o, n = old.schema.get("dependentRequired"), new.schema.get("dependentRequired")
     o_map, n_map = (o if isinstance(o, dict) else {}), (n if isinstance(n, dict) else {})
     for key in sorted(set(o_map) | set(n_map)):
-        before, after = o_map.get(key, _MISSING), n_map.get(key, _MISSING)
-        if before is not _MISSING and after is not _MISSING and sorted(map(str, before)) == sorted(map(str, after)):
+        before, after = o_map.get(key, MISSING), n_map.get(key, MISSING)
+        if before is not MISSING and after is not MISSING and sorted(map(str, before)) == sorted(map(str, after)):
             continue
-        kind = "added" if before is _MISSING else "removed" if after is _MISSING else "modified"
+        kind = presence(before, after)
         at = join_pointer(("dependentRequired", key))
-        differ.emit(change(kind, "schema", "dependentRequired", old=None if before is _MISSING else before,
-                           new=None if after is _MISSING else after, where=where.at(f"<if {key}>"),
+        differ.emit(change(kind, "schema", "dependentRequired", old=None if before is MISSING else before,
+                           new=None if after is MISSING else after, where=where.at(f"<if {key}>"),
                            old_pointer=None if kind == "added" else old.pointer + at,
                            new_pointer=None if kind == "removed" else new.pointer + at, key=key))

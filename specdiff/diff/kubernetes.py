@@ -29,9 +29,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from specdiff.diff.schemas import Emit, Side, canonical
+from specdiff.diff.kernel import MISSING, Emit, Side, canonical, presence
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.evidence import api_server
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
@@ -287,10 +286,11 @@ class KubernetesExtensions:
 
     def _other(self, keyword: str, old: Side, new: Side, where: Where) -> None:
         """An extension specdiff has no model for: the raw added, removed or changed value."""
-        before, after = old.schema.get(keyword), new.schema.get(keyword)
-        if keyword in old.schema and keyword in new.schema and canonical(before) == canonical(after):
+        before, after = old.schema.get(keyword, MISSING), new.schema.get(keyword, MISSING)
+        if before is not MISSING and after is not MISSING and canonical(before) == canonical(after):
             return
-        kind = "added" if keyword not in old.schema else "removed" if keyword not in new.schema else "modified"
+        kind = presence(before, after)
+        before, after = (None if value is MISSING else value for value in (before, after))
         old_pointer, new_pointer = _pointers(keyword, old, new)
         self.emit(change(kind, "extension", keyword, old=before, new=after, where=where,
                          old_pointer=None if kind == "added" else old_pointer,
@@ -301,10 +301,9 @@ def predates_topology(graph: SpecGraph) -> bool:
     """The spec is a Kubernetes API server's that predates server-side apply: it states no topology anywhere
     (`x-kubernetes-list-type`, `-list-map-keys` or `-map-type`). An API server's published spec has carried the
     markers of every type that declares one since server-side apply, so in such a spec a marker appearing is the
-    spec starting to describe topology, not a change of it. A CRD without markers is read with the default
-    topology, and a plain spec says nothing about which server reads it, so neither predates anything."""
-    if not api_server(graph):
-        return False
+    spec starting to describe topology, not a change of it. Asked only of an API server's spec (the ecosystem
+    decides): a CRD without markers is read with the default topology, and a plain spec says nothing about which
+    server reads it, so neither predates anything."""
     stack: list[Any] = [graph.document.data, *(part.data for _, part in graph.document.parts)]
     while stack:
         value = stack.pop()

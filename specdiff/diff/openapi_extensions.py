@@ -9,60 +9,50 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from specdiff.diff.kernel import Differ, Side, by_value, keyed_difference, keyword_pointer, presence
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.stability import declared
 from specdiff.graph.sunset import days_left, sunset_of
 from specdiff.records import Change
 
-if TYPE_CHECKING:
-    from specdiff.diff.schemas import SchemaDiffer, Side
-
 EXTENSIBLE_ENUM = "x-extensible-enum"
 
 
-def compare_extensions(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def compare_extensions(differ: Differ, old: Side, new: Side, where: Where) -> None:
     o, n = old.schema, new.schema
     if not any(key in o or key in n for key in ("x-sunset", "x-stability-level", EXTENSIBLE_ENUM)):
         return
     old_sunset, new_sunset = sunset_of(o), sunset_of(n)
     if old_sunset != new_sunset:
-        differ.emit(change(_kind(old_sunset, new_sunset), "schema", "x-sunset", old=old_sunset, new=new_sunset,
-                           where=where, old_pointer=_at(old, "x-sunset"), new_pointer=_at(new, "x-sunset")))
+        differ.emit(change(presence(old_sunset, new_sunset, None), "schema", "x-sunset", old=old_sunset,
+                           new=new_sunset, where=where, old_pointer=keyword_pointer(old, "x-sunset"),
+                           new_pointer=keyword_pointer(new, "x-sunset")))
     old_level, new_level = declared(o), declared(n)
     if old_level != new_level:
         differ.emit(change("modified", "schema", "x-stability-level", old=old_level, new=new_level, where=where,
-                           old_pointer=_at(old, "x-stability-level"), new_pointer=_at(new, "x-stability-level")))
+                           old_pointer=keyword_pointer(old, "x-stability-level"),
+                           new_pointer=keyword_pointer(new, "x-stability-level")))
     _extensible_enum(differ, old, new, where)
 
 
-def _kind(old: Any, new: Any) -> str:
-    return "added" if old is None else "removed" if new is None else "modified"
-
-
-def _at(side: Side, keyword: str) -> str:
-    return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
-
-
-def _extensible_enum(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def _extensible_enum(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """An open enum lists the values known today; clients must accept others, so only removals break."""
-    from specdiff.diff.schemas import canonical
-
     o, n = old.schema.get(EXTENSIBLE_ENUM), new.schema.get(EXTENSIBLE_ENUM)
     o_list, n_list = (o if isinstance(o, list) else []), (n if isinstance(n, list) else [])
-    old_keys = {canonical(v): i for i, v in enumerate(o_list)}
-    new_keys = {canonical(v): i for i, v in enumerate(n_list)}
-    for key, i in new_keys.items():
-        if key not in old_keys:
-            differ.emit(change("added", "enum-value", EXTENSIBLE_ENUM, new=n_list[i], where=where,
-                               old_pointer=_at(old, EXTENSIBLE_ENUM),
-                               new_pointer=f"{new.pointer}/{EXTENSIBLE_ENUM}/{i}", value=n_list[i]))
-    for key, i in old_keys.items():
-        if key not in new_keys:
-            differ.emit(change("removed", "enum-value", EXTENSIBLE_ENUM, old=o_list[i], where=where,
-                               old_pointer=f"{old.pointer}/{EXTENSIBLE_ENUM}/{i}",
-                               new_pointer=_at(new, EXTENSIBLE_ENUM), value=o_list[i]))
+    old_keys, new_keys = by_value(o_list), by_value(n_list)
+    added, removed, _ = keyed_difference(old_keys, new_keys)
+    for key in added:
+        i = new_keys[key]
+        differ.emit(change("added", "enum-value", EXTENSIBLE_ENUM, new=n_list[i], where=where,
+                           old_pointer=keyword_pointer(old, EXTENSIBLE_ENUM),
+                           new_pointer=f"{new.pointer}/{EXTENSIBLE_ENUM}/{i}", value=n_list[i]))
+    for key in removed:
+        i = old_keys[key]
+        differ.emit(change("removed", "enum-value", EXTENSIBLE_ENUM, old=o_list[i], where=where,
+                           old_pointer=f"{old.pointer}/{EXTENSIBLE_ENUM}/{i}",
+                           new_pointer=keyword_pointer(new, EXTENSIBLE_ENUM), value=o_list[i]))
 
 
 def deprecation_facts(schema: Any) -> dict[str, Any]:
@@ -91,9 +81,9 @@ def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str,
 DOC_KEYWORDS = ("title", "description", "example", "examples")
 
 
-def compare_docs(differ: SchemaDiffer, old: Side, new: Side, where: Where) -> None:
+def compare_docs(differ: Differ, old: Side, new: Side, where: Where) -> None:
     for keyword in DOC_KEYWORDS:
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if o != n:
-            differ.emit(change(_kind(o, n), "schema", keyword, old=o, new=n, where=where, old_pointer=_at(old, keyword),
-                               new_pointer=_at(new, keyword)))
+            differ.emit(change(presence(o, n, None), "schema", keyword, old=o, new=n, where=where,
+                               old_pointer=keyword_pointer(old, keyword), new_pointer=keyword_pointer(new, keyword)))
