@@ -34,6 +34,7 @@ demo: setup
 
 lint: setup
 	$(BIN)/ruff check specdiff tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 typecheck: setup
 	$(BIN)/mypy specdiff

@@ -11,14 +11,12 @@ from specdiff.config import Config
 from specdiff.diff import TooManyChanges, diff
 from specdiff.diff.openapi_extensions import with_dates
 from specdiff.errors import InputError
-from specdiff.graph.build import build
-from specdiff.graph.evidence import plain_pair
+from specdiff.graph import graph_of
+from specdiff.graph.ecosystem import as_served, decide
 from specdiff.graph.model import SpecGraph
 from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
-
-POLICIES = ("auto", "kubernetes", "openapi")
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
@@ -50,11 +48,12 @@ _FRAMES_PER_LEVEL = 6
 
 def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
          grouped: bool, include_docs: bool = False) -> Report:
-    old_graph, new_graph = plain_pair(build(old), build(new))
-    chosen, why = pick_policy(policy, old_graph, new_graph)
+    old_graph, new_graph = graph_of(old), graph_of(new)
+    ecosystem = decide(old_graph, new_graph, policy)
+    old_graph, new_graph = as_served(old_graph, ecosystem), as_served(new_graph, ecosystem)
     most = min(old.limits.max_changes, new.limits.max_changes)
     try:
-        found = diff(old_graph, new_graph, include_docs, most)
+        found = diff(old_graph, new_graph, ecosystem, include_docs, most)
     except TooManyChanges:
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
     changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})
@@ -62,7 +61,7 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)
 
-    findings = sorted(classify(changes, chosen, reach), key=Finding.sort_key)
+    findings = sorted(classify(changes, ecosystem.policy, reach), key=Finding.sort_key)
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
     if config is not None:
         from specdiff.policy import apply
@@ -71,18 +70,8 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
         findings, notes = list(outcome.findings), notes + outcome.notes
     if grouped:
         findings = group(findings)
-    return Report(source_info(old, old_graph), source_info(new, new_graph), chosen, tuple(findings), notes,
-                  policy_reason=why)
-
-
-def pick_policy(policy: str, old: SpecGraph, new: SpecGraph) -> tuple[str, str]:
-    """The policy and why: as asked, else kubernetes when either spec carries Kubernetes markers."""
-    if policy != "auto":
-        return policy, "as configured"
-    evidence = new.evidence or old.evidence
-    if evidence is None:
-        return "openapi", "no Kubernetes markers"
-    return "kubernetes", evidence if new.evidence else f"{evidence} in the old spec"
+    return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
+                  notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label)
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

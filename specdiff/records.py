@@ -165,12 +165,16 @@ class Report:
     policy: str
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())  # policy remarks: expired ignores, unused baseline entries
-    policy_reason: str = ""  # why this policy: "no Kubernetes markers", "x-kubernetes-group-version-kind on 9 schemas"
+    policy_reason: str = ""  # why this policy: "as configured", "Kubernetes markers", "no Kubernetes markers"
+    #: what the specs are, with the evidence: "Kubernetes API server (x-kubernetes-group-version-kind on 9 schemas)"
+    spec: str = ""
 
     @property
     def policy_label(self) -> str:
-        """`openapi (no Kubernetes markers)`: the policy with its reason, as report headers show it."""
-        return f"{self.policy} ({self.policy_reason})" if self.policy_reason else self.policy
+        """`spec: OpenAPI (no Kubernetes markers); policy: openapi`: what the specs are and the policy that judged
+        them (with "as configured" when the user chose it), as report headers show it."""
+        policy = f"{self.policy} (as configured)" if self.policy_reason == "as configured" else self.policy
+        return f"spec: {self.spec}; policy: {policy}" if self.spec else f"policy: {policy}"
 
     def count(self, level: Level) -> int:
         return sum(1 for f in self.findings if f.level is level)

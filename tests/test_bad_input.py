@@ -359,7 +359,8 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
                       "plain.json": plain})
     for old, new in (("good.yaml", "bom.yaml"), ("plain.json", "bom.json")):
         assert _compare(tmp_path, monkeypatch, old, new) == (
-            0, f"specdiff {old} -> {new} (policy: openapi (no Kubernetes markers))\n0 breaking, 0 dangerous, 0 safe\n"
+            0, f"specdiff {old} -> {new} (spec: OpenAPI (no Kubernetes markers); policy: openapi)\n"
+            "0 breaking, 0 dangerous, 0 safe\n"
             "\nNo changes found.\n",
             "")
 

@@ -186,7 +186,8 @@ def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
     lines = result.stdout.splitlines()
     assert [" ".join(line.split()) + (": " + lines[i + 1].strip() if line.startswith("break") else "")
             for i, line in enumerate(lines) if line.startswith(("specdiff ", "break"))
-            ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (policy: openapi (no Kubernetes markers))",
+            ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (spec: OpenAPI (no Kubernetes markers); "
+                  "policy: openapi)",
                   "breaking schema.enum.value-added: Enum value Auto added to Frobber.mode",
                   "breaking schema.property.removed: Property Frobber.size removed"]
     result = CliRunner().invoke(main, ["staged", "--no-config", "--fail-on", "never", "api/openapi.yaml"])

@@ -1,4 +1,5 @@
-"""The policy comes from Kubernetes markers in the specs, never from path prefixes, and the report says why."""
+"""What the specs are (an API server's, CRDs, plain OpenAPI) comes from Kubernetes markers in them, never from path
+prefixes; the policy follows it unless the user chooses one; the report says both, and why."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def users(required: list[str] | None = None, action: bool = False, **extra: Any)
 
 def test_api_v1_paths_alone_are_an_ordinary_api() -> None:
     report = run_case({"old": users(), "new": users(["name"])})
-    assert (report.policy, report.policy_reason) == ("openapi", "no Kubernetes markers")
+    assert (report.policy, report.spec) == ("openapi", "OpenAPI (no Kubernetes markers)")
     assert [(f.rule, f.change.pointer, f.level.value, f.change.context.stability) for f in report.findings] == [
         ("schema.property.became-required", "/components/schemas/User/required", "safe", "ga")]
 
@@ -49,30 +50,63 @@ def test_an_operation_under_a_beta_looking_path_of_a_plain_api_is_not_beta() -> 
     (users(action=True), users(action=True), "x-kubernetes-* extensions in 1 place"),
     (users(**{"x-kubernetes-list-type": "atomic"}), users(), "x-kubernetes-* extensions in 1 place in the old spec"),
 ])
-def test_kubernetes_markers_choose_the_kubernetes_policy(old: dict[str, Any], new: dict[str, Any],
-                                                         reason: str) -> None:
+def test_kubernetes_markers_make_an_api_server_spec_and_choose_the_kubernetes_policy(
+        old: dict[str, Any], new: dict[str, Any], reason: str) -> None:
     report = run_case({"old": old, "new": new})
-    assert (report.policy, report.policy_reason) == ("kubernetes", reason)
+    assert (report.policy, report.policy_reason, report.spec) == (
+        "kubernetes", "Kubernetes markers", f"Kubernetes API server ({reason})")
 
 
 def test_io_k8s_definitions_are_evidence() -> None:
     spec = {"components": {"schemas": {"io.k8s.api.core.v1.Pod": {"type": "object"}}}}
     report = run_case({"old": spec, "new": spec})
-    assert (report.policy, report.policy_reason) == ("kubernetes", "1 io.k8s.* definition")
+    assert (report.policy, report.spec) == ("kubernetes", "Kubernetes API server (1 io.k8s.* definition)")
 
 
-def test_a_policy_asked_for_says_so() -> None:
+def test_a_policy_asked_for_says_so_and_leaves_what_the_spec_is() -> None:
     report = run_case({"old": users(), "new": users(), "policy": "kubernetes"})
-    assert (report.policy, report.policy_reason) == ("kubernetes", "as configured")
+    assert (report.policy, report.policy_reason, report.spec) == (
+        "kubernetes", "as configured", "OpenAPI (no Kubernetes markers)")
+    assert report.policy_label == "spec: OpenAPI (no Kubernetes markers); policy: kubernetes (as configured)"
+
+
+def zero_default(markers: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A count that gains `default: 0`, in a spec with or without a Kubernetes marker."""
+    def spec(count: dict[str, Any]) -> dict[str, Any]:
+        kinds = {"x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "User"}]} if markers else {}
+        return {"paths": {"/users": {"post": {"requestBody": {"content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/User"}}}}, "responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/User"}}}}}}}},
+            "components": {"schemas": {"User": {"type": "object", "properties": {"count": count}, **kinds}}}}
+    return spec({"type": "integer"}), spec({"type": "integer", "default": 0})
+
+
+@pytest.mark.parametrize("markers", [True, False])
+@pytest.mark.parametrize("policy", ["auto", "kubernetes", "openapi"])
+def test_what_the_spec_is_decides_the_facts_and_the_policy_only_the_level(markers: bool, policy: str) -> None:
+    """An added `default: 0` is no change where the server is a Kubernetes API server (a Go int field that is
+    left out reads as 0), whichever policy judges it; in a plain OpenAPI spec it is a default added, which
+    clients that fill in defaults themselves may notice, under either policy. The header names both."""
+    old, new = zero_default(markers)
+    report = run_case({"old": old, "new": new, "policy": policy})
+    found = [(f.rule, f.change.pointer, f.level.value) for f in report.findings]
+    in_force = policy if policy != "auto" else "kubernetes" if markers else "openapi"
+    assert report.policy == in_force
+    if markers:
+        assert report.spec == "Kubernetes API server (x-kubernetes-group-version-kind on 1 schema)"
+        assert found == []
+    else:
+        assert report.spec == "OpenAPI (no Kubernetes markers)"
+        assert found == [("schema.default-added", "/components/schemas/User/properties/count/default", "dangerous")]
 
 
 def test_real_specs() -> None:
     stripe = load(str(corpus("openapi/stripe/spec3-2020-04-03.json")))
-    assert (run(stripe, stripe).policy_reason) == "no Kubernetes markers"
+    assert run(stripe, stripe).spec == "OpenAPI (no Kubernetes markers)"
     old = load(str(corpus("kubernetes/v2/swagger-v1.35.json")))
-    assert run(old, old).policy_reason == "x-kubernetes-group-version-kind on 183 schemas"
+    assert run(old, old).spec == "Kubernetes API server (x-kubernetes-group-version-kind on 183 schemas)"
     crd = load(str(corpus("crds/gateway-api/gateways.standard.v1.4.0.yaml")))
-    assert run(crd, crd).policy_reason == "CustomResourceDefinition gateways.gateway.networking.k8s.io"
+    assert run(crd, crd).spec == "CustomResourceDefinitions (gateways.gateway.networking.k8s.io)"
 
 
 def test_release_notes_of_a_plain_api_name_no_kubernetes_group_version(tmp_path: Path) -> None:

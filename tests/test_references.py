@@ -206,7 +206,7 @@ def test_refs_inside_a_parameter_a_response_and_a_path_item_from_another_file_re
 def test_node_identities_of_each_spelling() -> None:
     """What the differ memoises by: a named schema's name, else the final target's (document key, pointer), with
     what is laid over it; the node's schema is the target with the keywords beside each ref laid over it."""
-    from specdiff.graph.build import build
+    from specdiff.graph import graph_of as build
 
     spec = _api({}, components={"schemas": {"Pet": _foo("string")}},
                 **{"x-lib": {"Foo": _foo("string"), "Alias": {"$ref": "#/x-lib/Foo", "nullable": True},

@@ -184,8 +184,8 @@ def test_jsonpatch_of_a_small_change() -> None:
 def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob 1 → 2
 
-Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (policy `openapi`, no Kubernetes markers): \
-3 breaking, 0 dangerous, 1 safe.
+Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
+policy: openapi): 3 breaking, 0 dangerous, 1 safe.
 
 ## Breaking changes (action required)
 

@@ -218,7 +218,7 @@ def test_a_crd_serving_only_v1alpha1_is_alpha_and_one_serving_v1_too_is_ga() -> 
 
 
 def test_the_graph_places_markers_and_read_only_fields_by_pointer() -> None:
-    from specdiff.graph.build import build
+    from specdiff.graph import graph_of as build
     from specdiff.load import load_text
 
     spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {

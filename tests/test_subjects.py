@@ -10,7 +10,7 @@ from typing import Any
 from conftest import corpus
 from rulecases import run_case
 
-from specdiff.graph.build import build
+from specdiff.graph import graph_of as build
 from specdiff.graph.subjects import kubernetes_resource
 from specdiff.load import load, load_text
 from specdiff.records import Change, Context, Finding, Level

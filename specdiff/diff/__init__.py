@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from specdiff.diff.group_versions import fold_group_versions
+from specdiff.diff.kernel import Side
 from specdiff.diff.operations import OperationDiffer
-from specdiff.diff.schemas import SchemaDiffer, Side
+from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.vocabulary import Where, change
+from specdiff.graph.ecosystem import PLAIN, Ecosystem
+from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
-from specdiff.graph.stability import is_version
 from specdiff.records import Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
@@ -53,15 +55,6 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
     return names
 
 
-def short_name(name: str) -> str | None:
-    """`io.k8s.api.core.v1.ConfigMap` -> `core.v1.ConfigMap`: the segment before the version, the version, the rest."""
-    parts = name.split(".")
-    for i in range(len(parts) - 2, 0, -1):
-        if is_version(parts[i]):
-            return ".".join(parts[i - 1:])
-    return None
-
-
 def _unique(graph: SpecGraph, key: Callable[[NamedSchema], str | None]) -> dict[str, str]:
     """key -> schema name, for the keys exactly one schema of the graph has."""
     found: dict[str, str | None] = {}
@@ -90,17 +83,18 @@ class Changes(list[Change]):
         super().append(item)
 
 
-def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int | None = None) -> list[Change]:
-    """`include_docs` adds documentation changes (descriptions, summaries, titles, examples, tags); `most`
-    bounds how many changes may be found (TooManyChanges past it). References resolve through each graph's
-    normalisation stage (`SpecGraph.normal`)."""
+def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_docs: bool = False,
+         most: int | None = None) -> list[Change]:
+    """`ecosystem` is what the specs are (graph.ecosystem.decide); `include_docs` adds documentation changes
+    (descriptions, summaries, titles, examples, tags); `most` bounds how many changes may be found
+    (TooManyChanges past it). References resolve through each graph's normalisation stage (`SpecGraph.normal`)."""
     if old.crds or new.crds:
         from specdiff.diff.crd import diff_crds
 
-        return diff_crds(old, new, Changes(most))
+        return diff_crds(old, new, ecosystem, Changes(most))
     changes = Changes(most)
     names = match_schemas(old, new)
-    schemas = SchemaDiffer(old, new, names, changes.append)
+    schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
     renamed_to = set(names.values())

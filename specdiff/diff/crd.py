@@ -11,10 +11,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from specdiff.diff.schemas import SchemaDiffer, Side, canonical
+from specdiff.diff.kernel import Side, canonical
+from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
+from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
@@ -31,12 +33,12 @@ _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
 _LISTED = 5
 
 
-def diff_crds(old: SpecGraph, new: SpecGraph, changes: list[Change]) -> list[Change]:
+def diff_crds(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem, changes: list[Change]) -> list[Change]:
     if not old.crds or not new.crds:
         crd_side, other = (old, new) if old.crds else (new, old)
         raise UsageError(f"cannot compare a CustomResourceDefinition ({crd_side.document.name}) with an "
                          f"OpenAPI document ({other.document.name})")
-    CrdDiffer(SchemaDiffer(old, new, {}, changes.append)).run(old.crds, new.crds)
+    CrdDiffer(SchemaDiffer(old, new, {}, changes.append, ecosystem)).run(old.crds, new.crds)
     return changes
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from specdiff.diff.kernel import Side
 from specdiff.diff.parameters import scalar_became_list
-from specdiff.diff.schemas import SchemaDiffer, Side
+from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
 from specdiff.records import Context
@@ -23,14 +24,14 @@ class OperationDiffer:
             if old_op is None:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
                                  new_pointer=new_op.pointer, deprecated=new_op.deprecated,
-                                 **_non_resource(new_op, self.new)))
+                                 **_non_resource(new_op, self.schemas.ecosystem.api_server)))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
             if key not in self.new.operations:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
                                  old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
-                                 **_non_resource(old_op, self.old)))
+                                 **_non_resource(old_op, self.schemas.ecosystem.api_server)))
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -242,11 +243,11 @@ def _same_contract(old: Operation, new: Operation) -> bool:
             and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
 
 
-def _non_resource(op: Operation, graph: SpecGraph) -> dict[str, Any]:
+def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
     """`non_resource` for a path of a Kubernetes API server outside /api and /apis (`/version`,
     `/.well-known/openid-configuration/`: what RBAC calls nonResourceURLs), which belongs to no API group."""
     outside = not (op.path in ("/api", "/apis") or op.path.startswith(("/api/", "/apis/")))
-    return {"non_resource": True} if graph.kubernetes and outside else {}
+    return {"non_resource": True} if api_server and outside else {}
 
 
 def _where(op: Operation, graph: SpecGraph) -> Where:

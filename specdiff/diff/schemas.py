@@ -9,44 +9,41 @@ of operations times schemas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
+from specdiff.diff.kernel import (
+    MISSING,
+    Emit,
+    Side,
+    by_value,
+    canonical,
+    keyed_difference,
+    keyword_pointer,
+    mapping,
+    presence,
+)
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
-from specdiff.graph.build import group_version_kinds
-from specdiff.graph.evidence import api_server
+from specdiff.graph.ecosystem import Ecosystem
+from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Node, Normaliser, overlay
-from specdiff.graph.normalise import canonical as canonical  # one definition, used across diff/
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
-from specdiff.records import Change
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
 KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False,
                                     "readOnly": False, "writeOnly": False, "deprecated": False,
                                     "exclusiveMinimum": False, "exclusiveMaximum": False}
-_MISSING: Any = object()
-
-Emit = Callable[[Change], None]
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side of a comparison: the schema, where it is, and how to resolve its refs."""
-
-    schema: Schema
-    pointer: str
-    document: Document
 
 
 def _kind_name(gvks: list[str]) -> str | None:
@@ -56,12 +53,14 @@ def _kind_name(gvks: list[str]) -> str | None:
 
 
 class SchemaDiffer:
-    """Compares schemas of two specs; `names` maps old named-schema identities to new ones."""
+    """Compares schemas of two specs; `names` maps old named-schema identities to new ones, `ecosystem` says
+    what the specs are (graph.ecosystem), which decides what some keywords mean to the server."""
 
     include_docs = False  # report documentation changes too (`--include-docs`)
 
-    def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit) -> None:
-        self.old, self.new = old, new
+    def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
+                 ecosystem: Ecosystem) -> None:
+        self.old, self.new, self.ecosystem = old, new, ecosystem
         self.old_normal, self.new_normal = old.normal, new.normal
         self.names = names
         self.emit = emit
@@ -72,15 +71,14 @@ class SchemaDiffer:
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
-        #: Kubernetes types are Go structs: a field left out decodes to its zero value, so `default: ""`,
-        #: `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do not) says nothing
-        self.zero_default_is_implied = old.kubernetes or new.kubernetes
-        #: the types of a Kubernetes API server on both sides, whose JSON forms the server keeps across releases
-        self.api_server_types = old.kubernetes and new.kubernetes and api_server(old) and api_server(new)
+        #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
+        #: value, so `default: ""`, `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do
+        #: not) says nothing
+        self.zero_default_is_implied = ecosystem.kubernetes_served
         from specdiff.diff.kubernetes import KubernetesExtensions, predates_topology  # they build on Side, Where
 
         self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
-                                               lambda: predates_topology(old))
+                                               lambda: ecosystem.builtin_types and predates_topology(old))
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -170,33 +168,33 @@ class SchemaDiffer:
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))
         for keyword in SCALAR_KEYWORDS:
-            self._value(keyword, _given(o, keyword, self.zero_default_is_implied),
+            self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
-        self._single("items", "[]", old, new, where, presence=not retyped)
+        self.single("items", "[]", old, new, where, presence=not retyped)
         self._additional_properties(old, new, where)
-        self._single("not", "<not>", old, new, where)
+        self.single("not", "<not>", old, new, where)
         for keyword in ("allOf", "oneOf", "anyOf"):
             self._composition(keyword, old, new, where)
-        self._value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
+        self.value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
         compare_2020(self, old, new, where)
         compare_extensions(self, old, new, where)
         if self.include_docs:
             compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
 
-    def _value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
+    def value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
-        if old_value is _MISSING and new_value is _MISSING:
+        if old_value is MISSING and new_value is MISSING:
             return
-        if old_value is not _MISSING and new_value is not _MISSING and canonical(old_value) == canonical(new_value):
+        if old_value is not MISSING and new_value is not MISSING and canonical(old_value) == canonical(new_value):
             return
-        kind = "added" if old_value is _MISSING else "removed" if new_value is _MISSING else "modified"
-        self.emit(change(kind, node, keyword, old=None if old_value is _MISSING else old_value,
-                         new=None if new_value is _MISSING else new_value, where=where,
-                         old_pointer=None if kind == "added" else _keyword_pointer(old, keyword),
-                         new_pointer=None if kind == "removed" else _keyword_pointer(new, keyword)))
+        kind = presence(old_value, new_value)
+        self.emit(change(kind, node, keyword, old=None if old_value is MISSING else old_value,
+                         new=None if new_value is MISSING else new_value, where=where,
+                         old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
+                         new_pointer=None if kind == "removed" else keyword_pointer(new, keyword)))
 
     def _enum(self, old: Side, new: Side, where: Where) -> None:
         """Enum values from `enum`, or from the "Possible enum values:" list a live Kubernetes spec documents."""
@@ -209,22 +207,22 @@ class SchemaDiffer:
                              old_pointer=_enum_pointer(old) if kind == "removed" else None,
                              new_pointer=_enum_pointer(new) if kind == "added" else None))
             return
-        old_keys = {canonical(v): (i, v) for i, v in enumerate(old_enum)}
-        new_keys = {canonical(v): (i, v) for i, v in enumerate(new_enum)}
-        for key, (i, value) in new_keys.items():
-            if key not in old_keys:
-                self.emit(change("added", "enum-value", "enum", new=value, where=where, old_pointer=_enum_pointer(old),
-                                 new_pointer=_enum_pointer(new, i), value=value))
+        old_keys, new_keys = by_value(old_enum), by_value(new_enum)
+        added, removed, _ = keyed_difference(old_keys, new_keys)
+        for key in added:
+            value = new_enum[new_keys[key]]
+            self.emit(change("added", "enum-value", "enum", new=value, where=where, old_pointer=_enum_pointer(old),
+                             new_pointer=_enum_pointer(new, new_keys[key]), value=value))
         deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
-        for key, (i, value) in old_keys.items():
-            if key not in new_keys:
-                self.emit(change("removed", "enum-value", "enum", old=value, where=where,
-                                 old_pointer=_enum_pointer(old, i), new_pointer=_enum_pointer(new), value=value,
-                                 deprecated=key in deprecated))
+        for key in removed:
+            value = old_enum[old_keys[key]]
+            self.emit(change("removed", "enum-value", "enum", old=value, where=where,
+                             old_pointer=_enum_pointer(old, old_keys[key]), new_pointer=_enum_pointer(new),
+                             value=value, deprecated=key in deprecated))
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
-        old_props = _mapping(old.schema.get("properties"))
-        new_props = _mapping(new.schema.get("properties"))
+        old_props = mapping(old.schema.get("properties"))
+        new_props = mapping(new.schema.get("properties"))
         old_required, new_required = required_set(old.schema), required_set(new.schema)
         for name, schema in new_props.items():
             pointer = new.pointer + join_pointer(("properties", name))
@@ -275,7 +273,7 @@ class SchemaDiffer:
 
     def _read_or_written(self, where: Where, old: Side, new: Side, name: str) -> Where:
         """A field whose `required` changed is read or written as the field itself is on both sides."""
-        if name not in _mapping(old.schema.get("properties")) or name not in _mapping(new.schema.get("properties")):
+        if name not in mapping(old.schema.get("properties")) or name not in mapping(new.schema.get("properties")):
             return where
         tokens = join_pointer(("properties", name))
         return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.document),
@@ -294,21 +292,21 @@ class SchemaDiffer:
         return Where(where.context if stability == where.context.stability
                      else replace(where.context, stability=stability), direction, where.operation_kind)
 
-    def _single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
+    def single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if isinstance(o, dict) and isinstance(n, dict):
             self.compare(Side(o, f"{old.pointer}/{keyword}", old.document),
                          Side(n, f"{new.pointer}/{keyword}", new.document), where.at(suffix))
         elif presence and (isinstance(o, dict) or isinstance(n, dict)):
-            self._value(keyword, o if o is not None else _MISSING, n if n is not None else _MISSING, old, new,
+            self.value(keyword, o if o is not None else MISSING, n if n is not None else MISSING, old, new,
                         where)
 
     def _additional_properties(self, old: Side, new: Side, where: Where) -> None:
         """Extra properties: any (absent or true), none (false), or those a schema accepts."""
         o, n = old.schema.get("additionalProperties"), new.schema.get("additionalProperties")
         if isinstance(o, dict) and isinstance(n, dict):
-            self._single("additionalProperties", "{}", old, new, where)
+            self.single("additionalProperties", "{}", old, new, where)
             return
         allowed_old = o if isinstance(o, dict) else o is not False
         allowed_new = n if isinstance(n, dict) else n is not False
@@ -347,7 +345,7 @@ class SchemaDiffer:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
-            forms = self.api_server_types and _scalar_forms(
+            forms = self.ecosystem.builtin_types and _scalar_forms(
                 plain.schema, union.schema, [normal.target(m, at, union.document) for at, m in members.values()])
             for key, (pointer, schema) in members.items():
                 if key != closest:
@@ -475,20 +473,15 @@ def _composed(schema: Schema) -> bool:
 
 
 def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) -> Any:
-    """A keyword's value, or _MISSING when it is absent or says only what its absence says (`minLength: 0`,
+    """A keyword's value, or MISSING when it is absent or says only what its absence says (`minLength: 0`,
     and with `zero_default_is_implied` a `default` that is its type's zero value)."""
-    value = schema.get(keyword, _MISSING)
-    default = KEYWORD_DEFAULTS.get(keyword, _MISSING)
+    value = schema.get(keyword, MISSING)
+    default = KEYWORD_DEFAULTS.get(keyword, MISSING)
     if type(value) is type(default) and value == default:
-        return _MISSING
+        return MISSING
     if keyword == "default" and zero_default_is_implied and value is not None and not value:
-        return _MISSING
+        return MISSING
     return value
-
-
-def _keyword_pointer(side: Side, keyword: str) -> str:
-    """The keyword on a side that has it, else the schema."""
-    return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
 
 
 def _enum_pointer(side: Side, index: int | None = None) -> str:
@@ -507,10 +500,6 @@ def _lifecycle_facts(schema: Any) -> dict[str, Any]:
             "min_version": lifecycle.min_version}
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _types(types: frozenset[str]) -> str | list[str] | None:
     if not types:
         return None
@@ -518,7 +507,7 @@ def _types(types: frozenset[str]) -> str | list[str] | None:
 
 
 def _discriminator(schema: Schema) -> Any:
-    value = schema.get("discriminator", _MISSING)
+    value = schema.get("discriminator", MISSING)
     if isinstance(value, dict):
         return {k: value[k] for k in ("propertyName", "mapping") if k in value}
     return value

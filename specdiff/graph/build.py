@@ -15,6 +15,7 @@ import networkx as nx
 
 from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
+from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
     METHODS,
     MediaType,
@@ -49,16 +50,7 @@ def operation_key(method: str, path: str) -> str:
 
 
 def build(doc: Document) -> SpecGraph:
-    if doc.dialect == "crd":
-        from specdiff.graph.crd import build_crd_graph
-
-        crd_graph: SpecGraph = build_crd_graph(doc)
-        return crd_graph
-    if doc.dialect == "openapi-dir":
-        from specdiff.graph.directory import build_directory_graph
-
-        dir_graph: SpecGraph = build_directory_graph(doc, Resolver(doc))
-        return dir_graph
+    """The graph of one OpenAPI document (specdiff.graph.graph_of takes any input)."""
     builder = Builder(Resolver(doc))
     builder.add(doc)
     return builder.result(doc)
@@ -151,7 +143,7 @@ class Builder:
         normal = Normaliser(self.resolver, part_keys)
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
-        return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
+        return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
@@ -486,7 +478,7 @@ def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, Named
     with DeleteOptions and WatchEvent listed under every group) or that has no kinds falls back to its name:
     `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` -> `meta/v1`. Shared schemas with several kinds get no gvk.
     """
-    kinds = {name: _gvks(named.schema) for name, named in schemas.items()}
+    kinds = {name: declared_gvks(named.schema) for name, named in schemas.items()}
     packages: dict[str, set[str]] = {}
     for name, gvks in kinds.items():
         packages.setdefault(_package(name), set()).update(gv for gv, _ in gvks)
@@ -500,22 +492,6 @@ def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, Named
                                        group_version=group_version,
                                        stability=of_version(group_version.split("/")[-1] if group_version else None))
     return attributed
-
-
-def _gvks(schema: Schema) -> list[tuple[str, str]]:
-    """[("group/version", "Kind")] from x-kubernetes-group-version-kind; the core group is called `core`."""
-    listed = schema.get("x-kubernetes-group-version-kind")
-    if isinstance(listed, dict):
-        listed = [listed]
-    if not isinstance(listed, list):
-        return []
-    return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
-            for item in listed if isinstance(item, dict)]
-
-
-def group_version_kinds(node: Schema) -> list[str]:
-    """["core/v1/Pod"]: what `x-kubernetes-group-version-kind` on a schema or an operation names."""
-    return [f"{gv}/{kind}" for gv, kind in _gvks(node)]
 
 
 def _package(name: str) -> str:

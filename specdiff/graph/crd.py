@@ -106,9 +106,8 @@ def build_crd_graph(doc: Document) -> SpecGraph:
                for crd in crds.values() for v in crd.versions.values()}
     graph = nx.DiGraph()
     graph.add_nodes_from(("schema", name) for name in schemas)
-    return SpecGraph(doc, {}, schemas, graph, kubernetes=True, crds=crds,
-                     evidence=f"CustomResourceDefinition {next(iter(crds))}" if len(crds) == 1
-                     else f"{len(crds)} CustomResourceDefinitions")
+    return SpecGraph(doc, {}, schemas, graph, crds=crds,
+                     evidence=next(iter(crds)) if len(crds) == 1 else f"{len(crds)} of them")
 
 
 def crd_objects(data: Any) -> Iterator[tuple[str, dict[str, Any]]]:

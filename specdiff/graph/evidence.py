@@ -9,13 +9,11 @@ header gives as the reason for the policy.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
+from specdiff.graph.kubernetes_names import GVK
 from specdiff.graph.model import NamedSchema, SpecGraph
-from specdiff.graph.stability import DECLARED
 from specdiff.load.document import Document
 
-GVK = "x-kubernetes-group-version-kind"
 _PREFIX = "x-kubernetes-"
 
 
@@ -64,22 +62,3 @@ def _extensions(doc: Document) -> int:
         elif type(node) is list:
             stack.extend(item for item in node if type(item) is dict or type(item) is list)
     return found
-
-
-def plain_pair(old: SpecGraph, new: SpecGraph) -> tuple[SpecGraph, SpecGraph]:
-    """When neither spec is Kubernetes, `/api/v1beta1/users` names no group-version: its operations are not
-    beta, and a new `/api/v2/...` is no API version to fold. A pair where either side is Kubernetes keeps them."""
-    if old.kubernetes or new.kubernetes:
-        return old, new
-    return _without_path_versions(old), _without_path_versions(new)
-
-
-def _without_path_versions(graph: SpecGraph) -> SpecGraph:
-    if not any(op.group_version for op in graph.operations.values()):
-        return graph
-    operations = {key: replace(op, group_version=None, stability=DECLARED.get(op.declared_stability or "",
-                                                                                     "ga")) if op.group_version
-                  else op
-                  for key, op in graph.operations.items()}
-    return SpecGraph(graph.document, operations, graph.schemas, graph.graph, graph.kubernetes, graph.crds,
-                     graph.part_keys, graph.notes, graph.evidence, _normal=graph.normal)

@@ -117,7 +117,6 @@ class SpecGraph:
     operations: dict[str, Operation]
     schemas: dict[str, NamedSchema]
     graph: Any  # nx.DiGraph
-    kubernetes: bool
     crds: dict[str, Any] = field(default_factory=dict)
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
@@ -140,6 +139,11 @@ class SpecGraph:
         if self._normal is None:
             self._normal = Normaliser(Resolver(self.document), self.part_keys)
         return self._normal
+
+    def with_operations(self, operations: dict[str, Operation]) -> SpecGraph:
+        """The same spec with other operations: the caches start empty, since they follow from the operations."""
+        return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
+                         self.evidence, _normal=self._normal)
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document

@@ -12,12 +12,11 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
-from specdiff.load.document import Document
+from specdiff.load.document import REMOTE_SCHEMES, Document
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
-REMOTE_SCHEMES = ("http", "https")
 
 
 class Resolver:

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from specdiff.errors import InputError
-from specdiff.graph.refs import REMOTE_SCHEMES
+from specdiff.load.document import REMOTE_SCHEMES
 
 
 class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from specdiff.graph.kubernetes_names import group_version_kinds
+
 if TYPE_CHECKING:
     from specdiff.graph.model import Operation, SpecGraph
 
@@ -64,7 +66,6 @@ def kubernetes_resource(path: str) -> str | None:
 def _returned_kinds(graph: SpecGraph, op: Operation) -> list[str]:
     """The group/version/kinds the first success response that names one returns: its schema as the
     normalisation stage reads it, through refs resolved in the document the response is written in."""
-    from specdiff.graph.build import group_version_kinds
 
     for status, response in sorted(op.responses.items()):
         if not status.startswith("2"):

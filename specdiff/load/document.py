@@ -10,6 +10,8 @@ from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.load.sourcemap import SourceMap
 
 DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "crd", "openapi-dir")
+#: the URL schemes of documents read from the network (a `$ref`, with --allow-remote-refs), and of their redirects
+REMOTE_SCHEMES = ("http", "https")
 
 
 @dataclass(frozen=True, eq=False)

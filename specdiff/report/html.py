@@ -70,7 +70,7 @@ def render(report: Report, options: RenderOptions) -> str:
            "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
            f"<title>{escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>", "<header>",
            f"<h1>API changes: {escape(_name(report))}</h1>",
-           f"<p>{escape(report.old.name)} → {escape(report.new.name)} · policy {escape(report.policy_label)}</p>",
+           f"<p>{escape(report.old.name)} → {escape(report.new.name)} · {escape(report.policy_label)}</p>",
            '<fieldset id="filters"><legend>Show</legend>']
     for level in Level:
         out.append(f'<label class="{level.value}"><input type="checkbox" id="show-{level.value}" '

@@ -16,6 +16,7 @@ def envelope(report: Report) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "specdiff_version": __version__,
+        "spec": report.spec,
         "policy": report.policy,
         "policy_reason": report.policy_reason,
         "old": _source(report.old),

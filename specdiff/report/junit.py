@@ -32,7 +32,8 @@ def render(report: Report, options: RenderOptions) -> str:
     suite = ET.SubElement(suites, "testsuite", {"name": clean(f"specdiff {report.old.name} -> {report.new.name}"),
                                                 **counts, "skipped": "0"})
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("policy", report.policy), ("policy_reason", report.policy_reason), ("old", report.old.name),
+    for name, value in (("spec", report.spec), ("policy", report.policy), ("policy_reason", report.policy_reason),
+                        ("old", report.old.name),
                         ("new", report.new.name), ("fail_on", options.fail_on)):
         ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
     for rule_id in sorted(by_rule):

@@ -101,9 +101,8 @@ def render_summary(report: Report, options: RenderOptions) -> str:
 
 def sized(report: Report, fit: _Fit) -> str:
     summary = report.summary()
-    why = f" ({escape(report.policy_reason)})" if report.policy_reason else ""
     head = [MARKER, "### specdiff: API compatibility",
-            f"{code_span(report.old.name)} → {code_span(report.new.name)} · policy `{report.policy}`{why} · "
+            f"{code_span(report.old.name)} → {code_span(report.new.name)} · {escape(report.policy_label)} · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
     notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
     if not report.findings:

@@ -26,10 +26,9 @@ _FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    why = f", {escape(report.policy_reason)}" if report.policy_reason else ""
     lines = [f"# Release notes: {_title(report)}", "",
              f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
-             f"(policy `{report.policy}`{why}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
+             f"({escape(report.policy_label)}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
              + ".", ""]
     sections = grouped(report)
     if not sections:

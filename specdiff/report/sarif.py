@@ -35,7 +35,8 @@ def render(report: Report, options: RenderOptions) -> str:
                             "rules": [_rule(rule_id) for rule_id in rule_ids]}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, rule_ids.index(f.rule), options) for f in findings],
-        "properties": {"policy": report.policy, "policy_reason": report.policy_reason, "old": report.old.name,
+        "properties": {"spec": report.spec, "policy": report.policy, "policy_reason": report.policy_reason,
+                       "old": report.old.name,
                        "new": report.new.name},
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}

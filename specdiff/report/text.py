@@ -35,7 +35,7 @@ def render(report: Report, options: RenderOptions) -> str:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if options.color else text
 
-    lines = [f"specdiff {clean(report.old.name)} -> {clean(report.new.name)} (policy: {clean(report.policy_label)})"]
+    lines = [f"specdiff {clean(report.old.name)} -> {clean(report.new.name)} ({clean(report.policy_label)})"]
     lines += summary_lines(report)
     if options.summary_only:
         return "\n".join(lines) + "\n"
