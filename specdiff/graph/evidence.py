@@ -82,4 +82,4 @@ def _without_path_versions(graph: SpecGraph) -> SpecGraph:
                   else op
                   for key, op in graph.operations.items()}
     return SpecGraph(graph.document, operations, graph.schemas, graph.graph, graph.kubernetes, graph.crds,
-                     graph.part_keys, graph.notes, graph.evidence, _normal=graph.normal)
+                     graph.part_keys, graph.notes, graph.evidence, graph.security_schemes, _normal=graph.normal)
