@@ -7,6 +7,7 @@ from collections.abc import Callable
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer, Side
+from specdiff.diff.security import scheme_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
@@ -103,6 +104,8 @@ def diff(old: SpecGraph, new: SpecGraph, include_docs: bool = False, most: int |
     schemas = SchemaDiffer(old, new, names, changes.append)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
+    for found in scheme_changes(old, new):
+        changes.append(found)
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
