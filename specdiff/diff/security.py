@@ -22,8 +22,9 @@ from specdiff.records import Change, Context
 # -- requirements ---------------------------------------------------------------------------------
 def requirement_changes(old: Security, new: Security, where: Where) -> Iterator[Change]:
     """What changed in an operation's effective security: anonymous access taken away or given, then each
-    alternative that asks for credentials on both sides."""
-    if old == new:
+    alternative that asks for credentials on both sides. A side that does not state its security is not
+    compared."""
+    if old == new or not (old.stated and new.stated):
         return
     at = where.at("security")
     if old.open != new.open:

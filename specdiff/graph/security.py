@@ -30,7 +30,7 @@ def effective(raw_operation: dict[str, Any], at: str, written: Document, spec: D
         return requirement(raw_operation["security"], at + "/security", written)
     if isinstance(spec.data, dict) and "security" in spec.data:
         return requirement(spec.data["security"], "/security", spec)
-    return Security()
+    return Security(stated=not _defines_schemes(spec))
 
 
 def requirement(raw: Any, pointer: str, document: Document) -> Security:
@@ -48,16 +48,26 @@ def requirement(raw: Any, pointer: str, document: Document) -> Security:
     return Security(tuple(alternatives), pointer)
 
 
+def _listed(document: Document) -> dict[str, Any]:
+    """`securityDefinitions` or `components.securitySchemes` as written, {} when absent or malformed."""
+    data = document.data if isinstance(document.data, dict) else {}
+    components = data.get("components")
+    listed = data.get("securityDefinitions") if document.dialect == "swagger-2.0" else (
+        components.get("securitySchemes") if isinstance(components, dict) else None)
+    return listed if isinstance(listed, dict) else {}
+
+
+def _defines_schemes(document: Document) -> bool:
+    """Whether the document defines security schemes (then leaving `security` out says nothing)."""
+    return bool(_listed(document))
+
+
 def schemes(document: Document, deref: Deref) -> dict[str, SecurityScheme]:
     """The schemes a document defines, by name."""
-    data = document.data if isinstance(document.data, dict) else {}
     v2 = document.dialect == "swagger-2.0"
-    components = data.get("components")
-    listed = data.get("securityDefinitions") if v2 else (
-        components.get("securitySchemes") if isinstance(components, dict) else None)
     prefix = ("securityDefinitions",) if v2 else ("components", "securitySchemes")
     found = {}
-    for name, item in (listed if isinstance(listed, dict) else {}).items():
+    for name, item in _listed(document).items():
         raw, at, _ = deref(item, join_pointer((*prefix, name)), document)
         if isinstance(raw, dict):
             found[str(name)] = _v2_scheme(str(name), raw, at) if v2 else _v3_scheme(str(name), raw, at)
