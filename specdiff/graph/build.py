@@ -32,7 +32,7 @@ from specdiff.graph.model import (
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
-from specdiff.graph.security import effective, schemes
+from specdiff.graph.security import effective, schemes, settled
 from specdiff.graph.stability import DECLARED, declared, of_version
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
@@ -156,7 +156,7 @@ class Builder:
         normal = Normaliser(self.resolver, part_keys)
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
-        return SpecGraph(doc, self.operations, schemas, self.graph, evidence is not None,
+        return SpecGraph(doc, settled(self.operations, evidence is not None), schemas, self.graph, evidence is not None,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
                          security_schemes=self.security_schemes, _normal=normal)
 

@@ -82,8 +82,8 @@ class Security:
     alternatives: tuple[Requirement, ...] = ()
     pointer: str = field(default="", compare=False)  # where it is written: `.../get/security`, `/security`, ""
     #: False when neither the operation nor its document writes `security` although the document defines
-    #: schemes: it does not say what it requires (Kubernetes' per-group v3 documents leave out the `security`
-    #: their swagger.json writes), so there is nothing to compare
+    #: schemes, in a Kubernetes spec (graph.security.settled): it does not say what it requires, so there is
+    #: nothing to compare
     stated: bool = True
 
     @property

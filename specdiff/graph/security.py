@@ -8,10 +8,11 @@ Swagger's `basic` is `http` with scheme `basic`, and its one OAuth `flow` is a n
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from specdiff.errors import InputError
-from specdiff.graph.model import OAuthFlow, Requirement, Security, SecurityScheme
+from specdiff.graph.model import OAuthFlow, Operation, Requirement, Security, SecurityScheme
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -31,6 +32,16 @@ def effective(raw_operation: dict[str, Any], at: str, written: Document, spec: D
     if isinstance(spec.data, dict) and "security" in spec.data:
         return requirement(spec.data["security"], "/security", spec)
     return Security(stated=not _defines_schemes(spec))
+
+
+def settled(operations: dict[str, Operation], kubernetes: bool) -> dict[str, Operation]:
+    """Leaving `security` out means anyone may call (OpenAPI's reading), except in a Kubernetes spec that defines
+    schemes: kube-openapi's per-group v3 documents leave out the requirement their swagger.json states, so there
+    it says nothing and is not compared."""
+    if kubernetes:
+        return operations
+    return {key: replace(op, security=replace(op.security, stated=True)) if not op.security.stated else op
+            for key, op in operations.items()}
 
 
 def requirement(raw: Any, pointer: str, document: Document) -> Security:
@@ -58,7 +69,7 @@ def _listed(document: Document) -> dict[str, Any]:
 
 
 def _defines_schemes(document: Document) -> bool:
-    """Whether the document defines security schemes (then leaving `security` out says nothing)."""
+    """Whether the document defines security schemes (then leaving `security` out may say nothing)."""
     return bool(_listed(document))
 
 
