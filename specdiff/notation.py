@@ -64,14 +64,15 @@ def outline(ctx: Context) -> str:
     """The place at a glance, for a table's where column beside a message that names it in full: the scope of a
     Kubernetes type (`core/v1`); a Kubernetes resource's operation by group-version and resource (`apps/v1
     deployments/scale`); any other operation as it is written (`POST /pets`); a whole CRD by its kind
-    (`HTTPRoute`); a schema by its name; a group-version or document by itself."""
+    (`HTTPRoute`); a schema by its name; a group-version or document by itself; a place known only by its
+    path (`security scheme oauth`) by that."""
     if scope(ctx):
         return scope(ctx)
     if ctx.operation:
         return f"{ctx.group_version} {ctx.resource}" if ctx.group_version and ctx.resource else ctx.operation
     if ctx.kind and not ctx.schema:
         return ctx.kind.rpartition("/")[2]
-    return type_name(ctx) or ctx.group_version or ctx.document or ""
+    return type_name(ctx) or ctx.group_version or ctx.document or (ctx.path or "").strip()
 
 
 def beside(text: str, ctx: Context) -> str:

@@ -48,6 +48,7 @@ for _name, _fact, _doc in (
     ("rule_on_new_fields", "on_new_fields", "The added CEL rule holds on every object valid under the old schema."),
     ("union_with_discriminator", "discriminator", "The union has a discriminator: readers can tell its members apart."),
     ("overlapping_branch", "overlaps", "An added `oneOf` alternative that a value may match along with another."),
+    ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
 ):
     _flag(_name, _fact, _doc)
 
@@ -334,6 +335,19 @@ def on_scalar(change: Change) -> bool:
 def value_replaced(change: Change) -> bool:
     """A value that was there is replaced by another (not set, not dropped)."""
     return change.kind == "modified"
+
+
+@predicate
+def value_set(change: Change) -> bool:
+    """A value set where the spec wrote none."""
+    return change.kind == "added"
+
+
+@predicate
+@reads("in_use")
+def scheme_unused(change: Change) -> bool:
+    """No operation of the new spec asks for the security scheme, so no client presents it."""
+    return not change.fact("in_use")
 
 
 # -- deprecation, sunset and x-stability-level (plain OpenAPI) ---------------------------------------

@@ -8,6 +8,7 @@ from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.kernel import Side
 from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer
+from specdiff.diff.security import scheme_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.ecosystem import PLAIN, Ecosystem
 from specdiff.graph.kubernetes_names import short_name
@@ -97,6 +98,8 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
+    for found in scheme_changes(old, new):
+        changes.append(found)
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]

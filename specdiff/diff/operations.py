@@ -7,6 +7,7 @@ from typing import Any
 from specdiff.diff.kernel import Side
 from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.schemas import SchemaDiffer
+from specdiff.diff.security import requirement_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
 from specdiff.records import Context
@@ -42,6 +43,10 @@ class OperationDiffer:
                     kind = "added" if not old_text else "removed" if not new_text else "modified"
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
                                      where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
+        if old.security != new.security and not new.reversed:  # a webhook's receiver sets its own security
+            for found in requirement_changes(old.security, new.security,
+                                             Where(_where(new, self.new).context, "request")):
+                self.emit(found)
         if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         self.operation = new

@@ -55,6 +55,9 @@ _CRD_VERSION = {"crd": (str,), "version": (str,)}
 _SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,)}
 #: vendor extensions plain OpenAPI specs write, compared by what they mean
 OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
+#: what a client does with a security scheme, as OpenAPI 3 names it (`flow`: an OAuth flow; `scope`: one it offers)
+SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "flow", "authorizationUrl",
+                              "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
 #: keywords that only document, compared with --include-docs
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
 
@@ -88,6 +91,15 @@ VOCABULARY: dict[str, Node] = {
                        {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,), "loosened": (bool,),
                         "on_new_fields": (bool,)}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
+    # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
+    # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
+    # definition by what a client does with it. `scheme` names the security scheme.
+    "security": Node(("added", "removed"), ("",), {"schemes": (str,)}),
+    "security-requirement": Node(("added", "removed"), ("", "scheme", "scope"),
+                                 {"scheme": (str,), "scopes": (str,), "requirement": (str,), "still_met": (bool,)}),
+    "security-scheme": Node(KINDS, ("", *SECURITY_SCHEME_ATTRIBUTES),
+                            {"scheme": (str,), "flow": (str,), "in_use": (bool,), "operations": (tuple,),
+                             "used_by": (str,), "scopes": (str,)}),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
                         {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,)}),

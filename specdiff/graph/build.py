@@ -25,6 +25,7 @@ from specdiff.graph.model import (
     RequestBody,
     Response,
     Schema,
+    SecurityScheme,
     SpecGraph,
     group_version_of_name,
     group_version_of_path,
@@ -32,6 +33,7 @@ from specdiff.graph.model import (
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
+from specdiff.graph.security import effective, schemes, settled
 from specdiff.graph.stability import DECLARED, declared, of_version
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
@@ -68,6 +70,7 @@ class Builder:
         self.graph = nx.DiGraph()
         self.schemas: dict[str, NamedSchema] = {}
         self.operations: dict[str, Operation] = {}
+        self.security_schemes: dict[str, SecurityScheme] = {}
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
         self._v2_schemas: dict[int, Schema] = {}
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
@@ -93,6 +96,8 @@ class Builder:
         if named is not None and not isinstance(named, dict):
             raise InputError(f"'{container}' schemas must be a mapping", file=self.doc.name,
                              place="/definitions" if self.v2 else "/components/schemas")
+        for name, scheme in schemes(doc, self._deref).items():
+            self.security_schemes.setdefault(name, scheme)  # a directory's documents repeat the same schemes
         prefix = ("definitions",) if self.v2 else ("components", "schemas")
         for name, schema in (named or {}).items():
             self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc, listed=True)
@@ -143,8 +148,9 @@ class Builder:
         normal = Normaliser(self.resolver, part_keys)
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
-        return SpecGraph(doc, self.operations, schemas, self.graph,
-                         part_keys=part_keys or {}, notes=notes, evidence=evidence, _normal=normal)
+        return SpecGraph(doc, settled(self.operations, evidence is not None), schemas, self.graph,
+                         part_keys=part_keys or {}, notes=notes, evidence=evidence,
+                         security_schemes=self.security_schemes, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -272,7 +278,7 @@ class Builder:
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
             document=self.doc, reversed=reversed_, sunset=sunset,
             declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
-            kind=next(iter(group_version_kinds(raw)), None),
+            kind=next(iter(group_version_kinds(raw)), None), security=effective(raw, at, doc, self.doc),
         )
         node = ("op", op.key)
         self.graph.add_node(node)

@@ -58,6 +58,72 @@ class Response:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """One alternative of a security requirement (one requirement object): a client must present every scheme
+    it names, each with at least its scopes. `{}` names none: anonymous access."""
+
+    schemes: tuple[tuple[str, frozenset[str]], ...]  # (scheme name, scopes), sorted by name
+    pointer: str = field(default="", compare=False)
+
+    def names(self) -> frozenset[str]:
+        return frozenset(name for name, _ in self.schemes)
+
+    def within(self, other: Requirement) -> bool:
+        """Whether a client that meets `other` meets this alternative too: no scheme or scope beyond its own."""
+        held = dict(other.schemes)
+        return all(name in held and scopes <= held[name] for name, scopes in self.schemes)
+
+
+@dataclass(frozen=True)
+class Security:
+    """An operation's effective security: the alternatives (OR) it accepts, each an AND of schemes; its own
+    `security`, else the document's. No alternative, or an empty one, lets anonymous clients in."""
+
+    alternatives: tuple[Requirement, ...] = ()
+    pointer: str = field(default="", compare=False)  # where it is written: `.../get/security`, `/security`, ""
+    #: False when neither the operation nor its document writes `security` although the document defines
+    #: schemes, in a Kubernetes spec (graph.security.settled): it does not say what it requires, so there is
+    #: nothing to compare
+    stated: bool = True
+
+    @property
+    def open(self) -> bool:
+        return not self.alternatives or any(not alternative.schemes for alternative in self.alternatives)
+
+    def required(self) -> tuple[Requirement, ...]:
+        """The alternatives that ask for credentials (every one but the anonymous `{}`)."""
+        return tuple(alternative for alternative in self.alternatives if alternative.schemes)
+
+
+@dataclass(frozen=True)
+class OAuthFlow:
+    """One OAuth 2 flow of a scheme, in OpenAPI 3 terms (Swagger 2.0's `accessCode` is `authorizationCode`)."""
+
+    name: str
+    pointer: str = field(default="", compare=False)  # the flow object (Swagger 2.0: the scheme holding it)
+    authorization_url: str | None = None
+    token_url: str | None = None
+    refresh_url: str | None = None
+    scopes: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class SecurityScheme:
+    """What a client must do to present one credential, in OpenAPI 3 terms whatever the dialect wrote: Swagger
+    2.0's `basic` is `http` with scheme `basic`, its single OAuth flow one of `flows`."""
+
+    name: str
+    type: str  # apiKey | http | oauth2 | openIdConnect | mutualTLS
+    pointer: str
+    location: str | None = None  # apiKey: `in` (header, query, cookie)
+    parameter: str | None = None  # apiKey: `name` of the header, query parameter or cookie
+    scheme: str | None = None  # http: the authorization scheme, lower-cased (RFC 9110 ignores its case)
+    bearer_format: str | None = None
+    flows: tuple[OAuthFlow, ...] = ()  # sorted by name
+    open_id_connect_url: str | None = None
+
+
+@dataclass(frozen=True)
 class Operation:
     key: str  # "GET /pets/{}": method and path template with parameter names erased
     method: str
@@ -81,6 +147,7 @@ class Operation:
     description: str | None = None
     #: "core/v1/Pod": the kind the operation acts on, as its `x-kubernetes-group-version-kind` names it
     kind: str | None = None
+    security: Security = Security()
 
     @property
     def label(self) -> str:
@@ -121,6 +188,7 @@ class SpecGraph:
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
+    security_schemes: dict[str, SecurityScheme] = field(default_factory=dict)
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
@@ -143,7 +211,7 @@ class SpecGraph:
     def with_operations(self, operations: dict[str, Operation]) -> SpecGraph:
         """The same spec with other operations: the caches start empty, since they follow from the operations."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
-                         self.evidence, _normal=self._normal)
+                         self.evidence, self.security_schemes, _normal=self._normal)
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document
