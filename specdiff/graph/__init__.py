@@ -3,8 +3,11 @@ Ecosystem decided once from both graphs (graph.ecosystem)."""
 
 from __future__ import annotations
 
-from specdiff.graph.model import SpecGraph
-from specdiff.load.document import Document
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # importing graph.stability (as notation does) must not load the whole model
+    from specdiff.graph.model import SpecGraph
+    from specdiff.load.document import Document
 
 
 def graph_of(doc: Document) -> SpecGraph:
