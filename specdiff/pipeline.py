@@ -12,7 +12,7 @@ from specdiff.diff import TooManyChanges, diff
 from specdiff.diff.openapi_extensions import with_dates
 from specdiff.errors import InputError
 from specdiff.graph import graph_of
-from specdiff.graph.ecosystem import as_served, decide
+from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.model import SpecGraph
 from specdiff.group import group
 from specdiff.load.document import Document
@@ -50,7 +50,7 @@ def _run(old: Document, new: Document, policy: str, config: Config | None, today
          grouped: bool, include_docs: bool = False) -> Report:
     old_graph, new_graph = graph_of(old), graph_of(new)
     ecosystem = decide(old_graph, new_graph, policy)
-    old_graph, new_graph = as_served(old_graph, ecosystem), as_served(new_graph, ecosystem)
+    old_graph, new_graph = described_alike(as_served(old_graph, ecosystem), as_served(new_graph, ecosystem))
     most = min(old.limits.max_changes, new.limits.max_changes)
     try:
         found = diff(old_graph, new_graph, ecosystem, include_docs, most)

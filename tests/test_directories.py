@@ -69,20 +69,16 @@ def test_every_v3_directory_against_itself_reports_nothing(version: str) -> None
 
 
 def test_v2_against_v3_of_the_same_release_reports_only_real_differences() -> None:
-    """The per-group folder has no discovery documents (/apis/, /version/, ...) and publishes defaults the
-    swagger.json leaves out; everything else (names, unions Swagger 2.0 cannot write, zero-value defaults,
-    parameter and body spellings) compares equal."""
+    """The per-group folder has no discovery documents (/apis/, /version/, ...), so the swagger.json's operations
+    there are not compared (a note says so), and it publishes defaults the swagger.json leaves out; everything
+    else (names, unions Swagger 2.0 cannot write, zero-value defaults, parameter and body spellings) compares
+    equal."""
     report = compare("kubernetes/v2/swagger-v1.35.json", V3 + "v1.35")
-    assert {f.rule for f in report.findings} == {"operation.removed", "schema.removed", "schema.default-added"}
-    removed_paths = {m.change.context.operation.split(" ", 1)[1] for f in report.findings
-                     if f.rule == "operation.removed" for m in f.members or (f,) if m.change.context.operation}
-    discovery = {"/.well-known/openid-configuration/", "/api/", "/apis/", "/version/", "/logs/", "/logs/{logpath}",
-                 "/openid/v1/jwks/"}
-    [non_resource] = [f.message for f in report.findings if f.rule == "operation.removed" and f.members]
-    assert non_resource == ("non-resource URLs lose 5 operations: GET /.well-known/openid-configuration/, GET /logs/, "
-                            "GET /logs/{logpath}, GET /openid/v1/jwks/ and GET /version/")
-    groups = {p for p in removed_paths if p.startswith("/apis/") and p.count("/") == 3}  # /apis/GROUP/
-    assert removed_paths - groups == discovery and "/apis/apps/" in groups
+    assert {f.rule for f in report.findings} == {"schema.removed", "schema.default-added"}
+    assert report.notes == (
+        "old: 29 operations described in no document of the v3 folder "
+        f"{CORPORA / (V3 + 'v1.35')} (discovery and non-resource URLs: GET /.well-known/openid-configuration/, GET /api/, "
+        "GET /apis/ and 26 more) are not compared",)
     removed_schemas = {f.change.old for f in report.findings if f.rule == "schema.removed"}
     assert removed_schemas == {"io.k8s.apimachinery.pkg.apis.meta.v1." + n for n in (
         "APIGroup", "APIGroupList", "APIVersions", "GroupVersionForDiscovery", "ServerAddressByClientCIDR")} | {
@@ -130,6 +126,26 @@ def test_a_document_added_and_one_removed_are_group_versions(tmp_path: Path) -> 
     ]
     assert group_versions(report) == {("added", "example.com/v2"): "safe",
                                       ("removed", "example.com/v1beta1"): "breaking"}
+
+
+def test_a_whole_document_against_a_folder_compares_every_group_version_and_no_discovery(tmp_path: Path) -> None:
+    """A swagger.json-like document (one file, discovery and non-resource paths included) against a folder that
+    holds only group-version documents: a group-version the folder lacks is still removed, while `/api/`,
+    `/apis/example.com/` and `/version/`, which only documents of their own would describe, are not compared."""
+    frob = {"Frobber": {"type": "object", "properties": {"size": {"type": "integer"}}}}
+    whole = _doc("example.com/v1", frob)
+    beta = _doc("example.com/v1beta1", frob)
+    whole["paths"].update(beta["paths"])
+    whole["components"]["schemas"].update(beta["components"]["schemas"])
+    for path in ("/api/", "/apis/example.com/", "/version/"):
+        whole["paths"][path] = {"get": {"responses": {"200": {"description": "OK"}}}}
+    (tmp_path / "swagger.json").write_text(json.dumps(whole))
+    folder = _write(tmp_path / "v3", {"example.com/v1": _doc("example.com/v1", frob)})
+    report = run(load(str(tmp_path / "swagger.json")), load(str(folder)), grouped=False)
+    assert sorted((f.rule, f.change.pointer, f.level.value) for f in report.findings) == [
+        ("group-version.removed", "/paths/~1apis~1example.com~1v1beta1~1frobbers", "breaking")]
+    assert report.notes == (f"old: 3 operations described in no document of the v3 folder {folder} (discovery and "
+                            "non-resource URLs: GET /api/, GET /apis/example.com/, GET /version/) are not compared",)
 
 
 def test_directories_on_the_command_line(tmp_path: Path) -> None:

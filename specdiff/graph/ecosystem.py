@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from specdiff.graph.evidence import api_server
-from specdiff.graph.model import SpecGraph
+from specdiff.graph.model import SpecGraph, v3_document_of_path
 from specdiff.graph.stability import DECLARED
 
 #: what a spec can be, and how report headers name it
@@ -87,3 +87,26 @@ def as_served(graph: SpecGraph, ecosystem: Ecosystem) -> SpecGraph:
     operations = {key: replace(op, group_version=None, stability=DECLARED.get(op.declared_stability or "", "ga"))
                   if op.group_version else op for key, op in graph.operations.items()}
     return graph.with_operations(operations)
+
+
+def described_alike(old: SpecGraph, new: SpecGraph) -> tuple[SpecGraph, SpecGraph]:
+    """A whole-server document against a per-group v3 folder: the folder describes discovery (`/api/`,
+    `/apis/apps/`) and non-resource URLs (`/version/`, `/logs/`) only in documents of their own, which folders
+    often leave out. Such operations of the document, when the folder has no document for them, are not
+    compared (a note says so); every operation of a group-version still is, so a group-version removed shows."""
+    if bool(old.part_keys) == bool(new.part_keys):
+        return old, new
+    folder, whole = (old, new) if old.part_keys else (new, old)
+    held = set(folder.part_keys.values())
+    kept = {key: op for key, op in whole.operations.items()
+            if op.group_version is not None or v3_document_of_path(op.path) in held}
+    if len(kept) == len(whole.operations):
+        return old, new
+    left_out = sorted(op.label for key, op in whole.operations.items() if key not in kept)
+    shown = ", ".join(left_out[:3]) + (f" and {len(left_out) - 3} more" if len(left_out) > 3 else "")
+    note = (f"{len(left_out)} operations described in no document of the v3 folder {folder.document.name} "
+            f"(discovery and non-resource URLs: {shown}) are not compared")
+    references = whole.graph.copy()
+    references.remove_nodes_from(("op", key) for key in whole.operations if key not in kept)
+    trimmed = replace(whole.with_operations(kept), graph=references, notes=(*whole.notes, note))
+    return (trimmed, new) if whole is old else (old, trimmed)

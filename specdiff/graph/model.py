@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any
 
 from specdiff.graph.lifecycle import LIFECYCLE
@@ -463,3 +464,18 @@ def group_version_of_path(path: str) -> str | None:
     if len(parts) >= 3 and parts[0] == "apis" and is_version(parts[2]):
         return f"{parts[1]}/{parts[2]}"
     return None
+
+
+def v3_document_of_path(path: str) -> str:
+    """The per-group OpenAPI v3 document an API server describes a path in, by the key a folder gives it
+    (load.group_version_of_file): `apps/v1` for `/apis/apps/v1/...`, `core` for the discovery path `/api/`,
+    `apps` for `/apis/apps/`, `apis` for `/apis/`, `version` for `/version/`, `logs` for `/logs/{logpath}`."""
+    group_version = group_version_of_path(path)
+    if group_version is not None:
+        return group_version
+    literal = list(takewhile(lambda part: not part.startswith("{"), filter(None, path.split("/"))))
+    if literal[:1] == ["api"]:
+        return "core"
+    if literal[:1] == ["apis"]:
+        return "/".join(literal[1:]) or "apis"
+    return "/".join(literal)

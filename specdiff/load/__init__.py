@@ -115,6 +115,8 @@ def group_version_of_file(filename: str) -> str:
     parts = [p for p in stem.split("__") if p]
     if parts and parts[0] == "api":
         return "core/" + "/".join(parts[1:]) if len(parts) > 1 else "core"
+    if parts == ["apis"]:
+        return "apis"  # the discovery document of all groups
     if parts and parts[0] == "apis":
         parts = parts[1:]
     return "/".join(parts) or filename
