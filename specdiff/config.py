@@ -121,12 +121,11 @@ def _has_tool_table(path: Path) -> bool:
     except ConfigError as err:
         raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+        data = _parse_toml(text, _shown(path))
+    except ConfigError as err:
         if "specdiff" not in text:
             return False
-        raise ConfigError(f"invalid TOML: {err}; fix it, or pass --config FILE or --no-config",
-                          file=_shown(path)) from None
+        raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=err.file) from None
     tool = data.get("tool")
     return isinstance(tool, dict) and "specdiff" in tool
 
@@ -203,11 +202,20 @@ class _Where:
         return f"{self.file}:{place}" if place else self.file
 
 
-def _read_toml(text: str, name: str) -> tuple[Any, Place]:
+def _parse_toml(text: str, name: str) -> dict[str, Any]:
+    """TOML text as data. tomllib raises a bare ValueError, not TOMLDecodeError, for an integer longer than
+    Python converts (4,300 digits), so both are a broken file."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"invalid TOML: {err}", file=name) from None
+    except ValueError as err:
+        detail = "an integer with too many digits" if "digits" in str(err) else str(err)
+        raise ConfigError(f"invalid TOML: {detail}", file=name) from None
+
+
+def _read_toml(text: str, name: str) -> tuple[Any, Place]:
+    data = _parse_toml(text, name)
     tool = data.get("tool")
     section = tool.get("specdiff") if isinstance(tool, dict) else None
     if section is None:
@@ -374,7 +382,7 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
         if not _inside(resolved, _repository_root(folder)):
             raise where.error(f"baseline {shown!r} is outside the repository; name a file inside it",
                               ("baseline",))
-        if not resolved.exists():
+        if not os.path.exists(resolved):  # False, not an OSError, for a name over the file system's limit
             raise where.error(f"baseline file {shown!r} does not exist", ("baseline",))
         baseline_path = str(resolved)
         baseline_entries = read_baseline(resolved)

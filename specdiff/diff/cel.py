@@ -17,6 +17,7 @@ A rule that does not parse proves nothing: it widens nothing and may reject anyt
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -174,10 +175,14 @@ def _junction(data: str, left: Folded, right: Folded) -> Folded:
     return Tree(data, [left, right])
 
 
+#: an int literal CEL accepts (64 bits): a longer one is a compile error there, and left unfolded here
+_INT64 = re.compile(r"[0-9]{1,19}")
+
+
 def _literal(text: str, node: Tree[Token]) -> Folded:
     if text in ("true", "false"):
         return text == "true"
-    if text.isdigit():
+    if _INT64.fullmatch(text) and int(text) < 2 ** 63:
         return int(text)
     if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and "\\" not in text and text[0] not in text[1:-1]:
         return _Text(text[1:-1])
