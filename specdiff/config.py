@@ -14,7 +14,6 @@ import datetime as dt
 import difflib
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,6 +23,7 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
+from specdiff.load.files import NotRegular, open_regular
 from specdiff.records import FAIL_ON, LEVELS
 from specdiff.records import POLICIES as RULE_POLICIES
 
@@ -135,15 +135,14 @@ def read_limited(path: Path | str, what: str, limit: int = MAX_FILE_BYTES) -> st
     (opened without blocking, so a FIFO cannot hang the run)."""
     name = str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fh, _ = open_regular(path)
     except FileNotFoundError:
         raise ConfigError(f"no such {what}", file=name) from None
+    except NotRegular:
+        raise ConfigError(f"{what} is not a regular file", file=name) from None
     except OSError as err:
         raise ConfigError(f"{what} cannot be read: {err.strerror or 'error'}", file=name) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise ConfigError(f"{what} is not a regular file", file=name)
-    with os.fdopen(fd, "rb") as fh:
+    with fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
         raise ConfigError(f"{what} is larger than {limit} bytes", file=name)

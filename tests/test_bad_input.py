@@ -344,6 +344,20 @@ def test_a_file_name_that_is_not_utf8_is_one_line(spec: str, tmp_path: Path) -> 
                     "the file\n")
 
 
+@pytest.mark.parametrize("where", ["OLD", "$ref"])
+def test_a_fifo_is_refused_before_it_is_opened(where: str, tmp_path: Path) -> None:
+    """A plain open of a FIFO waits for a writer for ever."""
+    os.mkfifo(tmp_path / "pipe.yaml")
+    if where == "OLD":
+        args, expected = ["pipe.yaml", "good.yaml"], "pipe.yaml: is a FIFO, not a file"
+    else:
+        _write(tmp_path, {"bad.yaml": _schemas("    A: {$ref: 'pipe.yaml'}\n")})
+        args, expected = ["good.yaml", "bad.yaml"], "pipe.yaml: is a FIFO, not a file"
+    done = subprocess.run([sys.executable, "-m", "specdiff", *args, "--no-config"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)  # a hang guard, not a timing
+    _assert_one_line_error((done.returncode, done.stdout, done.stderr), expected)
+
+
 def test_baseline_naming_a_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write(tmp_path, {"adir/x.txt": ""})
     code, stdout, stderr = _cli(tmp_path, ["good.yaml", "--baseline", "adir"], monkeypatch)
