@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
-from specdiff.load.files import NotRegular, open_regular
+from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.records import FAIL_ON, LEVELS
 from specdiff.records import POLICIES as RULE_POLICIES
 
@@ -106,11 +106,20 @@ def find_config(start: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         for name in CONFIG_NAMES:
             if (candidate / name).is_file():
-                return candidate / name
+                return _confined(candidate / name)
         pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_table(pyproject):
+        if pyproject.is_file() and _has_tool_table(_confined(pyproject)):
             return pyproject
     return None
+
+
+def _confined(path: Path) -> Path:
+    """A configuration found (not named with --config) must be a file of the repository it was found in: one
+    that is a symlink out of it would be read, and its content echoed in errors, from wherever it points."""
+    if not inside(path, _repository_root(path.parent)):
+        raise ConfigError("the configuration file is a symlink out of the repository (refused); pass --config "
+                          "FILE to use the file it points to, or --no-config", file=_shown(path))
+    return path
 
 
 def _has_tool_table(path: Path) -> bool:
@@ -378,7 +387,7 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
             raise where.error("baseline must be a file path", ("baseline",))
         resolved = folder / data["baseline"]
         shown = data["baseline"][:200]
-        if not _inside(resolved, _repository_root(folder)):
+        if not inside(resolved, _repository_root(folder)):
             raise where.error(f"baseline {shown!r} is outside the repository; name a file inside it",
                               ("baseline",))
         if not os.path.exists(resolved):  # False, not an OSError, for a name over the file system's limit
@@ -468,11 +477,6 @@ def _repository_root(folder: Path) -> Path:
     except (OSError, subprocess.SubprocessError):
         top = ""
     return Path(top) if top else folder
-
-
-def _inside(path: Path, root: Path) -> bool:
-    """After symlinks are followed: a link inside the repository to a file outside it is outside."""
-    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
 
 
 def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:

@@ -73,6 +73,21 @@ def test_a_broken_pyproject_is_reported_only_when_it_mentions_specdiff(project: 
     assert run("--no-config")[0] == 1
 
 
+@pytest.mark.parametrize("name", [".specdiff.yaml", "pyproject.toml"])
+def test_a_found_configuration_that_links_out_of_the_repository_is_refused_unread(project: Path, tmp_path: Path,
+                                                                                name: str) -> None:
+    secret = tmp_path / "secret.toml"
+    secret.write_text("[tool.specdiff]\npolicy = 'TOKEN=hunter2'\n")
+    os.symlink(secret, project / name)
+    assert run() == (2, "", f"specdiff: error: {name}: the configuration file is a symlink out of the repository "
+                            "(refused); pass --config FILE to use the file it points to, or --no-config\n")
+    assert run("--no-config")[0] == 1
+    os.unlink(project / name)
+    (project / "inside.yaml").write_text("fail-on: never\n")
+    os.symlink("inside.yaml", project / ".specdiff.yaml")  # a link within the repository is the repository's
+    assert run()[0] == 0
+
+
 BIG = "9" * 5000  # past the 4,300 digits Python turns into an int
 
 

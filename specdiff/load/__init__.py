@@ -10,7 +10,7 @@ from typing import Any
 
 from specdiff.errors import InputError
 from specdiff.load.document import Document
-from specdiff.load.files import NotRegular, open_regular
+from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
@@ -129,6 +129,8 @@ def _load_dir(path: Path, name: str, limits: Limits) -> Document:
         raise InputError("directory holds no .json or .yaml spec files", file=name)
     parts = []
     for file in files:
+        if not inside(file, path):  # the rule a `$ref` follows: a folder's files are the folder's own
+            raise InputError("a symlink that leaves the folder (refused)", file=str(file))
         doc = load_text(read_file(file, str(file), limits), str(file), path, limits, reader=_file_reader(limits))
         parts.append((group_version_of_file(file.name), doc))
     return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=path, parts=tuple(parts),

@@ -16,6 +16,16 @@ class NotRegular(OSError):
         self.kind = kind
 
 
+def inside(path: Path | str, root: Path | str) -> bool:
+    """Whether `path` is under `root` after symlinks are followed: the one confinement rule for every file
+    specdiff opens because of another (a `$ref`, a folder's entry, a configuration or baseline found or named by
+    a configuration). A link inside the folder to a file outside it is outside; a symlink loop is outside."""
+    try:
+        return Path(os.path.realpath(path, strict=False)).is_relative_to(os.path.realpath(root))
+    except (OSError, RuntimeError):
+        return False
+
+
 def kind_of(mode: int) -> str:
     """What a file that is not a regular one is, as an error names it."""
     if stat.S_ISDIR(mode):
