@@ -234,6 +234,8 @@ def write_atomic(path: str, text: str) -> None:
     import stat
     import tempfile
 
+    from specdiff.load.files import kind_of
+
     folder = os.path.dirname(os.path.abspath(path))
     temporary = None
     try:
@@ -242,9 +244,7 @@ def write_atomic(path: str, text: str) -> None:
         except FileNotFoundError:
             mode = None
         if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device" \
-                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
-            raise OutputError(f"cannot write the report: is {kind}, not a file", file=path)
+            raise OutputError(f"cannot write the report: is {kind_of(mode)}, not a file", file=path)
         os.makedirs(folder, exist_ok=True)
         fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:

@@ -14,7 +14,6 @@ import datetime as dt
 import difflib
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,6 +23,7 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
+from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.records import FAIL_ON, LEVELS
 from specdiff.records import POLICIES as RULE_POLICIES
 
@@ -106,11 +106,20 @@ def find_config(start: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         for name in CONFIG_NAMES:
             if (candidate / name).is_file():
-                return candidate / name
+                return _confined(candidate / name)
         pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_table(pyproject):
+        if pyproject.is_file() and _has_tool_table(_confined(pyproject)):
             return pyproject
     return None
+
+
+def _confined(path: Path) -> Path:
+    """A configuration found (not named with --config) must be a file of the repository it was found in: one
+    that is a symlink out of it would be read, and its content echoed in errors, from wherever it points."""
+    if not inside(path, _repository_root(path.parent)):
+        raise ConfigError("the configuration file is a symlink out of the repository (refused); pass --config "
+                          "FILE to use the file it points to, or --no-config", file=_shown(path))
+    return path
 
 
 def _has_tool_table(path: Path) -> bool:
@@ -121,12 +130,11 @@ def _has_tool_table(path: Path) -> bool:
     except ConfigError as err:
         raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+        data = _parse_toml(text, _shown(path))
+    except ConfigError as err:
         if "specdiff" not in text:
             return False
-        raise ConfigError(f"invalid TOML: {err}; fix it, or pass --config FILE or --no-config",
-                          file=_shown(path)) from None
+        raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=err.file) from None
     tool = data.get("tool")
     return isinstance(tool, dict) and "specdiff" in tool
 
@@ -136,15 +144,14 @@ def read_limited(path: Path | str, what: str, limit: int = MAX_FILE_BYTES) -> st
     (opened without blocking, so a FIFO cannot hang the run)."""
     name = str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fh, _ = open_regular(path)
     except FileNotFoundError:
         raise ConfigError(f"no such {what}", file=name) from None
+    except NotRegular:
+        raise ConfigError(f"{what} is not a regular file", file=name) from None
     except OSError as err:
         raise ConfigError(f"{what} cannot be read: {err.strerror or 'error'}", file=name) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise ConfigError(f"{what} is not a regular file", file=name)
-    with os.fdopen(fd, "rb") as fh:
+    with fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
         raise ConfigError(f"{what} is larger than {limit} bytes", file=name)
@@ -203,11 +210,20 @@ class _Where:
         return f"{self.file}:{place}" if place else self.file
 
 
-def _read_toml(text: str, name: str) -> tuple[Any, Place]:
+def _parse_toml(text: str, name: str) -> dict[str, Any]:
+    """TOML text as data. tomllib raises a bare ValueError, not TOMLDecodeError, for an integer longer than
+    Python converts (4,300 digits), so both are a broken file."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"invalid TOML: {err}", file=name) from None
+    except ValueError as err:
+        detail = "an integer with too many digits" if "digits" in str(err) else str(err)
+        raise ConfigError(f"invalid TOML: {detail}", file=name) from None
+
+
+def _read_toml(text: str, name: str) -> tuple[Any, Place]:
+    data = _parse_toml(text, name)
     tool = data.get("tool")
     section = tool.get("specdiff") if isinstance(tool, dict) else None
     if section is None:
@@ -371,10 +387,10 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
             raise where.error("baseline must be a file path", ("baseline",))
         resolved = folder / data["baseline"]
         shown = data["baseline"][:200]
-        if not _inside(resolved, _repository_root(folder)):
+        if not inside(resolved, _repository_root(folder)):
             raise where.error(f"baseline {shown!r} is outside the repository; name a file inside it",
                               ("baseline",))
-        if not resolved.exists():
+        if not os.path.exists(resolved):  # False, not an OSError, for a name over the file system's limit
             raise where.error(f"baseline file {shown!r} does not exist", ("baseline",))
         baseline_path = str(resolved)
         baseline_entries = read_baseline(resolved)
@@ -461,11 +477,6 @@ def _repository_root(folder: Path) -> Path:
     except (OSError, subprocess.SubprocessError):
         top = ""
     return Path(top) if top else folder
-
-
-def _inside(path: Path, root: Path) -> bool:
-    """After symlinks are followed: a link inside the repository to a file outside it is outside."""
-    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
 
 
 def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:

@@ -14,7 +14,6 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from specdiff.config import Config, ScopedIgnore
 from specdiff.group import group_fingerprint
@@ -50,20 +49,79 @@ def level_override(rule: str, levels: Mapping[str, str]) -> str | None:
     return levels[key] if key is not None else None
 
 
-@lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    """`*` is any run of characters, `?` one character; everything else (`[]`, `{}`) is literal."""
-    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.S)
+@dataclass(frozen=True, slots=True)
+class Glob:
+    """A location glob: `*` is any run of characters, `?` one character; everything else (`[]`, `{}`) is literal.
+
+    Matched piece by piece between the stars, each at its leftmost place (what a star skips never needs a
+    second look), so a match costs at most text length x pattern length. A regex of `.*` runs backtracks
+    instead: `*a*a*a*a*a*b` from a configuration took hours on a long location.
+    """
+
+    pieces: tuple[re.Pattern[str], ...]  # the fixed-length runs between stars; `?` is `.` in them
+    last: int  # the length of the last run, which must end the text
+
+    @classmethod
+    def of(cls, pattern: str) -> Glob:
+        runs = pattern.split("*")
+        pieces = tuple(re.compile("".join("." if c == "?" else re.escape(c) for c in run), re.S) for run in runs)
+        return cls(pieces, len(runs[-1]))
+
+    def fullmatch(self, text: str) -> bool:
+        first, *middle = self.pieces
+        if not middle:
+            return first.fullmatch(text) is not None
+        head = first.match(text)
+        if head is None:
+            return False
+        at = head.end()
+        for piece in middle[:-1]:
+            found = piece.search(text, at)
+            if found is None:
+                return False
+            at = found.end()
+        start = len(text) - self.last
+        return start >= at and middle[-1].fullmatch(text, start) is not None
 
 
-def ignore_matches(entry: ScopedIgnore, finding: Finding) -> bool:
-    if entry.rule is not None and not matches_rule(entry.rule, finding.rule):
-        return False
-    if entry.location is None:
-        return True
-    pattern = _glob(entry.location)
+def _located(finding: Finding) -> tuple[str, str, str]:
+    """The texts an ignore's location may name a finding by: as reports write it, in full, or its pointer."""
     ctx = finding.change.context
-    return any(pattern.fullmatch(text) for text in (ctx.label(), ctx.long_label(), finding.change.pointer))
+    return ctx.label(), ctx.long_label(), finding.change.pointer
+
+
+class _Ignores:
+    """The active ignores, indexed so that a finding is checked against few of them: by rule prefix when they
+    name no location, by text when the location has no wildcard; only wildcard locations are tried one by one
+    (thousands of entries against thousands of findings were matched pair by pair, each glob compiled again)."""
+
+    def __init__(self, entries: Sequence[ScopedIgnore]) -> None:
+        self.by_rule: dict[str | None, list[int]] = {}
+        self.by_text: dict[str, list[int]] = {}
+        self.globs: list[tuple[int, Glob]] = []
+        self.entries = entries
+        for index, entry in enumerate(entries):
+            if entry.location is None:
+                self.by_rule.setdefault(entry.rule, []).append(index)
+            elif "*" in entry.location or "?" in entry.location:
+                self.globs.append((index, Glob.of(entry.location)))
+            else:
+                self.by_text.setdefault(entry.location, []).append(index)
+
+    def hits(self, finding: Finding) -> list[int]:
+        """The indexes of the entries that match the finding, in order."""
+        parts = finding.rule.split(".")
+        found = [i for key in (None, *(".".join(parts[:n]) for n in range(1, len(parts) + 1)))
+                 for i in self.by_rule.get(key, ())]
+        texts = _located(finding)
+        found += [i for text in set(texts) for i in self.by_text.get(text, ()) if self._rule_fits(i, finding)]
+        found += [i for i, glob in self.globs
+                  if self._rule_fits(i, finding) and any(glob.fullmatch(text) for text in texts)]
+        return sorted(set(found))
+
+    def _rule_fits(self, index: int, finding: Finding) -> bool:
+        rule = self.entries[index].rule
+        return rule is None or matches_rule(rule, finding.rule)
 
 
 def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = None) -> Outcome:
@@ -82,8 +140,9 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
     used_ignores: set[int] = set()
     used_baseline: set[str] = set()
     kept: list[Finding] = []
+    ignores = _Ignores(active)
     for finding in findings:
-        hits = [i for i, entry in enumerate(active) if ignore_matches(entry, finding)]
+        hits = ignores.hits(finding)
         used_ignores.update(hits)
         # (hashing every finding twice is skipped when there is no baseline to look them up in)
         matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding))) if baseline else set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import re
 import socket
 import subprocess
@@ -208,6 +209,9 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
     "$ref index with a leading zero": (
         {"bad.yaml": _schemas("    A: {$ref: '#/components/schemas/B/enum/00'}\n    B: {enum: [a]}\n")},
         ["bad.yaml"], "bad.yaml:6:9: $ref '#/components/schemas/B/enum/00' points at nothing"),
+    "$ref index of 5,000 digits": (
+        {"bad.yaml": _schemas(f"    A: {{$ref: '#/components/schemas/B/enum/{'9' * 5000}'}}\n    B: {{enum: [a]}}\n")},
+        ["bad.yaml"], f"bad.yaml:6:9: $ref '#/components/schemas/B/enum/{'9' * 5000}' points at nothing"),
     "Swagger collectionFormat as a list": (
         {"bad.yaml": 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      parameters:\n'
                      "        - {name: q, in: query, type: array, items: {type: string}, collectionFormat: [csv]}\n"
@@ -316,6 +320,42 @@ def test_bad_input_on_the_old_side_and_on_stdin(tmp_path: Path) -> None:
                           input='{"openapi": ', capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (2, "specdiff: error: <stdin>:2:1: malformed YAML: did not find "
                                                  "expected node content\n")
+
+
+@pytest.mark.parametrize("spec", ["NEW", "a folder entry"])
+def test_a_file_name_that_is_not_utf8_is_one_line(spec: str, tmp_path: Path) -> None:
+    """Every report prints the name, and none can encode the bytes Python keeps as surrogate escapes."""
+    (tmp_path / "good.yaml").write_text(GOOD)
+    if spec == "NEW":
+        os.link(tmp_path / "good.yaml", os.fsencode(tmp_path) + b"/\xff.yaml")
+        args, shown = [b"\xff.yaml"], "\\udcff.yaml"
+    else:
+        for folder in (b"old", b"new"):
+            (tmp_path / folder.decode()).mkdir()
+            os.link(tmp_path / "good.yaml", os.fsencode(tmp_path) + b"/" + folder + b"/apis__a__v1_openapi.yaml")
+        os.link(tmp_path / "good.yaml", os.fsencode(tmp_path) + b"/new/apis__b\xff__v1_openapi.yaml")
+        args, shown = [b"old", b"new"], "new/apis__b\\udcff__v1_openapi.yaml"
+    for fmt in ("json", "markdown"):
+        command = [sys.executable.encode(), b"-m", b"specdiff", *([b"good.yaml"] if spec == "NEW" else []), *args,
+                   b"--no-config", b"--format", fmt.encode()]
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=120)  # a hang guard
+        assert (done.returncode, done.stdout, done.stderr.decode()) == (
+            2, b"", f"specdiff: error: {shown}: the file name is not UTF-8, so no report could name it; rename "
+                    "the file\n")
+
+
+@pytest.mark.parametrize("where", ["OLD", "$ref"])
+def test_a_fifo_is_refused_before_it_is_opened(where: str, tmp_path: Path) -> None:
+    """A plain open of a FIFO waits for a writer for ever."""
+    os.mkfifo(tmp_path / "pipe.yaml")
+    if where == "OLD":
+        args, expected = ["pipe.yaml", "good.yaml"], "pipe.yaml: is a FIFO, not a file"
+    else:
+        _write(tmp_path, {"bad.yaml": _schemas("    A: {$ref: 'pipe.yaml'}\n")})
+        args, expected = ["good.yaml", "bad.yaml"], "pipe.yaml: is a FIFO, not a file"
+    done = subprocess.run([sys.executable, "-m", "specdiff", *args, "--no-config"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)  # a hang guard, not a timing
+    _assert_one_line_error((done.returncode, done.stdout, done.stderr), expected)
 
 
 def test_baseline_naming_a_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,10 +4,15 @@ value optional."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from conftest import corpus
 
-from specdiff.diff.cel import Shape, holds, widens
+from specdiff.diff.cel import Shape, holds, parse, widens
 from specdiff.diff.kubernetes import shape
 from specdiff.load import load
 from specdiff.pipeline import run
@@ -186,3 +191,49 @@ def test_gateway_httproutes_v0_6_to_v0_8_rules_on_redirect_and_rewrite_paths() -
     found = sorted((f.change.pointer, f.level.value) for f in report.findings
                    if f.rule == "kubernetes.validation.rule-added" and f.change.pointer.startswith(rules))
     assert found == [(f"{rules}/0", "breaking")] + [(f"{rules}/{i}", "safe") for i in range(1, 5)]
+
+
+#: rules whose folding or lexing took hours; each now ends in the verdict of a rule that proves nothing
+PATHOLOGICAL = {
+    "a quote and 40 backslashes": '"' + "\\" * 40,
+    "a single quote, an escaped quote and 40 backslashes": "self.a == '\\'" + "\\" * 40,
+    "1,800 has() terms": " || ".join(["has(self.b)"] * 1800),
+    "a flat chain of 1,500 &&": " && ".join(["self.x > 0"] * 1500),
+}
+
+
+@pytest.mark.parametrize("name", list(PATHOLOGICAL))
+def test_pathological_rules_answer_with_the_verdict_of_a_rule_that_proves_nothing(name: str, tmp_path: Path) -> None:
+    """The lexer's string regexes backtrack on an unclosed literal, and folding a long chain recursed and re-read
+    every guard before each term (a flat chain was refused as "schemas nest too deeply"): a run in a
+    subprocess, under a hang guard, gives the finding any unprovable rule gives."""
+    def spec(rule: str) -> str:
+        return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+                           "components": {"schemas": {"A": {"type": "object", "properties": {
+                               "b": {"type": "string"}, "x": {"type": "integer"}},
+                               "x-kubernetes-validations": [{"rule": rule}]}}}})
+
+    (tmp_path / "old.json").write_text(spec("self.x > 0"))
+    (tmp_path / "new.json").write_text(spec(PATHOLOGICAL[name]))
+    done = subprocess.run([sys.executable, "-m", "specdiff", "old.json", "new.json", "--no-config", "--format",
+                           "json"], cwd=tmp_path, capture_output=True, text=True, timeout=120)  # a hang guard
+    assert (done.returncode, done.stderr) == (0, "")
+    found = json.loads(done.stdout)["findings"]
+    assert [(f["rule"], f["level"], f["pointer"]) for f in found] == [
+        ("kubernetes.validation.rule-changed", "dangerous", "/components/schemas/A/x-kubernetes-validations/0")]
+
+
+@pytest.mark.parametrize(("rule", "parsed"), [
+    ("self.a == 'it\"s'", True),  # a double quote inside a single-quoted literal opens nothing
+    ("self.a == \"\"\"multi\nline\"\"\"", True),
+    ("self.a == 'a\\\\' && self.b == 'c'", True),  # an escaped backslash does not escape the quote after it
+    ("self.a == 1 // a comment with a \" quote", True),
+    ("self.a == 'open", False),
+    ("self.a == 'it\\'s", False),
+    ("self.a == \"\"\"never closed\"", False),
+    ("(" * 101 + "self.a || self.b" + ")" * 101, True),  # parentheses are wrappers: no operator nests in them
+    (" && ".join(["self.a"] * 100), True),
+    (" && ".join(["self.a"] * 102), False),
+])
+def test_a_rule_is_parsed_only_when_its_strings_close_and_it_nests_within_the_bound(rule: str, parsed: bool) -> None:
+    assert (parse(rule) is not None) is parsed

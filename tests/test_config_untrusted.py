@@ -73,6 +73,42 @@ def test_a_broken_pyproject_is_reported_only_when_it_mentions_specdiff(project: 
     assert run("--no-config")[0] == 1
 
 
+@pytest.mark.parametrize("name", [".specdiff.yaml", "pyproject.toml"])
+def test_a_found_configuration_that_links_out_of_the_repository_is_refused_unread(project: Path, tmp_path: Path,
+                                                                                name: str) -> None:
+    secret = tmp_path / "secret.toml"
+    secret.write_text("[tool.specdiff]\npolicy = 'TOKEN=hunter2'\n")
+    os.symlink(secret, project / name)
+    assert run() == (2, "", f"specdiff: error: {name}: the configuration file is a symlink out of the repository "
+                            "(refused); pass --config FILE to use the file it points to, or --no-config\n")
+    assert run("--no-config")[0] == 1
+    os.unlink(project / name)
+    (project / "inside.yaml").write_text("fail-on: never\n")
+    os.symlink("inside.yaml", project / ".specdiff.yaml")  # a link within the repository is the repository's
+    assert run()[0] == 0
+
+
+BIG = "9" * 5000  # past the 4,300 digits Python turns into an int
+
+
+def test_a_huge_integer_in_a_pyproject_stops_specdiff_only_when_it_configures_specdiff(project: Path) -> None:
+    """tomllib raises a bare ValueError on it, which used to surface as an internal error."""
+    (project / "pyproject.toml").write_text(f"[tool.other]\nx = {BIG}\n")
+    assert run("--select", "operation.added")[0] == 0  # another tool's section is no concern of specdiff's
+    (project / "pyproject.toml").write_text(f"[tool.specdiff]\nfail-on = 'safe'\n[tool.other]\nx = {BIG}\n")
+    assert run() == (2, "", "specdiff: error: pyproject.toml: invalid TOML: an integer with too many digits; fix "
+                            "it, or pass --config FILE or --no-config\n")
+    assert run("--no-config")[0] == 1
+
+
+def test_a_baseline_name_over_the_file_system_limit_is_one_line(project: Path) -> None:
+    name = "b" * 300
+    (project / ".specdiff.yaml").write_text(f"baseline: {name}\n")
+    assert run() == (2, "", f"specdiff: error: .specdiff.yaml:1: baseline file {name[:200]!r} does not exist\n")
+    assert run("--no-config", "--baseline", name) == (
+        2, "", f"specdiff: error: {name}: baseline file cannot be read: File name too long\n")
+
+
 def test_the_baseline_may_not_leave_the_repository_and_is_never_echoed(project: Path, tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOKEN=hunter2\n")

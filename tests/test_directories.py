@@ -77,8 +77,8 @@ def test_v2_against_v3_of_the_same_release_reports_only_real_differences() -> No
     assert {f.rule for f in report.findings} == {"schema.removed", "schema.default-added"}
     assert report.notes == (
         "old: 29 operations described in no document of the v3 folder "
-        f"{CORPORA / (V3 + 'v1.35')} (discovery and non-resource URLs: GET /.well-known/openid-configuration/, GET /api/, "
-        "GET /apis/ and 26 more) are not compared",)
+        f"{CORPORA / (V3 + 'v1.35')} (discovery and non-resource URLs: GET /.well-known/openid-configuration/, "
+        "GET /api/, GET /apis/ and 26 more) are not compared",)
     removed_schemas = {f.change.old for f in report.findings if f.rule == "schema.removed"}
     assert removed_schemas == {"io.k8s.apimachinery.pkg.apis.meta.v1." + n for n in (
         "APIGroup", "APIGroupList", "APIVersions", "GroupVersionForDiscovery", "ServerAddressByClientCIDR")} | {
@@ -166,3 +166,20 @@ def test_an_empty_directory_is_an_input_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [str(tmp_path / "empty"), str(tmp_path / "empty")])
     assert result.exit_code == 2
     assert result.output.strip().endswith("empty: directory holds no .json or .yaml spec files")
+
+
+def test_a_folder_entry_that_links_out_of_the_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """The rule a `$ref` follows holds for a folder's own files: a symlink to a spec elsewhere is not read."""
+    spec = json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}})
+    for side in ("old", "new", "elsewhere"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "apis__a__v1_openapi.json").write_text(spec)
+    (tmp_path / "new" / "apis__b__v1_openapi.json").symlink_to(tmp_path / "elsewhere" / "apis__a__v1_openapi.json")
+    (tmp_path / "old" / "apis__c__v1_openapi.json").symlink_to("apis__a__v1_openapi.json")  # inside: read
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["old", "new", "--no-config"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "specdiff: error: new/apis__b__v1_openapi.json: a symlink that leaves the folder (refused)\n")
+    (tmp_path / "new" / "apis__b__v1_openapi.json").unlink()
+    assert CliRunner().invoke(main, ["old", "new", "--no-config"]).exit_code == 1  # c/v1 removed is breaking

@@ -93,11 +93,11 @@ def test_a_location_matches_as_reports_write_it_and_as_earlier_versions_did(find
 
 def test_location_glob_treats_brackets_literally() -> None:
     from specdiff.config import ScopedIgnore as Entry
-    from specdiff.policy import _glob
+    from specdiff.policy import Glob
 
-    assert _glob("Pod .spec.containers[].name").fullmatch("Pod .spec.containers[].name")
-    assert not _glob("Pod .spec.containers[].name").fullmatch("Pod .spec.containers.name")
-    assert _glob("GET /api/v1/pods/{}*").fullmatch("GET /api/v1/pods/{} .status")
+    assert Glob.of("Pod .spec.containers[].name").fullmatch("Pod .spec.containers[].name")
+    assert not Glob.of("Pod .spec.containers[].name").fullmatch("Pod .spec.containers.name")
+    assert Glob.of("GET /api/v1/pods/{}*").fullmatch("GET /api/v1/pods/{} .status")
     assert Entry(None, "x", "r").describe() == "any rule at location 'x'"
 
 
@@ -133,3 +133,63 @@ def test_pipeline_carries_notes_into_the_report() -> None:
     assert report.notes == ("unused ignore (cfg.yaml:2): rule operation.removed at location 'GET /none' matched no "
                             "finding; remove it",)
     assert rows(report.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+
+
+def test_a_glob_matches_as_the_regex_of_its_stars_did() -> None:
+    """Glob replaced a regex of `.*` runs: on every short pattern and text over a small alphabet they agree."""
+    import itertools
+    import re
+
+    from specdiff.policy import Glob
+
+    texts = ["".join(t) for n in range(5) for t in itertools.product("ab.", repeat=n)]
+    for n in range(5):
+        for letters in itertools.product("a.*?", repeat=n):
+            pattern = "".join(letters)
+            regex = re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern))
+            assert [t for t in texts if Glob.of(pattern).fullmatch(t)] == [t for t in texts if regex.fullmatch(t)]
+
+
+def _spec(properties: list[str]) -> str:
+    import json
+
+    body = {"application/json": {"schema": {"$ref": "#/components/schemas/F"}}}
+    return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                       "paths": {"/f": {"get": {"responses": {"200": {"description": "ok", "content": body}}}}},
+                       "components": {"schemas": {"F": {"type": "object", "properties": {
+                           name: {"type": "string"} for name in properties}}}}})
+
+
+def _run(folder: Path, config: str) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    (folder / ".specdiff.yaml").write_text(config)
+    done = subprocess.run([sys.executable, "-m", "specdiff", "old.json", "new.json"], cwd=folder,
+                          capture_output=True, text=True, timeout=120)  # a hang guard, not a timing
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_a_backtracking_location_glob_answers(tmp_path: Path) -> None:
+    """`*a*a...*b` against a long location backtracked for hours as a regex of `.*` runs."""
+    (tmp_path / "old.json").write_text(_spec(["a" * 3000, "keep"]))
+    (tmp_path / "new.json").write_text(_spec(["keep"]))
+    never = "*a" * 25 + "*b"
+    code, out = _run(tmp_path, "ignore:\n  - {rule: schema, location: 'F.*a*a*a*a*a*a*a*a*a*a', reason: gone}\n"
+                               f"  - {{rule: schema, location: '{never}', reason: never}}\n")
+    assert (code, out.splitlines()[1:]) == (0, [
+        "0 breaking, 0 dangerous, 0 safe", "", "No changes found.",
+        f"note: unused ignore (.specdiff.yaml:3): rule schema at location '{never}' matched no finding; remove it"])
+
+
+def test_many_ignores_are_matched_through_an_index(tmp_path: Path) -> None:
+    """Thousands of ignores against thousands of findings were tried pair by pair, each glob compiled again."""
+    names = [f"p{i}" for i in range(4000)]
+    (tmp_path / "old.json").write_text(_spec(names))
+    (tmp_path / "new.json").write_text(_spec(names[:1]))
+    entries = "".join(f"  - {{rule: schema.property, location: F.{name}, reason: r}}\n" for name in names[1:])
+    entries += "".join(f"  - {{location: 'F.q{i}*', reason: r}}\n" for i in range(300))
+    code, out = _run(tmp_path, "ignore:\n" + entries)
+    assert (code, out.splitlines()[1:4]) == (0, ["0 breaking, 0 dangerous, 0 safe", "", "No changes found."])
+    assert out.splitlines()[4:] == [f"note: unused ignore (.specdiff.yaml:{4001 + i}): any rule at location "
+                                    f"'F.q{i}*' matched no finding; remove it" for i in range(300)]

@@ -112,6 +112,9 @@ def test_hostile_spec_strings_render_as_text_only() -> None:
     ("commit a5c3785ed8d6 by a@b.co", "commit `a5c3785ed8d6` by `a@b.co`"),
     ("www.Example.com", "`www.Example.com`"),
     ("WWW.example.com https://x", "`WWW.example.com` `https://x`"),
+    ("(www.a.example) *www.b.example* _www.c.example_ ~www.d.example~ x(*www.e.example",
+     "`(www.a.example)` `*www.b.example*` `_www.c.example_` `~www.d.example~` `x(*www.e.example`"),
+    ("awww.example.com a.www.example", "awww.example.com a.www.example"),  # GitHub links neither
     ("line\nbreak\r\n\ttab", "line break tab"),
     ("rtl\u202eoverride\u200b", "rtl override"),
     ("&amp; `tick` *s* _u_ ~d~ \\", "\\&amp; \\`tick\\` \\*s\\* \\_u\\_ \\~d\\~ \\\\"),

@@ -108,6 +108,22 @@ def test_json_keeps_the_strings_exactly(report: Report) -> None:
     assert sorted(removed) == sorted(HOSTILE)
 
 
+#: strings YAML reads a line break into (NEL, U+0085) where JSON keeps them as written
+LINE_BREAKS = ["a\x85b", "x\x85", "\x85", "a\nb\x85c", "a\u2028b\u2029c", "a\rb"]
+
+
+def test_the_yaml_report_loads_back_as_the_json_report(report: Report) -> None:
+    import yaml
+
+    spec = _spec(False)
+    spec["components"]["schemas"][f"Pet{HOSTILE[0]}"]["properties"]["plain"]["enum"] += LINE_BREAKS
+    breaks = run(load_text(json.dumps(spec), "old.json", None), load_text(json.dumps(_spec(False)), "new.json",
+                                                                           None), grouped=False)
+    assert sorted(f.change.old for f in breaks.findings) == sorted(LINE_BREAKS)
+    for each in (report, breaks):
+        assert yaml.safe_load(render(each, "yaml")) == json.loads(render(each, "json"))
+
+
 # -- atomic report files ----------------------------------------------------------------------------------------
 def test_write_atomic_replaces_the_file_whole(tmp_path: Path) -> None:
     target = tmp_path / "out" / "report.md"

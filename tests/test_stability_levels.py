@@ -57,7 +57,7 @@ def test_a_card_level_may_key_on_stability(stability: str, level: str) -> None:
 
 @pytest.mark.parametrize(("level", "kept"), [
     ("level: safe", False), ("level: {alpha: safe, default: breaking}", True),
-    ("level: {openapi: {request: {beta: dangerous, default: breaking}}, kubernetes: breaking}", True),
+    ("level: {openapi: {request: {beta: dangerous, default: breaking}, default: safe}, kubernetes: breaking}", True),
     ("level: safe\nwhen: [{predicate: value_replaced, level: {alpha: dangerous, default: breaking}}]", True),
     ("level: safe\nkeep_in_alpha: true", True)])
 def test_a_card_that_keys_its_level_on_stability_is_not_softened_again_in_alpha(

@@ -87,6 +87,29 @@ def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new
     assert "\n" not in message
 
 
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ("level: safe", "level: {openapi: {request: safe, response: dangerous}, kubernetes: breaking}",
+     "level has no entry for openapi/both"),
+    ("reason: An example.", "reason: {default: An example., openapi: {request: Sent., response: Read.}}",
+     "reason has no entry for openapi/both"),
+    ("level: safe", "level: {alpha: safe, beta: safe}", "level has no entry for kubernetes/request/ga"),
+    ("level: safe", "level: {default: safe, request: fatal}",
+     "level for kubernetes/request is 'fatal', not one of breaking, dangerous, safe"),
+    ("reason: An example.", "reason: An example.\nwhen: [{predicate: unordered, level: {request: safe}}]",
+     "level has no entry for kubernetes/response"),
+])
+def test_a_card_whose_maps_miss_a_direction_or_policy_is_refused(rules: Path, old: str, new: str,
+                                                                  named: str) -> None:
+    """A gap in a level or reason map used to abort the run at the first change it met (issue 24: const
+    changed in a `both` schema under the openapi policy); the loader now refuses the card itself."""
+    assert _refusal(rules, GOOD.replace(old, new)) == f"{rules / 'schema' / 'bad.yaml'}: {named}"
+
+
+def test_every_shipped_card_covers_every_policy_direction_and_stability() -> None:
+    """Loading checks it; this says so for the catalogue that ships, read from its YAML cards."""
+    assert load_catalogue(cards.rules_root()) == catalogue()
+
+
 def test_the_cli_refuses_a_bad_catalogue_in_one_line(rules: Path, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     (rules / "schema" / "bad.yaml").write_text(GOOD.replace("node: property", "node: propery"))

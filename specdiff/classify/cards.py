@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -73,14 +75,16 @@ def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: 
     """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga) and/or
     direction, nested in any order (`default` for the rest)."""
     while isinstance(value, dict):
-        if policy in value or any(p in value for p in POLICIES):
-            value = value.get(policy, value.get("default"))
+        if any(p in value for p in POLICIES):
+            wanted = policy
         elif any(s in value for s in STABILITIES):
-            value = value.get(stability, value.get("default"))
-        elif direction in value or "default" in value:
-            value = value.get(direction, value.get("default"))
+            wanted = stability
         else:
+            wanted = direction
+        key = wanted if wanted in value else "default"
+        if key not in value:
             raise ConfigError(f"mapping has no entry for {policy}/{direction}", file=card_id)
+        value = value[key]
     return value
 
 
@@ -293,6 +297,7 @@ def check_card(item: Card, root: Path) -> None:
         missing = [fact for fact in READS.get(name, ()) if fact not in facts]
         if missing:
             raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
+    check_coverage(item, refuse)
     known = set(COMMON_VALUES) | facts
     for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
                                                                            for t in _texts(e.get("reason", "")))):
@@ -303,6 +308,24 @@ def check_card(item: Card, root: Path) -> None:
         for placeholder in names:
             if placeholder not in known:
                 raise refuse(f"unknown placeholder {{{placeholder}}}")
+
+
+def check_coverage(item: Card, refuse: Callable[[str], ConfigError]) -> None:
+    """Refuses a card whose level or reason maps leave out a policy, direction or stability: classification
+    meets every combination on some spec, and a gap there would abort the whole run instead of one card."""
+    specs = [("level", item.level), *(("level", e["level"]) for e in item.when)]
+    reasons = [item.reasons, *(e["reason"] for e in item.when if isinstance(e.get("reason"), dict))]
+    specs += [("reason", r) for r in reasons if r is not None]
+    for what, spec in specs:
+        stabilities = STABILITIES[::-1] if what == "level" and keys_on_stability(spec) else ("ga",)
+        for policy, direction, stability in itertools.product(POLICIES, DIRECTIONS, stabilities):
+            where = f"{policy}/{direction}" + (f"/{stability}" if len(stabilities) > 1 else "")
+            try:
+                value = pick(spec, policy, direction, item.id, stability)
+            except ConfigError:
+                raise refuse(f"{what} has no entry for {where}") from None
+            if what == "level" and value not in LEVELS:
+                raise refuse(f"level for {where} is {value!r}, not one of {', '.join(LEVELS)}")
 
 
 def _texts(value: Any) -> list[str]:

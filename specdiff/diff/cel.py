@@ -17,6 +17,7 @@ A rule that does not parse proves nothing: it widens nothing and may reject anyt
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -45,14 +46,75 @@ class Shape:
 NOTHING_KNOWN = Shape()
 
 
+#: how deeply operators may nest in a rule whose meaning is folded: folding recurses per level and re-reads the
+#: guards before each `&&` or `||`, so a chain of 1,800 `||` took hours; a deeper rule proves nothing
+MAX_NESTING = 100
+
+
 @lru_cache(maxsize=4096)
 def parse(rule: str) -> Tree[Token] | None:
-    """The parse tree, or None for anything that is not a CEL expression."""
+    """The parse tree, or None for anything that is not a CEL expression or nests past MAX_NESTING."""
+    if not _strings_close(rule):
+        return None
     try:
         tree = CELParser().parse(rule)
     except Exception:  # cel-python raises its own and lark's errors; malformed input must never crash
         return None
-    return tree if isinstance(tree, Tree) else None
+    return tree if isinstance(tree, Tree) and _nesting(tree) <= MAX_NESTING else None
+
+
+def _strings_close(rule: str) -> bool:
+    """Whether every string literal the lexer meets ends where the lexer first looks for its end.
+
+    cel-python's string regexes let a backslash be read alone or as an escape, so when that first reading
+    finds no closing quote they try every other reading: a quote and 40 backslashes took hours. Such a rule
+    does not lex as CEL anyway, and this linear scan finds it first (comments and both quotes, single and
+    triple, as the lexer reads them)."""
+    at = 0
+    while at < len(rule):
+        char = rule[at]
+        if rule.startswith("//", at):
+            at = _line_end(rule, at)
+        elif char in "\"'":
+            at = _string_end(rule, at)
+            if at < 0:
+                return False
+        else:
+            at += 1
+    return True
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _string_end(text: str, at: int) -> int:
+    """Where the literal opening at `at` ends as read escape first, or -1 when it does not end (a one-quote
+    literal at the end of its line, a triple-quoted one at the end of the text)."""
+    quote = text[at] * 3 if text.startswith(text[at] * 3, at) else text[at]
+    at += len(quote)
+    while at < len(text):
+        if text.startswith(quote, at):
+            return at + len(quote)
+        if text[at] == "\n" and len(quote) == 1:
+            return -1
+        at += 2 if text[at] == "\\" and at + 1 < len(text) and text[at + 1] != "\n" else 1
+    return -1
+
+
+def _nesting(tree: Tree[Token]) -> int:
+    """How deeply operators nest: the most nodes of two or more children on one path (wrappers not counted).
+    Walked with a stack, since the tree may be far deeper than the bound."""
+    deepest, stack = 0, [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        depth += len(node.children) > 1
+        deepest = max(deepest, depth)
+        if deepest > MAX_NESTING:
+            break
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return deepest
 
 
 def holds(rule: object, shape: Shape) -> bool:
@@ -174,10 +236,14 @@ def _junction(data: str, left: Folded, right: Folded) -> Folded:
     return Tree(data, [left, right])
 
 
+#: an int literal CEL accepts (64 bits): a longer one is a compile error there, and left unfolded here
+_INT64 = re.compile(r"[0-9]{1,19}")
+
+
 def _literal(text: str, node: Tree[Token]) -> Folded:
     if text in ("true", "false"):
         return text == "true"
-    if text.isdigit():
+    if _INT64.fullmatch(text) and int(text) < 2 ** 63:
         return int(text)
     if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and "\\" not in text and text[0] not in text[1:-1]:
         return _Text(text[1:-1])

@@ -16,7 +16,8 @@ Schema = dict[str, Any]
 LIFECYCLE = "x-kubernetes-api-lifecycle"
 COMPONENT = "kubernetes"
 STATUSES = ("alpha", "beta", "deprecated")
-MIN_VERSION = re.compile(r"^v[1-9][0-9]*\.(0|[1-9][0-9]*)$")
+#: digits bounded: a release number is small, and a longer one would not even convert to an int
+MIN_VERSION = re.compile(r"^v[1-9][0-9]{0,5}\.(0|[1-9][0-9]{0,5})$")
 
 
 @dataclass(frozen=True)

@@ -127,8 +127,13 @@ def overlay(base: Schema, extra: Schema) -> Schema:
     if isinstance(base.get("properties"), dict) and isinstance(extra.get("properties"), dict):
         merged["properties"] = {**base["properties"], **extra["properties"]}
     if isinstance(base.get("required"), list) and isinstance(extra.get("required"), list):
-        merged["required"] = list(dict.fromkeys([*base["required"], *extra["required"]]))
+        merged["required"] = _joined(base["required"], extra["required"])
     return merged
+
+
+def _joined(first: list[Any], second: list[Any]) -> list[Any]:
+    """Both lists in order, each entry once, by its JSON form: a malformed `required` may hold a mapping."""
+    return list({canonical(value): value for value in [*first, *second]}.values())
 
 
 def canonical(value: Any) -> str:

@@ -13,6 +13,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
+from specdiff.load.files import inside
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
 
@@ -59,7 +60,7 @@ class Resolver:
             target = (doc.base / location).resolve()
         except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
             raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
-        if not target.is_relative_to(base):
+        if not inside(target, base):
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
         own = self._own_files().get(target)
         if own is not None:

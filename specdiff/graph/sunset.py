@@ -27,7 +27,7 @@ def sunset_date(value: Any) -> str | None:
         pass
     try:
         return parsedate_to_datetime(text).date().isoformat()
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):  # a year of 20 digits overflows
         return None
 
 

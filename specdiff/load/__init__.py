@@ -10,6 +10,7 @@ from typing import Any
 
 from specdiff.errors import InputError
 from specdiff.load.document import Document
+from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
@@ -38,17 +39,19 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
 
 
 def read_file(path: Path, name: str, limits: Limits) -> str:
+    """A spec file's text: a FIFO, device or socket (given as OLD or NEW, or reached by `$ref`) is refused
+    before reading, since reading one could block the run for ever."""
     try:
-        size = path.stat().st_size
-        if size > limits.max_bytes:
-            raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)",
-                             file=name)
-        with path.open("rb") as fh:
+        fh, size = open_regular(path)
+        with fh:
+            if size > limits.max_bytes:
+                raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)",
+                                 file=name)
             raw = fh.read(limits.max_bytes + 1)
     except FileNotFoundError:
         raise InputError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=name) from None
+    except NotRegular as err:
+        raise InputError(f"is {err.kind}, not a file", file=name) from None
     except PermissionError:
         raise InputError("permission denied", file=name) from None
     except OSError as err:
@@ -128,6 +131,8 @@ def _load_dir(path: Path, name: str, limits: Limits) -> Document:
         raise InputError("directory holds no .json or .yaml spec files", file=name)
     parts = []
     for file in files:
+        if not inside(file, path):  # the rule a `$ref` follows: a folder's files are the folder's own
+            raise InputError("a symlink that leaves the folder (refused)", file=str(file))
         doc = load_text(read_file(file, str(file), limits), str(file), path, limits, reader=_file_reader(limits))
         parts.append((group_version_of_file(file.name), doc))
     return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=path, parts=tuple(parts),

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from specdiff.errors import InputError
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.load.sourcemap import SourceMap
 
 DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "crd", "openapi-dir")
 #: the URL schemes of documents read from the network (a `$ref`, with --allow-remote-refs), and of their redirects
 REMOTE_SCHEMES = ("http", "https")
+#: what Python makes of bytes in a file name that are not UTF-8 (surrogate escapes)
+_NOT_TEXT = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,6 +31,13 @@ class Document:
     parts: tuple[tuple[str, Document], ...] = ()
     reader: Any = None  # callable(path) -> bytes, for files beside this one (git revisions use their own)
     limits: Limits = DEFAULT_LIMITS  # what it was read under; files and URLs it refers to are read under the same
+
+    def __post_init__(self) -> None:
+        """Every report prints the name, and JSON, SARIF, HTML and GitHub's UTF-16 count need it to be text:
+        a name that is not UTF-8 (from the command line or a folder listing) is refused here, for every input."""
+        if _NOT_TEXT.search(self.name):
+            raise InputError("the file name is not UTF-8, so no report could name it; rename the file",
+                             file=self.name.encode("utf-8", "backslashreplace").decode("utf-8"))
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, if the source map can find it."""

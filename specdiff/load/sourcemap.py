@@ -27,8 +27,9 @@ def split_pointer(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
 
 
-#: an array index in a JSON pointer (RFC 6901): ASCII digits, no leading zero
-_INDEX = re.compile(r"0|[1-9][0-9]*")
+#: an array index in a JSON pointer (RFC 6901): ASCII digits, no leading zero; bounded, since no list in memory
+#: is longer than 18 digits and a longer token would not even convert to an int
+_INDEX = re.compile(r"0|[1-9][0-9]{0,17}")
 
 
 def array_index(token: str, length: int) -> int | None:

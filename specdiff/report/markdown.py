@@ -22,8 +22,10 @@ _RESERVE = 600  # room kept for the truncation note and the closing lines
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 #: what GitHub turns into a link, mention, reference, emoji or math after Markdown is rendered: @mentions, e-mail
-#: addresses, #123 and owner/repo#123, GH-123, commit hashes, :emoji:, URLs with a scheme, www. links, $math$
-_LIVE = re.compile(r"@\w|#\d|\$|:[\w+-]+:|://|\b(?:mailto|xmpp):|\bGH-\d|^www\.|\b[0-9a-f]{7,40}\b", re.IGNORECASE)
+#: addresses, #123 and owner/repo#123, GH-123, commit hashes, :emoji:, URLs with a scheme, www. links (GitHub
+#: links them at a word's start and after `(`, `*`, `_` or `~`, escaped or not), $math$
+_LIVE = re.compile(r"@\w|#\d|\$|:[\w+-]+:|://|\b(?:mailto|xmpp):|\bGH-\d|(?:^|[(*_~])www\.|\b[0-9a-f]{7,40}\b",
+                   re.IGNORECASE)
 _ICONS = {Level.BREAKING: "🔴", Level.DANGEROUS: "🟠", Level.SAFE: "🟢"}
 
 

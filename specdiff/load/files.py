@@ -1,0 +1,48 @@
+"""Opening the files specdiff reads: regular files only, checked on the open descriptor before a byte is read."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
+
+
+class NotRegular(OSError):
+    """A folder, FIFO, device or socket where a file was expected; `kind` names it (`a FIFO`)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+def inside(path: Path | str, root: Path | str) -> bool:
+    """Whether `path` is under `root` after symlinks are followed: the one confinement rule for every file
+    specdiff opens because of another (a `$ref`, a folder's entry, a configuration or baseline found or named by
+    a configuration). A link inside the folder to a file outside it is outside; a symlink loop is outside."""
+    try:
+        return Path(os.path.realpath(path, strict=False)).is_relative_to(os.path.realpath(root))
+    except (OSError, RuntimeError):
+        return False
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, as an error names it."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket"
+
+
+def open_regular(path: Path | str) -> tuple[BinaryIO, int]:
+    """The file opened for reading and its size. Opened without blocking, since a plain open of a FIFO waits
+    for a writer for ever; anything but a regular file raises NotRegular (OSError for the rest)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(fd)
+        raise NotRegular(kind_of(status.st_mode))
+    return os.fdopen(fd, "rb"), status.st_size
