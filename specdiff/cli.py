@@ -178,7 +178,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                 write_atomic(output or os.path.join(output_dir or "", f"specdiff.{_EXTENSIONS.get(name, name)}"),
                              text)
             else:
-                click.echo(text, nl=False)
+                click.echo(text, nl=False, color=options.color)  # click strips colour off a pipe unless told
         return exit_code(report, fail_on or config.fail_on or "breaking")
 
     sys.exit(guarded(job))

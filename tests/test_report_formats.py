@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -363,3 +366,43 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     assert "### scheduling.k8s.io/v1alpha2\n" in notes
     assert "Group-version `scheduling.k8s.io/v1alpha2` added (PodGroup, Workload), with 26 operations" in notes
     ET.fromstring(render(report, "junit", options))
+
+
+def _many_removed_properties(tmp_path: Path, count: int) -> tuple[str, str]:
+    """A spec whose `count` schemas each lose a property: `count` findings that share one reason."""
+    def spec(with_size: bool) -> dict[str, Any]:
+        schemas = {f"S{i}": {"type": "object", "properties": {
+            "name": {"type": "string"}, **({"size": {"type": "integer"}} if with_size else {})}}
+            for i in range(count)}
+        paths = {f"/s{i}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/S{i}"}}}}}}} for i in range(count)}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths,
+                "components": {"schemas": schemas}}
+    (tmp_path / "old.json").write_text(json.dumps(spec(True)))
+    (tmp_path / "new.json").write_text(json.dumps(spec(False)))
+    return str(tmp_path / "old.json"), str(tmp_path / "new.json")
+
+
+def test_the_text_report_gives_each_reason_once_and_ends_a_long_report_with_its_counts(tmp_path: Path) -> None:
+    old, new = _many_removed_properties(tmp_path, 3)
+    result = CliRunner().invoke(main, [old, new, "--no-config"])
+    lines = result.stdout.splitlines()
+    assert [line.strip() for line in lines if "why:" in line] == [
+        "why: Clients that read or write the property lose it."]
+    assert [line.split()[-1] for line in lines if line.startswith("breaking  schema")] == [
+        "schema.property.removed"] * 3
+    assert lines[-1] != lines[1]  # short: the counts only at the top
+    old, new = _many_removed_properties(tmp_path, 30)
+    lines = CliRunner().invoke(main, [old, new, "--no-config"]).stdout.splitlines()
+    assert len(lines) > 50 and lines[-2:] == ["", "30 breaking, 0 dangerous, 0 safe"] and lines[1] == lines[-1]
+
+
+@pytest.mark.parametrize(("color", "env", "painted"), [("always", {}, True), ("auto", {}, False),
+                                                       ("never", {}, False), ("always", {"NO_COLOR": "1"}, True)])
+def test_color_always_paints_through_a_pipe(color: str, env: dict[str, str], painted: bool) -> None:
+    """`--color always` is for pipes into `less -R` and CI logs that render colour; `auto` paints only a
+    terminal (a pipe here), `never` nothing."""
+    done = subprocess.run([sys.executable, "-m", "specdiff", OLD, NEW, "--no-config", "--color", color],
+                          capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+    assert done.returncode == 1
+    assert ("\x1b[1;31mbreaking" in done.stdout) is painted and ("\x1b[" in done.stdout) is painted

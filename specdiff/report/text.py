@@ -1,5 +1,7 @@
 """Terminal output for an engineer: worst first; for each finding a line with its level, rule and the group-version
-it is in (the heading its message's short names leave out), then the message and the reason."""
+it is in (the heading its message's short names leave out), then the message and the reason. A reason is printed
+where it first applies (a long report repeats few distinct reasons), and a report longer than a screen ends with
+its counts again, where the reader's eye is when it finishes."""
 
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ def render(report: Report, options: RenderOptions) -> str:
     lines.append("")
     if not report.findings:
         lines.append("No changes found.")
+    explained: set[str] = set()
     for finding in report.findings:
         tag = paint(f"{finding.level.value:<9}", _COLORS[finding.level])
         scope = finding_scope(finding)
@@ -49,10 +52,18 @@ def render(report: Report, options: RenderOptions) -> str:
         head = " ".join(part for part in (clean(scope), places) if part)
         lines.append(f"{tag} {finding.rule:<36} {head}".rstrip())
         lines.append(f"          {clean(sentence(finding, scoped=False))}")
-        lines.append(paint(f"          why: {clean(finding.reason)}", _DIM))
+        if finding.reason not in explained:
+            explained.add(finding.reason)
+            lines.append(paint(f"          why: {clean(finding.reason)}", _DIM))
     for note in report.notes:
         lines.append(f"note: {clean(note)}")
+    if len(lines) > _SCREEN:
+        lines += ["", summary_lines(report)[0]]
     return "\n".join(lines) + "\n"
+
+
+#: lines past which the counts are repeated at the end
+_SCREEN = 50
 
 
 def summary_lines(report: Report) -> list[str]:
