@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from specdiff.graph.kubernetes_names import group_version_kinds
+from specdiff.graph.stability import is_version
 
 if TYPE_CHECKING:
     from specdiff.graph.model import Operation, SpecGraph
@@ -87,7 +88,13 @@ def kind_of(kinds: set[str]) -> str | None:
 
 
 def _tag_or_segment(op: Operation) -> str:
+    """The operation's first tag, else its path up to the first segment that is not an API version (`/v1/customers`
+    for `/v1/customers/{customer}`: under `/v1` alone, a whole API is one heading)."""
     if op.tags and op.tags[0].strip():
         return op.tags[0]
-    first = op.path.strip("/").split("/", 1)[0]
-    return f"/{first}"
+    segments = []
+    for segment in op.path.strip("/").split("/"):
+        segments.append(segment)
+        if not is_version(segment):
+            break
+    return "/" + "/".join(segments)

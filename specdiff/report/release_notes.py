@@ -66,19 +66,33 @@ def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
     if rule == "operation.added":
         what = escape(operations_phrase([f.change.context for f in findings]))
     else:
-        what = ", ".join(code_span(name(f.change.context)) for f in findings)
+        names = [code_span(name(f.change.context)) for f in findings]
+        what = ", ".join(names[:_LISTED]) + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
     return f"- {_FOLDED[rule][:1].upper()}{_FOLDED[rule][1:]}: {what}."
 
 
+#: changes one bullet lists under its shared reason before the rest are folded into a count
+_LISTED = 20
+#: characters of changes one line may join (`a; b; c`) before each gets a line of its own
+_SCANNED = 300
+
+
 def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool) -> str:
+    """Changes of one rule and reason: on one line with the reason when they fit a glance (_SCANNED), else the
+    reason once and one nested bullet each, the first _LISTED of them (the JSON report lists every one)."""
     first = findings[0]
+    rule = f" (`{first.rule}`)" if with_rule else ""
     parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
-    text = "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
-    if is_unclassified(first):
-        text += ". Not classified yet: review it by hand."
-    elif with_reason:
-        text += ". " + escape(reason(first))
-    return f"- {text.rstrip('.')}." + (f" (`{first.rule}`)" if with_rule else "")
+    why = "Not classified yet: review it by hand." if is_unclassified(first) else \
+        escape(reason(first)) if with_reason else ""
+    joined = "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
+    if len(joined) <= _SCANNED:
+        return f"- {f'{joined}. {why}'.strip().rstrip('.')}." + rule
+    listed = [f"  - {part}." for part in parts[:_LISTED]]
+    if len(parts) > _LISTED:
+        listed.append(f"  - … and {len(parts) - _LISTED} more (`--format json` lists every one).")
+    lead = f"- {why.rstrip('.')}{rule}:" if why else f"- {len(parts)} changes:"
+    return "\n".join([lead, *listed])
 
 
 def _spans(text: str, names: list[str]) -> str:
