@@ -315,7 +315,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
     PATH and the versions come from git. Each version is read once; the steps run in parallel (--jobs).
     """
     from specdiff.config import for_command
-    from specdiff.history import Settings, default_jobs, given, history, rev_versions, tag_versions
+    from specdiff.release_train import Settings, default_jobs, given, history, rev_versions, tag_versions
     from specdiff.report.timeline import TIMELINE_FORMATS, render_history
 
     def job() -> int:
