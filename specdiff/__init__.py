@@ -10,23 +10,26 @@ docs/python-api.md describes the API.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
     from datetime import date
 
     from specdiff.config import Config
     from specdiff.load.parse import Limits
-    from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
+    from specdiff.records import Change, Context, Finding, History, Level, Report, SourceInfo, Step, Version
 
 __version__ = "0.1.0"
-__all__ = ["compare", "Config", "Change", "Context", "Finding", "Level", "Report", "SourceInfo", "__version__"]
+__all__ = ["compare", "history", "Config", "Change", "Context", "Finding", "History", "Level", "Report", "SourceInfo",
+           "Step", "Version", "__version__"]
 
 #: public names imported on first use, so that `specdiff --help` does not load the configuration and records
 _LAZY = {"Config": "specdiff.config", "Change": "specdiff.records", "Context": "specdiff.records",
          "Finding": "specdiff.records", "Level": "specdiff.records", "Report": "specdiff.records",
-         "SourceInfo": "specdiff.records"}
+         "SourceInfo": "specdiff.records", "History": "specdiff.records", "Step": "specdiff.records",
+         "Version": "specdiff.records"}
 
 
 def __getattr__(name: str) -> Any:
@@ -59,13 +62,64 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
-    from dataclasses import replace
-
     from specdiff.collector import collector_paused
-    from specdiff.config import Config, config_from_mapping, load_config, read_baseline
     from specdiff.load import load
     from specdiff.load.parse import DEFAULT_LIMITS
     from specdiff.pipeline import run
+
+    chosen = _config(config, baseline)
+    with collector_paused():
+        bounds = limits or DEFAULT_LIMITS
+        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
+                   chosen, today, grouped)
+
+
+def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None = None, revs: str | None = None,
+            executor: Executor | None = None, jobs: int | None = None, keep_going: bool = False,
+            policy: str | None = None, config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
+            baseline: str | os.PathLike[str] | None = None, today: date | None = None,
+            limits: Limits | None = None, grouped: bool = True) -> History:
+    """Compare each of `versions` (oldest first) with the next: `specdiff history` as a `History` record.
+
+    `versions` are what `compare` takes; with `tags` (a git glob) or `revs` (a git range) give one path and the
+    versions come from git, as `--tags` and `--revs` take them. Each version is read once; runs of consecutive
+    pairs are submitted to `executor` (any `concurrent.futures.Executor`: a thread or process pool, a Dask
+    client's executor), `jobs` runs in all (default: the cores here). Without an executor a process pool of
+    `jobs` workers runs them, or this process when there is one job. The other arguments are `compare`'s.
+
+    Raises `specdiff.errors.SpecdiffError` for a version that cannot be read, unless `keep_going`: then the
+    version carries its error and the steps beside it say why they were not compared.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    from specdiff.errors import UsageError
+    from specdiff.load.parse import DEFAULT_LIMITS
+    from specdiff.release_train import Settings, default_jobs, given, rev_versions, tag_versions
+    from specdiff.release_train import history as run_history
+
+    names = [os.fspath(version) for version in versions]
+    if tags is not None and revs is not None:
+        raise UsageError("give one of tags and revs")
+    if (tags is not None or revs is not None) and len(names) != 1:
+        raise UsageError("tags and revs take the versions of one path from git: give one path")
+    chosen = tag_versions(names[0], tags) if tags is not None else rev_versions(names[0], revs) \
+        if revs is not None else given(names)
+    settings_config = _config(config, baseline)
+    settings = Settings(policy or settings_config.policy or "auto", settings_config, today, grouped,
+                        limits=limits or DEFAULT_LIMITS)
+    count = min(jobs or default_jobs(), max(1, len(chosen) - 1))
+    if executor is not None or count == 1:
+        return run_history(chosen, settings, executor, count, keep_going)
+    with ProcessPoolExecutor(max_workers=count) as pool:
+        return run_history(chosen, settings, pool, count, keep_going)
+
+
+def _config(config: str | os.PathLike[str] | Mapping[str, Any] | Config | None,
+            baseline: str | os.PathLike[str] | None) -> Config:
+    """The configuration the API runs with: none unless given (no file is searched for), then the baseline."""
+    from dataclasses import replace
+
+    from specdiff.config import Config, config_from_mapping, load_config, read_baseline
 
     if config is None:
         chosen = Config()
@@ -77,7 +131,4 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
         chosen = load_config(os.fspath(config))
     if baseline is not None:
         chosen = replace(chosen, baseline=read_baseline(os.fspath(baseline)), baseline_path=os.fspath(baseline))
-    with collector_paused():
-        bounds = limits or DEFAULT_LIMITS
-        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
-                   chosen, today, grouped)
+    return chosen

@@ -40,6 +40,7 @@ def main() -> None:
     \b
       specdiff OLD NEW              compare two specs (files, per-group directories, - for stdin,
                                     or REV:path from git, e.g. origin/main:api/openapi.yaml)
+      specdiff history V1 V2 V3...  compare each version with the next (or PATH --tags 'v*' from git)
       specdiff baseline OLD NEW     write the fingerprints of today's findings, to accept them
       specdiff staged FILE...       compare staged specs with HEAD (pre-commit)
       specdiff rules                list the rule catalogue
@@ -152,13 +153,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     from specdiff.report import FORMATS, RenderOptions, render
 
     def job() -> int:
-        unknown = [f for f in formats if f not in FORMATS]
-        if unknown:
-            raise click.UsageError(f"unknown --format {unknown[0]!r}; choose from {', '.join(sorted(FORMATS))}")
-        if len(formats) > 1 and not output_dir:
-            raise click.UsageError("several --format values need --output-dir")
-        if output and output_dir:
-            raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
+        check_outputs(formats, FORMATS, output, output_dir)
         for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
                             (output, "--output"), (output_dir, "--output-dir")):
             _not_a_url(value, what)
@@ -283,6 +278,101 @@ def guarded(job: Any) -> int:
         detail = " ".join(f"{type(err).__name__}: {err}".split())
         click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
+
+
+@main.command("history")
+@click.argument("versions", nargs=-1, required=True)
+@click.option("--revs", metavar="RANGE",
+              help="Take the versions of the one PATH from git: the commits of RANGE that changed it (A..B starts "
+                   "with the spec at A).")
+@click.option("--tags", metavar="PATTERN",
+              help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
+                   "versions (v1.9 before v1.10).")
+@click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
+              help="Output format: text, markdown, json, html; repeat for several (with --output-dir).")
+@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
+@policy_options
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding of any step is at or above this level.  [default: breaking, or the "
+                   "config's]")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
+@click.option("--keep-going", is_flag=True,
+              help="Report the other steps when a version cannot be read, and mark it, instead of stopping (exit 2).")
+@click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
+@click.option("--include-docs", is_flag=True,
+              help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+@limit_options
+def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
+                    output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
+                    jobs: int | None, keep_going: bool, no_group: bool, include_docs: bool, limits: Limits,
+                    config_file: str | None, no_config: bool, select: tuple[str, ...],
+                    ignore: tuple[str, ...]) -> None:
+    """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
+
+    VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
+    PATH and the versions come from git. Each version is read once; the steps run in parallel (--jobs).
+    """
+    from specdiff.config import for_command
+    from specdiff.release_train import Settings, default_jobs, given, history, rev_versions, tag_versions
+    from specdiff.report.timeline import TIMELINE_FORMATS, render_history
+
+    def job() -> int:
+        check_outputs(formats, TIMELINE_FORMATS, output, output_dir)
+        if revs and tags:
+            raise click.UsageError("give one of --revs and --tags")
+        if (revs or tags) and len(versions) != 1:
+            raise click.UsageError("--revs and --tags take the versions of one PATH from git: give one PATH")
+        for value, what in [*((v, "VERSION") for v in versions), (config_file, "--config"), (output, "--output"),
+                            (output_dir, "--output-dir")]:
+            _not_a_url(value, what)
+        if tags:
+            chosen = tag_versions(versions[0], tags)
+        elif revs:
+            chosen = rev_versions(versions[0], revs)
+        elif len(versions) < 2:
+            raise click.UsageError("a history needs two versions or more (or one PATH with --revs or --tags)")
+        else:
+            chosen = given(versions)
+        config = for_command(config_file, no_config, select, ignore)
+        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits)
+        workers = min(jobs or default_jobs(), len(chosen) - 1)
+        progress = _progress_line if sys.stderr.isatty() else None
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                train = history(chosen, settings, pool, workers, keep_going, progress)
+        else:
+            train = history(chosen, settings, None, 1, keep_going, progress)
+        if progress is not None:
+            click.echo("\r\033[K", err=True, nl=False)
+        threshold = fail_on or config.fail_on or "breaking"
+        for name in formats:
+            text = render_history(train, name)
+            if output_dir or output:
+                write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
+            else:
+                click.echo(text, nl=False)
+        return exit_code(train, threshold)
+
+    sys.exit(guarded(job))
+
+
+def _progress_line(done: int, total: int) -> None:
+    click.echo(f"\r\033[Kspecdiff history: {done}/{total} steps compared", err=True, nl=False)
+
+
+def check_outputs(formats: tuple[str, ...], known: Any, output: str | None, output_dir: str | None) -> None:
+    """The --format, --output and --output-dir checks every reporting command makes."""
+    unknown = [f for f in formats if f not in known]
+    if unknown:
+        raise click.UsageError(f"unknown --format {unknown[0]!r}; choose from {', '.join(sorted(known))}")
+    if len(formats) > 1 and not output_dir:
+        raise click.UsageError("several --format values need --output-dir")
+    if output and output_dir:
+        raise click.UsageError("--output writes one file and --output-dir one per format: give one of them")
 
 
 @main.command("baseline")

@@ -1,8 +1,12 @@
-"""The whole job as one pure function over loaded documents: graph -> diff -> classify -> sort."""
+"""The whole job as one pure function over loaded documents: graph -> diff -> classify -> sort; split at the
+graph so that a history graphs each version once (`graphed`, then `compare_graphed` for each pair)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
 
 from specdiff.classify import classify
@@ -23,21 +27,41 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
         today: date | None = None, grouped: bool = True, include_docs: bool = False) -> Report:
     """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry and
     how far away sunset dates are; `grouped` folds the findings of one logical change into one
-    (specdiff/group.py); `include_docs` adds documentation changes.
+    (specdiff/group.py); `include_docs` adds documentation changes."""
+    with deep_enough(old, new):
+        return _compare(Graphed(old, graph_of(old)), Graphed(new, graph_of(new)), policy, config, today, grouped,
+                        include_docs)
 
-    The differ walks nested schemas by recursion, a few frames per level: the interpreter's limit is raised
-    to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is an input
-    error naming both files.
-    """
+
+@dataclass(frozen=True, eq=False)
+class Graphed:
+    """One version read and graphed: `history` builds each once and compares it with both its neighbours."""
+
+    document: Document
+    graph: SpecGraph
+
+
+def graphed(doc: Document) -> Graphed:
+    """The graph of one version, built under the recursion limit its document's --max-depth needs."""
+    with deep_enough(doc, doc):
+        return Graphed(doc, graph_of(doc))
+
+
+@contextmanager
+def deep_enough(old: Document, new: Document) -> Iterator[None]:
+    """The graph and the differ walk nested schemas by recursion, a few frames per level: the interpreter's
+    limit is raised to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is
+    an input error naming both files."""
     depth = max(old.limits.max_depth, new.limits.max_depth)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
     try:
         with collector_paused():
-            return _run(old, new, policy, config, today, grouped, include_docs)
+            yield
     except RecursionError:
+        names = old.name if old is new else f"{old.name} and {new.name}"
         raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
-                         "--max-depth)", file=f"{old.name} and {new.name}") from None
+                         "--max-depth)", file=names) from None
     finally:
         sys.setrecursionlimit(limit)
 
@@ -46,9 +70,18 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
 _FRAMES_PER_LEVEL = 6
 
 
-def _run(old: Document, new: Document, policy: str, config: Config | None, today: date | None,
-         grouped: bool, include_docs: bool = False) -> Report:
-    old_graph, new_graph = graph_of(old), graph_of(new)
+def compare_graphed(old_version: Graphed, new_version: Graphed, policy: str = "auto", config: Config | None = None,
+                    today: date | None = None, grouped: bool = True, include_docs: bool = False) -> Report:
+    """`run` for two versions already graphed: the graphs are only read, so one version serves both its pairs."""
+    old, new = old_version.document, new_version.document
+    with deep_enough(old, new):
+        return _compare(old_version, new_version, policy, config, today, grouped, include_docs)
+
+
+def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Config | None, today: date | None,
+             grouped: bool, include_docs: bool) -> Report:
+    old, new = old_version.document, new_version.document
+    old_graph, new_graph = old_version.graph, new_version.graph
     ecosystem = decide(old_graph, new_graph, policy)
     old_graph, new_graph = described_alike(as_served(old_graph, ecosystem), as_served(new_graph, ecosystem))
     most = min(old.limits.max_changes, new.limits.max_changes)

@@ -181,3 +181,42 @@ class Report:
 
     def summary(self) -> dict[str, int]:
         return {level.value: self.count(level) for level in Level}
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a history: its label (a tag, a commit, the path given), the source it was read from, and
+    why it could not be read (`--keep-going` reports the other steps and marks this one)."""
+
+    label: str
+    source: str
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Two consecutive versions compared: their report, or why they were not compared."""
+
+    old: Version
+    new: Version
+    report: Report | None = None
+    error: str | None = None
+
+    def summary(self) -> dict[str, int]:
+        return self.report.summary() if self.report is not None else {level.value: 0 for level in Level}
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """A release train: versions oldest first, and one step per consecutive pair."""
+
+    versions: tuple[Version, ...]
+    steps: tuple[Step, ...]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every step's findings, oldest step first: what the exit code reads."""
+        return tuple(f for step in self.steps if step.report is not None for f in step.report.findings)
+
+    def summary(self) -> dict[str, int]:
+        return {level.value: sum(step.summary()[level.value] for step in self.steps) for level in Level}

@@ -63,37 +63,49 @@ def escape(text: str) -> str:
 
 def render(report: Report, options: RenderOptions) -> str:
     summary = report.summary()
-    title = f"specdiff: {report.old.name} → {report.new.name}"
+    header = [f"<h1>API changes: {escape(_name(report))}</h1>",
+              f"<p>{escape(report.old.name)} → {escape(report.new.name)} · {escape(report.policy_label)}</p>"]
+    return page(f"specdiff: {report.old.name} → {report.new.name}", header, summary, findings_html(report))
+
+
+def page(title: str, header: list[str], summary: dict[str, int], main: list[str]) -> str:
+    """The self-contained page around a report: the title, the header, the filter by level and the main part
+    (one report's findings, or a history's steps)."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
            "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
-           f"<title>{escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>", "<header>",
-           f"<h1>API changes: {escape(_name(report))}</h1>",
-           f"<p>{escape(report.old.name)} → {escape(report.new.name)} · {escape(report.policy_label)}</p>",
+           f"<title>{escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>", "<header>", *header,
            '<fieldset id="filters"><legend>Show</legend>']
     for level in Level:
         out.append(f'<label class="{level.value}"><input type="checkbox" id="show-{level.value}" '
                    f'value="{level.value}" checked> <span class="badge">{level.value}</span> '
                    f"({summary[level.value]})</label>")
-    total = len(report.findings)
-    out += ["</fieldset>", f'<p id="shown">{total} of {total} findings shown</p>', "</header>", "<main>"]
+    total = sum(summary.values())
+    out += ["</fieldset>", f'<p id="shown">{total} of {total} findings shown</p>', "</header>", "<main>", *main,
+            "</main>", f"<script>{_SCRIPT}</script>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def findings_html(report: Report, depth: int = 2, prefix: str = "") -> list[str]:
+    """One report's findings grouped like the release notes, with its notes; `depth` is the level of the part
+    headings (a history's steps sit one level above) and `prefix` keeps the part ids of several reports apart."""
+    out = []
     sections = grouped(report)
     if not sections:
         out.append("<p>No changes found.</p>")
     for key, heading, subjects in sections:
-        out += [f'<section class="part" id="{key}">', f"<h2>{escape(heading)}</h2>"]
+        out += [f'<section class="part" id="{prefix}{key}">', f"<h{depth}>{escape(heading)}</h{depth}>"]
         for subject, findings in subjects:
-            out += ['<section class="subject">', f"<h3>{escape(subject.title())}</h3>", "<ul>"]
+            out += ['<section class="subject">', f"<h{depth + 1}>{escape(subject.title())}</h{depth + 1}>", "<ul>"]
             out += [_item(finding, not headed(subject)) for finding in findings]
             out += ["</ul>", "</section>"]
         out.append("</section>")
     if report.notes:
-        out += ['<section id="notes">', "<h2>Notes</h2>", "<ul>"]
+        out += [f'<section id="{prefix}notes">', f"<h{depth}>Notes</h{depth}>", "<ul>"]
         out += [f"<li>{escape(note)}</li>" for note in report.notes]
         out += ["</ul>", "</section>"]
-    out += ["</main>", f"<script>{_SCRIPT}</script>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _name(report: Report) -> str:

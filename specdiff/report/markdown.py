@@ -93,17 +93,24 @@ _TABLE_HEAD = ("| rule | where | change | why |", "|---|---|---|---|")
 
 def render(report: Report, options: RenderOptions) -> str:
     """The pull-request comment, cut to GitHub's comment limit."""
-    return sized(report, _Fit(GITHUB_LIMIT, _utf16_units, "comment; the job summary, "))
+    return sized(report, Fit(GITHUB_LIMIT, _utf16_units, "comment; the job summary, "))
 
 
 def render_summary(report: Report, options: RenderOptions) -> str:
     """The same report for a job summary, which may be 16 times longer than a comment."""
-    return sized(report, _Fit(SUMMARY_LIMIT, _utf8_bytes, "job summary; "))
+    return sized(report, Fit(SUMMARY_LIMIT, _utf8_bytes, "job summary; "))
 
 
-def sized(report: Report, fit: _Fit) -> str:
+def section(report: Report, title: tuple[str, ...]) -> str:
+    """The report as one section of a longer page (a history's step), under its own heading, as long as a job
+    summary allows."""
+    return sized(report, Fit(SUMMARY_LIMIT, _utf8_bytes, "job summary; "), title)
+
+
+def sized(report: Report, fit: Fit, title: tuple[str, ...] = (MARKER, "### specdiff: API compatibility")) -> str:
+    """The report in Markdown under `title` (a history gives each step its own heading and no marker)."""
     summary = report.summary()
-    head = [MARKER, "### specdiff: API compatibility",
+    head = [*title,
             f"{code_span(report.old.name)} → {code_span(report.new.name)} · {escape(report.policy_label)} · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
     notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
@@ -132,14 +139,14 @@ def _utf8_bytes(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class _Fit:
+class Fit:
     limit: int
     measure: Callable[[str], int]
     where: str  # the truncation note's "did not fit in one ..." and where to look instead
 
 
 def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str],
-         fit: _Fit) -> str:
+         fit: Fit) -> str:
     """Keep the text under the limit, giving way in this order: safe rows, then the place lists of groups, and
     only when breaking and dangerous rows alone cannot fit, rows from the end; the text says what was left out
     and where the whole report is."""

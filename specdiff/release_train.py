@@ -1,0 +1,273 @@
+"""History: the pipeline over N versions, each loaded and graphed once, consecutive pairs compared in parallel.
+
+The pairs are split into contiguous runs, one job per run: a job loads each version of its run once, compares it
+with the one before and drops the older one, so a job holds two graphs at a time and only the versions where two
+runs meet are loaded twice (N - 1 + jobs loads for N versions, against 2(N - 1) for pairwise runs). Jobs are
+plain functions of picklable arguments, so any `concurrent.futures.Executor` runs them (a process pool on one
+machine, a Dask client's executor on a cluster).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, as_completed
+from dataclasses import dataclass
+from datetime import date
+
+from specdiff.config import Config
+from specdiff.errors import InputError, SpecdiffError, UsageError
+from specdiff.load import load
+from specdiff.load.parse import DEFAULT_LIMITS, Limits
+from specdiff.pipeline import Graphed, compare_graphed, graphed
+from specdiff.records import History, Report, Step, Version
+
+#: called with (steps done, steps in all) as runs finish
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What every pair is compared under: the same as `compare` takes."""
+
+    policy: str = "auto"
+    config: Config | None = None
+    today: date | None = None
+    grouped: bool = True
+    include_docs: bool = False
+    limits: Limits = DEFAULT_LIMITS
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What one job sends back: each version of its run that could not be read, and each step's report or error."""
+
+    unreadable: tuple[tuple[int, str], ...]
+    steps: tuple[tuple[int, Report | None, str | None], ...]
+
+
+def runs(sizes: Sequence[float], jobs: int) -> list[range]:
+    """The pairs (pair i compares versions i and i + 1) split into at most `jobs` contiguous runs, so that the
+    longest run costs the least.
+
+    A run costs its versions' reading and graphing (their `sizes`) and its pairs' comparisons: a share of both
+    sizes, and much more for the difference in size, which says how much changed (Kubernetes 1.11 -> 1.28 lost a
+    quarter of the spec and costs three times the comparison of two neighbouring releases).
+    """
+    pairs = len(sizes) - 1
+    count = max(1, min(jobs, pairs))
+    pair_cost = [_SHARE * (a + b) + _CHANGE * abs(a - b) for a, b in zip(sizes, sizes[1:], strict=False)]
+
+    def split(limit: float) -> list[range] | None:
+        out, start, cost = [], 0, sizes[0]
+        for pair in range(pairs):
+            step = sizes[pair + 1] + pair_cost[pair]
+            if pair > start and cost + step > limit:
+                out.append(range(start, pair))
+                start, cost = pair, sizes[pair]
+            cost += step
+        out.append(range(start, pairs))
+        return out if len(out) <= count else None
+
+    low, high = 0.0, sum(sizes) + sum(pair_cost)
+    best = split(high) or [range(0, pairs)]
+    for _ in range(60):
+        middle = (low + high) / 2
+        found = split(middle)
+        if found is None:
+            low = middle
+        else:
+            high, best = middle, found
+    return best
+
+
+#: a comparison's cost per unit of its two versions' sizes, and per unit of their difference, against reading
+#: and graphing one unit (measured on the Kubernetes v2 releases, docs/history.md)
+_SHARE, _CHANGE = 0.15, 7.0
+
+
+def size_of(source: str) -> float:
+    """What reading a version costs, in megabytes of its files; a git revision counts as a typical spec."""
+    try:
+        if os.path.isdir(source):
+            return sum(entry.stat().st_size for entry in os.scandir(source) if entry.is_file()) / 1e6 or 1.0
+        return os.path.getsize(source) / 1e6 or 1.0
+    except OSError:
+        return 1.0
+
+
+def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outcome:
+    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn.
+
+    A version that cannot be read is recorded with its one-line error, and so are the steps on either side of it.
+    """
+    unreadable: list[tuple[int, str]] = []
+    steps: list[tuple[int, Report | None, str | None]] = []
+    before: Graphed | str | None = None  # the previous version, or why it could not be read
+    for offset, source in enumerate(sources):
+        index = first + offset
+        current: Graphed | str
+        try:
+            current = graphed(load(source, settings.limits))
+        except SpecdiffError as err:
+            current = err.one_line()
+            unreadable.append((index, current))
+        if before is not None:
+            steps.append(_step(index - 1, before, current, sources[offset - 1], source, settings))
+        before = current
+    return _Outcome(tuple(unreadable), tuple(steps))
+
+
+def _step(index: int, old: Graphed | str, new: Graphed | str, old_source: str, new_source: str,
+          settings: Settings) -> tuple[int, Report | None, str | None]:
+    if isinstance(old, str) or isinstance(new, str):
+        missing = " and ".join(source for source, side in ((old_source, old), (new_source, new))
+                               if isinstance(side, str))
+        return index, None, f"not compared: {missing} could not be read"
+    try:
+        return index, compare_graphed(old, new, settings.policy, settings.config, settings.today, settings.grouped,
+                                      settings.include_docs), None
+    except SpecdiffError as err:
+        return index, None, err.one_line()
+
+
+def history(versions: Sequence[Version], settings: Settings, executor: Executor | None = None, jobs: int = 1,
+            keep_going: bool = False, progress: Progress | None = None) -> History:
+    """Compare each consecutive pair of `versions` (oldest first) in `jobs` contiguous runs.
+
+    Without an executor the runs go one after the other in this process. Without `keep_going`, the first version
+    (oldest first) that cannot be read, or the first pair that cannot be compared, raises its one-line error.
+    """
+    if len(versions) < 2:
+        raise UsageError("a history needs at least two versions")
+    sources = [version.source for version in versions]
+    split = runs([size_of(source) for source in sources], jobs)
+    outcomes: list[_Outcome] = []
+    done, total = 0, len(versions) - 1
+
+    def finished(outcome: _Outcome) -> None:
+        nonlocal done
+        outcomes.append(outcome)
+        done += len(outcome.steps)
+        if progress is not None:
+            progress(done, total)
+
+    if executor is None:
+        for part in split:
+            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings))
+    else:
+        futures: list[Future[_Outcome]] = [executor.submit(compare_run, sources[part.start:part.stop + 1],
+                                                           part.start, settings) for part in split]
+        for future in as_completed(futures):
+            finished(future.result())
+    errors = dict(pair for outcome in outcomes for pair in outcome.unreadable)
+    if errors and not keep_going:
+        raise InputError(errors[min(errors)])
+    marked = tuple(Version(v.label, v.source, errors.get(i)) for i, v in enumerate(versions))
+    results = {index: (report, error) for outcome in outcomes for index, report, error in outcome.steps}
+    failed = [error for index, (_, error) in sorted(results.items()) if error is not None]
+    if failed and not keep_going:
+        raise InputError(failed[0])
+    steps = tuple(Step(marked[i], marked[i + 1], *results[i]) for i in range(total))
+    return History(marked, steps)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (fewer than the machine has under a CPU affinity mask)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def given(names: Sequence[str]) -> list[Version]:
+    """Versions named on the command line, labelled by what tells them apart: `v1.28` for
+    `specs/swagger-v1.28.json` beside `specs/swagger-v1.30.json`, the revision of `REV:path` when the paths are
+    the same; the whole name when the short ones would not be distinct."""
+    revisions = [name.partition(":") for name in names]
+    if all(rev and colon and path == revisions[0][2] for rev, colon, path in revisions) and not any(
+            os.path.exists(name) for name in names):
+        short = [rev for rev, _, _ in revisions]
+    else:
+        short = _distinct_part(names)
+    if len(set(short)) != len(short) or not all(short):
+        short = list(names)
+    return [Version(label, name) for label, name in zip(short, names, strict=True)]
+
+
+def _distinct_part(names: Sequence[str]) -> list[str]:
+    """The names without the prefix and suffix they all share, cut at a separator (`/`, `-`, `_`, or a `.` that
+    is not inside a version number), so `v1.11` and `v1.28` keep their `v1.`."""
+    if len(names) < 2:
+        return list(names)
+    first = names[0]
+    common = len(os.path.commonprefix(list(names)))
+    cut = max((i for i in range(1, common + 1) if _separates(first, i - 1, i)), default=0)
+    tail = min(len(os.path.commonprefix([name[::-1] for name in names])), min(len(n) for n in names) - cut)
+    end = len(first) - tail
+    suffix = len(first) - min((i for i in range(end, len(first)) if _separates(first, i, i + 1)), default=len(first))
+    return [name[cut:len(name) - suffix] for name in names]
+
+
+def _separates(text: str, at: int, following: int) -> bool:
+    """Whether text[at] is a separator to cut at: a `/`, `-` or `_`, or a `.` not followed by a digit."""
+    char = text[at]
+    return char in "/-_" or (char == "." and not (following < len(text) and text[following].isdigit()))
+
+
+# --- versions from git ----------------------------------------------------------------------------------------
+
+
+def _git(*args: str) -> list[str]:
+    try:
+        done = subprocess.run(["git", *args], capture_output=True, check=False)
+    except OSError:
+        raise UsageError("git is not installed: --revs and --tags read versions from git") from None
+    if done.returncode != 0:
+        detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(f"git {args[0]} failed: {detail[-1] if detail else 'not a git repository?'}")
+    return [line for line in done.stdout.decode("utf-8", "surrogateescape").splitlines() if line]
+
+
+def _at(rev: str, path: str) -> Version:
+    """The spec at a revision, named the way `REV:path` reads it from the working directory."""
+    return Version(rev, f"{rev}:./{os.path.relpath(path)}")
+
+
+def tag_versions(path: str, pattern: str) -> list[Version]:
+    """The tags matching `pattern` (a git glob) at which `path` exists, sorted as versions (v1.9 < v1.10 <
+    v1.10.1, and v2.0.0-rc.1 < v2.0.0); tags from before the file existed are no version of it."""
+    from specdiff.load.git import exists_at
+
+    tags = sorted(_git("tag", "--list", pattern), key=version_key)
+    relative = os.path.relpath(path)
+    found = [_at(tag, path) for tag in tags if exists_at(tag, relative)]
+    if len(found) < 2:
+        raise UsageError(f"--tags {pattern!r} gives {len(found)} tag(s) holding {path}; a history needs two")
+    return found
+
+
+def rev_versions(path: str, spec: str) -> list[Version]:
+    """The commits of a range that changed `path`, oldest first; for `A..B` the spec at A comes first, as the
+    version the range starts from."""
+    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", path)
+    start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
+    found = ([_at(start.rstrip("."), path)] if start else []) + [_at(commit, path) for commit in commits]
+    if len(found) < 2:
+        raise UsageError(f"--revs {spec!r} gives {len(found)} version(s) of {path}; a history needs two")
+    return found
+
+
+_PARTS = re.compile(r"(\d+)")
+
+
+def version_key(tag: str) -> tuple[tuple[int, int | str], ...]:
+    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release."""
+    head, dash, suffix = tag.partition("-")
+    key: list[tuple[int, int | str]] = [(1, int(part)) if part.isdigit() else (0, part)
+                                        for part in _PARTS.split(head) if part]
+    key.append((2, 0) if not dash else (-1, 0))
+    key += [(1, int(part)) if part.isdigit() else (0, part) for part in _PARTS.split(suffix) if part]
+    return tuple(key)

@@ -1,0 +1,305 @@
+"""`specdiff history`: each version read once, each consecutive pair compared, the timeline in every format."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+import specdiff
+from specdiff.cli import main
+from specdiff.errors import InputError
+from specdiff.release_train import given, runs, version_key
+from specdiff.report.timeline import api_versions, render_history
+from tests.conftest import CORPORA, ROOT, corpus
+
+SCHEMA = json.loads((ROOT / "tests" / "schemas" / "history.schema.json").read_text(encoding="utf-8"))
+MODE = {"type": "string", "enum": ["Fast", "Slow"]}
+
+
+def spec(properties: dict[str, Any]) -> str:
+    return json.dumps({
+        "openapi": "3.0.3", "info": {"title": "frob", "version": "1"},
+        "paths": {"/frobs": {"get": {"responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Frobber"}}}}}}}},
+        "components": {"schemas": {"Frobber": {"type": "object", "properties": properties}}},
+    }, indent=1)
+
+
+#: v1 -> v2 adds a property (safe), v2 -> v3 removes one that clients read (breaking), v3 -> v4 changes nothing
+SERIES = {
+    "frob-v1.json": spec({"mode": MODE, "size": {"type": "integer"}}),
+    "frob-v2.json": spec({"mode": MODE, "size": {"type": "integer"}, "colour": {"type": "string"}}),
+    "frob-v3.json": spec({"mode": MODE, "colour": {"type": "string"}}),
+    "frob-v4.json": spec({"mode": MODE, "colour": {"type": "string"}}),
+}
+EXPECTED_STEPS = [
+    ("v1", "v2", [("schema.property.added", "/components/schemas/Frobber/properties/colour")]),
+    ("v2", "v3", [("schema.property.removed", "/components/schemas/Frobber/properties/size")]),
+    ("v3", "v4", []),
+]
+
+
+@pytest.fixture
+def series(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    for name, text in SERIES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return list(SERIES)
+
+
+def history_cli(*args: str) -> tuple[int, str, str]:
+    done = CliRunner().invoke(main, ["history", "--no-config", *args])
+    return done.exit_code, done.stdout, done.stderr
+
+
+def steps_of(envelope: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    return [(step["old"], step["new"], [(f["rule"], f["pointer"]) for f in step["findings"]])
+            for step in envelope["steps"]]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_each_step_has_exactly_its_findings(series: list[str], jobs: str) -> None:
+    code, stdout, stderr = history_cli(*series, "--format", "json", "--jobs", jobs)
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    jsonschema.validate(envelope, SCHEMA)
+    assert steps_of(envelope) == EXPECTED_STEPS
+    assert envelope["summary"] == {"breaking": 1, "dangerous": 0, "safe": 1, "versions": 4, "steps": 3,
+                                   "unreadable": 0}
+    assert [step["summary"] for step in envelope["steps"]] == [
+        {"breaking": 0, "dangerous": 0, "safe": 1}, {"breaking": 1, "dangerous": 0, "safe": 0},
+        {"breaking": 0, "dangerous": 0, "safe": 0}]
+
+
+def test_a_step_reads_as_compare_reads_its_pair(series: list[str]) -> None:
+    """The text format's step sections are the `specdiff OLD NEW` report of each pair, word for word."""
+    code, stdout, _ = history_cli(*series)
+    assert code == 1
+    for old, new in zip(series, series[1:], strict=False):
+        single = CliRunner().invoke(main, [old, new, "--no-config", "--color", "never"]).stdout
+        assert single in stdout
+
+
+def test_exit_codes_follow_fail_on(series: list[str]) -> None:
+    assert history_cli(*series, "--format", "json")[0] == 1
+    assert history_cli(*series, "--format", "json", "--fail-on", "never")[0] == 0
+    assert history_cli(*series, "--format", "json", "--fail-on", "safe")[0] == 1
+    assert history_cli(*series[:2], "--format", "json")[0] == 0  # only a safe step
+    assert history_cli(*series[:2], "--format", "json", "--fail-on", "safe")[0] == 1
+
+
+def test_same_inputs_same_bytes_whatever_the_jobs(series: list[str]) -> None:
+    outputs = {name: {history_cli(*series, "--format", name, "--jobs", jobs)[1] for jobs in ("1", "2", "3")}
+               for name in ("text", "markdown", "json", "html")}
+    assert all(len(texts) == 1 for texts in outputs.values())
+
+
+def test_an_unreadable_version_stops_the_history_naming_it(series: list[str], tmp_path: Path) -> None:
+    (tmp_path / "frob-v2.json").write_text('{"openapi": "3.0.3", "paths": ', encoding="utf-8")
+    code, stdout, stderr = history_cli(*series)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith("specdiff: error: frob-v2.json:") and stderr.count("\n") == 1
+
+
+def test_keep_going_compares_the_other_steps_and_marks_the_version(series: list[str], tmp_path: Path) -> None:
+    (tmp_path / "frob-v3.json").write_text("not: [a spec", encoding="utf-8")
+    code, stdout, stderr = history_cli(*series, "--keep-going", "--format", "json", "--fail-on", "safe")
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    jsonschema.validate(envelope, SCHEMA)
+    assert steps_of(envelope) == [EXPECTED_STEPS[0], ("v2", "v3", []), ("v3", "v4", [])]
+    assert [v["error"] is not None for v in envelope["versions"]] == [False, False, True, False]
+    assert envelope["versions"][2]["error"].startswith("frob-v3.json:")
+    assert [step["error"] for step in envelope["steps"]] == [
+        None, "not compared: frob-v3.json could not be read", "not compared: frob-v3.json could not be read"]
+    assert envelope["summary"]["unreadable"] == 1
+    error = envelope["versions"][2]["error"]
+    for name in ("text", "markdown", "html"):
+        text = history_cli(*series, "--keep-going", "--format", name)[1]
+        assert "unreadable" in text and "not compared" in text, name
+        assert (error.replace("'", "&#x27;") if name == "html" else error).split(":")[0] in text
+    # without a breaking step left, the unreadable version alone does not fail the run
+    assert history_cli(*series, "--keep-going", "--format", "json")[0] == 0
+
+
+def test_every_format_renders_the_timeline(series: list[str]) -> None:
+    history = specdiff.history(series, jobs=1)
+    text = render_history(history, "text")
+    assert text.splitlines()[:7] == [
+        "specdiff history: 4 versions, 3 steps (spec: OpenAPI (no Kubernetes markers); policy: openapi)", "",
+        "step      breaking  dangerous       safe",
+        "v1 → v2          0          0          1",
+        "v2 → v3          1          0          0",
+        "v3 → v4          0          0          0",
+        "total            1          0          1"]
+    assert "== step 2: v2 → v3 ==" in text
+    markdown = render_history(history, "markdown")
+    assert "| v2 → v3 | 1 | 0 | 0 |" in markdown and "### Step 2: v2 → v3" in markdown
+    assert "#### Breaking changes" in markdown and "specdiff -->" not in markdown
+    html = render_history(history, "html")
+    assert html.startswith("<!DOCTYPE html>") and html.count('<section class="step"') == 3
+    assert '<a href="#step-2">v2 → v3</a></td><td>1</td><td>0</td><td>0</td>' in html
+    ids = [part.split('"')[0] for part in html.split(' id="')[1:]]
+    assert len(ids) == len(set(ids))  # each step's parts keep ids of their own
+    jsonschema.validate(json.loads(render_history(history, "json")), SCHEMA)
+
+
+def crd(versions: list[dict[str, Any]]) -> str:
+    schema = {"openAPIV3Schema": {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "size": {"type": "integer"}}}}}}
+    return json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "frobbers.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Frobber", "plural": "frobbers", "singular": "frobber", "listKind": "FrobberList"},
+                 "versions": [{**version, "schema": schema} for version in versions]}})
+
+
+def test_api_versions_by_release_come_from_the_findings(tmp_path: Path) -> None:
+    files = {
+        "frob-v1.json": crd([{"name": "v1alpha1", "served": True, "storage": True}]),
+        "frob-v2.json": crd([{"name": "v1alpha1", "served": True, "storage": False, "deprecated": True},
+                             {"name": "v1beta1", "served": True, "storage": True}]),
+        "frob-v3.json": crd([{"name": "v1alpha1", "served": False, "storage": False, "deprecated": True},
+                             {"name": "v1beta1", "served": True, "storage": True}]),
+        "frob-v4.json": crd([{"name": "v1beta1", "served": True, "storage": True}]),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    history = specdiff.history([tmp_path / name for name in files], jobs=1)
+    assert [(r.label, r.introduced, r.deprecated, r.unserved, r.removed) for r in api_versions(history)] == [
+        ("v2", ("example.com/v1beta1 Frobber",), ("example.com/v1alpha1 Frobber",), (), ()),
+        ("v3", (), (), ("example.com/v1alpha1 Frobber",), ()),
+        ("v4", (), (), (), ("example.com/v1alpha1 Frobber",))]
+    envelope = json.loads(render_history(history, "json"))
+    jsonschema.validate(envelope, SCHEMA)
+    assert envelope["api_versions"][2] == {"release": "v4", "introduced": [], "deprecated": [], "unserved": [],
+                                           "removed": ["example.com/v1alpha1 Frobber"]}
+    assert "| v3 |  |  | example.com/v1alpha1 Frobber |  |" in render_history(history, "markdown")
+    assert "    no longer served: example.com/v1alpha1 Frobber" in render_history(history, "text")
+
+
+def test_an_openapi_history_has_no_api_version_table(series: list[str]) -> None:
+    history = specdiff.history(series, jobs=1)
+    assert api_versions(history) == []
+    assert "API versions" not in render_history(history, "text") + render_history(history, "html")
+
+
+def test_the_api_runs_the_pairs_on_any_executor(series: list[str]) -> None:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = specdiff.history(series, executor=pool, jobs=2)
+    pooled = specdiff.history(series, jobs=2)  # the default: a process pool
+    assert threaded == pooled
+    assert [(s.old.label, s.new.label, [(f.rule, f.change.pointer) for f in s.report.findings if s.report])
+            for s in pooled.steps if s.report is not None] == EXPECTED_STEPS
+
+
+def test_the_api_raises_the_one_line_error(series: list[str], tmp_path: Path) -> None:
+    (tmp_path / "frob-v4.json").write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^frob-v4\.json:"):
+        specdiff.history(series, jobs=1)
+    marked = specdiff.history(series, jobs=1, keep_going=True)
+    assert [v.error is not None for v in marked.versions] == [False, False, False, True]
+
+
+def test_runs_are_contiguous_cover_every_pair_and_balance_the_cost() -> None:
+    assert runs([1.0] * 6, 2) == [range(0, 3), range(3, 5)]
+    assert runs([1.0] * 3, 8) == [range(0, 1), range(1, 2)]
+    assert runs([1.0] * 8, 3) == [range(0, 3), range(3, 6), range(6, 7)]
+    assert runs([1.0] * 2, 1) == [range(0, 1)]
+    # Kubernetes 1.11, 1.28, 1.30, 1.32, 1.35, 1.36 in MB: the first pair changes a quarter of the spec, so its
+    # run takes one pair less
+    assert runs([3.99, 2.95, 3.25, 3.35, 3.85, 4.11], 2) == [range(0, 2), range(2, 5)]
+
+
+def test_tags_sort_as_versions() -> None:
+    tags = ["v1.10.0", "v1.9.0", "v1.2.0", "v1.10.0-rc.1", "v1.10.1", "v2.0.0-beta.2", "v2.0.0-beta.10"]
+    assert sorted(tags, key=version_key) == ["v1.2.0", "v1.9.0", "v1.10.0-rc.1", "v1.10.0", "v1.10.1",
+                                             "v2.0.0-beta.2", "v2.0.0-beta.10"]
+
+
+def test_versions_are_labelled_by_what_tells_them_apart() -> None:
+    assert [v.label for v in given(["k8s/swagger-v1.11.json", "k8s/swagger-v1.28.json"])] == ["v1.11", "v1.28"]
+    assert [v.label for v in given(["a/httproutes.v0.5.0.yaml", "a/httproutes.v1.0.0.yaml"])] == [
+        "v0.5.0", "v1.0.0"]
+    assert [v.label for v in given(["old.json", "new.yaml"])] == ["old.json", "new.yaml"]
+    assert [v.label for v in given(["a/api.yaml", "a/api.yaml"])] == ["a/api.yaml", "a/api.yaml"]
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
+    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def tagged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose api.json is committed three times (the first three of SERIES), tagged v1.9.0, v1.10.0
+    and v1.11.0-rc.1; v1.2.0 tags a commit from before api.json existed."""
+    if subprocess.run(["git", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("git is not installed")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "README").write_text("frob\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "start")
+    git(repo, "tag", "v1.2.0")
+    for name, tag in zip(list(SERIES)[:3], ("v1.9.0", "v1.10.0", "v1.11.0-rc.1"), strict=True):
+        (repo / "api.json").write_text(SERIES[name], encoding="utf-8")
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", name)
+        git(repo, "tag", tag)
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def test_tags_give_the_versions_sorted_as_versions(tagged: Path) -> None:
+    code, stdout, stderr = history_cli("api.json", "--tags", "v1.*", "--format", "json")
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    assert [v["label"] for v in envelope["versions"]] == ["v1.9.0", "v1.10.0", "v1.11.0-rc.1"]
+    assert steps_of(envelope) == [("v1.9.0", "v1.10.0", EXPECTED_STEPS[0][2]),
+                                  ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
+
+
+def test_revs_give_the_commits_that_changed_the_spec(tagged: Path) -> None:
+    code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
+    assert code == 1
+    envelope = json.loads(stdout)
+    assert envelope["versions"][0]["label"] == "v1.9.0"
+    assert [rules for _, _, rules in steps_of(envelope)] == [rules for _, _, rules in EXPECTED_STEPS[:2]]
+    assert history_cli("api.json", "--revs", "v1.9.0..main", "--tags", "v*")[0] == 2
+    code, _, stderr = history_cli("api.json", "--tags", "v9.*")
+    assert code == 2 and "--tags 'v9.*' gives 0 tag(s) holding api.json; a history needs two" in stderr
+
+
+def test_gateway_api_steps_equal_the_pairwise_comparisons() -> None:
+    """Every HTTPRoute standard-channel release, read once each and compared on a process pool: each step has
+    exactly the findings `specdiff OLD NEW` gives for that pair."""
+    folder = corpus("crds/gateway-api")
+    files = sorted((p for p in folder.glob("httproutes.standard.*.yaml")), key=lambda p: version_key(p.name))
+    assert len(files) >= 3, f"expected the httproutes.standard releases in {CORPORA}"
+    code, stdout, stderr = history_cli(*map(str, files), "--format", "json", "--jobs", "2")
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    jsonschema.validate(envelope, SCHEMA)
+    for step, old, new in zip(envelope["steps"], files, files[1:], strict=False):
+        single = json.loads(CliRunner().invoke(main, [str(old), str(new), "--no-config", "--format", "json"]).stdout)
+        assert step["findings"] == single["findings"], (old.name, new.name)
+    assert envelope["api_versions"] == [
+        {"release": "v0.6.0", "introduced": [], "deprecated": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"],
+         "unserved": [], "removed": []},
+        {"release": "v0.8.0", "introduced": [], "deprecated": [],
+         "unserved": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"], "removed": []},
+        {"release": "v1.0.0", "introduced": ["gateway.networking.k8s.io/v1 HTTPRoute"], "deprecated": [],
+         "unserved": [], "removed": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"]}]
