@@ -36,5 +36,5 @@ def document_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:
                      old_pointer=None if before is None else "/info/version",
                      new_pointer=None if after is None else "/info/version")
     reached = old.normal.resolver.reached_roots(old.document) | new.normal.resolver.reached_roots(new.document)
-    yield from residue(o, n, HANDLES | reached, "", "", where)
-    yield from residue(old_info, new_info, INFO_HANDLES, "/info", "/info", where)
+    yield from residue(o, n, HANDLES | reached, "", "", Where(Context(path="the document"), "both"))
+    yield from residue(old_info, new_info, INFO_HANDLES, "/info", "/info", Where(Context(path="info"), "both"))
