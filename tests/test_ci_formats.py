@@ -83,7 +83,7 @@ def test_annotations_keep_the_levels_asked_for_breaking_first() -> None:
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "breaking")
     assert [kind for kind, _ in annotations(text)] == ["error"] * 18
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "safe")
-    assert [kind for kind, _ in annotations(text)] == ["error"] * 18 + ["warning"] * 3 + ["notice"] * 11
+    assert [kind for kind, _ in annotations(text)] == ["error"] * 18 + ["warning"] * 3 + ["notice"] * 12
 
 
 def test_sarif_results_follow_annotate_level_and_the_configuration(tmp_path: Path) -> None:

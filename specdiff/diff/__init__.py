@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from specdiff.diff.document import document_changes
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.kernel import Side
 from specdiff.diff.operations import OperationDiffer
@@ -122,6 +123,8 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         if name not in names:
             where = _named_where(old, schema)
             changes.append(change("removed", "schema", old=name, where=where, old_pointer=schema.pointer))
+    for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
+        changes.append(found)
     return fold_group_versions(old, new, changes)
 
 

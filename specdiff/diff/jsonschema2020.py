@@ -48,6 +48,8 @@ def compare_2020(differ: Differ, old: Side, new: Side, where: Where) -> None:
 
 _ALL = frozenset({*SUBSCHEMAS, *OPEN_ENDED, *VALUES, "if", "prefixItems", "patternProperties", "dependentSchemas",
                   "dependentRequired", "items", "$defs"})
+#: the keywords this family compares (specdiff.diff.residue compares the rest as data)
+HANDLES = _ALL
 #: how the field path shows a place inside a keyword that maps names to subschemas
 _LABELS = {"patternProperties": "{{{key}}}", "dependentSchemas": "<if {key}>", "$defs": "<$defs {key}>"}
 

@@ -78,7 +78,9 @@ def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str,
 
 
 #: schema keywords that only document: compared with `--include-docs`, for complete changelogs
-DOC_KEYWORDS = ("title", "description", "example", "examples")
+DOC_KEYWORDS = ("title", "description", "example", "examples", "externalDocs")
+#: the keywords this family compares (specdiff.diff.residue compares the rest as data)
+HANDLES = frozenset({"x-sunset", "x-stability-level", EXTENSIBLE_ENUM, *DOC_KEYWORDS})
 
 
 def compare_docs(differ: Differ, old: Side, new: Side, where: Where) -> None:

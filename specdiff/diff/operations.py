@@ -6,11 +6,19 @@ from typing import Any
 
 from specdiff.diff.kernel import Side
 from specdiff.diff.parameters import scalar_became_list
+from specdiff.diff.residue import residue
 from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.security import requirement_changes
+from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
 from specdiff.records import Context
+
+#: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
+#: consumes, produces and schemes are media types and servers); specdiff.diff.residue compares the rest as data
+HANDLES = frozenset({"parameters", "requestBody", "responses", "deprecated", "operationId", "summary", "description",
+                     "tags", "externalDocs", "security", "servers", "callbacks", "consumes", "produces", "schemes",
+                     "x-sunset", "x-stability-level", "x-kubernetes-group-version-kind"})
 
 
 class OperationDiffer:
@@ -38,7 +46,9 @@ class OperationDiffer:
         if self.schemas.include_docs:
             for attribute, old_text, new_text in (("summary", old.summary, new.summary),
                                                   ("description", old.description, new.description),
-                                                  ("tags", list(old.tags), list(new.tags))):
+                                                  ("tags", list(old.tags), list(new.tags)),
+                                                  ("externalDocs", old.raw.get("externalDocs"),
+                                                   new.raw.get("externalDocs"))):
                 if old_text != new_text:
                     kind = "added" if not old_text else "removed" if not new_text else "modified"
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
@@ -46,6 +56,12 @@ class OperationDiffer:
         if old.security != new.security and not new.reversed:  # a webhook's receiver sets its own security
             for found in requirement_changes(old.security, new.security,
                                              Where(_where(new, self.new).context, "request")):
+                self.emit(found)
+        if old.raw is not new.raw:
+            for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new)):
+                self.emit(found)
+        if old.servers != new.servers:
+            for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
         if self.schemas.equal_means_unchanged and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
+from specdiff.diff import jsonschema2020, openapi_extensions
 from specdiff.diff.compositions import flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
@@ -28,6 +29,7 @@ from specdiff.diff.kernel import (
 )
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
+from specdiff.diff.residue import residue
 from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
 from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.kubernetes_names import group_version_kinds
@@ -44,6 +46,15 @@ from specdiff.load.sourcemap import join_pointer
 KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False,
                                     "readOnly": False, "writeOnly": False, "deprecated": False,
                                     "exclusiveMinimum": False, "exclusiveMaximum": False}
+
+
+#: the keywords the schema differ compares, its families' included (`x-kubernetes-*`, by prefix, are the
+#: Kubernetes family's); specdiff.diff.residue compares the rest as data. Swagger's `x-nullable` is `nullable`;
+#: its `collectionFormat` is compared as the parameter's style.
+HANDLES = frozenset({"$ref", "type", "nullable", "x-nullable", "enum", "properties", "required", "items",
+                     "additionalProperties", "not", "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat",
+                     *SCALAR_KEYWORDS, *jsonschema2020.HANDLES, *openapi_extensions.HANDLES})
+KUBERNETES_PREFIX = "x-kubernetes-"
 
 
 def _kind_name(gvks: list[str]) -> str | None:
@@ -183,6 +194,8 @@ class SchemaDiffer:
         if self.include_docs:
             compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
+        for found in residue(o, n, HANDLES, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
+            self.emit(found)
 
     def value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:

@@ -59,7 +59,7 @@ OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "flow", "authorizationUrl",
                               "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
 #: keywords that only document, compared with --include-docs
-DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples")
+DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples", "externalDocs")
 
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
@@ -100,6 +100,15 @@ VOCABULARY: dict[str, Node] = {
     "security-scheme": Node(KINDS, ("", *SECURITY_SCHEME_ATTRIBUTES),
                             {"scheme": (str,), "flow": (str,), "in_use": (bool,), "operations": (tuple,),
                              "used_by": (str,), "scopes": (str,)}),
+    # servers (specdiff.diff.servers): a base URL an operation is called at, added or removed as a whole; its
+    # origin (`url`) or base path (`path`) changed; one of its variables, the variable's default or its values
+    "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum"),
+                   {"url": (str,), "variable": (str,), "value": (str,)}),
+    # the document's own `info.version`, what release notes are titled by
+    "info": Node(KINDS, ("version",)),
+    # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
+    # node that changed (`xml/name`); vendor extensions come as `extension` changes the same way
+    "keyword": Node(KINDS, ("*",)),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
                         {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,)}),

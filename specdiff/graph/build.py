@@ -14,6 +14,7 @@ from typing import Any
 import networkx as nx
 
 from specdiff.errors import InputError
+from specdiff.graph import servers
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
@@ -26,6 +27,7 @@ from specdiff.graph.model import (
     Response,
     Schema,
     SecurityScheme,
+    Server,
     SpecGraph,
     group_version_of_name,
     group_version_of_path,
@@ -104,16 +106,18 @@ class Builder:
         paths = self.data.get("paths") or {}
         if not isinstance(paths, dict):
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
+        document_servers = servers.of_document(doc)
         for path, item in paths.items():
             item_pointer = join_pointer(("paths", path))
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
+            item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
             for method in METHODS:
                 if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
                     op = self._operation(path, method, item[method], item_pointer + "/" + method, shared,
-                                         Place(at + "/" + method, item_doc))
+                                         Place(at + "/" + method, item_doc), inherited=item_servers)
                     self.operations[op.key] = op
                     self._callbacks(op.path, item[method], Place(at + "/" + method, item_doc))
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
@@ -258,9 +262,10 @@ class Builder:
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
                    shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], place: Place,
-                   reversed_: bool = False) -> Operation:
+                   reversed_: bool = False, inherited: tuple[Server, ...] = ()) -> Operation:
         """`pointer` is where the route names the operation; `place`, where its object is written (another place
-        or file when the path item is a `$ref`)."""
+        or file when the path item is a `$ref`); `inherited`, the servers of its path item or document (none for
+        a webhook or callback, which the API calls at a URL the client gives)."""
         at, doc = place
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
@@ -279,6 +284,7 @@ class Builder:
             document=self.doc, reversed=reversed_, sunset=sunset,
             declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None), security=effective(raw, at, doc, self.doc),
+            servers=servers.of_operation(raw, at, doc, inherited) if inherited else (), raw=raw,
         )
         node = ("op", op.key)
         self.graph.add_node(node)

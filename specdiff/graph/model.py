@@ -125,6 +125,27 @@ class SecurityScheme:
 
 
 @dataclass(frozen=True)
+class ServerVariable:
+    """A `{name}` in a server URL: the value a client uses unless it chooses one, and the values it may choose
+    from (None: any)."""
+
+    name: str
+    default: str | None
+    enum: tuple[str, ...] | None
+    pointer: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Server:
+    """A base URL an operation is called at (graph.servers): OpenAPI 3's server, or Swagger 2.0's scheme, host
+    and base path joined."""
+
+    url: str  # as written, `{variables}` included
+    variables: tuple[ServerVariable, ...]  # sorted by name
+    pointer: str = field(default="", compare=False)  # the `url` (Swagger 2.0: `basePath`, else `host`)
+
+
+@dataclass(frozen=True)
 class Operation:
     key: str  # "GET /pets/{}": method and path template with parameter names erased
     method: str
@@ -149,6 +170,10 @@ class Operation:
     #: "core/v1/Pod": the kind the operation acts on, as its `x-kubernetes-group-version-kind` names it
     kind: str | None = None
     security: Security = Security()
+    #: the base URLs it is called at, its own `servers` first, then its path item's, then the document's
+    servers: tuple[Server, ...] = ()
+    #: the operation object as written, for what no family models (specdiff.diff.residue)
+    raw: Schema = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def label(self) -> str:

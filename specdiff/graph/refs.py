@@ -113,6 +113,12 @@ class Resolver:
         found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
         return found
 
+    def reached_roots(self, doc: Document) -> frozenset[str]:
+        """The top-level keys of `doc` that a `$ref` resolved so far points into (`x-lib` for `#/x-lib/Foo`):
+        what is written there is compared where it is used."""
+        return frozenset(split_pointer(pointer)[0] for _, target, pointer in self._found.values()
+                         if target is doc and pointer.startswith("/"))
+
     def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
         node: Any = target_doc.data
         for token in split_pointer(pointer):

@@ -1,0 +1,62 @@
+"""What no keyword family models, compared as data: every difference is reported, modelled or not.
+
+Each family declares the keywords it compares (`HANDLES` in diff/schemas.py, diff/operations.py and
+diff/document.py); what else a node it visits writes (`xml`, `externalDocs`, a keyword of a later JSON Schema, a
+vendor extension no family knows, `x-go-name`, `x-codegen: {...}`) goes to deepdiff, and each place inside it
+that changed becomes one change with both values and exact pointers: `extension` for vendor extensions,
+`keyword` for the rest. No card claims them, so they come out as `specdiff.unclassified`.
+
+The cost stays that of the typed differ: only nodes it visits are looked at, after its own shortcut (equal text
+means no change), and only their keys outside the model are compared, never a whole document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from deepdiff import DeepDiff
+from deepdiff.helper import notpresent
+
+from specdiff.diff.kernel import canonical
+from specdiff.diff.vocabulary import Where, change
+from specdiff.load.sourcemap import join_pointer
+from specdiff.records import Change
+
+#: a change that touches more places inside one keyword is one change of the whole keyword: a list whose items
+#: moved, a structure rewritten, read better whole than as dozens of inner differences
+MOST_PLACES = 5
+
+
+def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[str], old_pointer: str,
+            new_pointer: str, where: Where, prefix: str = "") -> Iterator[Change]:
+    """The changes to what `handles` leaves out of two nodes written at `old_pointer` and `new_pointer`;
+    keywords starting with `prefix` are another family's (`x-kubernetes-`)."""
+    handled = handles if isinstance(handles, frozenset) else frozenset(handles)
+    for key in dict.fromkeys([*old, *new]):
+        if key in handled or (prefix and key.startswith(prefix)):
+            continue
+        before, after = old.get(key, notpresent), new.get(key, notpresent)
+        if before is not notpresent and after is not notpresent and (
+                before == after or canonical(before) == canonical(after)):
+            continue
+        yield from _keyword(key, before, after, old_pointer, new_pointer, where)
+
+
+def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where
+             ) -> Iterator[Change]:
+    places: list[tuple[list[Any], Any, Any]] = [([], before, after)]
+    if before is not notpresent and after is not notpresent:
+        found = DeepDiff(before, after, view="tree")
+        places = [(level.path(output_format="list"), level.t1, level.t2)
+                  for levels in found.values() for level in levels]
+        if not places or len(places) > MOST_PLACES:
+            places = [([], before, after)]
+    for inner, o, n in sorted(places, key=lambda place: [str(token) for token in place[0]]):
+        tokens = (key, *(str(token) for token in inner))
+        at = join_pointer(tokens)
+        kind = "added" if o is notpresent else "removed" if n is notpresent else "modified"
+        yield change(kind, "extension" if key.startswith("x-") else "keyword", "/".join(tokens),
+                     old=None if o is notpresent else o, new=None if n is notpresent else n, where=where,
+                     old_pointer=None if kind == "added" else old_pointer + at,
+                     new_pointer=None if kind == "removed" else new_pointer + at)

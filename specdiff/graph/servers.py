@@ -1,0 +1,96 @@
+"""Servers as the graph reads them: the base URLs each operation is called at, in OpenAPI 3 terms.
+
+An operation's own `servers`, else its path item's, else the document's; OpenAPI 3 without `servers` means
+`/`. Swagger 2.0's `schemes`, `host` and `basePath` are the same thing spelled apart: one server per scheme
+(`https://api.example.com/v1`), an operation's own `schemes` taking the place of the document's. So a spec
+that moves from Swagger 2.0 to OpenAPI 3 with the same base URL has no server change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from specdiff.graph.model import Server, ServerVariable
+from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
+
+#: what a document without servers is called at (OpenAPI 3.0.3, 4.7.2: "a single server with a url value of /")
+ROOT = (Server("/", (), ""),)
+
+
+def written(raw: Any, pointer: str) -> tuple[Server, ...] | None:
+    """A `servers` list as written at `pointer`, or None when it is absent or empty (then the enclosing one
+    applies)."""
+    if not isinstance(raw, list) or not raw:
+        return None
+    found = []
+    for i, item in enumerate(raw):
+        if isinstance(item, dict) and isinstance(item.get("url"), str):
+            at = f"{pointer}/{i}"
+            found.append(Server(item["url"], _variables(item.get("variables"), at + "/variables"), at + "/url"))
+    return tuple(found) or None
+
+
+def of_document(doc: Document) -> tuple[Server, ...]:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if doc.dialect == "swagger-2.0":
+        return swagger(data, data.get("schemes"), "/schemes")
+    return written(data.get("servers"), "/servers") or ROOT
+
+
+def of_operation(raw: dict[str, Any], at: str, doc: Document, inherited: tuple[Server, ...]) -> tuple[Server, ...]:
+    """The servers an operation written at `at` is called at; `inherited` are its path item's or document's."""
+    if doc.dialect == "swagger-2.0":
+        schemes = raw.get("schemes")
+        data = doc.data if isinstance(doc.data, dict) else {}
+        return swagger(data, schemes, at + "/schemes") if isinstance(schemes, list) and schemes else inherited
+    return written(raw.get("servers"), at + "/servers") or inherited
+
+
+def swagger(data: dict[str, Any], schemes: Any, schemes_pointer: str) -> tuple[Server, ...]:
+    """Swagger 2.0's `schemes` x `host` + `basePath`, one server per scheme; a missing host or scheme is the one
+    the document was served from, written as a relative URL, as OpenAPI 3 writes it."""
+    host = data.get("host") if isinstance(data.get("host"), str) else ""
+    base = data.get("basePath") if isinstance(data.get("basePath"), str) else ""
+    pointer = "/basePath" if base else "/host" if host else ""
+    names = [s for s in schemes if isinstance(s, str)] if isinstance(schemes, list) else []
+    if not host:
+        return (Server(base or "/", (), pointer),)
+    if not names:
+        return (Server(f"//{host}{base}", (), pointer),)
+    return tuple(Server(f"{scheme.lower()}://{host}{base}", (), pointer if len(names) == 1 else schemes_pointer)
+                 for scheme in names)
+
+
+def _variables(raw: Any, pointer: str) -> tuple[ServerVariable, ...]:
+    if not isinstance(raw, dict):
+        return ()
+    found = []
+    for name, item in raw.items():
+        item = item if isinstance(item, dict) else {}
+        default = item.get("default")
+        enum = item.get("enum")
+        found.append(ServerVariable(str(name), str(default) if default is not None else None,
+                                    tuple(str(v) for v in enum) if isinstance(enum, list) else None,
+                                    pointer + join_pointer((str(name),))))
+    return tuple(sorted(found, key=lambda v: v.name))
+
+
+def resolved(server: Server) -> str:
+    """The URL a client calls when it keeps every variable's default, without a trailing slash, its scheme and
+    host in lower case (neither is case-sensitive)."""
+    url = server.url
+    for variable in server.variables:
+        if variable.default is not None:
+            url = url.replace("{" + variable.name + "}", variable.default)
+    parts = urlsplit(url)
+    origin = f"{parts.scheme.lower()}:" if parts.scheme else ""
+    origin += f"//{parts.netloc.lower()}" if parts.netloc or url.startswith("//") else ""
+    return origin + (parts.path.rstrip("/") or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def origin(url: str) -> str:
+    """`https://api.example.com` of a resolved URL; "" for a relative one."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""

@@ -1,0 +1,104 @@
+"""Every difference is accounted for: an edit anywhere a small spec can be edited (a vendor extension's value, a
+keyword specdiff does not model, a server URL, `info.version`) gives a finding at the place edited, and the
+same spec spelled otherwise (keys reordered) gives none."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_properties import PROFILE
+
+from specdiff.load import load_text
+from specdiff.load.sourcemap import join_pointer, split_pointer
+from specdiff.pipeline import run
+
+BASE: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "frobs", "version": "1.0.0", "x-audience": "public"},
+    "servers": [{"url": "https://api.example.com/v1"}],
+    "paths": {
+        "/frobs": {
+            "get": {"operationId": "listFrobs", "x-codegen": {"async": False},
+                    "responses": {"200": {"description": "ok", "content": {"application/json": {
+                        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Frob"}}}}}}},
+            "post": {"requestBody": {"content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/Frob"}}}},
+                     "responses": {"201": {"description": "created"}}},
+        },
+    },
+    "components": {"schemas": {
+        "Frob": {"type": "object", "x-go-name": "Frob", "required": ["name"],
+                 "properties": {"name": {"type": "string", "maxLength": 10},
+                                "size": {"type": "integer", "xml": {"attribute": True}},
+                                "tags": {"type": "array", "items": {"type": "string"}}}},
+    }},
+}
+#: objects an edit may touch, each compared by the typed differ
+PLACES = ("", "/info", "/paths/~1frobs/get", "/paths/~1frobs/post", "/components/schemas/Frob",
+          "/components/schemas/Frob/properties/name", "/components/schemas/Frob/properties/size",
+          "/components/schemas/Frob/properties/tags/items")
+KEYWORDS = ("x-go-name", "x-codegen", "x-internal", "xml", "$comment", "x-order")
+VALUES = st.one_of(st.booleans(), st.integers(-3, 3), st.text("abc", min_size=1, max_size=3),
+                   st.dictionaries(st.sampled_from(["name", "flag"]), st.integers(0, 3), min_size=1, max_size=2))
+
+
+def _at(document: dict[str, Any], pointer: str) -> dict[str, Any]:
+    node: Any = document
+    for token in split_pointer(pointer):
+        node = node[token]
+    assert isinstance(node, dict)
+    return node
+
+
+def _pointers(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
+    report = run(load_text(json.dumps(old), "old.json", None), load_text(json.dumps(new), "new.json", None),
+                 "auto", None, grouped=False)
+    return {f.change.pointer for f in report.findings}
+
+
+@given(st.sampled_from(PLACES), st.sampled_from(KEYWORDS), VALUES)
+@PROFILE
+def test_a_keyword_written_changed_or_dropped_anywhere_is_found_where_it_is(place: str, keyword: str,
+                                                                            value: Any) -> None:
+    new = copy.deepcopy(BASE)
+    node = _at(new, place)
+    before = node.get(keyword)
+    if before == value:
+        return
+    node[keyword] = value
+    at = place + join_pointer((keyword,))
+    found = _pointers(BASE, new)
+    assert any(p == at or p.startswith(at + "/") for p in found), (at, before, value, found)
+    assert _pointers(new, BASE) & ({at} | {p for p in found if p.startswith(at)}), "and back again"
+
+
+@given(st.sampled_from(["https://api.example.com/v2", "https://api.example.org/v1", "/v1",
+                        "https://{region}.example.com/v1"]),
+       st.sampled_from(["", "/paths/~1frobs", "/paths/~1frobs/get"]))
+@PROFILE
+def test_a_server_changed_at_any_level_is_found(url: str, level: str) -> None:
+    new = copy.deepcopy(BASE)
+    _at(new, level)["servers"] = [{"url": url, "variables": {"region": {"default": "eu"}}}]
+    assert f"{level}/servers/0/url" in _pointers(BASE, new)
+
+
+@given(st.text("0123456789.", min_size=1, max_size=6))
+@PROFILE
+def test_a_new_version_is_found(version: str) -> None:
+    new = copy.deepcopy(BASE)
+    new["info"]["version"] = version
+    assert _pointers(BASE, new) == (set() if version == "1.0.0" else {"/info/version"})
+
+
+def _reversed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _reversed(value[key]) for key in reversed(value)}
+    return [_reversed(item) for item in value] if isinstance(value, list) else value
+
+
+def test_the_same_spec_with_every_key_reversed_has_no_finding() -> None:
+    assert _pointers(BASE, _reversed(BASE)) == set()
