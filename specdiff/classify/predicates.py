@@ -49,6 +49,7 @@ for _name, _fact, _doc in (
     ("union_with_discriminator", "discriminator", "The union has a discriminator: readers can tell its members apart."),
     ("overlapping_branch", "overlaps", "An added `oneOf` alternative that a value may match along with another."),
     ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
+    ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
 ):
     _flag(_name, _fact, _doc)

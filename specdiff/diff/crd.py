@@ -97,7 +97,8 @@ class CrdDiffer:
             if name not in new.versions:
                 self.emit(change("removed", "crd-version", old=name, where=_version_where(old, version, new.name),
                                  old_pointer=version.pointer, new_pointer=new.at("spec", "versions"), crd=new.name,
-                                 version=name, served=version.served, deprecated=version.deprecated))
+                                 version=name, served=version.served, deprecated=version.deprecated,
+                                 stored=name in old.stored_versions or name in new.stored_versions))
         self._round_trip(old, new)
 
     def _value(self, node: str, attribute: str, old: Any, new: Any, where: Where, old_pointer: str,
