@@ -79,6 +79,13 @@ def unserved_and_deprecated(change: Change) -> bool:
 
 
 @predicate
+@reads("conversion")
+def converted_by_webhook(change: Change) -> bool:
+    """The CRD converts between its versions with a webhook, which can convert a value between types."""
+    return bool(change.fact("conversion") == "Webhook")
+
+
+@predicate
 @reads("versions")
 def single_version(change: Change) -> bool:
     """The new CRD has one version only, so nothing is ever converted."""

@@ -112,6 +112,9 @@ VOCABULARY: dict[str, Node] = {
                                {**_CRD_VERSION, "column": (str,), "json_path": _ANY}),
     "crd-selectable-field": Node(("added", "removed"), ("",), {**_CRD_VERSION, "field": (str,)}),
     "crd-round-trip": Node(("added",), ("",), {**_CRD_VERSION, "field": (str,), "missing_in": (str,)}),
+    # a field that two served versions type differently: `types` says which versions give which type
+    "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
+                                                    "conversion": (str,)}),
     "group-version": Node(("added", "removed"), ("",),
                           {"definition_count": (int,), "definitions": (tuple,), "kinds": (str,),
                            "operation_count": (int,), "operations": (tuple,)}),
