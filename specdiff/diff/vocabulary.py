@@ -90,7 +90,7 @@ VOCABULARY: dict[str, Node] = {
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
     "validation": Node(KINDS, ("rule", "message"),
                        {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,), "loosened": (bool,),
-                        "on_new_fields": (bool,)}),
+                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
     # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
