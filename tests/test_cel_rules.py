@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import corpus
 
-from specdiff.diff.cel import Shape, holds, parse, widens
+from specdiff.diff.cel import Shape, holds, parse, proof, widens
 from specdiff.diff.kubernetes import shape
 from specdiff.load import load
 from specdiff.pipeline import run
@@ -237,3 +237,45 @@ def test_pathological_rules_answer_with_the_verdict_of_a_rule_that_proves_nothin
 ])
 def test_a_rule_is_parsed_only_when_its_strings_close_and_it_nests_within_the_bound(rule: str, parsed: bool) -> None:
     assert (parse(rule) is not None) is parsed
+
+
+#: at most 16 rules (an empty list too) of at most 8 matches each; `matches` required, `optional` not
+RULES = Shape(items=Shape(present=frozenset({"matches"}), fields={
+    "matches": Shape(max_items=8), "optional": Shape(max_items=8)}), max_items=16)
+SUM = " + ".join(f"(self.size() > {i} ? self[{i}].matches.size() : 0)" for i in range(16))
+
+
+@pytest.mark.parametrize(("rule", "why"), [
+    (f"{SUM} <= 128", "self[].matches has at most 8 items (maxItems); the left side is at most 128"),
+    (f"{SUM} < 129", "self[].matches has at most 8 items (maxItems); the left side is at most 128"),
+    (f"129 > {SUM}", "self[].matches has at most 8 items (maxItems); the left side is at most 128"),
+    ("(self.size() >= 1 ? (has(self[0].optional) ? self[0].optional.size() : 0) : 0) <= 8",
+     "self[].optional has at most 8 items (maxItems); the left side is at most 8"),
+    (f"{SUM} <= 127", None),  # 16 full rules reach 128
+    ("(self.size() > 0 ? self[1].matches.size() : 0) <= 8", None),  # self[1] may not be there
+    ("(self.size() > 0 ? self[0].optional.size() : 0) <= 8", None),  # optional may not be set
+    ("self.size() <= 16", "self has at most 16 items (maxItems); the left side is at most 16"),
+    ("self.size() <= 15", None),
+])
+def test_bounds_from_max_items(rule: str, why: str | None) -> None:
+    assert proof(rule, RULES) == why
+
+
+def test_proofs_name_the_enum_and_the_list_map_keys() -> None:
+    path = {"type": "object", "properties": {"type": {"type": "string", "enum": ["Exact", "PathPrefix"]},
+                                             "value": {"type": "string", "default": "/"}}}
+    assert proof("self.type == 'Exact' || self.type == 'PathPrefix'", shape(path, path)) is None  # type optional
+    defaulted = {**path, "properties": {**path["properties"], "type": {"type": "string", "enum": ["Exact"],
+                                                                       "default": "PathPrefix"}}}
+    assert proof("self.type == 'Exact' || self.type in ['PathPrefix']", shape(path, defaulted)) == (
+        "self.type is one of Exact, PathPrefix (its enum, or the default)")
+    assert proof("has(self.value)", shape(path, defaulted)) == "self.value is always set (required or defaulted)"
+    listeners = {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                 "items": {"type": "object", "required": ["name", "port"],
+                           "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}}
+    known = shape(listeners, listeners)
+    assert proof("self.all(a, self.exists_one(b, b.name == a.name && a.port == b.port))", known) == (
+        "self is a list-map keyed by name, whose keys the API server keeps unique")
+    assert proof("self.all(a, self.exists_one(a, a.name == a.name))", known) is None  # one variable twice
+    assert proof("self.all(a, self.exists_one(b, a.port == b.port))", known) is None
+

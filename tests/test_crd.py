@@ -144,7 +144,7 @@ def test_status_written_by_a_controller_is_both_ways_like_spec() -> None:
         ("schema.enum.value-added", f"{status}/phase/enum/1", "both", "breaking")]
 
 
-@pytest.mark.parametrize(("name", "stability", "level"), [("v1alpha2", "alpha", "safe"),
+@pytest.mark.parametrize(("name", "stability", "level"), [("v1alpha2", "alpha", "dangerous"),
                                                            ("v2beta1", "beta", "breaking"), ("v1", "ga", "breaking")])
 def test_stability_comes_from_the_version_name(name: str, stability: str, level: str) -> None:
     old = load_text(dump(crd(versions=[version(name, storage=True, properties={"a": {"type": "string"}})])),

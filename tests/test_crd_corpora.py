@@ -33,7 +33,7 @@ def test_httproutes_v0_6_to_v0_8_filter_types_gain_values_and_v1alpha2_stops_bei
     backend = f"{FILTERS}/backendRefs/items/properties/filters/items/properties/type/enum"
     route = f"{FILTERS}/filters/items/properties/type/enum"
     assert asserted(report) == [
-        ("crd.version.unserved", "/spec/versions/0/served", "safe"),  # deprecated before, and alpha
+        ("crd.version.unserved", "/spec/versions/0/served", "dangerous"),  # deprecated before, and alpha
         ("schema.enum.value-added", f"{backend}/1", "breaking"),
         ("schema.enum.value-added", f"{backend}/4", "breaking"),
         ("schema.enum.value-added", f"{route}/1", "breaking"),
@@ -49,7 +49,7 @@ def test_httproutes_v0_6_to_v0_8_filter_types_gain_values_and_v1alpha2_stops_bei
         ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].filters[].type", "URLRewrite"),
     ]
     [unserved] = [f for f in report.findings if f.rule == "crd.version.unserved"]
-    assert unserved.reason.startswith("allowed in alpha: ")
+    assert unserved.reason.startswith("allowed in alpha, not compatible: ")
 
 
 def test_httproutes_v1_0_to_v1_1_storage_moves_to_v1() -> None:
@@ -66,15 +66,15 @@ def test_grpcroutes_experimental_v1_0_to_standard_v1_1_v1_added_v1alpha2_unserve
         ("crd.version.added", "/spec/versions/0", "safe"),
         ("crd.version.deprecated", "/spec/versions/1/deprecated", "safe"),
         ("crd.version.storage-changed", "/spec/versions/0/storage", "dangerous"),
-        ("crd.version.unserved", "/spec/versions/1/served", "safe"),
+        ("crd.version.unserved", "/spec/versions/1/served", "dangerous"),  # alpha: allowed, not compatible
     ]
 
 
 def test_cert_manager_v1_5_to_v1_6_old_versions_stop_being_served() -> None:
     report, _, _ = compare(f"{CERT_MANAGER}/certificates.v1.5.0.yaml", f"{CERT_MANAGER}/certificates.v1.6.0.yaml")
     assert found_all(report) == [
-        ("crd.version.unserved", "/spec/versions/0/served", "safe"),  # v1alpha2
-        ("crd.version.unserved", "/spec/versions/1/served", "safe"),  # v1alpha3
+        ("crd.version.unserved", "/spec/versions/0/served", "dangerous"),  # v1alpha2
+        ("crd.version.unserved", "/spec/versions/1/served", "dangerous"),  # v1alpha3
         ("crd.version.unserved", "/spec/versions/2/served", "breaking"),  # v1beta1, never deprecated
     ]
 
@@ -84,8 +84,8 @@ def test_cert_manager_v1_6_to_v1_7_removes_them_and_the_conversion_webhook() -> 
     assert asserted(report) == [
         ("crd.conversion.strategy-changed", "/spec", "safe"),  # one version left: nothing is converted
         ("crd.version.removed", "/spec/versions", "breaking"),  # v1beta1: unserved, never deprecated
-        ("crd.version.removed", "/spec/versions", "safe"),
-        ("crd.version.removed", "/spec/versions", "safe"),
+        ("crd.version.removed", "/spec/versions", "dangerous"),  # the alpha ones: allowed, not compatible
+        ("crd.version.removed", "/spec/versions", "dangerous"),
     ]
     removed = sorted((f.change.old, f.change.old_pointer) for f in report.findings if f.rule == "crd.version.removed")
     assert removed == [("v1alpha2", "/spec/versions/0"), ("v1alpha3", "/spec/versions/1"),

@@ -61,13 +61,13 @@ def test_1_28_to_1_30_spells_out_list_types_and_changes_two_alpha_lists() -> Non
     changed = [item for item in found if item[0] != "kubernetes.list-type-restated"]
     assert changed == [
         ("kubernetes.list-type-made-atomic", "/definitions/io.k8s.api.resource.v1alpha2.PodSchedulingContextSpec"
-         "/properties/potentialNodes/x-kubernetes-list-type", "safe"),
+         "/properties/potentialNodes/x-kubernetes-list-type", "dangerous"),  # alpha: allowed, not compatible
         ("kubernetes.list-type-made-atomic", "/definitions/io.k8s.api.resource.v1alpha2.ResourceClaimSchedulingStatus"
-         "/properties/unsuitableNodes/x-kubernetes-list-type", "safe"),
+         "/properties/unsuitableNodes/x-kubernetes-list-type", "dangerous"),
         ("kubernetes.list-type-made-atomic",  # a List's items: only ever returned, never applied
          "/definitions/io.k8s.api.storage.v1.CSIStorageCapacityList/properties/items", "safe"),
         ("kubernetes.patch-strategy-changed", "/definitions/io.k8s.api.resource.v1alpha2.ResourceClaimStatus"
-         "/properties/reservedFor/x-kubernetes-patch-strategy", "safe"),
+         "/properties/reservedFor/x-kubernetes-patch-strategy", "dangerous"),
     ]
     restated = {pointer for rule, pointer, level in found if rule == "kubernetes.list-type-restated"}
     assert {  # merged by key, or atomic by default, before the list type was written out

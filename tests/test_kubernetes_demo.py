@@ -39,8 +39,8 @@ def test_the_alpha_version_losing_a_field_is_allowed_in_alpha() -> None:
     removed = [f for f in demo_report().findings
                if f.change.pointer == "/components/schemas/com.example.frobs.v6alpha2.Frobber/properties/param"]
     assert [(f.rule, f.level.value, f.change.context.stability) for f in removed] == [
-        ("schema.property.removed", "safe", "alpha")]
-    assert removed[0].reason.startswith("allowed in alpha: ")
+        ("schema.property.removed", "dangerous", "alpha")]
+    assert removed[0].reason.startswith("allowed in alpha, not compatible: ")
 
 
 def test_the_deprecated_enum_value_says_why_it_is_safe() -> None:

@@ -113,7 +113,7 @@ def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
                      corpus("crds/cert-manager/certificates.v1.6.0.yaml"))
     assert [(f.rule, f.level.value, sentence(f)) for f in report.findings] == [
         ("crd.version.unserved", "breaking", "cert-manager.io/v1beta1: Certificate is no longer served"),
-        ("crd.version.unserved", "safe", "cert-manager.io/{v1alpha2, v1alpha3}: Certificate is no longer served")]
+        ("crd.version.unserved", "dangerous", "cert-manager.io/{v1alpha2, v1alpha3}: Certificate is no longer served")]
 
 
 @pytest.mark.parametrize(("old", "new", "said"), [

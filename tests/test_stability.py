@@ -22,10 +22,10 @@ BETA_FIELD = {"kubernetes": {"minVersion": "v1.31", "status": "beta", "featureGa
 
 
 def verdicts(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(rule, pointer, level, stability) of every finding; here every alpha finding is a softened break."""
+    """(rule, pointer, level, stability) of every finding; here every alpha finding is a break allowed in alpha."""
     report = run_case({"old": old, "new": new})
     for f in report.findings:
-        assert f.reason.startswith("allowed in alpha: ") == (f.change.context.stability == "alpha"), f
+        assert f.reason.startswith("allowed in alpha, not compatible: ") == (f.change.context.stability == "alpha"), f
     return sorted((f.rule, f.change.pointer, f.level.value, f.change.context.stability) for f in report.findings)
 
 
@@ -46,7 +46,7 @@ def test_parameters_of_alpha_operations_are_alpha() -> None:
         ("schema.enum.value-removed", "/paths/~1apis~1frobs.example.com~1v1~1frobbers/get/parameters/0/schema/enum",
          "breaking", "ga"),
         ("schema.enum.value-removed",
-         "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/get/parameters/0/schema/enum", "safe", "alpha"),
+         "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/get/parameters/0/schema/enum", "dangerous", "alpha"),
     ])
 
 
@@ -57,7 +57,7 @@ def test_inline_bodies_of_alpha_operations_are_alpha() -> None:
     assert verdicts(old, new) == [
         ("schema.property.removed",
          "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/post/requestBody/content/application~1json/schema"
-         "/properties/b", "safe", "alpha"),
+         "/properties/b", "dangerous", "alpha"),
     ]
 
 
@@ -74,7 +74,7 @@ SMALLER = {"type": "object", "properties": {"a": {"type": "string"}}}
 
 def test_a_schema_reached_only_from_alpha_operations_is_alpha() -> None:
     assert verdicts(_widget_spec([ALPHA], WIDGET), _widget_spec([ALPHA], SMALLER)) == [
-        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "dangerous", "alpha")]
 
 
 def test_a_schema_reached_from_a_ga_operation_too_is_ga() -> None:
@@ -90,7 +90,7 @@ def test_properties_of_definitions_named_or_kinded_alpha_are_alpha_and_beta_stay
                                       "Frobber": {**SMALLER, **beta_kind}}}}
     assert verdicts(old, new) == [
         ("schema.property.removed", "/components/schemas/Frobber/properties/b", "breaking", "beta"),
-        ("schema.property.removed", "/components/schemas/io.k8s.api.frobs.v1alpha1.Frobber/properties/b", "safe",
+        ("schema.property.removed", "/components/schemas/io.k8s.api.frobs.v1alpha1.Frobber/properties/b", "dangerous",
          "alpha"),
     ]
 
@@ -105,9 +105,9 @@ def test_changes_inside_an_alpha_field_are_alpha() -> None:
     old = frobber(["Round", "Square"], {"a": {"type": "string"}, "b": {"type": "string"}})
     new = frobber(["Round"], {"a": {"type": "string"}})
     assert verdicts(old, new) == [
-        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/shape/enum", "safe", "alpha"),
+        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/shape/enum", "dangerous", "alpha"),
         ("schema.enum.value-removed", "/components/schemas/Frobber/properties/tone/enum", "breaking", "ga"),
-        ("schema.property.removed", "/components/schemas/Frobber/properties/box/properties/b", "safe", "alpha"),
+        ("schema.property.removed", "/components/schemas/Frobber/properties/box/properties/b", "dangerous", "alpha"),
     ]
 
 
@@ -126,7 +126,7 @@ def _through_field(marker: dict[str, Any] | None, widget: dict[str, Any], also_g
 
 def test_a_schema_reached_only_through_alpha_fields_is_alpha() -> None:
     assert verdicts(_through_field(ALPHA_FIELD, WIDGET), _through_field(ALPHA_FIELD, SMALLER)) == [
-        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "dangerous", "alpha")]
     assert verdicts(_through_field(BETA_FIELD, WIDGET), _through_field(BETA_FIELD, SMALLER)) == [
         ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "beta")]
     assert verdicts(_through_field(ALPHA_FIELD, WIDGET, also_ga=True),
@@ -138,7 +138,7 @@ def test_a_type_marked_alpha_is_alpha_and_its_regression_is_judged_at_its_old_le
     alpha_widget = {**WIDGET, "x-kubernetes-api-lifecycle": ALPHA_FIELD}
     assert verdicts(_through_field(None, alpha_widget), _through_field(None, {**SMALLER, **{
         "x-kubernetes-api-lifecycle": ALPHA_FIELD}})) == [
-        ("schema.property.removed", "/components/schemas/Widget/properties/b", "safe", "alpha")]
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "dangerous", "alpha")]
     beta_widget = {**WIDGET, "x-kubernetes-api-lifecycle": BETA_FIELD}
     assert verdicts(_through_field(None, beta_widget), _through_field(None, alpha_widget)) == [
         ("lifecycle.regressed", "/components/schemas/Widget/x-kubernetes-api-lifecycle", "breaking", "beta")]
@@ -169,8 +169,8 @@ def test_kubernetes_1_30_to_1_32_removes_the_v1alpha1_validating_admission_polic
         "ValidatingAdmissionPolicyBindingSpec", "ValidatingAdmissionPolicyList", "ValidatingAdmissionPolicySpec",
         "ValidatingAdmissionPolicyStatus")]
     for finding in gone:
-        assert (finding.level.value, finding.change.context.stability) == ("safe", "alpha"), finding
-        assert finding.reason.startswith("allowed in alpha: "), json.dumps(finding.reason)
+        assert (finding.level.value, finding.change.context.stability) == ("dangerous", "alpha"), finding
+        assert finding.reason.startswith("allowed in alpha, not compatible: "), json.dumps(finding.reason)
 
 
 def test_an_operation_marked_x_stability_level_beta_is_beta_and_may_not_break() -> None:
@@ -181,7 +181,7 @@ def test_an_operation_marked_x_stability_level_beta_is_beta_and_may_not_break() 
     assert verdicts(spec(["a", "b"], "beta"), spec(["a"], "beta")) == [
         ("schema.enum.value-removed", "/paths/~1frobs/get/parameters/0/schema/enum", "breaking", "beta")]
     assert verdicts(spec(["a", "b"], "draft"), spec(["a"], "draft")) == [
-        ("schema.enum.value-removed", "/paths/~1frobs/get/parameters/0/schema/enum", "safe", "alpha")]
+        ("schema.enum.value-removed", "/paths/~1frobs/get/parameters/0/schema/enum", "dangerous", "alpha")]
 
 
 def test_a_schema_field_marked_x_stability_level_alpha_is_alpha_all_the_way_down() -> None:
@@ -191,7 +191,7 @@ def test_a_schema_field_marked_x_stability_level_alpha_is_alpha_all_the_way_down
                 "deep": {"type": "object", "properties": inner}}}}}}}}
 
     assert verdicts(spec({"a": {"type": "string"}, "b": {"type": "string"}}), spec({"a": {"type": "string"}})) == [
-        ("schema.property.removed", "/components/schemas/Frob/properties/box/properties/deep/properties/b", "safe",
+        ("schema.property.removed", "/components/schemas/Frob/properties/box/properties/deep/properties/b", "dangerous",
          "alpha")]
 
 
@@ -208,8 +208,8 @@ def _crd(versions: list[tuple[str, bool]], scope: str, sizes: list[str]) -> dict
 def test_a_crd_serving_only_v1alpha1_is_alpha_and_one_serving_v1_too_is_ga() -> None:
     only_alpha = [("v1alpha1", True), ("v1", False)]
     assert verdicts(_crd(only_alpha, "Namespaced", ["S", "M"]), _crd(only_alpha, "Cluster", ["S"])) == [
-        ("crd.scope-changed", "/spec/scope", "safe", "alpha"),
-        ("schema.enum.value-removed", "/spec/versions/0/schema/openAPIV3Schema/properties/size/enum", "safe",
+        ("crd.scope-changed", "/spec/scope", "dangerous", "alpha"),
+        ("schema.enum.value-removed", "/spec/versions/0/schema/openAPIV3Schema/properties/size/enum", "dangerous",
          "alpha"),
     ]  # v1 is not served: its schema is nobody's contract
     both = [("v1alpha1", True), ("v1", True)]

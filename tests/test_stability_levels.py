@@ -28,7 +28,7 @@ def _levels(marker: str | None) -> list[tuple[str, str, str]]:
     return [(f.rule, f.change.pointer, f.level.value) for f in report.findings]
 
 
-@pytest.mark.parametrize(("marker", "level"), [("draft", "safe"), ("alpha", "safe"), ("beta", "breaking"),
+@pytest.mark.parametrize(("marker", "level"), [("draft", "dangerous"), ("alpha", "dangerous"), ("beta", "breaking"),
                                                ("stable", "breaking"), (None, "breaking")])
 def test_an_x_stability_level_marker_sets_the_fields_stability(marker: str | None, level: str) -> None:
     assert _levels(marker) == [("schema.type-changed", "/components/schemas/Frob/properties/size", level)]
@@ -44,7 +44,7 @@ def test_an_operation_marked_draft_is_alpha() -> None:
     report = run(load_text(json.dumps(spec(False)), "old.json", None),
                  load_text(json.dumps(spec(True)), "new.json", None))
     assert [(f.rule, f.change.pointer, f.level.value, f.change.context.stability) for f in report.findings] == [
-        ("parameter.became-required", "/paths/~1a/get/parameters/0/schema", "safe", "alpha")]
+        ("parameter.became-required", "/paths/~1a/get/parameters/0/schema", "dangerous", "alpha")]
 
 
 @pytest.mark.parametrize(("stability", "level"), [("alpha", "safe"), ("beta", "dangerous"), ("ga", "breaking")])

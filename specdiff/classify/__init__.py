@@ -21,7 +21,10 @@ from specdiff.records import Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
-ALPHA_REASON = "allowed in alpha: alpha API versions and alpha fields may change incompatibly ({reason})"
+#: an alpha change that breaks: the policy allows it, but its clients still break, so a reviewer is told
+#: (dangerous) rather than reassured (safe)
+ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha fields may change incompatibly, "
+                "but clients of this one still fail ({reason})")
 
 
 def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
@@ -80,7 +83,7 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     values = message_values(change)
     reason = render(reason_template, values)
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
-        level = Level.SAFE
+        level = Level.DANGEROUS
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "")

@@ -49,6 +49,8 @@ for _name, _fact, _doc in (
     ("union_with_discriminator", "discriminator", "The union has a discriminator: readers can tell its members apart."),
     ("overlapping_branch", "overlaps", "An added `oneOf` alternative that a value may match along with another."),
     ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
+    ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
+    ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
 ):
     _flag(_name, _fact, _doc)
 
@@ -74,6 +76,13 @@ def became_false(change: Change) -> bool:
 def unserved_and_deprecated(change: Change) -> bool:
     """A CRD version that was already out of service, with notice given, before it went."""
     return change.fact("served") is False and change.fact("deprecated") is True
+
+
+@predicate
+@reads("conversion")
+def converted_by_webhook(change: Change) -> bool:
+    """The CRD converts between its versions with a webhook, which can convert a value between types."""
+    return bool(change.fact("conversion") == "Webhook")
 
 
 @predicate

@@ -38,6 +38,9 @@ class Shape:
     values: Shape | None = None  # each value, when it is a map
     enum: frozenset[str] | None = None  # the strings it can be, when it is a string enum
     fielded: bool = True  # it may be an object (not a string, number or list, on which `has(x.f)` is an error)
+    keys: frozenset[str] | None = None  # a list-map's keys: no two items share their values
+    min_items: int = 0  # how many items it has at least and at most, when it is a list
+    max_items: int | None = None
 
     def member(self, name: str) -> Shape:
         return self.fields.get(name, NOTHING_KNOWN)
@@ -119,8 +122,28 @@ def _nesting(tree: Tree[Token]) -> int:
 
 def holds(rule: object, shape: Shape) -> bool:
     """The rule is true on every object `shape` describes."""
+    return proof(rule, shape) is not None
+
+
+#: what the schema facts used while folding a rule say, in a reviewer's words ("self.type is one of ..."):
+#: the proof given when the rule holds; cleared before each rule
+_NOTES: list[str] = []
+#: the proof of a rule that holds whatever the object, or only through facts no note names
+_ANYWAY = "it constrains only what the release adds"
+
+
+def proof(rule: object, shape: Shape) -> str | None:
+    """Why the rule is true on every object `shape` describes (the schema facts it rests on), or None when it
+    may be false, or an error, on one of them."""
     tree = parse(rule) if isinstance(rule, str) else None
-    return tree is not None and _fold(tree, {"self": shape}) is True
+    _NOTES.clear()
+    if tree is None or _fold(tree, {"self": shape}) is not True:
+        return None
+    return "; ".join(dict.fromkeys(_NOTES)) or _ANYWAY
+
+
+def _note(text: str) -> None:
+    _NOTES.append(text)
 
 
 def widens(old: object, new: object, shape: Shape = NOTHING_KNOWN) -> bool:
@@ -128,6 +151,7 @@ def widens(old: object, new: object, shape: Shape = NOTHING_KNOWN) -> bool:
     into both, the old one implies the new one (`_implies`), e.g. the new one is the old one OR-ed with more."""
     before = parse(old) if isinstance(old, str) else None
     after = parse(new) if isinstance(new, str) else None
+    _NOTES.clear()
     if before is None or after is None:
         return False
     env: Env = {"self": shape}
@@ -207,6 +231,8 @@ def _fold(node: object, env: Env) -> Folded:
             return then
         return Tree(data, [test, then, otherwise])
     if data in ("conditionalor", "conditionaland") and len(children) == 2:  # the right side matters only when
+        if data == "conditionalor" and _covers(node, env):
+            return True
         right = _fold(children[1], _assume(children[0], env, data == "conditionaland"))  # the left one does not decide
         return _junction(data, _fold(children[0], env), right)
     if data == "unary" and len(children) == 2 and _is(children[0], "unary_not"):
@@ -273,6 +299,8 @@ def _has(argument: object, env: Env) -> bool | None:
     parent, name = _resolve(target.children[0], env), str(target.children[1])
     if parent is None or not (name in parent.absent or name in parent.present):
         return None
+    _note(f"{_spelled(target)} is always set (required or defaulted)" if name in parent.present
+          else f"{_spelled(target)} is new, so old objects lack it")
     return name in parent.present
 
 
@@ -293,15 +321,193 @@ def _relation(operator: str, left_node: object, right_node: object, env: Env) ->
             known = _resolve(member, env)
             if known is not None and known.enum is not None and isinstance(text, _Text) \
                     and text.value not in known.enum:
+                _note_enum(member, known)
                 return symbol == "!="  # it holds an old value, never this one
     if operator == "relation_in":
         known, listed = _resolve(left_node, env), _strings(right_node)
         if known is not None and known.enum is not None and listed is not None:
-            if known.enum <= listed:
-                return True
-            if known.enum.isdisjoint(listed):
-                return False
+            if known.enum <= listed or known.enum.isdisjoint(listed):
+                _note_enum(left_node, known)
+                return known.enum <= listed
+    if symbol in ("<", "<=", ">", ">="):
+        noted = len(_NOTES)
+        decided = _ordered(symbol, _bound(left_node, env, frozenset()), _bound(right_node, env, frozenset()))
+        if decided is not None:
+            return decided
+        del _NOTES[noted:]  # the bounds decided nothing, so they prove nothing
     return Tree("relation", [Tree(operator, [left]), right])
+
+
+def _note_enum(member: object, known: Shape) -> None:
+    assert known.enum is not None
+    _note(f"{_spelled(member)} is one of {', '.join(sorted(known.enum))} (its enum, or the default)")
+
+
+def _covers(node: object, env: Env) -> bool:
+    """`x == 'a' || x in ['b', 'c'] || ...`: the values the tests of one field allow, together, take in every
+    value its old enum (and new default) gives it, so one of them is true whatever the object (an OR is true
+    when any side is, even where another side is an error)."""
+    allowed: dict[int, tuple[Shape, set[str], object]] = {}
+    for term in _raw_disjuncts(node):
+        tested = _tested(term, env)
+        if tested is not None:
+            field, values, member = tested
+            allowed.setdefault(id(field), (field, set(), member))[1].update(values)
+    for field, together, tested_node in allowed.values():
+        if field.enum is not None and field.enum <= together:
+            _note_enum(tested_node, field)
+            return True
+    return False
+
+
+def _tested(term: object, env: Env) -> tuple[Shape, frozenset[str], object] | None:
+    """(the enum field, the values that make `term` true, the field's node) for `x == 'v'`, `'v' == x` and
+    `x in ['v', ...]` on a field that is always there and has an enum."""
+    term = _strip(term)
+    if not (_is(term, "relation") and isinstance(term, Tree) and len(term.children) == 2
+            and isinstance(term.children[0], Tree) and len(term.children[0].children) == 1):
+        return None
+    operator, left, right = term.children[0].data, term.children[0].children[0], term.children[1]
+    if operator == "relation_in":
+        known, listed = _resolve(left, env), _strings(right)
+        return (known, listed, left) if known is not None and known.enum is not None and listed is not None else None
+    if operator != "relation_eq":
+        return None
+    for member, other in ((left, right), (right, left)):
+        known, text = _resolve(member, env), _fold(other, {})
+        if known is not None and known.enum is not None and isinstance(text, _Text):
+            return known, frozenset({text.value}), member
+    return None
+
+
+def _raw_disjuncts(node: object) -> list[object]:
+    """The operands of a chain of `||` as written."""
+    node = _strip(node)
+    if isinstance(node, Tree) and node.data == "paren_expr":
+        return _raw_disjuncts(node.children[0])
+    if isinstance(node, Tree) and node.data == "conditionalor" and len(node.children) == 2:
+        return _raw_disjuncts(node.children[0]) + _raw_disjuncts(node.children[1])
+    return [node]
+
+
+# -- bounds: what integers an expression takes, from the old schema's maxItems ---------------------------
+#: what the branches being read have checked, so what they read cannot fail: ("size", list, n) the list has
+#: more than n items, so `list[n]` is there; ("has", field) the field is set
+Guards = frozenset[tuple[object, ...]]
+
+
+def _ordered(symbol: str, left: tuple[int, int] | None, right: tuple[int, int] | None) -> bool | None:
+    """A comparison that the two ranges decide, else None."""
+    if left is None or right is None:
+        return None
+    if symbol in (">", ">="):
+        symbol, left, right = {">": "<", ">=": "<="}[symbol], right, left
+    strict = symbol == "<"
+    if left[1] < right[0] or (not strict and left[1] == right[0]):
+        _note(f"the left side is at most {left[1]}" if right[0] == right[1] else "the ranges never cross")
+        return True
+    if left[0] > right[1] or (strict and left[0] == right[1]):
+        return False
+    return None
+
+
+def _bound(node: object, env: Env, guards: Guards) -> tuple[int, int] | None:
+    """The least and greatest integer `node` is on every object described, when it is never an error there:
+    literals, `+`, `size()` of a list the old schema bounds with maxItems, and `c ? a : b` where `c` checks a
+    list's size or that a field is set (what `a` then reads is there)."""
+    node = _strip(node)
+    if not isinstance(node, Tree):
+        return None
+    data, children = node.data, node.children
+    if data == "paren_expr":
+        return _bound(children[0], env, guards)
+    if data == "literal":
+        value = _fold(node, {})
+        return (value, value) if isinstance(value, int) and not isinstance(value, bool) else None
+    if data == "addition" and len(children) == 2 and _is(children[0], "addition_add"):
+        left_side = children[0]
+        assert isinstance(left_side, Tree)
+        left, right = _bound(left_side.children[0], env, guards), _bound(children[1], env, guards)
+        return None if left is None or right is None else (left[0] + right[0], left[1] + right[1])
+    if data == "expr" and len(children) == 3:
+        checked = _guard(children[0], env, guards)
+        if checked is None:
+            return None
+        then, otherwise = _bound(children[1], env, checked), _bound(children[2], env, guards)
+        return None if then is None or otherwise is None else (min(then[0], otherwise[0]), max(then[1], otherwise[1]))
+    listed = _sized(node)
+    known = _within(listed, env, guards) if listed is not None else None
+    if known is not None and known.max_items is not None:
+        _note(f"{_spelled(listed, generic=True)} has at most {known.max_items} items (maxItems)")
+        return known.min_items, known.max_items
+    return None
+
+
+def _sized(node: Tree[Token]) -> object | None:
+    """`x` of `x.size()` or `size(x)`."""
+    if node.data == "member_dot_arg" and len(node.children) == 2 and str(node.children[1]) == "size":
+        return node.children[0]
+    if node.data == "ident_arg" and len(node.children) == 2 and str(node.children[0]) == "size":
+        return _only_argument(node.children[1])
+    return None
+
+
+def _guard(condition: object, env: Env, guards: Guards) -> Guards | None:
+    """The guards that hold where `condition` is true, when it is never an error: `list.size() > n` (or `>=`)
+    on a list that is there, `has(x.f)` on an object x that is there. None for any other condition."""
+    condition = _strip(condition)
+    if not isinstance(condition, Tree):
+        return None
+    if condition.data == "ident_arg" and len(condition.children) == 2 and str(condition.children[0]) == "has":
+        field = _strip(_only_argument(condition.children[1]))
+        if _is(field, "member_dot") and isinstance(field, Tree) and len(field.children) == 2:
+            parent = _within(field.children[0], env, guards)
+            if parent is not None and parent.fielded:
+                return guards | {("has", field)}
+        return None
+    operator = condition.children[0] if condition.data == "relation" and len(condition.children) == 2 else None
+    if isinstance(operator, Tree) and operator.data in ("relation_gt", "relation_ge") and len(operator.children) == 1:
+        left, count = _strip(operator.children[0]), _fold(condition.children[1], {})
+        listed = _sized(left) if isinstance(left, Tree) else None
+        if listed is not None and isinstance(count, int) and not isinstance(count, bool) \
+                and _within(listed, env, guards) is not None:
+            more_than = count if operator.data == "relation_gt" else count - 1
+            return guards | {("size", _strip(listed), more_than)}
+    return None
+
+
+def _within(node: object, env: Env, guards: Guards) -> Shape | None:
+    """`_resolve`, also through what `guards` make sure of: `list[n]` of a list known to have more than n items,
+    `x.f` where `has(x.f)` was checked."""
+    node = _strip(node)
+    if isinstance(node, Tree) and len(node.children) == 2 and node.data in ("member_dot", "member_index"):
+        if node.data == "member_dot":
+            parent, name = _within(node.children[0], env, guards), str(node.children[1])
+            if parent is not None and (name in parent.present or (("has", node) in guards and parent.fielded)):
+                return parent.member(name)
+            return None
+        target, index = _strip(node.children[0]), _fold(node.children[1], {})
+        if isinstance(index, int) and not isinstance(index, bool) and any(
+                guard[0] == "size" and guard[1] == target and isinstance(guard[2], int) and guard[2] >= index
+                for guard in guards):
+            listed = _within(target, env, guards)
+            if listed is not None and listed.items is not None:
+                return listed.items
+    return _resolve(node, env)
+
+
+def _spelled(node: object, generic: bool = False) -> str:
+    """A field path as a rule writes it (`self.spec.type`, `self[0].matches`; `self[].matches` when `generic`),
+    for proofs; `the value` for anything else."""
+    node = _strip(node)
+    if _is(node, "ident"):
+        return str(_variable(node))
+    if isinstance(node, Tree) and len(node.children) == 2 and node.data == "member_dot":
+        return f"{_spelled(node.children[0], generic)}.{node.children[1]}"
+    if isinstance(node, Tree) and len(node.children) == 2 and node.data == "member_index":
+        index = _fold(node.children[1], {})
+        return f"{_spelled(node.children[0], generic)}[{'' if generic else index}]"
+    return "the value"
 
 
 def _strings(node: object) -> frozenset[str] | None:
@@ -325,6 +531,8 @@ def _method(children: list[object], node: Tree[Token], env: Env) -> Folded:
     variable = _variable(arguments[0]) if len(arguments) == 2 else None
     if name not in _MACROS or variable is None:
         return _fold_children(node, env)
+    if name == "all" and _keyed_unique(target, variable, arguments[1], env):
+        return True
     shape = _resolve(target, env)
     bound: Shape | _Key = NOTHING_KNOWN  # still hides the same name outside
     if shape is not None and shape.items is not None:
@@ -340,6 +548,50 @@ def _method(children: list[object], node: Tree[Token], env: Env) -> Folded:
         if name == "all" and body is True:
             return True
     return Tree(node.data, [_fold(target, env), children[1], Tree("exprlist", [_fold(arguments[0], env), body])])
+
+
+def _keyed_unique(target: object, first: str, body: object, env: Env) -> bool:
+    """`list.all(a, list.exists_one(b, a.k == b.k && ...))` on a list the old schema makes a list-map: when the
+    fields compared take in all its keys and are always set, only `a` itself matches, since the API server
+    keeps list-map keys unique."""
+    listed = _resolve(target, env)
+    if listed is None or listed.keys is None or listed.items is None:
+        return False
+    inner = _strip(body)
+    if not (_is(inner, "member_dot_arg") and isinstance(inner, Tree) and len(inner.children) == 3
+            and str(inner.children[1]) == "exists_one" and _strip(inner.children[0]) == _strip(target)):
+        return False
+    arguments = _arguments(inner.children[2])
+    second = _variable(arguments[0]) if len(arguments) == 2 else None
+    compared = _equal_fields(arguments[1], first, second) if second not in (None, first) else None
+    if compared is None or not listed.keys <= compared <= listed.items.present:
+        return False
+    _note(f"{_spelled(target)} is a list-map keyed by {', '.join(sorted(listed.keys))}, whose keys the API server "
+          "keeps unique")
+    return True
+
+
+def _equal_fields(node: object, first: str, second: str | None) -> frozenset[str] | None:
+    """The fields k of `a.k == b.k && ...` (either way round), or None for anything else."""
+    node = _strip(node)
+    if isinstance(node, Tree) and node.data == "paren_expr":
+        return _equal_fields(node.children[0], first, second)
+    if isinstance(node, Tree) and node.data == "conditionaland" and len(node.children) == 2:
+        left, right = _equal_fields(node.children[0], first, second), _equal_fields(node.children[1], first, second)
+        return None if left is None or right is None else left | right
+    if not (_is(node, "relation") and isinstance(node, Tree) and len(node.children) == 2
+            and _is(node.children[0], "relation_eq")):
+        return None
+    operator = node.children[0]
+    assert isinstance(operator, Tree)
+    sides = [_strip(operator.children[0]), _strip(node.children[1])]
+    owners, names = [], set()
+    for side in sides:
+        if not (_is(side, "member_dot") and isinstance(side, Tree) and len(side.children) == 2):
+            return None
+        owners.append(_variable(side.children[0]))
+        names.add(str(side.children[1]))
+    return frozenset(names) if len(names) == 1 and sorted(map(str, owners)) == sorted((first, str(second))) else None
 
 
 def _fold_children(node: Tree[Token], env: Env) -> Folded:

@@ -18,6 +18,8 @@ from specdiff.errors import UsageError
 from specdiff.graph.crd import Crd, CrdVersion
 from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.schemas import type_set
+from specdiff.graph.stability import rank
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context
 
@@ -68,6 +70,7 @@ class CrdDiffer:
                 self.emit(change("added", "crd", new=crd.name, where=_crd_where(crd),
                                  new_pointer=crd.at("metadata", "name")))
                 self._round_trip(None, crd)
+                self._retyped(None, crd)
         for crd in old.values():
             if crd.name not in names:
                 self.emit(change("removed", "crd", old=crd.name, where=_crd_where(crd),
@@ -97,8 +100,10 @@ class CrdDiffer:
             if name not in new.versions:
                 self.emit(change("removed", "crd-version", old=name, where=_version_where(old, version, new.name),
                                  old_pointer=version.pointer, new_pointer=new.at("spec", "versions"), crd=new.name,
-                                 version=name, served=version.served, deprecated=version.deprecated))
+                                 version=name, served=version.served, deprecated=version.deprecated,
+                                 stored=name in old.stored_versions or name in new.stored_versions))
         self._round_trip(old, new)
+        self._retyped(old, new)
 
     def _value(self, node: str, attribute: str, old: Any, new: Any, where: Where, old_pointer: str,
                new_pointer: str, **detail: Any) -> None:
@@ -211,6 +216,39 @@ class CrdDiffer:
                              new_pointer=version.schema_pointer + join_pointer(tokens), crd=new.name,
                              version=version.name, field=path, missing_in=shown))
 
+    def _retyped(self, old: Crd | None, new: Crd) -> None:
+        """Fields typed differently in two versions NEW serves side by side, unless OLD already served those two
+        versions with those types there: one change per field, at its least stable version, naming each type
+        with the versions that give it."""
+        if old is not None and _served_schemas(old) == _served_schemas(new):
+            return
+        known = self._type_clashes(old) if old is not None else {}
+        conversion = _conversion(new)
+        for path, typed in sorted(self._type_clashes(new).items()):
+            pairs = _clashing_pairs(typed)
+            if not pairs - _clashing_pairs(known.get(path, {})):
+                continue
+            version = min((new.versions[name] for name in typed), key=lambda v: (rank(v.stability), v.name))
+            by_type: dict[frozenset[str], list[str]] = {}
+            for name, (types, _) in typed.items():
+                by_type.setdefault(types, []).append(name)
+            shown = "; ".join(f"{' or '.join(sorted(types))} in {', '.join(sorted(names))}"
+                              for types, names in sorted(by_type.items(), key=lambda item: sorted(item[1])))
+            self.emit(change("added", "crd-type-clash", "type", new=path,
+                             where=_version_where(new, version).at(path),
+                             new_pointer=version.schema_pointer + join_pointer(typed[version.name][1]),
+                             crd=new.name, version=version.name, field=path, types=shown, conversion=conversion))
+
+    def _type_clashes(self, crd: Crd) -> dict[str, dict[str, tuple[frozenset[str], tuple[str, ...]]]]:
+        """Field path -> served version -> (the types it gives the field, the field's pointer tokens), for the
+        fields that served versions type differently."""
+        typed: dict[str, dict[str, tuple[frozenset[str], tuple[str, ...]]]] = {}
+        for version in crd.versions.values():
+            if version.served:
+                for path, found in self._fields_of(version.schema).types.items():
+                    typed.setdefault(path, {})[version.name] = found
+        return {path: each for path, each in typed.items() if len({types for types, _ in each.values()}) > 1}
+
     def _losses(self, crd: Crd) -> dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str]]]:
         """(field path, served version that has it) -> (that version, the field's pointer tokens, the served
         versions that lack it under a parent they have and that does not keep unknown fields).
@@ -253,14 +291,20 @@ class Fields:
     """The field paths of a structural schema (`.spec.rules[].name`), as a CRD's conversion sees them.
 
     `nodes` maps every object or array node to whether it keeps unknown fields (then nothing under it is
-    pruned); `properties` maps every property to its parent node and its pointer tokens.
+    pruned); `properties` maps every property to its parent node and its pointer tokens; `types` every node
+    that states its JSON types to them (int-or-string is both) and its pointer tokens.
     """
 
     def __init__(self, schema: Schema) -> None:
         self.nodes: dict[str, bool] = {}
         self.properties: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.types: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
         for path, parent, tokens, node in _walk(schema):
             self.nodes[path] = node.get("x-kubernetes-preserve-unknown-fields") is True
+            types = frozenset({"integer", "string"}) if node.get("x-kubernetes-int-or-string") is True \
+                else type_set(node, "")
+            if types:
+                self.types[path] = (types, tokens)
             if parent is not None:
                 self.properties[path] = (parent, tokens)
 
@@ -279,6 +323,12 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
             sub = node.get(keyword)
             if isinstance(sub, dict):
                 stack.append((path + suffix, None, tokens + (keyword,), sub))
+
+
+def _clashing_pairs(typed: dict[str, tuple[frozenset[str], tuple[str, ...]]]) -> set[frozenset[str]]:
+    """The pairs of versions that type one field differently."""
+    return {frozenset((a, b)) for a, (one, _) in typed.items() for b, (other, _) in typed.items()
+            if a < b and one != other}
 
 
 def _crd_where(crd: Crd) -> Where:

@@ -220,7 +220,7 @@ class KubernetesExtensions:
         pairs, removed, added = _match_rules(_listed(old.schema.get(VALIDATIONS)),
                                              _listed(new.schema.get(VALIDATIONS)))
         at_old, at_new = f"{old.pointer}/{VALIDATIONS}", f"{new.pointer}/{VALIDATIONS}"
-        from specdiff.diff.cel import holds, widens  # here, not at the top: the CEL parser costs 50 ms to import
+        from specdiff.diff.cel import proof, widens  # here, not at the top: the CEL parser costs 50 ms to import
 
         known = shape(old.schema, new.schema)
 
@@ -244,10 +244,11 @@ class KubernetesExtensions:
                              new_pointer=at_new if VALIDATIONS in new.schema else new.pointer,
                              transition=transition_rule(before.get("rule")), message=before.get("message")))
         for j, after in added:
+            proven = proof(after.get("rule"), known)
             self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
-                             message=after.get("message"), on_new_fields=holds(after.get("rule"), known)))
+                             message=after.get("message"), on_new_fields=proven is not None, proof=proven))
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:
@@ -319,8 +320,9 @@ def predates_topology(graph: SpecGraph) -> bool:
 def shape(before: Any, after: Any) -> Shape:
     """What every value valid under the old schema `before` is, for rules written on the new one `after`: it has
     none of the properties the new schema adds (unless they have a default, which the API server fills in on
-    read), it has every property the old schema requires, a string enum holds one of its old values or the
-    default the new schema gives it, and each
+    read), it has every property the old schema requires or the new one defaults, a string enum holds one of its
+    old values or the default the new schema gives it, a list has between the old minItems and maxItems items
+    and, as a list-map, unique keys, and each
     property (read when a rule first reaches it), each item of a list and each value of a map is described the
     same way from the two schemas there. Nothing is known where stored objects may carry any field
     (`x-kubernetes-preserve-unknown-fields`)."""
@@ -333,14 +335,23 @@ def shape(before: Any, after: Any) -> Shape:
     present = frozenset(name for name in required if isinstance(name, str) and name in old_properties
                         and not (isinstance(old_properties[name], dict) and old_properties[name].get("nullable"))
                         ) if isinstance(required, list) else frozenset()
+    present |= frozenset(name for name, prop in new_properties.items()  # filled in on every write and read
+                         if isinstance(prop, dict) and prop.get("default") is not None and not prop.get("nullable"))
     absent = frozenset() if before.get("additionalProperties") not in (None, False) else frozenset(
         name for name, prop in new_properties.items()
         if name not in old_properties and not (isinstance(prop, dict) and "default" in prop))
     items = shape(before["items"], after["items"]) if "items" in before and "items" in after else None
     values = shape(before["additionalProperties"], after["additionalProperties"]) if all(
         isinstance(side.get("additionalProperties"), dict) for side in (before, after)) else None
+    list_type, keys = list_topology(before)
     return Shape(absent, present, _Fields(old_properties, new_properties), items, values, _enum(before, after),
-                 fielded=value_kind(before) == "object")
+                 fielded=value_kind(before) == "object", keys=frozenset(keys) if list_type == "map" and keys else None,
+                 min_items=_count(before.get("minItems")) or 0, max_items=_count(before.get("maxItems")))
+
+
+def _count(value: Any) -> int | None:
+    """A bound on a number of items, as the schema writes it (an int, not a bool)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _enum(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str] | None:

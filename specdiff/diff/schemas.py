@@ -216,9 +216,10 @@ class SchemaDiffer:
             return
         if old_enum is None or new_enum is None:
             kind = "added" if new_enum is not None else "removed"
+            enforced = kind == "added" and self.ecosystem.schema_validates and isinstance(new.schema.get("enum"), list)
             self.emit(change(kind, "schema", "enum", old=old_enum, new=new_enum, where=where,
                              old_pointer=_enum_pointer(old) if kind == "removed" else None,
-                             new_pointer=_enum_pointer(new) if kind == "added" else None))
+                             new_pointer=_enum_pointer(new) if kind == "added" else None, enforced=enforced))
             return
         old_keys, new_keys = by_value(old_enum), by_value(new_enum)
         added, removed, _ = keyed_difference(old_keys, new_keys)

@@ -76,7 +76,8 @@ VOCABULARY: dict[str, Node] = {
                            *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
-                    "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,), **_SUNSET}),
+                    "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
+                    "enforced": (bool,), **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "lifecycle": (str,),
@@ -89,7 +90,7 @@ VOCABULARY: dict[str, Node] = {
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
     "validation": Node(KINDS, ("rule", "message"),
                        {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,), "loosened": (bool,),
-                        "on_new_fields": (bool,)}),
+                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
     # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
@@ -111,7 +112,8 @@ VOCABULARY: dict[str, Node] = {
     "keyword": Node(KINDS, ("*",)),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
-                        {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,)}),
+                        {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,),
+                         "stored": (bool,)}),
     "crd-names": Node(KINDS, ("kind", "plural", "singular", "listKind", "shortNames", "categories"),
                       {"name": (str,)}),
     "crd-subresource": Node(KINDS, ("status", "scale"), {**_CRD_VERSION, "key": (str,)}),
@@ -119,6 +121,9 @@ VOCABULARY: dict[str, Node] = {
                                {**_CRD_VERSION, "column": (str,), "json_path": _ANY}),
     "crd-selectable-field": Node(("added", "removed"), ("",), {**_CRD_VERSION, "field": (str,)}),
     "crd-round-trip": Node(("added",), ("",), {**_CRD_VERSION, "field": (str,), "missing_in": (str,)}),
+    # a field that two served versions type differently: `types` says which versions give which type
+    "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
+                                                    "conversion": (str,)}),
     "group-version": Node(("added", "removed"), ("",),
                           {"definition_count": (int,), "definitions": (tuple,), "kinds": (str,),
                            "operation_count": (int,), "operations": (tuple,)}),

@@ -53,6 +53,9 @@ class Crd:
     group: str
     kind: str
     versions: dict[str, CrdVersion]
+    #: `status.storedVersions`: the versions objects were ever persisted in, as the cluster the file was read
+    #: from recorded them (a CRD written for a repository leaves it empty)
+    stored_versions: tuple[str, ...] = ()
 
     @property
     def names(self) -> dict[str, Any]:
@@ -145,7 +148,10 @@ def _crd(doc: Document, pointer: str, raw: dict[str, Any]) -> Crd:
         if version.name in versions:
             raise _error(doc, f"CustomResourceDefinition {name} lists version {version.name} twice", at + "/name")
         versions[version.name] = version
-    return Crd(name, pointer, spec, group, kind, versions)
+    status = raw.get("status")
+    stored = status.get("storedVersions") if isinstance(status, dict) else None
+    return Crd(name, pointer, spec, group, kind, versions,
+               tuple(str(v) for v in stored) if isinstance(stored, list) else ())
 
 
 def _version(doc: Document, crd: str, group: str, kind: str, pointer: str, raw: Any) -> CrdVersion:

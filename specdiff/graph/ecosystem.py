@@ -48,6 +48,13 @@ class Ecosystem:
         return self.spec != "openapi"
 
     @property
+    def schema_validates(self) -> bool:
+        """The API server validates every write against the published schema itself: a CRD's schema is its
+        validation. A built-in type's schema is generated from Go, and its validation lives in code, so a keyword
+        appearing there (an enum) may only document a check the server always made."""
+        return self.spec == "crd"
+
+    @property
     def spec_label(self) -> str:
         """`Kubernetes API server (x-kubernetes-group-version-kind on 6 schemas)`, `OpenAPI (no Kubernetes markers)`."""
         return f"{SPEC_NAMES[self.spec]} ({self.evidence or 'no Kubernetes markers'})"

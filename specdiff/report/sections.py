@@ -128,7 +128,7 @@ def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool 
 
 
 def reason(finding: Finding) -> str:
-    """The reason as a sentence: "allowed in alpha: ..." starts with a capital like the others."""
+    """The reason as a sentence: "allowed in alpha, not compatible: ..." starts with a capital like the others."""
     text = finding.reason
     return text[:1].upper() + text[1:] if _PLAIN_WORD.match(text) and not text.startswith("specdiff") else text
 
