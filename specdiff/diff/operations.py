@@ -18,7 +18,7 @@ from specdiff.records import Context
 #: consumes, produces and schemes are media types and servers); specdiff.diff.residue compares the rest as data
 HANDLES = frozenset({"parameters", "requestBody", "responses", "deprecated", "operationId", "summary", "description",
                      "tags", "externalDocs", "security", "servers", "callbacks", "consumes", "produces", "schemes",
-                     "x-sunset", "x-stability-level", "x-kubernetes-group-version-kind"})
+                     "x-sunset", "x-stability-level"})
 
 
 class OperationDiffer:
@@ -57,8 +57,10 @@ class OperationDiffer:
             for found in requirement_changes(old.security, new.security,
                                              Where(_where(new, self.new).context, "request")):
                 self.emit(found)
-        if old.raw is not new.raw:
-            for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new)):
+        if old.raw is not new.raw:  # x-kubernetes-* on an operation describe it for the graph (its verb and kind),
+            # and an API server's spec that starts writing them changes nothing a client does
+            for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new),
+                                 prefix="x-kubernetes-"):
                 self.emit(found)
         if old.servers != new.servers:
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
