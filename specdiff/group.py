@@ -55,6 +55,9 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "resource", *resource)
     if chosen is not None and chosen.group == "resource" and _non_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "non-resource")
+    if chosen is not None and chosen.group == "resource" and _api_resource(finding):
+        return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
+                ctx.resource)
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
     where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
                                                                               ctx.at_body() else ctx.path or "")
@@ -69,6 +72,14 @@ def _resource_of(finding: Finding) -> tuple[str, str] | None:
     if change.node != "operation" or change.attribute or not (ctx.kind and ctx.resource and ctx.group_version):
         return None
     return ctx.group_version, ctx.resource.partition("/")[0]
+
+
+def _api_resource(finding: Finding) -> bool:
+    """Whether the finding is a whole operation of a plain API's resource (its tag, or its path to the first
+    segment that is no version: `/v1/customers`): Stripe removing 25 operations of `/v1/account` is one change."""
+    change, ctx = finding.change, finding.change.context
+    return (change.node == "operation" and not change.attribute and ctx.group_version is None
+            and bool(ctx.resource) and not change.fact("non_resource"))
 
 
 def _non_resource(finding: Finding) -> bool:
@@ -122,6 +133,10 @@ def _message(members: Sequence[Finding]) -> str:
         labels = sorted(_distinct(m.change.context.operation for m in members))
         gains = "gain" if first.change.kind == "added" else "lose"
         return f"non-resource URLs {gains} {len(labels)} operations: {_joined(labels, cut=False)}"
+    if chosen is not None and chosen.group == "resource" and _api_resource(first):
+        labels = sorted(_distinct(m.change.context.operation for m in members))
+        gains = "gains" if first.change.kind == "added" else "loses"
+        return f"{first.change.context.resource} {gains} {len(labels)} operations: {_joined(labels)}"
     template = chosen.message if chosen is not None else first.message
     values = message_values(first.change)
     replacements: list[tuple[str, str]] = []

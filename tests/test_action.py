@@ -401,7 +401,7 @@ def test_the_job_summary_holds_the_whole_report_and_the_comment_is_cut(
     work, base = workspace
     spec = yaml.safe_load((SPECS / "frob-new.yaml").read_text())
     for i in range(600):
-        spec["paths"][f"/frobs/{i:04d}/" + "long-path-segment/" * 8] = {"get": {"responses": {"200": {
+        spec["paths"][f"/frobs-{i:04d}/" + "long-path-segment/" * 8] = {"get": {"responses": {"200": {
             "description": "ok"}}}}
     (work / "api" / "openapi.yaml").write_text(yaml.safe_dump(spec))
     run = run_action(work, tmp_path / "run", action_bin, {"old": "api/openapi.yaml"}, pull_request(base), github)

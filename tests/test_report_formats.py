@@ -411,21 +411,28 @@ def test_color_always_paints_through_a_pipe(color: str, env: dict[str, str], pai
 
 def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_long_lists_folded(
         tmp_path: Path) -> None:
-    """A versioned plain API (`/v1/...`) is headed by resource, not all under `/v1`; many changes with one
-    reason give the reason once and a bullet each, the first 20 of them and a count of the rest."""
+    """A versioned plain API (`/v1/...`) is headed by resource, not all under `/v1`; the operations one resource
+    loses are one change; many changes with one reason give the reason once and a bullet each, the first 20 of
+    them and a count of the rest."""
     ok = {"200": {"description": "ok"}}
-    old_paths = {**{f"/v1/accounts/a{i:02}": {"get": {"responses": ok}} for i in range(25)},
-                 "/v1/charges": {"get": {"responses": ok}}, "/v1/charges/{id}": {"get": {"responses": ok}}}
+    account = {"type": "object", "properties": {f"f{i:02}": {"type": "string"} for i in range(25)}}
+    answer = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "$ref": "#/components/schemas/Account"}}}}}
     spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}}
-    (tmp_path / "old.json").write_text(json.dumps({**spec, "paths": old_paths}))
-    (tmp_path / "new.json").write_text(json.dumps({**spec, "paths": {"/v1/charges": {"get": {"responses": ok}}}}))
+    old = {**spec, "paths": {"/v1/accounts": {"get": {"responses": answer}},
+                             **{f"/v1/charges/c{i}": {"get": {"responses": ok}} for i in range(3)}},
+           "components": {"schemas": {"Account": account}}}
+    new = {**spec, "paths": {"/v1/accounts": {"get": {"responses": answer}}},
+           "components": {"schemas": {"Account": {"type": "object"}}}}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
     notes = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config",
                                       "--format", "release-notes"]).stdout
-    body = notes.split("## Breaking changes (action required)\n\n", 1)[1].splitlines()
-    reason = "- Clients that call a removed operation get 404 or 405 instead of a response (`operation.removed`):"
-    assert body == ["### /v1/accounts", reason,
-                    *(f"  - Operation `GET /v1/accounts/a{i:02}` removed." for i in range(20)),
-                    "  - … and 5 more (`--format json` lists every one).", "",
-                    "### /v1/charges",
-                    "- Operation `GET /v1/charges/{id}` removed. Clients that call a removed operation get 404 or 405 "
-                    "instead of a response. (`operation.removed`)"]
+    body = notes.split("## Breaking changes (action required)\n\n", 1)[1].split("\n\n## ", 1)[0].splitlines()
+    assert body == [
+        "### /v1/accounts", "- Clients that read or write the property lose it (`schema.property.removed`):",
+        *(f"  - Property `Account.f{i:02}` removed." for i in range(20)),
+        "  - … and 5 more (`--format json` lists every one).", "",
+        "### /v1/charges",
+        "- /v1/charges loses 3 operations: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
+        "Clients that call a removed operation get 404 or 405 instead of a response. (`operation.removed`)"]

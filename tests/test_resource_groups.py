@@ -153,17 +153,19 @@ def test_a_baseline_matches_the_resource_group_or_one_member() -> None:
     assert rest.fingerprint == widgets.fingerprint
 
 
-def test_near_miss_a_plain_api_never_folds_by_resource() -> None:
-    """Without `x-kubernetes-group-version-kind` on its operations (an ordinary API with /apis/... paths), each
-    removed operation stays its own finding."""
+def test_a_plain_api_folds_by_its_own_resource_not_as_kubernetes_does() -> None:
+    """Without `x-kubernetes-group-version-kind` on its operations (an ordinary API with /apis/... paths), the
+    operations removed from one of its resources (its tag, else its path to the first segment that is no
+    version) are one finding that lists them, not a Kubernetes resource losing verbs."""
     plain = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
         "/apis/shop/v1/carts": {"get": {"responses": {"200": {"description": "ok"}}},
                                 "post": {"responses": {"200": {"description": "ok"}}}}}}
     old = load_text(json.dumps(plain), "old.json", None)
     new = load_text(json.dumps({**plain, "paths": {}}), "new.json", None)
     removed = _removed(run(old, new, policy="openapi"))
-    assert [(f.message, f.members) for f in removed] == [("operation GET /apis/shop/v1/carts removed", ()),
-                                                         ("operation POST /apis/shop/v1/carts removed", ())]
+    assert [(f.message, [m.message for m in f.members]) for f in removed] == [
+        ("/apis loses 2 operations: GET /apis/shop/v1/carts and POST /apis/shop/v1/carts",
+         ["operation GET /apis/shop/v1/carts removed", "operation POST /apis/shop/v1/carts removed"])]
 
 
 def test_discovery_documents_are_counted_apart_from_resources() -> None:
