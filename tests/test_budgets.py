@@ -1,0 +1,83 @@
+"""Inputs under 1 MB that once made specdiff hang or eat memory: each runs in a subprocess under a hang guard and
+an address-space cap, as on a CI runner, and must end in the correct result or a one-line error.
+
+The guards are generous and never a timing: a fixed run takes a second or two, the old one took minutes or hours
+(a quadratic walk) or gigabytes.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+#: the address space a run may take: a CI runner's budget, well above what these inputs need when handled
+MEMORY_CAP = 1536 * 1024 * 1024
+HANG_GUARD = 120  # seconds; a hang guard, not a timing
+
+
+def _cap_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Runs a script in a fresh interpreter under the memory cap and the hang guard."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, capture_output=True, text=True,
+                          timeout=HANG_GUARD, preexec_fn=_cap_memory)
+
+
+def run_specdiff(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command line in a fresh interpreter under the memory cap and the hang guard."""
+    return subprocess.run([sys.executable, "-m", "specdiff", *args, "--no-config"], cwd=cwd, capture_output=True,
+                          text=True, timeout=HANG_GUARD, preexec_fn=_cap_memory)
+
+
+def test_the_json_source_map_scans_a_long_array_once(tmp_path: Path) -> None:
+    """Every element of a 100,000-element array located: a rescan per element was 5 billion skips."""
+    done = run_python("""
+        import json
+        from specdiff.load.sourcemap import JsonSourceMap
+        n = 100_000
+        source = JsonSourceMap(json.dumps({"a": list(range(n))}, indent=0))
+        found = [source.locate(f"/a/{i}") for i in range(n)]
+        assert found == [(i + 3, 1) for i in range(n)], found[:3]
+        assert source.locate(f"/a/{n}") is None and source.locate("/a/01") is None
+        print("ok")
+        """, tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
+
+
+def test_the_yaml_source_map_indexes_a_wide_mapping_once(tmp_path: Path) -> None:
+    """Every key of a 100,000-key mapping located: a scan per key was 5 billion comparisons."""
+    done = run_python("""
+        from specdiff.load.sourcemap import YamlSourceMap
+        n = 100_000
+        source = YamlSourceMap("a:\\n" + "".join(f"  k{i}: {i}\\n" for i in range(n)))
+        found = [source.locate(f"/a/k{i}") for i in range(n)]
+        assert found == [(i + 2, 3) for i in range(n)], found[:3]
+        assert source.locate(f"/a/k{n}") is None
+        print("ok")
+        """, tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
+
+
+def test_sarif_locates_thousands_of_parameters_in_one_pass(tmp_path: Path) -> None:
+    """The whole command: 20,000 parameters whose type changed, each found at its schema in the new file."""
+    def spec(kind: str) -> str:
+        parameters = [{"name": f"p{i}", "in": "query", "schema": {"type": kind}} for i in range(20_000)]
+        return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                           "paths": {"/a": {"get": {"parameters": parameters,
+                                                    "responses": {"200": {"description": "ok"}}}}}}, indent=1)
+
+    (tmp_path / "old.json").write_text(spec("string"))
+    (tmp_path / "new.json").write_text(spec("integer"))
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "sarif")
+    assert done.returncode == 1, done.stderr
+    lines = [result["locations"][0]["physicalLocation"]["region"]["startLine"]
+             for result in json.loads(done.stdout)["runs"][0]["results"]]
+    new = (tmp_path / "new.json").read_text().splitlines()
+    assert len(lines) == len(set(lines)) == 20_000
+    assert sorted(lines) == [i for i, text in enumerate(new, 1) if text.strip() == '"schema": {']
