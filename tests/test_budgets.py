@@ -81,3 +81,32 @@ def test_sarif_locates_thousands_of_parameters_in_one_pass(tmp_path: Path) -> No
     new = (tmp_path / "new.json").read_text().splitlines()
     assert len(lines) == len(set(lines)) == 20_000
     assert sorted(lines) == [i for i, text in enumerate(new, 1) if text.strip() == '"schema": {']
+
+
+HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n'
+
+
+def test_a_yaml_byte_bomb_is_refused_before_it_expands(tmp_path: Path) -> None:
+    """A 140 KB file whose 20,000 aliases of one 100 KB string expand to 2 GB: few nodes, so the node budget
+    never trips; the text budget (--max-bytes, as if written out without aliases) does."""
+    (tmp_path / "good.yaml").write_text(HEAD)
+    (tmp_path / "bomb.yaml").write_text(HEAD + f'x-big: &b "{"x" * 100_000}"\nx-many: [{", ".join(["*b"] * 20_000)}]\n')
+    done = run_specdiff(tmp_path, "good.yaml", "bomb.yaml")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "specdiff: error: bomb.yaml: YAML aliases expand to more than 67108864 bytes of text "
+               "(alias budget exceeded, --max-bytes)\n")
+
+
+def test_aliased_text_within_the_budget_is_read(tmp_path: Path) -> None:
+    """The same shape, raised past its expansion with --max-bytes, is compared (and short aliases never count)."""
+    (tmp_path / "old.yaml").write_text(HEAD + "components:\n  schemas:\n    A: {type: string, enum: [a]}\n")
+    (tmp_path / "new.yaml").write_text(HEAD + f'x-big: &b "{"x" * 100}"\nx-short: &s "y"\nx-many: [*s, *s]\n'
+                                       "components:\n  schemas:\n    A: {type: string, enum: [*b, *b]}\n")
+    refused = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-bytes", "299")
+    assert refused.stderr == ("specdiff: error: new.yaml: YAML aliases expand to more than 299 bytes of text "
+                              "(alias budget exceeded, --max-bytes)\n")
+    done = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-bytes", "100000", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [f["rule"] for f in json.loads(done.stdout)["findings"]] == ["schema.enum.value-removed",
+                                                                         "schema.enum.value-added"]
+
