@@ -13,6 +13,14 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from specdiff.report import yaml_envelope
 
 #: the address space a run may take: a CI runner's budget, well above what these inputs need when handled
 MEMORY_CAP = 1536 * 1024 * 1024
@@ -121,3 +129,54 @@ def test_a_pattern_of_wide_character_classes_is_compared_in_little_memory(tmp_pa
     assert done.returncode == 0, done.stderr  # a schema no operation uses: not breaking
     assert [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]] == [
         ("schema.pattern-changed", "/components/schemas/A/pattern")]
+
+
+#: text for the emitters: YAML's indicators, line breaks, quotes, NEL, the BOM, astral and control characters
+_TEXT = st.one_of(st.text(st.sampled_from(list(" \n\t\r\"'#:-?[]{}|>&*!%@`,\\~=aZ09é\x85\u2028\ufeff\U0001F600\x00"
+                                               "\x7f\xa0\ud7ff\ue000")), max_size=150),
+                  st.text(max_size=40), st.sampled_from(["yes", "null", "~", "1", "0x1", "- a", "--- a", "...", ""]))
+_DATA = st.recursive(st.one_of(_TEXT, st.integers(), st.booleans(), st.none()),
+                     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_TEXT, inner, max_size=4)),
+                     max_leaves=20)
+
+
+@pytest.mark.skipif(yaml_envelope._C_DUMPER is None, reason="PyYAML built without libyaml")
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.dictionaries(_TEXT, _DATA, max_size=5))
+def test_libyaml_writes_what_the_python_dumper_writes_whenever_it_is_chosen(data: dict[str, Any]) -> None:
+    """The YAML report takes libyaml's emitter for speed only where both emitters write the same bytes."""
+    text = json.dumps(data, ensure_ascii=False)
+    python = yaml_envelope.dump(json.loads(text), yaml_envelope._Dumper)
+    if not yaml_envelope._EMITTERS_DIFFER.search(text):
+        assert yaml_envelope.dump(json.loads(text), yaml_envelope._C_DUMPER) == python
+    assert yaml.safe_load(python) == json.loads(text)
+
+
+@pytest.mark.skipif(yaml_envelope._C_DUMPER is None, reason="PyYAML built without libyaml")
+def test_a_large_yaml_report_is_written_by_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """20,000 findings: the pure-Python dumper took seconds per megabyte; the report is the JSON report's data."""
+    from click.testing import CliRunner
+
+    from specdiff.cli import main
+
+    def spec(kind: str) -> str:
+        parameters = [{"name": f"p{i}", "in": "query", "schema": {"type": kind}} for i in range(20_000)]
+        return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                           "paths": {"/a": {"get": {"parameters": parameters,
+                                                    "responses": {"200": {"description": "ok"}}}}}})
+
+    (tmp_path / "old.json").write_text(spec("string"))
+    (tmp_path / "new.json").write_text(spec("integer"))
+    monkeypatch.chdir(tmp_path)
+    reports = {fmt: CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", fmt]).stdout
+               for fmt in ("json", "yaml")}
+
+    class Refused(yaml_envelope._Dumper):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise AssertionError("the pure-Python dumper was used")
+
+    monkeypatch.setattr(yaml_envelope, "_Dumper", Refused)
+    assert CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", "yaml"]).stdout \
+        == reports["yaml"]
+    assert yaml.load(reports["yaml"], Loader=yaml.CSafeLoader) == json.loads(reports["json"])
+    assert len(json.loads(reports["json"])["findings"]) == 20_000
