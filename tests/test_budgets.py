@@ -180,3 +180,42 @@ def test_a_large_yaml_report_is_written_by_libyaml(tmp_path: Path, monkeypatch: 
         == reports["yaml"]
     assert yaml.load(reports["yaml"], Loader=yaml.CSafeLoader) == json.loads(reports["json"])
     assert len(json.loads(reports["json"])["findings"]) == 20_000
+
+
+def _write_pair(folder: Path, make: Any) -> None:
+    for side, kind in (("old", "string"), ("new", "integer")):
+        (folder / f"{side}.json").write_text(json.dumps(make(kind)))
+
+
+def test_a_long_chain_of_bare_refs_is_walked_once(tmp_path: Path) -> None:
+    """100,000 `$ref`s each to the next, outside any named schema: the cycle check searched the chain per link."""
+    def spec(kind: str) -> dict[str, Any]:
+        links: dict[str, Any] = {f"a{i}": {"$ref": f"#/x-defs/a{i + 1}"} for i in range(100_000)}
+        links["a100000"] = {"type": kind}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "x-defs": links, "paths": {},
+                "components": {"schemas": {"A": {"type": "object", "properties": {"p": {"$ref": "#/x-defs/a0"}}}}}}
+
+    _write_pair(tmp_path, spec)
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]] == [
+        ("schema.type-changed", "/x-defs/a100000")]
+
+
+def test_a_long_chain_of_named_schemas_finds_the_operation_above_each(tmp_path: Path) -> None:
+    """1,000 schemas each holding the next, each changed: the operations above each are summed once per
+    schema from the one above it, not walked up the whole chain per schema."""
+    def spec(kind: str) -> dict[str, Any]:
+        schemas: dict[str, Any] = {f"S{i}": {"type": "object", "properties": {
+            "next": {"$ref": f"#/components/schemas/S{i + 1}"}, "v": {"type": kind}}} for i in range(1000)}
+        schemas["S1000"] = {"type": "object", "properties": {"v": {"type": kind}}}
+        ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                "paths": {"/a": {"get": {"responses": {"200": ok}}}}, "components": {"schemas": schemas}}
+
+    _write_pair(tmp_path, spec)
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "json", "--max-depth", "1000")
+    assert done.returncode == 1, done.stderr
+    found = {(f["rule"], f["pointer"], tuple(f["operations"])) for f in json.loads(done.stdout)["findings"]}
+    assert found == {("schema.type-changed", f"/components/schemas/S{i}/properties/v", ("GET /a",))
+                     for i in range(1001)}
