@@ -219,3 +219,34 @@ def test_a_long_chain_of_named_schemas_finds_the_operation_above_each(tmp_path: 
     found = {(f["rule"], f["pointer"], tuple(f["operations"])) for f in json.loads(done.stdout)["findings"]}
     assert found == {("schema.type-changed", f"/components/schemas/S{i}/properties/v", ("GET /a",))
                      for i in range(1001)}
+
+
+def _crd(versions: int) -> str:
+    listed = "".join(f"  - name: v{i}\n    served: true\n    storage: {str(i == 1).lower()}\n    schema:\n"
+                     f"      openAPIV3Schema: {{type: object, properties: {{f{i}: {{type: string}}}}}}\n"
+                     for i in range(1, versions + 1))
+    return ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: frobs.example.com}\n"
+            "spec:\n  group: example.com\n  scope: Namespaced\n"
+            "  names: {plural: frobs, singular: frob, kind: Frob, listKind: FrobList}\n  versions:\n" + listed)
+
+
+def test_a_crd_with_thousands_of_versions_is_refused_by_name(tmp_path: Path) -> None:
+    """5,000 served versions, each with a field the others lack: 25 million round-trip gaps to work out."""
+    (tmp_path / "old.yaml").write_text(_crd(2))
+    (tmp_path / "new.yaml").write_text(_crd(5000))
+    done = run_specdiff(tmp_path, "old.yaml", "new.yaml")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "specdiff: error: new.yaml:8:3: CustomResourceDefinition frobs.example.com lists 5000 versions, "
+               "more than 100 (--max-versions)\n")
+
+
+def test_max_versions_can_be_raised(tmp_path: Path) -> None:
+    (tmp_path / "old.yaml").write_text(_crd(2))
+    (tmp_path / "new.yaml").write_text(_crd(3))
+    refused = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-versions", "2")
+    assert refused.stderr == ("specdiff: error: new.yaml:8:3: CustomResourceDefinition frobs.example.com lists "
+                              "3 versions, more than 2 (--max-versions)\n")
+    done = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-versions", "3", "--format", "json")
+    assert done.returncode == 0, done.stderr  # a version added, and round trips: not breaking
+    assert ("crd.version.added", "/spec/versions/2") in {(f["rule"], f["pointer"])
+                                                          for f in json.loads(done.stdout)["findings"]}
