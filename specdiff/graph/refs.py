@@ -68,7 +68,10 @@ class Resolver:
         key = target.relative_to(base).as_posix()
         if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
-            text = doc.reader(target, name)
+            try:
+                text = doc.reader(target, name)
+            except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
+                raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
             self._loaded(key, load_text_any(text, name, target.parent, doc))
         return self.externals[key]
 
