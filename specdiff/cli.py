@@ -91,9 +91,9 @@ def limit_options(command: Any) -> Any:
 
     @functools.wraps(command)
     def with_limits(*args: Any, max_bytes: int, max_depth: int, max_aliases: int, max_changes: int,
-                    allow_remote_refs: bool, remote_ref_timeout: float, **kwargs: Any) -> Any:
+                    max_versions: int, allow_remote_refs: bool, remote_ref_timeout: float, **kwargs: Any) -> Any:
         limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_alias_nodes=max_aliases,
-                        max_changes=max_changes, allow_remote_refs=allow_remote_refs,
+                        max_changes=max_changes, max_versions=max_versions, allow_remote_refs=allow_remote_refs,
                         remote_timeout=remote_ref_timeout)
         return command(*args, limits=limits, **kwargs)
 
@@ -106,6 +106,8 @@ def limit_options(command: Any) -> Any:
                      show_default=True, help="Refuse YAML whose aliases expand to more nodes than this."),
         click.option("--max-changes", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_changes,
                      show_default=True, help="Refuse a comparison that finds more changes than this."),
+        click.option("--max-versions", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_versions,
+                     show_default=True, help="Refuse a CustomResourceDefinition that lists more versions than this."),
         click.option("--allow-remote-refs", is_flag=True,
                      help="Fetch http(s) $refs (off by default: nothing is fetched from the network)."),
         click.option("--remote-ref-timeout", type=click.FloatRange(min=0, min_open=True),

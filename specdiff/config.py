@@ -169,15 +169,44 @@ def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display
         text = read_limited(path, "configuration file")
     except ConfigError as err:
         raise ConfigError(err.detail, file=name) from None
-    if path.suffix == ".toml":
-        data, place = _read_toml(text, name)
-    else:
-        data, place = _read_yaml(text, name)
     if rule_ids is None:
         from specdiff.classify.cards import rule_ids as known_rule_ids
 
         rule_ids = known_rule_ids()
-    return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
+    try:  # both readers and the checks recurse once per level
+        if path.suffix == ".toml":
+            data, place = _read_toml(text, name)
+        else:
+            _check_yaml_depth(text, name)
+            data, place = _read_yaml(text, name)
+        return _validate(data, _Where(name, place), frozenset(rule_ids), path.parent)
+    except RecursionError:
+        raise _too_deep(name) from None
+
+
+#: levels a configuration file may nest: its deepest key (`ignores` > entry > `paths` > a path) needs four
+_CONFIG_DEPTH = 64
+
+
+def _too_deep(name: str, place: str | None = None) -> ConfigError:
+    return ConfigError(f"nested deeper than a configuration can be (at most {_CONFIG_DEPTH} levels)", file=name,
+                       place=place)
+
+
+def _check_yaml_depth(text: str, name: str) -> None:
+    """Refuse deep nesting before the YAML is composed, by its events, naming the line where it goes too deep."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > _CONFIG_DEPTH:
+                    mark = event.start_mark
+                    raise _too_deep(name, str(mark.line + 1) if mark is not None else None)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # composing reports it, with its place
 
 
 def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_ids: Iterable[str] | None = None,
@@ -220,10 +249,20 @@ def _parse_toml(text: str, name: str) -> dict[str, Any]:
     except ValueError as err:
         detail = "an integer with too many digits" if "digits" in str(err) else str(err)
         raise ConfigError(f"invalid TOML: {detail}", file=name) from None
+    except RecursionError:  # tomllib recurses once per level of nested arrays and inline tables
+        raise _too_deep(name) from None
 
 
 def _read_toml(text: str, name: str) -> tuple[Any, Place]:
     data = _parse_toml(text, name)
+    level: list[Any] = [data]
+    depth = 0
+    while level:  # nesting tomllib read within its recursion, still deeper than a configuration goes
+        depth += 1
+        if depth > _CONFIG_DEPTH:
+            raise _too_deep(name)
+        level = [child for node in level for child in (node.values() if isinstance(node, dict) else node)
+                 if isinstance(child, dict | list)]
     tool = data.get("tool")
     section = tool.get("specdiff") if isinstance(tool, dict) else None
     if section is None:

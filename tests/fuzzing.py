@@ -2,7 +2,8 @@
 and every report format must be valid of its kind.
 
 Each case mutates one side or both. Structural mutations (delete, duplicate, retype, rename, graft a node from
-elsewhere, replace with a `$ref`) work on the parsed document; a spec may then be split into several files
+elsewhere, replace with a `$ref`, give a keyword a value of a type it never takes, put a huge number where a
+number is) work on the parsed document; a spec may then be split into several files
 joined by file `$ref`s (with refs that dangle, leave the folder or meet a symlink loop), and written out as
 JSON or YAML; byte mutations (truncate, flip, insert, cut, repeat a line) then attack the loader, with YAML's
 own tricks: tags, anchors and merge keys, huge integers in every base, NaN and infinities, BOMs and control
@@ -116,6 +117,45 @@ VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 3.5, "", "x", "string", [],
                            "<script>x</script>", "]]>&amp;", "%0A::warning::x", "$x$", "GH-42")
 
 
+#: keywords given a value of a type they never take (on one side, so the differ meets both types at one place)
+WRONG_TYPES: dict[str, tuple[Any, ...]] = {
+    "type": (5, ["string", 7], {"a": 1}, None), "enum": ("x", {"a": 1}, 7),
+    "required": ({"a": 1}, "a", [{"a": 1}], [7]),
+    "properties": ([], "x", 7, {"a": 7}), "items": ("x", 7, [[]]), "minimum": ("5", [], True), "maximum": ("5", {}),
+    "maxLength": ("5", -1, 2.5), "minLength": ({}, None), "pattern": (7, [], {"a": 1}), "format": (7, []),
+    "allOf": ({}, "x", [7]), "oneOf": ({}, [None]), "anyOf": ("x",), "additionalProperties": ("x", 7, []),
+    "nullable": ("yes", 1), "default": (), "x-kubernetes-list-type": (7, ["map"]),
+    "x-kubernetes-list-map-keys": ("a", 7),
+    "x-kubernetes-validations": ({"rule": "x"}, "self > 0", [{"rule": 7}], [7]), "parameters": ({}, "x", [7]),
+    "responses": ([], "x"), "requestBody": ([], 7), "content": ([], "x"), "schema": ([], "x"), "in": (7, []),
+    "name": (7, None, []), "served": ("true", 1), "storage": ("yes",), "versions": ({}, "v1", [7]),
+    "x-kubernetes-api-lifecycle": ("x", [1], {"minVersion": 10**4000}), "multipleOf": ("2", 0, -1),
+}
+#: numbers past what any platform holds natively, but within what the loader accepts (4,300 digits)
+HUGE: tuple[Any, ...] = (10**4000, -(10**4000), 10**4299, 2**1023 * 3, 1e308, -1e308, 5e-324, 2**63, -(2**63) - 1)
+
+
+def _keyword_nodes(seed: Seed) -> tuple[Path_, ...]:
+    found = _KEYWORD_NODES.get(seed.name)
+    if found is None:
+        found = _KEYWORD_NODES[seed.name] = tuple(p for p in seed.nodes if p and p[-1] in WRONG_TYPES)
+    return found
+
+
+_KEYWORD_NODES: dict[str, tuple[Path_, ...]] = {}
+
+
+def _number_nodes(seed: Seed) -> tuple[Path_, ...]:
+    found = _NUMBER_NODES.get(seed.name)
+    if found is None:
+        found = _NUMBER_NODES[seed.name] = tuple(
+            p for p in seed.nodes if type(_at(seed.data, p)) in (int, float)) or seed.nodes
+    return found
+
+
+_NUMBER_NODES: dict[str, tuple[Path_, ...]] = {}
+
+
 def _pointer(path: Path_) -> str:
     return "#" + "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in path)
 
@@ -152,8 +192,22 @@ def mutate_data(seed: Seed, rng: random.Random) -> tuple[Any, str]:
                 continue  # the root, or a character of a string that an earlier mutation put here
         except (KeyError, IndexError, TypeError):
             continue  # an earlier mutation removed or retyped this node
-        kind = rng.choice(("delete", "duplicate", "retype", "rename", "graft", "ref"))
+        kind = rng.choice(("delete", "duplicate", "retype", "rename", "graft", "ref", "wrong-type", "huge"))
         value: Any
+        if kind == "wrong-type" and _keyword_nodes(seed):
+            path = rng.choice(_keyword_nodes(seed))
+        elif kind == "huge":
+            path = rng.choice(_number_nodes(seed))
+        if kind in ("wrong-type", "huge"):
+            try:
+                _at(data, path)
+            except (KeyError, IndexError, TypeError):
+                continue  # an earlier mutation removed or retyped this node
+            choices = (WRONG_TYPES.get(path[-1]) or VALUES) if kind == "wrong-type" else HUGE
+            value = rng.choice(choices or VALUES)
+            data = _edit(data, path, lambda p, k, value=value: p.__setitem__(k, copy.deepcopy(value)))
+            done.append(f"{kind} {_pointer(path)}")
+            continue
         if kind == "delete":
             data = _edit(data, path, _delete)
         elif kind == "duplicate":

@@ -153,7 +153,10 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
         {"good.yaml": HEAD, "bad.yaml": _schemas("    A: {$ref: 'big.yaml'}\n"),
          "big.yaml": "type: string\n" + "# padding\n" * 20},
         ["bad.yaml", "--max-bytes", "150"],
-        "big.yaml: file is 213 bytes, over the 150-byte limit (--max-bytes)"),
+        "bad.yaml:6:9: $ref 'big.yaml': file is 213 bytes, over the 150-byte limit (--max-bytes)"),
+    "$ref to a file that is not there": (
+        {"bad.yaml": _schemas("    A:\n      properties:\n        p: {$ref: 'common.yaml#/components/schemas/B'}\n")},
+        ["bad.yaml"], "bad.yaml:8:13: $ref 'common.yaml': no such file"),
     "object-constructing YAML tag": (
         {"bad.yaml": HEAD + "x-run: !!python/object/apply:os.system ['touch PWNED']\n"}, ["bad.yaml"],
         "bad.yaml:4:8: YAML tag '!!python/object/apply:os.system' refused: only plain data (no objects, sets or "
@@ -352,7 +355,7 @@ def test_a_fifo_is_refused_before_it_is_opened(where: str, tmp_path: Path) -> No
         args, expected = ["pipe.yaml", "good.yaml"], "pipe.yaml: is a FIFO, not a file"
     else:
         _write(tmp_path, {"bad.yaml": _schemas("    A: {$ref: 'pipe.yaml'}\n")})
-        args, expected = ["good.yaml", "bad.yaml"], "pipe.yaml: is a FIFO, not a file"
+        args, expected = ["good.yaml", "bad.yaml"], "bad.yaml:6:9: $ref 'pipe.yaml': is a FIFO, not a file"
     done = subprocess.run([sys.executable, "-m", "specdiff", *args, "--no-config"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)  # a hang guard, not a timing
     _assert_one_line_error((done.returncode, done.stdout, done.stderr), expected)

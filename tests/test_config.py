@@ -292,6 +292,32 @@ def test_baseline_round_trip_on_real_kubernetes_specs(tmp_path: Path) -> None:
     assert render_baseline(specdiff.compare(old, new).findings) == text  # deterministic
 
 
+#: every character Python, YAML or a text editor takes for the end of a line
+LINE_ENDS = ["\r", "\r\n", "\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+def test_a_baseline_of_locations_holding_line_breaks_is_read_back(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`specdiff baseline` writes each finding on one line whatever its location holds, so `--baseline` reads
+    back exactly the fingerprints written and accepts every finding."""
+    import json
+
+    ok = {"get": {"responses": {"200": {"description": "ok"}}}}
+    paths = {f"/b{end}c{i}": ok for i, end in enumerate(LINE_ENDS)}
+    for side, listed in (("old", {"/a": ok, **paths}), ("new", {"/a": ok})):
+        (tmp_path / f"{side}.json").write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                                                           "paths": listed}))
+    monkeypatch.chdir(tmp_path)
+    written = CliRunner().invoke(main, ["baseline", "old.json", "new.json", "--no-config", "-o", "b.txt"])
+    assert written.exit_code == 0, written.output
+    text = (tmp_path / "b.txt").read_bytes().decode("utf-8")
+    assert text.count("\n") == len(text.splitlines()) == len(LINE_ENDS) + 1
+    accepted = CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--baseline", "b.txt",
+                                         "--format", "json"])
+    assert accepted.exit_code == 0, accepted.output
+    assert (json.loads(accepted.stdout)["findings"], json.loads(accepted.stdout)["notes"]) == ([], [])
+
+
 def test_deprecation_days_are_kept_by_the_level_specdiff_judges_by(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, ".specdiff.yaml", "deprecation-days: {stable: 180, beta: 90, draft: 0}\n"))
     assert config.deprecation_days == {"ga": 180, "beta": 90, "alpha": 0}

@@ -142,3 +142,22 @@ def test_the_baseline_and_the_configuration_must_be_small_regular_files(project:
     assert run() == (2, "", f"specdiff: error: {target}: baseline file {expected}\n")
     assert run("--no-config", "--config", "b.txt")[0] == 2
     assert run("--config", "b.txt") == (2, "", f"specdiff: error: b.txt: configuration file {expected}\n")
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    (".specdiff.yaml", "ignore: " + "[" * 100_000 + "]" * 100_000 + "\n", ".specdiff.yaml:1: "),
+    (".specdiff.yaml", "ignore:\n" + "".join(" " * i + "-\n" for i in range(1, 2000)), ".specdiff.yaml:65: "),
+    ("pyproject.toml", "[tool.specdiff]\nignore = " + "[" * 3000 + "]" * 3000 + "\n", "pyproject.toml: "),
+    ("pyproject.toml", "[tool.specdiff]\nignore = " + "[" * 100 + "]" * 100 + "\n", "pyproject.toml: "),
+])
+def test_a_configuration_nested_too_deep_names_its_file(name: str, text: str, expected: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found upwards or given with --config, a deep configuration is refused by name (and line, in YAML)."""
+    (tmp_path / name).write_text(text)
+    (tmp_path / "spec.yaml").write_text('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n')
+    monkeypatch.chdir(tmp_path)
+    message = f"specdiff: error: {expected}nested deeper than a configuration can be (at most 64 levels)"
+    for extra in ([], ["--config", name]):
+        result = CliRunner().invoke(main, ["spec.yaml", "spec.yaml", *extra])
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr

@@ -21,12 +21,16 @@ def seeds() -> list[Seed]:
     return [read_seed(path) for path in seed_paths()]
 
 
+@pytest.fixture(scope="module")
+def outcomes(seeds: list[Seed]) -> list[Outcome]:
+    return fuzz(seeds, SEED, COUNT)
+
+
 def _report(outcomes: list[Outcome]) -> str:
     return "\n".join(f"case {o.case} ({o.mutation}): {o.code}\n{o.detail}" for o in outcomes)
 
 
-def test_mutations_end_in_findings_or_one_line_errors(seeds: list[Seed]) -> None:
-    outcomes = fuzz(seeds, SEED, COUNT)
+def test_mutations_end_in_findings_or_one_line_errors(seeds: list[Seed], outcomes: list[Outcome]) -> None:
     failures = [o for o in outcomes if o.code not in (0, 1, 2)]
     assert not failures, _report(failures)
     names = {s.name.rsplit(".", 1)[0] for s in seeds}  # each side is written as JSON or YAML, maybe in parts
@@ -35,6 +39,12 @@ def test_mutations_end_in_findings_or_one_line_errors(seeds: list[Seed]) -> None
     assert all(line.startswith(("old/", "new/")) or line.split(":")[0] in {s.name for s in seeds}
                for line in errors), [line for line in errors if not line.startswith(("old/", "new/"))]
     assert any(line.split("/", 1)[1].rsplit(".", 1)[0].split(":")[0] in names for line in errors)
+
+
+def test_the_short_run_gives_keywords_wrong_types_and_numbers_huge_values(outcomes: list[Outcome]) -> None:
+    """The operators that found crashes last round are in the seeded run, not only in the long one."""
+    mutations = " ".join(o.mutation for o in outcomes)
+    assert "wrong-type #/" in mutations and "huge #/" in mutations
 
 
 def test_the_harness_reports_a_crash_with_the_case_to_replay(seeds: list[Seed],

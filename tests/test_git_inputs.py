@@ -156,8 +156,8 @@ def test_a_ref_missing_at_the_revision(repo: Path) -> None:
     git(repo, "add", "api/ref2.yaml")
     git(repo, "commit", "-q", "-m", "ref2 without its target")
     code, _, err = cli("HEAD:api/ref2.yaml", "api/ref2.yaml")
-    assert (code, err) == (2, "specdiff: error: HEAD:api/common/new.yaml: 'api/common/new.yaml' does not exist at "
-                              "revision 'HEAD'\n")
+    assert (code, err) == (2, "specdiff: error: HEAD:api/ref2.yaml:28:5: $ref 'common/new.yaml': "
+                              "'api/common/new.yaml' does not exist at revision 'HEAD'\n")
 
 
 def test_local_files_with_a_colon_still_load(repo: Path) -> None:

@@ -3,6 +3,7 @@ GitHub's own Markdown renderer (cmark-gfm) renders the comment; huge reports are
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from html.parser import HTMLParser
@@ -165,6 +166,27 @@ def test_emoji_count_double_towards_the_limit() -> None:
     findings = [Finding(f.rule, f.level, f.message + " " + "🔴" * 200, f.reason, f.change) for f in findings]
     text = render(_report(findings), "markdown", RenderOptions())
     assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT < len(text) * 2
+
+
+def test_a_long_crd_name_and_long_notes_still_fit_in_utf16_units() -> None:
+    """The header names a single CRD and the notes come from the spec: never shortened, a 40,000-emoji name
+    (80,000 UTF-16 units) made the comment longer than GitHub takes."""
+    crd = "\n".join(["apiVersion: apiextensions.k8s.io/v1", "kind: CustomResourceDefinition",
+                     "metadata: {name: %s.example.com}" % ("😀" * 40_000), "spec:", "  group: example.com",
+                     "  names: {plural: frobs, kind: Frob}", "  versions:", "  - name: v1", "    served: true",
+                     "    storage: true", "    schema: {openAPIV3Schema: {type: object, properties: {a: {type: %s}}}}"])
+    report = run(load_text(crd % "string", "old.yaml", None), load_text(crd % "integer", "new.yaml", None))
+    report = dataclasses.replace(report, notes=("🔴" * 5_000,) * 20)
+    text = render(report, "markdown", RenderOptions())
+    assert len(text.encode("utf-16-le")) // 2 <= GITHUB_LIMIT
+    header = text.splitlines()[2]
+    assert header.startswith("`old.yaml` → `new.yaml` · spec: CustomResourceDefinitions (😀😀")
+    label = header.split(" · ")[1]
+    assert len(label) == 300 and label.endswith("😀…")
+    assert "| `schema.type-changed` |" in text
+    notes = text.split("#### Notes\n", 1)[1].splitlines()
+    assert notes[0] == "- " + "🔴" * 999 + "…"
+    assert notes[-2] == f"- and {20 - len(notes) + 2} more (`specdiff OLD NEW` shows them all)"
 
 
 def _group(i: int, places: int) -> Finding:

@@ -528,18 +528,18 @@ def _shape(items: Any) -> Any:
     out: list[Any] = []
     for op, arg in items:
         if op is sre.IN:
-            codes: set[int] = set()
+            spans: list[tuple[int, int]] = []
             other = []
             for kind, value in arg:
                 if kind is sre.LITERAL:
-                    codes.add(value)
+                    spans.append((value, value))
                 elif kind is sre.RANGE and value[1] - value[0] < 0x10000:
-                    codes.update(range(value[0], value[1] + 1))
+                    spans.append(value)
                 else:
                     other.append((str(kind), str(value)))
-            out.append(("IN", frozenset(codes), tuple(sorted(other))))
+            out.append(("IN", _merged(spans), tuple(sorted(other))))
         elif op is sre.LITERAL:
-            out.append(("IN", frozenset({arg}), ()))
+            out.append(("IN", ((arg, arg),), ()))
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
             out.append((str(op), arg[0], arg[1], _shape(arg[2])))
         elif op is sre.SUBPATTERN:
@@ -548,6 +548,18 @@ def _shape(items: Any) -> Any:
             out.append(("BRANCH", tuple(_shape(branch) for branch in arg[1])))
         else:
             out.append((str(op), str(arg)))
+    return tuple(out)
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The characters a class takes in as sorted, disjoint, non-adjacent ranges: one spelling per set, in
+    space that grows with the pattern's text (a set of every character spent megabytes per `[\\x00-\\uffff]`)."""
+    out: list[tuple[int, int]] = []
+    for low, high in sorted(spans):
+        if out and low <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], high))
+        else:
+            out.append((low, high))
     return tuple(out)
 
 

@@ -141,6 +141,10 @@ def _crd(doc: Document, pointer: str, raw: dict[str, Any]) -> Crd:
             if "version" in spec else ""
         raise _error(doc, f"CustomResourceDefinition {name} has no spec.versions{hint}",
                      pointer + ("/spec/versions" if "versions" in spec else "/spec"))
+    most = doc.limits.max_versions
+    if len(listed) > most:  # served versions are compared pairwise for round trips: the work grows as the square
+        raise _error(doc, f"CustomResourceDefinition {name} lists {len(listed)} versions, more than {most} "
+                     "(--max-versions)", pointer + "/spec/versions")
     versions: dict[str, CrdVersion] = {}
     for i, item in enumerate(listed):
         at = f"{pointer}/spec/versions/{i}"

@@ -221,6 +221,9 @@ class SpecGraph:
     _stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     _users_of: dict[str, set[str]] = field(default_factory=dict)
+    #: the graph's strongly connected components and the operations above each, filled as they are asked for
+    _components: tuple[Any, dict[Any, int]] | None = None
+    _above: dict[int, frozenset[str]] = field(default_factory=dict)
     _subjects: dict[str, tuple[str | None, str | None]] | None = None
     #: what a finished `users_subject` walk found above a node, None when it was shared: a later walk that
     #: reaches the node takes it whole instead of walking its ancestors again (Stripe: 475 walks, each
@@ -441,20 +444,36 @@ class SpecGraph:
         return None, None
 
     def _users(self, start: tuple[str, str]) -> set[str]:
-        """Keys of the operations among the ancestors of a node: a walk up the reversed edges."""
-        pred = self.graph.pred
-        if start not in pred:
+        """Keys of the operations among the ancestors of a node.
+
+        Each strongly connected component (schemas that refer to each other) is summed up once from the
+        components above it: a walk up the graph per schema was quadratic on a long chain of schemas."""
+        if start not in self.graph:
             return set()
-        seen, frontier, operations = {start}, [start], set()
-        while frontier:
-            for parent in pred[frontier.pop()]:
-                if parent not in seen:
-                    seen.add(parent)
-                    if parent[0] == "op":
-                        operations.add(parent[1])
-                    else:
-                        frontier.append(parent)
-        return operations
+        if self._components is None:
+            import networkx as nx
+
+            condensed = nx.condensation(self.graph)
+            self._components = (condensed, condensed.graph["mapping"])
+        condensed, mapping = self._components
+        pred, above = condensed.pred, self._above
+        stack = [mapping[start]]
+        while stack:  # post-order: a component is summed once every component above it is
+            component = stack[-1]
+            if component in above:
+                stack.pop()
+                continue
+            waiting = [p for p in pred[component] if p not in above]
+            if waiting:
+                stack.extend(waiting)
+                continue
+            stack.pop()
+            found: set[str] = set()
+            for parent in pred[component]:
+                found.update(above[parent])
+                found.update(key for kind, key in condensed.nodes[parent]["members"] if kind == "op")
+            above[component] = frozenset(found)
+        return set(above[mapping[start]])
 
 
 def _direction(directions: set[str]) -> str:

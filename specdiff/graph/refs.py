@@ -68,7 +68,10 @@ class Resolver:
         key = target.relative_to(base).as_posix()
         if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
-            text = doc.reader(target, name)
+            try:
+                text = doc.reader(target, name)
+            except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
+                raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
             self._loaded(key, load_text_any(text, name, target.parent, doc))
         return self.externals[key]
 
@@ -131,8 +134,9 @@ class Resolver:
         return node
 
     def _check_chain(self, node: Any, target_doc: Document, pointer: str, doc: Document, at: str) -> None:
-        """Follow a target that is itself a `$ref` until something else: coming back means no schema at all."""
-        chain = [(id(target_doc), pointer)]
+        """Follow a target that is itself a `$ref` until something else: coming back means no schema at all.
+        The chain is a set, so a chain of thousands of bare refs is walked once, not searched once per link."""
+        chain = {(id(target_doc), pointer)}
         shown = [pointer or "#"]
         while _is_ref(node):
             next_at = pointer + "/$ref"
@@ -145,7 +149,7 @@ class Resolver:
             shown.append(pointer or "#")
             if key in chain:
                 raise self.error(f"$ref cycle with no schema in it: {' -> '.join(shown)}", doc, at)
-            chain.append(key)
+            chain.add(key)
         self._acyclic.update(chain)
 
     def named(self, ref: str, doc: Document, at: str) -> str | None:

@@ -42,6 +42,7 @@ class Limits:
     max_depth: int = 256
     max_alias_nodes: int = 1_000_000  # nodes a YAML document may expand to through aliases
     max_changes: int = 100_000  # changes one comparison may find: what expanded aliases may produce
+    max_versions: int = 100  # versions one CustomResourceDefinition may list: served ones are compared pairwise
     allow_remote_refs: bool = False  # fetch http(s) $refs
     remote_timeout: float = 10.0  # seconds for each remote $ref: connecting, and reading the whole answer
 
@@ -164,6 +165,11 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
+#: strings at least this long are remembered, so that an alias of one counts as shared (and its bytes are counted);
+#: an alias of a shorter one adds at most _SHARED_TEXT / 2 characters per two-character `*a` in the file itself
+_SHARED_TEXT = 64
+
+
 def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
     """Plain data from a composed YAML node tree.
 
@@ -184,6 +190,8 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
             return found
         tag = node.tag
         if tag == _STR and isinstance(node, yaml.ScalarNode):
+            if len(node.value) >= _SHARED_TEXT:  # an alias of it may repeat its bytes: counted by check_shape
+                built[id(node)] = node.value
             return node.value
         if tag == _MAP and isinstance(node, yaml.MappingNode):
             if depth > max_depth:
@@ -527,14 +535,16 @@ def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
 
 
 def check_shape(data: Any, name: str, limits: Limits) -> None:
-    """Refuse nesting deeper than the limit, alias expansions beyond the budget (billion laughs), and
-    structures that contain themselves (`&a [*a]`).
+    """Refuse nesting deeper than the limit, alias expansions beyond the budget (billion laughs: in nodes, and
+    in the text of aliased strings, which --max-bytes bounds as if the document were written out without
+    aliases), and structures that contain themselves (`&a [*a]`).
 
     Each distinct node is visited once; a shared subtree (a YAML alias) is counted once per use through its
     memoised size and height, so the check is linear in the distinct nodes even when the expansion would be
     astronomically large.
     """
     size: dict[int, int] = {}  # id -> nodes it expands to
+    text: dict[int, int] = {}  # id -> characters of the strings it expands to, keys included
     height: dict[int, int] = {}  # id -> levels below and including it
     open_ids: set[int] = set()  # ids on the path being walked
     stack: list[tuple[Any, int, bool]] = [(data, 1, False)]
@@ -552,6 +562,11 @@ def check_shape(data: Any, name: str, limits: Limits) -> None:
             if size[key] > limits.max_alias_nodes:
                 raise InputError(f"YAML aliases expand to more than {limits.max_alias_nodes} nodes "
                                  "(alias budget exceeded, --max-aliases)", file=name)
+            text[key] = sum(len(c) if type(c) is str else text.get(id(c), 0) for c in children) \
+                + (sum(map(len, node)) if isinstance(node, dict) else 0)
+            if text[key] > limits.max_bytes:  # few nodes, long strings: a byte bomb, not a node bomb
+                raise InputError(f"YAML aliases expand to more than {limits.max_bytes} bytes of text "
+                                 "(alias budget exceeded, --max-bytes)", file=name)
             continue
         if depth > limits.max_depth:
             raise _too_deep(name, limits)

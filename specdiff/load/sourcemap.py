@@ -74,6 +74,7 @@ class JsonSourceMap(SourceMap):
         super().__init__(text)
         self._members: dict[int, dict[str, tuple[int, int]]] = {}  # object offset -> key -> (key, value)
         self._scanned_to: dict[int, int] = {}
+        self._elements: dict[int, list[int]] = {}  # array offset -> offsets of the elements scanned so far
 
     def _ws(self, i: int) -> int:
         text = self.text
@@ -105,16 +106,25 @@ class JsonSourceMap(SourceMap):
                 return members[name]
 
     def _element(self, arr: int, index: int) -> int | None:
+        """Scans each array once, however many of its elements are asked for: a rescan per element was
+        quadratic on a long array."""
         text = self.text
-        i = self._ws(arr + 1)
-        for _ in range(index):
+        elements = self._elements.setdefault(arr, [])
+        i = self._ws(arr + 1) if not elements else self._after(elements[-1])
+        while len(elements) <= index:
             if i >= len(text) or text[i] == "]":
                 return None
-            _, i = _DECODER.raw_decode(text, i)
-            i = self._ws(i)
-            if text[i] == ",":
-                i = self._ws(i + 1)
-        return None if i >= len(text) or text[i] == "]" else i
+            elements.append(i)
+            i = self._after(i)
+        return elements[index]
+
+    def _after(self, element: int) -> int:
+        """The offset of the element after the one at `element` (or of the closing bracket)."""
+        _, i = _DECODER.raw_decode(self.text, element)
+        i = self._ws(i)
+        if i < len(self.text) and self.text[i] == ",":
+            i = self._ws(i + 1)
+        return i
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         try:
@@ -145,6 +155,7 @@ class YamlSourceMap(SourceMap):
         super().__init__(text)
         self.multi = multi
         self._root: Any = None
+        self._keys: dict[int, dict[str, tuple[Any, Any]]] = {}  # id(mapping node) -> key -> (key mark, value)
 
     def _tree(self) -> Any:
         if self._root is None:
@@ -170,12 +181,10 @@ class YamlSourceMap(SourceMap):
                 node = node[index]
                 mark = node.start_mark
             elif isinstance(node, yaml.MappingNode):
-                for key, value in node.value:
-                    if isinstance(key, yaml.ScalarNode) and str(key.value) == token:
-                        mark, node = key.start_mark, value
-                        break
-                else:
+                member = self._mapping(node).get(token)
+                if member is None:
                     return None
+                mark, node = member
             elif isinstance(node, yaml.SequenceNode):
                 index = array_index(token, len(node.value))
                 if index is None:
@@ -185,3 +194,15 @@ class YamlSourceMap(SourceMap):
             else:
                 return None
         return (mark.line + 1, mark.column + 1) if mark is not None else None
+
+    def _mapping(self, node: yaml.MappingNode) -> dict[str, tuple[Any, Any]]:
+        """A mapping's keys indexed once (the tree keeps the node alive, so its id stays its own): a scan per
+        lookup was quadratic on a wide mapping."""
+        keys = self._keys.get(id(node))
+        if keys is None:
+            keys = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    keys.setdefault(str(key.value), (key.start_mark, value))
+            self._keys[id(node)] = keys
+        return keys

@@ -111,9 +111,10 @@ def sized(report: Report, fit: Fit, title: tuple[str, ...] = (MARKER, "### specd
     """The report in Markdown under `title` (a history gives each step its own heading and no marker)."""
     summary = report.summary()
     head = [*title,
-            f"{code_span(report.old.name)} → {code_span(report.new.name)} · {escape(report.policy_label)} · "
+            f"{code_span(_clip(report.old.name))} → {code_span(_clip(report.new.name))} · "
+            f"{escape(_clip(report.policy_label))} · "
             + " · ".join(f"{_ICONS[level]} **{summary[level.value]}** {level.value}" for level in Level), ""]
-    notes = ["#### Notes", *(f"- {escape(note)}" for note in report.notes), ""] if report.notes else []
+    notes = _notes(report.notes, fit)
     if not report.findings:
         return "\n".join(head + ["No changes found.", ""] + notes)
     blocks: list[tuple[list[str], list[Finding], list[str]]] = []  # (opening lines, findings, closing lines)
@@ -128,6 +129,30 @@ def sized(report: Report, fit: Fit, title: tuple[str, ...] = (MARKER, "### specd
                        "", *_TABLE_HEAD]
             blocks.append((opening, chosen, ["", "</details>", ""]))
     return _cut(head, blocks, notes, fit)
+
+
+#: characters of a file name or the policy label (which names a single CRD) the header shows, and of one note:
+#: they come from the spec and the command line, and the comment must fit however long they are
+_HEAD_TEXT, _NOTE_TEXT = 300, 1000
+
+
+def _clip(text: str, width: int = _HEAD_TEXT) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _notes(notes: tuple[str, ...], fit: Fit) -> list[str]:
+    """The notes section, each note clipped, and as many notes as fit in a quarter of the limit."""
+    if not notes:
+        return []
+    lines, room = [], fit.limit // 4
+    for i, note in enumerate(notes):
+        line = f"- {escape(_clip(note, _NOTE_TEXT))}"
+        room -= fit.measure(line) + 1
+        if room < 0:
+            lines.append(f"- and {len(notes) - i} more (`specdiff OLD NEW` shows them all)")
+            break
+        lines.append(line)
+    return ["#### Notes", *lines, ""]
 
 
 def _utf16_units(text: str) -> int:
