@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from specdiff.graph.schemas import required_set, type_set
+from specdiff.graph.schemas import nullable, required_set, type_set
 
 Schema = dict[str, Any]
 #: keywords that say nothing about the values a part accepts
@@ -64,7 +64,11 @@ def may_overlap(a: Schema, b: Schema) -> bool:
 
 
 def _types(schema: Schema) -> frozenset[str]:
-    types = type_set(schema, "")
+    """The JSON types a schema admits, null included (`type: "null"` overlaps only null); none when it does
+    not say."""
+    if "type" not in schema:
+        return frozenset()
+    types = type_set(schema, "") | ({"null"} if nullable(schema) or schema["type"] == "null" else set())
     return types | {"integer"} if "number" in types else types
 
 

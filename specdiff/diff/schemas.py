@@ -9,7 +9,7 @@ of operations times schemas.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -186,9 +186,11 @@ class SchemaDiffer:
         self.single("items", "[]", old, new, where, presence=not retyped)
         self._additional_properties(old, new, where)
         self.single("not", "<not>", old, new, where)
+        paired: dict[str, str] = {}
         for keyword in ("allOf", "oneOf", "anyOf"):
-            self._composition(keyword, old, new, where)
-        self.value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
+            paired.update(self._composition(keyword, old, new, where))
+        self.value("discriminator", _discriminator(o, lambda name: paired.get(self.names.get(name, name), name)),
+                   _discriminator(n, lambda name: name), old, new, where)
         compare_2020(self, old, new, where)
         compare_extensions(self, old, new, where)
         if self.include_docs:
@@ -387,26 +389,73 @@ class SchemaDiffer:
                 same_type = key
         return same_type or next(iter(members))
 
-    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> None:
+    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> dict[str, str]:
+        """Compare the members of an `allOf`, `oneOf` or `anyOf` paired by meaning (`_paired`); the others are
+        added or removed. Returns the pairs, old key -> new key."""
         old_members = self._members(keyword, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
+        pairs = self._paired(keyword, old, new, old_members, new_members)
+        partner = {new_key: old_key for old_key, new_key in pairs.items()}
         label = "" if keyword == "allOf" else f"<{keyword}>"
         for key, (pointer, schema) in new_members.items():
-            if key in old_members:
-                old_pointer, old_schema = old_members[key]
-                self.compare(Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document),
-                             where.at(label))
+            if key in partner:
+                old_pointer, old_schema = old_members[partner[key]]
+                old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
+                if partner[key] != key:  # the same branch under another name, or spelt inline: compare what it says
+                    old_side, new_side = self._resolved(old_side, self.old_normal), self._resolved(new_side,
+                                                                                                   self.new_normal)
+                self.compare(old_side, new_side, where.at(label))
             else:
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
                                  member=_member_label(key, schema),
                                  **self._branch_facts(keyword, key, new, new_members)))
         for key, (pointer, schema) in old_members.items():
-            if key not in new_members:
+            if key not in pairs:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
                                  member=_member_label(key, schema)))
-        added = [item for key, item in new_members.items() if key not in old_members]
+        added = [item for key, item in new_members.items() if key not in partner]
         if keyword == "allOf" and added:
             self._all_of_additions(old, new, added, where)
+        return pairs
+
+    def _paired(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
+                new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
+        """Old member key -> new member key for the members that are the same branch: the same named schema;
+        then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
+        inline schema (or two) that say the same; then members of the same types, in order. Position alone
+        pairs nothing: a branch inserted before the others is an added branch, not every branch changed."""
+        pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
+
+        def pair(old_key: str, new_key: str) -> None:
+            if old_key not in pairs and new_key not in pairs.values():
+                pairs[old_key] = new_key
+
+        if keyword != "allOf":
+            old_values = _discriminator(old.schema, lambda name: self.names.get(name, name))
+            new_values = _discriminator(new.schema, lambda name: name)
+            if isinstance(old_values, dict) and isinstance(new_values, dict):
+                for value, old_key in old_values["mapping"].items():
+                    new_key = new_values["mapping"].get(value)
+                    if old_key in old_members and new_key in new_members:
+                        pair(old_key, new_key)
+        old_targets = {key: self.old_normal.target(m, at, old.document) for key, (at, m) in old_members.items()}
+        new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
+        for same in (lambda a, b: a[1] == b[1],  # written alike
+                     lambda a, b: canonical(old_targets[a[0]]) == canonical(new_targets[b[0]]),
+                     lambda a, b: type_set(old_targets[a[0]], old.document.dialect)
+                     == type_set(new_targets[b[0]], new.document.dialect)
+                     and nullable(old_targets[a[0]]) == nullable(new_targets[b[0]])):
+            for old_key, (_, old_member) in old_members.items():
+                for new_key, (_, new_member) in new_members.items():
+                    if (old_key not in pairs and new_key not in pairs.values()
+                            and same((old_key, old_member), (new_key, new_member))):
+                        pair(old_key, new_key)
+        return pairs
+
+    def _resolved(self, side: Side, normal: Normaliser) -> Side:
+        """A member as the schema its `$ref`s lead to, where that schema is written."""
+        node = normal.node(side.schema, side.pointer, side.document)
+        return Side(node.schema, node.pointer, node.document)
 
     # -- what an added allOf part or oneOf branch brings (specdiff.diff.compositions) ---------------
     def _branch_facts(self, keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]
@@ -520,8 +569,26 @@ def _types(types: frozenset[str]) -> str | list[str] | None:
     return next(iter(types)) if len(types) == 1 else sorted(types)
 
 
-def _discriminator(schema: Schema) -> Any:
+def _discriminator(schema: Schema, member: Callable[[str], str]) -> Any:
+    """A discriminator as its property and the value -> member it selects: its `mapping`, and each named member
+    it does not map by its own name (the value OpenAPI implies). Targets are compared by what they select, as
+    `member` names it (an old member by the new member paired with it), not by how the `$ref` is spelt."""
     value = schema.get("discriminator", MISSING)
-    if isinstance(value, dict):
-        return {k: value[k] for k in ("propertyName", "mapping") if k in value}
-    return value
+    if not isinstance(value, dict):
+        return value
+    explicit = mapping(value.get("mapping"))
+    mapped = {_last_segment(target) for target in explicit.values() if isinstance(target, str)}
+    selects = {name: member(name) for name in _member_names(schema) if name not in mapped}
+    selects.update({key: member(_last_segment(target)) for key, target in explicit.items() if isinstance(target, str)})
+    return {"propertyName": value.get("propertyName"), "mapping": dict(sorted(selects.items()))}
+
+
+def _member_names(schema: Schema) -> list[str]:
+    """The names of the schemas a `oneOf` or `anyOf` refers to."""
+    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in schema.get(keyword) or ()
+            if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+
+
+def _last_segment(ref: str) -> str:
+    """`Cat` from `#/components/schemas/Cat` or `Cat`: a discriminator mapping may give a name or a reference."""
+    return ref.rpartition("/")[2]
