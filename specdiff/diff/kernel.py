@@ -16,6 +16,7 @@ from specdiff.diff.vocabulary import Where
 from specdiff.graph.model import Schema
 from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change
 
 #: a keyword that is not written (`None` is a value a spec may hold)
@@ -28,11 +29,19 @@ Item = TypeVar("Item")
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a comparison: the schema, where it is, and the document its refs resolve in."""
+    """One side of a comparison: the schema, where it is, and the document its refs resolve in; an `allOf`
+    read as one schema also says where each of its properties is written (`places`)."""
 
     schema: Schema
     pointer: str
     document: Document
+    places: Mapping[str, str] | None = None
+
+    def property_pointer(self, name: str) -> str:
+        """Where the property `name` is written."""
+        if self.places is not None and name in self.places:
+            return self.places[name]
+        return self.pointer + join_pointer(("properties", name))
 
 
 class Differ(Protocol):

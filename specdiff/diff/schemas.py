@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
-from specdiff.diff.compositions import flattened, may_overlap, with_additions
+from specdiff.diff.compositions import composed, flattened, may_overlap, with_additions
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -39,7 +39,6 @@ from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import join_pointer
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -116,6 +115,11 @@ class SchemaDiffer:
     # -- refs: graph.normalise resolves every spelling to a node; here only what a pair of nodes means ----------
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
+        if _composed(old.schema) != _composed(new.schema) and not ("allOf" in old.schema and "allOf" in new.schema):
+            # a schema written whole on one side and as an allOf of parts on the other: compare what each says
+            old, new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
+            self._keywords(old, new, where)
+            return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
             new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
@@ -241,7 +245,7 @@ class SchemaDiffer:
         new_props = mapping(new.schema.get("properties"))
         old_required, new_required = required_set(old.schema), required_set(new.schema)
         for name, schema in new_props.items():
-            pointer = new.pointer + join_pointer(("properties", name))
+            pointer = new.property_pointer(name)
             if name not in old_props:
                 at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
@@ -251,12 +255,12 @@ class SchemaDiffer:
                 if isinstance(schema, dict):
                     self.introduced(Side(schema, pointer, new.document), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
-                old_pointer = old.pointer + join_pointer(("properties", name))
+                old_pointer = old.property_pointer(name)
                 self.compare(Side(old_props[name], old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
-                old_pointer = old.pointer + join_pointer(("properties", name))
+                old_pointer = old.property_pointer(name)
                 at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
@@ -291,9 +295,9 @@ class SchemaDiffer:
         """A field whose `required` changed is read or written as the field itself is on both sides."""
         if name not in mapping(old.schema.get("properties")) or name not in mapping(new.schema.get("properties")):
             return where
-        tokens = join_pointer(("properties", name))
-        return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.document),
-                              Side(new.schema, new.pointer + tokens, new.document))
+        return self._directed(where, where.context.stability,
+                              Side(old.schema, old.property_pointer(name), old.document),
+                              Side(new.schema, new.property_pointer(name), new.document))
 
     def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
         _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
@@ -451,6 +455,19 @@ class SchemaDiffer:
                             and same((old_key, old_member), (new_key, new_member))):
                         pair(old_key, new_key)
         return pairs
+
+    def _joined(self, side: Side, normal: Normaliser) -> Side:
+        """A schema as one: its `allOf` parts joined (each property where it is written), past its `$ref`s."""
+        side = self._resolved(side, normal)
+        if not _composed(side.schema):
+            return side
+
+        def part(schema: Schema, pointer: str) -> tuple[Schema, str]:
+            node = normal.node(schema, pointer, side.document)
+            return node.schema, node.pointer if node.document is side.document else pointer
+
+        schema, places = composed(side.schema, side.pointer, part)
+        return Side(schema, side.pointer, side.document, places)
 
     def _resolved(self, side: Side, normal: Normaliser) -> Side:
         """A member as the schema its `$ref`s lead to, where that schema is written."""
