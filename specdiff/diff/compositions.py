@@ -24,21 +24,28 @@ def flattened(schema: Schema, resolve: Callable[[Schema], Schema]) -> Schema:
     return composed(schema, "", lambda part, at: (resolve(part), at))[0]
 
 
-def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tuple[Schema, str]]
-             ) -> tuple[Schema, dict[str, str]]:
-    """A schema at `pointer` and its `allOf` parts read as one, and where each property is written: the last
-    part that writes it, the one that refines it (`resolve` gives a part's target and its pointer)."""
+def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tuple[Schema, str]],
+             depth: int = 0) -> tuple[Schema, dict[str, str]]:
+    """A schema at `pointer` and its `allOf` parts read as one, parts of parts included, and where each property
+    is written: the last part that writes it, the one that refines it (`resolve` gives a part's target and its
+    pointer)."""
     base = {k: v for k, v in schema.items() if k != "allOf"}
     places = {name: pointer + join_pointer(("properties", name)) for name in _properties(base)}
     parts = schema.get("allOf")
     for i, part in enumerate(parts if isinstance(parts, list) else ()):
         if isinstance(part, dict):
             target, at = resolve(part, f"{pointer}/allOf/{i}")
+            if isinstance(target.get("allOf"), list) and depth < _DEPTH:
+                target, inner = composed(target, at, resolve, depth + 1)
+            else:
+                inner = {name: at + join_pointer(("properties", name)) for name in _properties(target)}
             base = with_additions(base, target)
-            places.update({name: at + join_pointer(("properties", name)) for name in _properties(target)})
+            places.update(inner)
     return base, places
 
 
+#: how deep parts of parts are joined (a part that includes itself stops here)
+_DEPTH = 8
 #: bounds of which the joined schema keeps the tighter, as a value must meet both parts' bounds
 _TIGHTER: dict[str, Callable[[Any, Any], Any]] = {
     "maximum": min, "maxLength": min, "maxItems": min, "maxProperties": min,

@@ -117,9 +117,10 @@ class SchemaDiffer:
         written_old, written_new = old, new
         if _composed(old.schema) != _composed(new.schema) and not ("allOf" in old.schema and "allOf" in new.schema):
             # a schema written whole on one side and as an allOf of parts on the other: compare what each says
-            old, new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
-            self._keywords(old, new, where)
-            return
+            joined_old, joined_new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
+            if not any(k in s.schema for s in (joined_old, joined_new) for k in ("oneOf", "anyOf")):
+                self._keywords(joined_old, joined_new, where)  # (unions are paired member by member, below)
+                return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
             new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
@@ -187,7 +188,8 @@ class SchemaDiffer:
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
-        self.single("items", "[]", old, new, where, presence=not retyped)
+        if not (isinstance(o.get("items"), list) or isinstance(n.get("items"), list)):  # a tuple: jsonschema2020
+            self.single("items", "[]", old, new, where, presence=not retyped)
         self._additional_properties(old, new, where)
         self.single("not", "<not>", old, new, where)
         paired: dict[str, str] = {}
@@ -426,8 +428,8 @@ class SchemaDiffer:
                 new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
         """Old member key -> new member key for the members that are the same branch: the same named schema;
         then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
-        inline schema (or two) that say the same; then members of the same types, in order. Position alone
-        pairs nothing: a branch inserted before the others is an added branch, not every branch changed."""
+        inline schema (or two) that say the same; then members of the same types, in order, one of them inline
+        (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others is an added branch, not every branch changed."""
         pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
 
         def pair(old_key: str, new_key: str) -> None:
@@ -446,7 +448,8 @@ class SchemaDiffer:
         new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
         for same in (lambda a, b: a[1] == b[1],  # written alike
                      lambda a, b: canonical(old_targets[a[0]]) == canonical(new_targets[b[0]]),
-                     lambda a, b: type_set(old_targets[a[0]], old.document.dialect)
+                     lambda a, b: (a[0].startswith("#") or b[0].startswith("#"))  # not two named schemas
+                     and type_set(old_targets[a[0]], old.document.dialect)
                      == type_set(new_targets[b[0]], new.document.dialect)
                      and nullable(old_targets[a[0]]) == nullable(new_targets[b[0]])):
             for old_key, (_, old_member) in old_members.items():
