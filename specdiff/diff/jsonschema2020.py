@@ -99,12 +99,14 @@ class _Tuple:
 
     def __init__(self, side: Side) -> None:
         items = side.schema.get("items", MISSING)
-        self.older = isinstance(items, list)
+        # only a 3.1 document may name an older draft for its schemas; OpenAPI 3.0 and Swagger 2.0 have no tuples
+        self.older = isinstance(items, list) and side.document.dialect == "openapi-3.1"
         positions, rest = (items, "additionalItems") if self.older else (side.schema.get("prefixItems"), "items")
         keyword = "items" if self.older else "prefixItems"
         self.positions = [(f"{side.pointer}/{keyword}/{i}", item)
                           for i, item in enumerate(positions if isinstance(positions, list) else [])]
-        self.rest = (f"{side.pointer}/{rest}", side.schema.get(rest, MISSING))
+        value = side.schema.get(rest, MISSING)
+        self.rest = (f"{side.pointer}/{rest}", MISSING if isinstance(value, list) else value)
 
     def at(self, index: int) -> tuple[tuple[str, Any], bool]:
         """What governs the element at `index`, and whether that is a position."""

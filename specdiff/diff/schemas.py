@@ -428,8 +428,9 @@ class SchemaDiffer:
                 new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
         """Old member key -> new member key for the members that are the same branch: the same named schema;
         then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
-        inline schema (or two) that say the same; then members of the same types, in order, one of them inline
-        (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others is an added branch, not every branch changed."""
+        inline schema (or two) that say the same; then members of the same types, in order, two inline ones
+        first (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others
+        is an added branch, not every branch changed."""
         pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
 
         def pair(old_key: str, new_key: str) -> None:
@@ -446,16 +447,20 @@ class SchemaDiffer:
                         pair(old_key, new_key)
         old_targets = {key: self.old_normal.target(m, at, old.document) for key, (at, m) in old_members.items()}
         new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
-        for same in (lambda a, b: a[1] == b[1],  # written alike
-                     lambda a, b: canonical(old_targets[a[0]]) == canonical(new_targets[b[0]]),
-                     lambda a, b: (a[0].startswith("#") or b[0].startswith("#"))  # not two named schemas
-                     and type_set(old_targets[a[0]], old.document.dialect)
-                     == type_set(new_targets[b[0]], new.document.dialect)
-                     and nullable(old_targets[a[0]]) == nullable(new_targets[b[0]])):
-            for old_key, (_, old_member) in old_members.items():
-                for new_key, (_, new_member) in new_members.items():
-                    if (old_key not in pairs and new_key not in pairs.values()
-                            and same((old_key, old_member), (new_key, new_member))):
+
+        def same_types(a: str, b: str) -> bool:
+            return (type_set(old_targets[a], old.document.dialect) == type_set(new_targets[b], new.document.dialect)
+                    and nullable(old_targets[a]) == nullable(new_targets[b]))
+
+        tiers: list[Callable[[str, str], bool]] = [
+            lambda a, b: old_members[a][1] == new_members[b][1],  # written alike
+            lambda a, b: canonical(old_targets[a]) == canonical(new_targets[b]),  # say the same
+            lambda a, b: a.startswith("#") and b.startswith("#") and same_types(a, b),  # two inline
+            lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b)]  # one inline
+        for same in tiers:
+            for old_key in old_members:
+                for new_key in new_members:
+                    if same(old_key, new_key):
                         pair(old_key, new_key)
         return pairs
 
