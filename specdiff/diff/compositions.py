@@ -19,18 +19,14 @@ Schema = dict[str, Any]
 _QUIET = frozenset({"description", "title", "example", "examples", "externalDocs", "$comment", "allOf"})
 
 
-def flattened(schema: Schema, resolve: Callable[[Schema], Schema]) -> Schema:
-    """A schema and its `allOf` parts read as one (properties and required joined; parts resolved)."""
-    return composed(schema, "", lambda part, at: (resolve(part), at))[0]
-
-
 def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tuple[Schema, str]],
              depth: int = 0) -> tuple[Schema, dict[str, str]]:
-    """A schema at `pointer` and its `allOf` parts read as one, parts of parts included, and where each property
-    is written: the last part that writes it, the one that refines it (`resolve` gives a part's target and its
-    pointer)."""
+    """A schema at `pointer` and its `allOf` parts read as one, parts of parts included, and where each keyword
+    and property of the joined schema is written, by its pointer inside it (`/required`, `/properties/name`):
+    the part whose value it keeps, a property in the last part that writes it (the one that refines it).
+    `resolve` gives a part's target and its pointer."""
     base = {k: v for k, v in schema.items() if k != "allOf"}
-    places = {name: pointer + join_pointer(("properties", name)) for name in _properties(base)}
+    places = _places(base, pointer)
     parts = schema.get("allOf")
     for i, part in enumerate(parts if isinstance(parts, list) else ()):
         if isinstance(part, dict):
@@ -38,10 +34,19 @@ def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tupl
             if isinstance(target.get("allOf"), list) and depth < _DEPTH:
                 target, inner = composed(target, at, resolve, depth + 1)
             else:
-                inner = {name: at + join_pointer(("properties", name)) for name in _properties(target)}
-            base = with_additions(base, target)
-            places.update(inner)
+                inner = _places(target, at)
+            merged = with_additions(base, target)
+            places.update({inside: place for inside, place in inner.items()
+                           if inside.startswith("/properties/") or merged.get(inside[1:]) is not base.get(inside[1:])})
+            base = merged
     return base, places
+
+
+def _places(schema: Schema, pointer: str) -> dict[str, str]:
+    """Where a schema writes its keywords and properties, by their pointers inside it."""
+    return {**{join_pointer((key,)): pointer + join_pointer((key,)) for key in schema},
+            **{join_pointer(("properties", name)): pointer + join_pointer(("properties", name))
+               for name in _properties(schema)}}
 
 
 #: how deep parts of parts are joined (a part that includes itself stops here)

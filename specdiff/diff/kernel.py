@@ -30,18 +30,24 @@ Item = TypeVar("Item")
 @dataclass(frozen=True)
 class Side:
     """One side of a comparison: the schema, where it is, and the document its refs resolve in; an `allOf`
-    read as one schema also says where each of its properties is written (`places`)."""
+    read as one schema also says in which part each keyword and property is written (`places`, by the pointer
+    inside the joined schema: `/required`, `/properties/name`)."""
 
     schema: Schema
     pointer: str
     document: Document
     places: Mapping[str, str] | None = None
 
+    def place(self, *tokens: str) -> str:
+        """Where a keyword (`required`) or a place inside it (`properties`, `name`) is written."""
+        inside = join_pointer(tokens)
+        if self.places is not None and inside in self.places:
+            return self.places[inside]
+        return self.pointer + inside
+
     def property_pointer(self, name: str) -> str:
         """Where the property `name` is written."""
-        if self.places is not None and name in self.places:
-            return self.places[name]
-        return self.pointer + join_pointer(("properties", name))
+        return self.place("properties", name)
 
 
 class Differ(Protocol):
@@ -70,7 +76,7 @@ def presence(old_value: Any, new_value: Any, absent: Any = MISSING) -> str:
 
 def keyword_pointer(side: Side, keyword: str) -> str:
     """The keyword on a side that writes it, else the schema."""
-    return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
+    return side.place(keyword) if keyword in side.schema else side.pointer
 
 
 def keyed_difference(old: Mapping[Key, Item], new: Mapping[Key, Item]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
-from specdiff.diff.compositions import composed, flattened, may_overlap, with_additions
+from specdiff.diff.compositions import composed, may_overlap
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -115,12 +115,8 @@ class SchemaDiffer:
     # -- refs: graph.normalise resolves every spelling to a node; here only what a pair of nodes means ----------
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
-        if _composed(old.schema) != _composed(new.schema) and not ("allOf" in old.schema and "allOf" in new.schema):
-            # a schema written whole on one side and as an allOf of parts on the other: compare what each says
-            joined_old, joined_new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
-            if not any(k in s.schema for s in (joined_old, joined_new) for k in ("oneOf", "anyOf")):
-                self._keywords(joined_old, joined_new, where)  # (unions are paired member by member, below)
-                return
+        if (_composed(old.schema) or _composed(new.schema)) and self._read_as_one(old, new, where):
+            return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
             new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
@@ -271,14 +267,14 @@ class SchemaDiffer:
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=False, new=True, where=at,
-                                 old_pointer=old.pointer + "/required" if "required" in old.schema else old.pointer,
-                                 new_pointer=new.pointer + "/required", name=name))
+                                 old_pointer=keyword_pointer(old, "required"),
+                                 new_pointer=keyword_pointer(new, "required"), name=name))
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=True, new=False, where=at,
-                                 old_pointer=old.pointer + "/required",
-                                 new_pointer=new.pointer + "/required" if "required" in new.schema else new.pointer,
+                                 old_pointer=keyword_pointer(old, "required"),
+                                 new_pointer=keyword_pointer(new, "required"),
                                  name=name))
 
     # -- what the graph says about a place: its stability and direction ----------------------------------
@@ -318,8 +314,8 @@ class SchemaDiffer:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if isinstance(o, dict) and isinstance(n, dict):
-            self.compare(Side(o, f"{old.pointer}/{keyword}", old.document),
-                         Side(n, f"{new.pointer}/{keyword}", new.document), where.at(suffix))
+            self.compare(Side(o, old.place(keyword), old.document), Side(n, new.place(keyword), new.document),
+                         where.at(suffix))
         elif presence and (isinstance(o, dict) or isinstance(n, dict)):
             self.value(keyword, o if o is not None else MISSING, n if n is not None else MISSING, old, new,
                         where)
@@ -335,10 +331,8 @@ class SchemaDiffer:
         if allowed_old is not allowed_new:
             self.emit(change("modified", "schema", "additionalProperties", old=allowed_old, new=allowed_new,
                              where=where,
-                             old_pointer=old.pointer + "/additionalProperties" if "additionalProperties" in old.schema
-                         else old.pointer,
-                             new_pointer=new.pointer + "/additionalProperties" if "additionalProperties" in new.schema
-                         else new.pointer))
+                             old_pointer=keyword_pointer(old, "additionalProperties"),
+                             new_pointer=keyword_pointer(new, "additionalProperties")))
 
     def _union_against_plain(self, old: Side, new: Side, where: Where) -> bool:
         """A plain schema that became an `anyOf`/`oneOf` (or the reverse) is compared with its closest member.
@@ -401,17 +395,23 @@ class SchemaDiffer:
         old_members = self._members(keyword, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
         pairs = self._paired(keyword, old, new, old_members, new_members)
-        partner = {new_key: old_key for old_key, new_key in pairs.items()}
         label = "" if keyword == "allOf" else f"<{keyword}>"
+        for old_key, key in pairs.items():
+            (old_pointer, old_schema), (pointer, schema) = old_members[old_key], new_members[key]
+            old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
+            if old_key != key:  # the same branch under another name, or spelt inline: compare what it says
+                old_side = self._resolved(old_side, self.old_normal)
+                new_side = self._resolved(new_side, self.new_normal)
+            self.compare(old_side, new_side, where.at(label))
+        self._member_notes(keyword, old, new, old_members, new_members, pairs, where)
+        return pairs
+
+    def _member_notes(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
+                      new_members: dict[str, tuple[str, Schema]], pairs: dict[str, str], where: Where) -> None:
+        """The members that pair with none: added (with what a new `oneOf` branch overlaps) or removed."""
+        paired = set(pairs.values())
         for key, (pointer, schema) in new_members.items():
-            if key in partner:
-                old_pointer, old_schema = old_members[partner[key]]
-                old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
-                if partner[key] != key:  # the same branch under another name, or spelt inline: compare what it says
-                    old_side, new_side = self._resolved(old_side, self.old_normal), self._resolved(new_side,
-                                                                                                   self.new_normal)
-                self.compare(old_side, new_side, where.at(label))
-            else:
+            if key not in paired:
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
                                  member=_member_label(key, schema),
                                  **self._branch_facts(keyword, key, new, new_members)))
@@ -419,10 +419,6 @@ class SchemaDiffer:
             if key not in pairs:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
                                  member=_member_label(key, schema)))
-        added = [item for key, item in new_members.items() if key not in partner]
-        if keyword == "allOf" and added:
-            self._all_of_additions(old, new, added, where)
-        return pairs
 
     def _paired(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
                 new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
@@ -464,10 +460,30 @@ class SchemaDiffer:
                         pair(old_key, new_key)
         return pairs
 
+    def _read_as_one(self, old: Side, new: Side, where: Where) -> bool:
+        """Compare two schemas as their `allOf` parts read as one, each keyword and property where it is written,
+        when one is not an `allOf` or their parts do not all pair: a part added, dropped or split in two is
+        judged by what the whole schema now says, not as removed properties and new parts. The parts that
+        came or went are noted. False (compare part by part) when every part pairs, or when a part holds a
+        union (unions pair member by member)."""
+        old_parts, new_parts, pairs = {}, {}, {}
+        if "allOf" in old.schema and "allOf" in new.schema:
+            old_parts = self._members("allOf", old, self.old_normal, rename=True)
+            new_parts = self._members("allOf", new, self.new_normal, rename=False)
+            pairs = self._paired("allOf", old, new, old_parts, new_parts)
+            if len(pairs) == len(old_parts) == len(new_parts):
+                return False
+        joined_old, joined_new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
+        if any(k in side.schema for side in (joined_old, joined_new) for k in ("oneOf", "anyOf")):
+            return False
+        self._keywords(joined_old, joined_new, where)
+        self._member_notes("allOf", old, new, old_parts, new_parts, pairs, where)
+        return True
+
     def _joined(self, side: Side, normal: Normaliser) -> Side:
         """A schema as one: its `allOf` parts joined (each property where it is written), past its `$ref`s."""
         side = self._resolved(side, normal)
-        if not _composed(side.schema):
+        if not isinstance(side.schema.get("allOf"), list):
             return side
 
         def part(schema: Schema, pointer: str) -> tuple[Schema, str]:
@@ -492,17 +508,6 @@ class SchemaDiffer:
         added = self.new_normal.target(schema, pointer, union.document)
         return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.document))
                                 for name, (at, other) in members.items() if name != key)}
-
-    def _all_of_additions(self, old: Side, new: Side, added: list[tuple[str, Schema]], where: Where) -> None:
-        """Compare the old schema (its parts joined) with itself plus what each added part brings."""
-        def old_part(part: Schema) -> Schema:
-            return self.old_normal.target(part, old.pointer, old.document)
-
-        base = flattened(old.schema, old_part)
-        for pointer, part in added:
-            brought = with_additions(base, self.new_normal.target(part, pointer, new.document))
-            if brought != base:
-                self.compare(Side(base, old.pointer, old.document), Side(brought, pointer, new.document), where)
 
     def _members(self, keyword: str, side: Side, normal: Normaliser, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
