@@ -101,8 +101,9 @@ _OPEN_ENDED = ("additionalProperties", "unevaluatedProperties", "unevaluatedItem
 
 #: regular expressions that match every string, so a `pattern` of one says nothing
 _MATCH_ALL = frozenset({"", ".*", "^.*$", "^.*", ".*$", "(.*)", "^(.*)$", "[\\s\\S]*", "^[\\s\\S]*$"})
-#: keywords whose two different values cannot in general be ordered: a `const` replaced, a `pattern` rewritten
-UNORDERED = ("const", "pattern", "if")
+#: keywords whose two different values cannot in general be ordered: a `const` replaced, a `pattern` rewritten,
+#: a `multipleOf` step that neither divides nor is divided by the old one (5 -> 4 refuses 5 and admits 4)
+UNORDERED = ("const", "pattern", "if", "multipleOf")
 
 
 def _narrows(change: Change) -> bool | None:
@@ -137,7 +138,9 @@ def _narrows(change: Change) -> bool | None:
             return bool(new > old) if attribute == "exclusiveMinimum" else bool(new < old)
     if attribute == "uniqueItems":
         return bool(new) and not bool(old)
-    if attribute == "multipleOf" and _number(old) and _number(new) and old and new:
+    if attribute == "multipleOf" and _number(old) and _number(new) and old > 0 and new > 0:
+        # every value stays valid iff the old step is a whole multiple of the new one; exact fractions of the
+        # written decimals (0.1 is 1/10), since float remainders misjudge them (0.3 % 0.1 is not 0)
         ratio = Fraction(str(new)) / Fraction(str(old))
         if ratio.denominator == 1:
             return True  # every multiple of the new step was a multiple of the old one

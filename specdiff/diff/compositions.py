@@ -11,37 +11,71 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from specdiff.graph.schemas import required_set, type_set
+from specdiff.graph.schemas import nullable, required_set, type_set
+from specdiff.load.sourcemap import join_pointer
 
 Schema = dict[str, Any]
 #: keywords that say nothing about the values a part accepts
 _QUIET = frozenset({"description", "title", "example", "examples", "externalDocs", "$comment", "allOf"})
 
 
-def flattened(schema: Schema, resolve: Callable[[Schema], Schema]) -> Schema:
-    """A schema and its `allOf` parts read as one (properties and required joined; parts resolved)."""
-    parts = schema.get("allOf")
+def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tuple[Schema, str]],
+             depth: int = 0) -> tuple[Schema, dict[str, str]]:
+    """A schema at `pointer` and its `allOf` parts read as one, parts of parts included, and where each keyword
+    and property of the joined schema is written, by its pointer inside it (`/required`, `/properties/name`):
+    the part whose value it keeps, a property in the last part that writes it (the one that refines it).
+    `resolve` gives a part's target and its pointer."""
     base = {k: v for k, v in schema.items() if k != "allOf"}
-    for part in parts if isinstance(parts, list) else ():
+    places = _places(base, pointer)
+    parts = schema.get("allOf")
+    for i, part in enumerate(parts if isinstance(parts, list) else ()):
         if isinstance(part, dict):
-            base = with_additions(base, resolve(part))
-    return base
+            target, at = resolve(part, f"{pointer}/allOf/{i}")
+            if isinstance(target.get("allOf"), list) and depth < _DEPTH:
+                target, inner = composed(target, at, resolve, depth + 1)
+            else:
+                inner = _places(target, at)
+            merged = with_additions(base, target)
+            places.update({inside: place for inside, place in inner.items()
+                           if inside.startswith("/properties/") or merged.get(inside[1:]) is not base.get(inside[1:])})
+            base = merged
+    return base, places
+
+
+def _places(schema: Schema, pointer: str) -> dict[str, str]:
+    """Where a schema writes its keywords and properties, by their pointers inside it."""
+    return {**{join_pointer((key,)): pointer + join_pointer((key,)) for key in schema},
+            **{join_pointer(("properties", name)): pointer + join_pointer(("properties", name))
+               for name in _properties(schema)}}
+
+
+#: how deep parts of parts are joined (a part that includes itself stops here)
+_DEPTH = 8
+#: bounds of which the joined schema keeps the tighter, as a value must meet both parts' bounds
+_TIGHTER: dict[str, Callable[[Any, Any], Any]] = {
+    "maximum": min, "maxLength": min, "maxItems": min, "maxProperties": min,
+    "minimum": max, "minLength": max, "minItems": max, "minProperties": max}
 
 
 def with_additions(base: Schema, part: Schema) -> Schema:
-    """`base` with what `part` adds to it: keywords it lacks, properties it does not name, more required names.
-    A keyword both write keeps the base's value (a part can only add constraints, never lift them)."""
+    """`base` with what `part` adds to it: keywords it lacks, properties it does not name, more required names,
+    the tighter of two bounds, and a property both name joined keyword by keyword (a part that bounds `name`
+    bounds the base's `name`). Any other keyword both write keeps the base's value."""
     merged = dict(base)
     for key, value in part.items():
         if key in _QUIET or key == "$ref":
             continue
         if key == "properties" and isinstance(value, dict):
-            known: dict[str, Any] = merged["properties"] if isinstance(merged.get("properties"), dict) else {}
-            merged["properties"] = {**value, **known}
+            known = _properties(merged)
+            merged["properties"] = {**value, **known, **{
+                name: with_additions(known[name], schema) for name, schema in value.items()
+                if isinstance(known.get(name), dict) and isinstance(schema, dict) and "$ref" not in schema}}
         elif key == "required" and isinstance(value, list):
             merged["required"] = sorted(required_set(merged) | {str(v) for v in value})
         elif key not in merged:
             merged[key] = value
+        elif key in _TIGHTER and _number(value) and _number(merged[key]):
+            merged[key] = _TIGHTER[key](merged[key], value)
     return merged
 
 
@@ -64,7 +98,11 @@ def may_overlap(a: Schema, b: Schema) -> bool:
 
 
 def _types(schema: Schema) -> frozenset[str]:
-    types = type_set(schema, "")
+    """The JSON types a schema admits, null included (`type: "null"` overlaps only null); none when it does
+    not say."""
+    if "type" not in schema:
+        return frozenset()
+    types = type_set(schema, "") | ({"null"} if nullable(schema) or schema["type"] == "null" else set())
     return types | {"integer"} if "number" in types else types
 
 
@@ -77,6 +115,10 @@ def _values(schema: Any) -> frozenset[str] | None:
     if isinstance(schema.get("enum"), list):
         return frozenset(json.dumps(v, sort_keys=True) for v in schema["enum"])
     return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _properties(schema: Schema) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def compare_2020(differ: Differ, old: Side, new: Side, where: Where) -> None:
     for keyword, suffix in OPEN_ENDED.items():
         _open_ended(differ, keyword, suffix, old, new, where)
     _boolean_items(differ, old, new, where)
-    _prefix_items(differ, old, new, where)
+    _tuple(differ, old, new, where)
     _named_subschemas(differ, "patternProperties", old, new, where,
                       closed=o.get("additionalProperties") is False or n.get("additionalProperties") is False)
     _named_subschemas(differ, "dependentSchemas", old, new, where)
@@ -47,7 +47,7 @@ def compare_2020(differ: Differ, old: Side, new: Side, where: Where) -> None:
 
 
 _ALL = frozenset({*SUBSCHEMAS, *OPEN_ENDED, *VALUES, "if", "prefixItems", "patternProperties", "dependentSchemas",
-                  "dependentRequired", "items", "$defs"})
+                  "dependentRequired", "items", "additionalItems", "$defs"})
 #: the keywords this family compares (specdiff.diff.residue compares the rest as data)
 HANDLES = _ALL
 #: how the field path shows a place inside a keyword that maps names to subschemas
@@ -83,31 +83,68 @@ def _open_ended(differ: Differ, keyword: str, suffix: str, old: Side, new: Side,
 
 
 def _boolean_items(differ: Differ, old: Side, new: Side, where: Where) -> None:
-    """`items: false` (no members past `prefixItems`): subschema `items` are compared by the older code."""
+    """`items: false` (no members past `prefixItems`): subschema `items` are compared by the older code, and
+    the array form of older drafts by `_tuple`."""
     o, n = old.schema.get("items"), new.schema.get("items")
+    if isinstance(o, list) or isinstance(n, list):
+        return
     if isinstance(o, bool) or isinstance(n, bool):
         if not (isinstance(o, dict) and isinstance(n, dict)) and o != n:
             _open_ended(differ, "items", "[]", old, new, where)
 
 
-def _prefix_items(differ: Differ, old: Side, new: Side, where: Where) -> None:
-    """Tuple positions, compared position by position; a position added or removed is its own fact."""
+class _Tuple:
+    """An array schema as positions and the rest: 2020-12 `prefixItems` and `items`, or the older drafts' array
+    form of `items` and `additionalItems`; each a (pointer, value), MISSING where nothing is written."""
 
-    o, n = old.schema.get("prefixItems"), new.schema.get("prefixItems")
-    o_list, n_list = (o if isinstance(o, list) else []), (n if isinstance(n, list) else [])
-    for i in range(max(len(o_list), len(n_list))):
+    def __init__(self, side: Side) -> None:
+        items = side.schema.get("items", MISSING)
+        # only a 3.1 document may name an older draft for its schemas; OpenAPI 3.0 and Swagger 2.0 have no tuples
+        self.older = isinstance(items, list) and side.document.dialect == "openapi-3.1"
+        positions, rest = (items, "additionalItems") if self.older else (side.schema.get("prefixItems"), "items")
+        keyword = "items" if self.older else "prefixItems"
+        self.positions = [(f"{side.pointer}/{keyword}/{i}", item)
+                          for i, item in enumerate(positions if isinstance(positions, list) else [])]
+        value = side.schema.get(rest, MISSING)
+        self.rest = (f"{side.pointer}/{rest}", MISSING if isinstance(value, list) else value)
+
+    def at(self, index: int) -> tuple[tuple[str, Any], bool]:
+        """What governs the element at `index`, and whether that is a position."""
+        return (self.positions[index], True) if index < len(self.positions) else (self.rest, False)
+
+
+def _tuple(differ: Differ, old: Side, new: Side, where: Where) -> None:
+    """Tuple positions compared pairwise, each with what governs it on the other side: a position, else the
+    rest (`items`, `additionalItems`). Dropping `prefixItems` while `items` stays makes `items` govern element 0,
+    a tightening when it is narrower; a position past a closed rest (`items: false`) admits more."""
+    o, n = _Tuple(old), _Tuple(new)
+    for i in range(max(len(o.positions), len(n.positions))):
+        ((old_at, old_item), old_position), ((new_at, new_item), new_position) = o.at(i), n.at(i)
         at = where.at(f"[{i}]")
-        old_item = o_list[i] if i < len(o_list) else MISSING
-        new_item = n_list[i] if i < len(n_list) else MISSING
-        old_at, new_at = f"{old.pointer}/prefixItems/{i}", f"{new.pointer}/prefixItems/{i}"
         if isinstance(old_item, dict) and isinstance(new_item, dict):
             differ.compare(Side(old_item, old_at, old.document), Side(new_item, new_at, new.document), at)
-        elif old_item is MISSING:
+        elif old_item is False or new_item is False:
+            differ.emit(change("modified", "schema", "items", old=old_item, new=new_item, where=at,
+                               old_pointer=old_at, new_pointer=new_at))
+        elif not old_position:
             differ.emit(change("added", "schema", "prefixItems", new=new_item, where=at, new_pointer=new_at,
                                position=i))
-        elif new_item is MISSING:
+        elif not new_position:
             differ.emit(change("removed", "schema", "prefixItems", old=old_item, where=at, old_pointer=old_at,
                                position=i))
+    if o.older or n.older:  # the rest past the positions, which `items` holds in 2020-12 alone
+        (old_at, old_rest), (new_at, new_rest) = o.rest, n.rest
+        if isinstance(old_rest, dict) and isinstance(new_rest, dict):
+            differ.compare(Side(old_rest, old_at, old.document), Side(new_rest, new_at, new.document), where.at("[]"))
+        elif _allowed(old_rest) != _allowed(new_rest):
+            differ.emit(change("modified", "schema", "items", old=_allowed(old_rest), new=_allowed(new_rest),
+                               where=where, old_pointer=old_at if old_rest is not MISSING else old.pointer,
+                               new_pointer=new_at if new_rest is not MISSING else new.pointer))
+
+
+def _allowed(rest: Any) -> Any:
+    """What the members past a tuple may be: those a schema accepts, none (false) or any (true, or unwritten)."""
+    return rest if isinstance(rest, dict) else rest is not False
 
 
 def _named_subschemas(differ: Differ, keyword: str, old: Side, new: Side, where: Where,

@@ -16,6 +16,7 @@ from specdiff.diff.vocabulary import Where
 from specdiff.graph.model import Schema
 from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change
 
 #: a keyword that is not written (`None` is a value a spec may hold)
@@ -28,11 +29,25 @@ Item = TypeVar("Item")
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a comparison: the schema, where it is, and the document its refs resolve in."""
+    """One side of a comparison: the schema, where it is, and the document its refs resolve in; an `allOf`
+    read as one schema also says in which part each keyword and property is written (`places`, by the pointer
+    inside the joined schema: `/required`, `/properties/name`)."""
 
     schema: Schema
     pointer: str
     document: Document
+    places: Mapping[str, str] | None = None
+
+    def place(self, *tokens: str) -> str:
+        """Where a keyword (`required`) or a place inside it (`properties`, `name`) is written."""
+        inside = join_pointer(tokens)
+        if self.places is not None and inside in self.places:
+            return self.places[inside]
+        return self.pointer + inside
+
+    def property_pointer(self, name: str) -> str:
+        """Where the property `name` is written."""
+        return self.place("properties", name)
 
 
 class Differ(Protocol):
@@ -61,7 +76,7 @@ def presence(old_value: Any, new_value: Any, absent: Any = MISSING) -> str:
 
 def keyword_pointer(side: Side, keyword: str) -> str:
     """The keyword on a side that writes it, else the schema."""
-    return f"{side.pointer}/{keyword}" if keyword in side.schema else side.pointer
+    return side.place(keyword) if keyword in side.schema else side.pointer
 
 
 def keyed_difference(old: Mapping[Key, Item], new: Mapping[Key, Item]

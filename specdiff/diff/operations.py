@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from specdiff.diff.kernel import Side
-from specdiff.diff.parameters import scalar_became_list
+from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_became_list
 from specdiff.diff.residue import residue
 from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.security import requirement_changes
@@ -118,9 +118,11 @@ class OperationDiffer:
         detail = {"location": new.location, "name": new.name}
         old_style, old_explode = serialisation(old, self.old.document.dialect)
         new_style, new_explode = serialisation(new, self.new.document.dialect)
-        structured = _structured(old.schema) or _structured(new.schema)
-        if not structured and not {old_style, new_style} & {"label", "matrix"}:
-            old_style, old_explode, new_style, new_explode = "", False, "", False  # one value reads the same
+        became_list = scalar_became_list(old.schema, new.schema, old_style, new_style, new_explode)
+        if became_list or not (_structured(old.schema) or _structured(new.schema)):
+            old_explode = new_explode = False  # one value is written alike whatever explode says
+            if one_value_reads_the_same(old_style, new_style):
+                old_style = new_style = ""
         old_name = old.name.lower() if old.location == "header" else old.name  # header names ignore case
         new_name = new.name.lower() if new.location == "header" else new.name
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
@@ -130,11 +132,11 @@ class OperationDiffer:
             if old_value != new_value:
                 self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
                                  old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset, **detail))
-        if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
+        if became_list:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
-            self._schema(old.schema, new.schema["items"], old, new, where, "/items")
+            self._schema(as_item(old.schema, new.schema["items"]), new.schema["items"], old, new, where, "/items")
             return
         self._schema(old.schema, new.schema, old, new, where)
 

@@ -9,12 +9,12 @@ of operations times schemas.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
-from specdiff.diff.compositions import flattened, may_overlap, with_additions
+from specdiff.diff.compositions import composed, may_overlap
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -39,7 +39,6 @@ from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import join_pointer
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -116,6 +115,8 @@ class SchemaDiffer:
     # -- refs: graph.normalise resolves every spelling to a node; here only what a pair of nodes means ----------
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
+        if (_composed(old.schema) or _composed(new.schema)) and self._read_as_one(old, new, where):
+            return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
             new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
@@ -183,12 +184,15 @@ class SchemaDiffer:
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
-        self.single("items", "[]", old, new, where, presence=not retyped)
+        if not (isinstance(o.get("items"), list) or isinstance(n.get("items"), list)):  # a tuple: jsonschema2020
+            self.single("items", "[]", old, new, where, presence=not retyped)
         self._additional_properties(old, new, where)
         self.single("not", "<not>", old, new, where)
+        paired: dict[str, str] = {}
         for keyword in ("allOf", "oneOf", "anyOf"):
-            self._composition(keyword, old, new, where)
-        self.value("discriminator", _discriminator(o), _discriminator(n), old, new, where)
+            paired.update(self._composition(keyword, old, new, where))
+        self.value("discriminator", _discriminator(o, lambda name: paired.get(self.names.get(name, name), name)),
+                   _discriminator(n, lambda name: name), old, new, where)
         compare_2020(self, old, new, where)
         compare_extensions(self, old, new, where)
         if self.include_docs:
@@ -239,7 +243,7 @@ class SchemaDiffer:
         new_props = mapping(new.schema.get("properties"))
         old_required, new_required = required_set(old.schema), required_set(new.schema)
         for name, schema in new_props.items():
-            pointer = new.pointer + join_pointer(("properties", name))
+            pointer = new.property_pointer(name)
             if name not in old_props:
                 at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
@@ -249,12 +253,12 @@ class SchemaDiffer:
                 if isinstance(schema, dict):
                     self.introduced(Side(schema, pointer, new.document), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
-                old_pointer = old.pointer + join_pointer(("properties", name))
+                old_pointer = old.property_pointer(name)
                 self.compare(Side(old_props[name], old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
-                old_pointer = old.pointer + join_pointer(("properties", name))
+                old_pointer = old.property_pointer(name)
                 at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
@@ -263,14 +267,14 @@ class SchemaDiffer:
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=False, new=True, where=at,
-                                 old_pointer=old.pointer + "/required" if "required" in old.schema else old.pointer,
-                                 new_pointer=new.pointer + "/required", name=name))
+                                 old_pointer=keyword_pointer(old, "required"),
+                                 new_pointer=keyword_pointer(new, "required"), name=name))
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=True, new=False, where=at,
-                                 old_pointer=old.pointer + "/required",
-                                 new_pointer=new.pointer + "/required" if "required" in new.schema else new.pointer,
+                                 old_pointer=keyword_pointer(old, "required"),
+                                 new_pointer=keyword_pointer(new, "required"),
                                  name=name))
 
     # -- what the graph says about a place: its stability and direction ----------------------------------
@@ -289,9 +293,9 @@ class SchemaDiffer:
         """A field whose `required` changed is read or written as the field itself is on both sides."""
         if name not in mapping(old.schema.get("properties")) or name not in mapping(new.schema.get("properties")):
             return where
-        tokens = join_pointer(("properties", name))
-        return self._directed(where, where.context.stability, Side(old.schema, old.pointer + tokens, old.document),
-                              Side(new.schema, new.pointer + tokens, new.document))
+        return self._directed(where, where.context.stability,
+                              Side(old.schema, old.property_pointer(name), old.document),
+                              Side(new.schema, new.property_pointer(name), new.document))
 
     def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
         _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
@@ -310,8 +314,8 @@ class SchemaDiffer:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
         o, n = old.schema.get(keyword), new.schema.get(keyword)
         if isinstance(o, dict) and isinstance(n, dict):
-            self.compare(Side(o, f"{old.pointer}/{keyword}", old.document),
-                         Side(n, f"{new.pointer}/{keyword}", new.document), where.at(suffix))
+            self.compare(Side(o, old.place(keyword), old.document), Side(n, new.place(keyword), new.document),
+                         where.at(suffix))
         elif presence and (isinstance(o, dict) or isinstance(n, dict)):
             self.value(keyword, o if o is not None else MISSING, n if n is not None else MISSING, old, new,
                         where)
@@ -327,10 +331,8 @@ class SchemaDiffer:
         if allowed_old is not allowed_new:
             self.emit(change("modified", "schema", "additionalProperties", old=allowed_old, new=allowed_new,
                              where=where,
-                             old_pointer=old.pointer + "/additionalProperties" if "additionalProperties" in old.schema
-                         else old.pointer,
-                             new_pointer=new.pointer + "/additionalProperties" if "additionalProperties" in new.schema
-                         else new.pointer))
+                             old_pointer=keyword_pointer(old, "additionalProperties"),
+                             new_pointer=keyword_pointer(new, "additionalProperties")))
 
     def _union_against_plain(self, old: Side, new: Side, where: Where) -> bool:
         """A plain schema that became an `anyOf`/`oneOf` (or the reverse) is compared with its closest member.
@@ -387,26 +389,114 @@ class SchemaDiffer:
                 same_type = key
         return same_type or next(iter(members))
 
-    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> None:
+    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> dict[str, str]:
+        """Compare the members of an `allOf`, `oneOf` or `anyOf` paired by meaning (`_paired`); the others are
+        added or removed. Returns the pairs, old key -> new key."""
         old_members = self._members(keyword, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
+        pairs = self._paired(keyword, old, new, old_members, new_members)
         label = "" if keyword == "allOf" else f"<{keyword}>"
+        for old_key, key in pairs.items():
+            (old_pointer, old_schema), (pointer, schema) = old_members[old_key], new_members[key]
+            old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
+            if old_key != key:  # the same branch under another name, or spelt inline: compare what it says
+                old_side = self._resolved(old_side, self.old_normal)
+                new_side = self._resolved(new_side, self.new_normal)
+            self.compare(old_side, new_side, where.at(label))
+        self._member_notes(keyword, old, new, old_members, new_members, pairs, where)
+        return pairs
+
+    def _member_notes(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
+                      new_members: dict[str, tuple[str, Schema]], pairs: dict[str, str], where: Where) -> None:
+        """The members that pair with none: added (with what a new `oneOf` branch overlaps) or removed."""
+        paired = set(pairs.values())
         for key, (pointer, schema) in new_members.items():
-            if key in old_members:
-                old_pointer, old_schema = old_members[key]
-                self.compare(Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document),
-                             where.at(label))
-            else:
+            if key not in paired:
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
                                  member=_member_label(key, schema),
                                  **self._branch_facts(keyword, key, new, new_members)))
         for key, (pointer, schema) in old_members.items():
-            if key not in new_members:
+            if key not in pairs:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
                                  member=_member_label(key, schema)))
-        added = [item for key, item in new_members.items() if key not in old_members]
-        if keyword == "allOf" and added:
-            self._all_of_additions(old, new, added, where)
+
+    def _paired(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
+                new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
+        """Old member key -> new member key for the members that are the same branch: the same named schema;
+        then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
+        inline schema (or two) that say the same; then members of the same types, in order, two inline ones
+        first (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others
+        is an added branch, not every branch changed."""
+        pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
+
+        def pair(old_key: str, new_key: str) -> None:
+            if old_key not in pairs and new_key not in pairs.values():
+                pairs[old_key] = new_key
+
+        if keyword != "allOf":
+            old_values = _discriminator(old.schema, lambda name: self.names.get(name, name))
+            new_values = _discriminator(new.schema, lambda name: name)
+            if isinstance(old_values, dict) and isinstance(new_values, dict):
+                for value, old_key in old_values["mapping"].items():
+                    new_key = new_values["mapping"].get(value)
+                    if old_key in old_members and new_key in new_members:
+                        pair(old_key, new_key)
+        old_targets = {key: self.old_normal.target(m, at, old.document) for key, (at, m) in old_members.items()}
+        new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
+
+        def same_types(a: str, b: str) -> bool:
+            return (type_set(old_targets[a], old.document.dialect) == type_set(new_targets[b], new.document.dialect)
+                    and nullable(old_targets[a]) == nullable(new_targets[b]))
+
+        tiers: list[Callable[[str, str], bool]] = [
+            lambda a, b: old_members[a][1] == new_members[b][1],  # written alike
+            lambda a, b: canonical(old_targets[a]) == canonical(new_targets[b]),  # say the same
+            lambda a, b: a.startswith("#") and b.startswith("#") and same_types(a, b),  # two inline
+            lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b)]  # one inline
+        for same in tiers:
+            for old_key in old_members:
+                for new_key in new_members:
+                    if same(old_key, new_key):
+                        pair(old_key, new_key)
+        return pairs
+
+    def _read_as_one(self, old: Side, new: Side, where: Where) -> bool:
+        """Compare two schemas as their `allOf` parts read as one, each keyword and property where it is written,
+        when one is not an `allOf` or their parts do not all pair: a part added, dropped or split in two is
+        judged by what the whole schema now says, not as removed properties and new parts. The parts that
+        came or went are noted. False (compare part by part) when every part pairs, or when a part holds a
+        union (unions pair member by member)."""
+        old_parts, new_parts, pairs = {}, {}, {}
+        if "allOf" in old.schema and "allOf" in new.schema:
+            old_parts = self._members("allOf", old, self.old_normal, rename=True)
+            new_parts = self._members("allOf", new, self.new_normal, rename=False)
+            pairs = self._paired("allOf", old, new, old_parts, new_parts)
+            if len(pairs) == len(old_parts) == len(new_parts):
+                return False
+        joined_old, joined_new = self._joined(old, self.old_normal), self._joined(new, self.new_normal)
+        if any(k in side.schema for side in (joined_old, joined_new) for k in ("oneOf", "anyOf")):
+            return False
+        self._keywords(joined_old, joined_new, where)
+        self._member_notes("allOf", old, new, old_parts, new_parts, pairs, where)
+        return True
+
+    def _joined(self, side: Side, normal: Normaliser) -> Side:
+        """A schema as one: its `allOf` parts joined (each property where it is written), past its `$ref`s."""
+        side = self._resolved(side, normal)
+        if not isinstance(side.schema.get("allOf"), list):
+            return side
+
+        def part(schema: Schema, pointer: str) -> tuple[Schema, str]:
+            node = normal.node(schema, pointer, side.document)
+            return node.schema, node.pointer if node.document is side.document else pointer
+
+        schema, places = composed(side.schema, side.pointer, part)
+        return Side(schema, side.pointer, side.document, places)
+
+    def _resolved(self, side: Side, normal: Normaliser) -> Side:
+        """A member as the schema its `$ref`s lead to, where that schema is written."""
+        node = normal.node(side.schema, side.pointer, side.document)
+        return Side(node.schema, node.pointer, node.document)
 
     # -- what an added allOf part or oneOf branch brings (specdiff.diff.compositions) ---------------
     def _branch_facts(self, keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]
@@ -418,17 +508,6 @@ class SchemaDiffer:
         added = self.new_normal.target(schema, pointer, union.document)
         return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.document))
                                 for name, (at, other) in members.items() if name != key)}
-
-    def _all_of_additions(self, old: Side, new: Side, added: list[tuple[str, Schema]], where: Where) -> None:
-        """Compare the old schema (its parts joined) with itself plus what each added part brings."""
-        def old_part(part: Schema) -> Schema:
-            return self.old_normal.target(part, old.pointer, old.document)
-
-        base = flattened(old.schema, old_part)
-        for pointer, part in added:
-            brought = with_additions(base, self.new_normal.target(part, pointer, new.document))
-            if brought != base:
-                self.compare(Side(base, old.pointer, old.document), Side(brought, pointer, new.document), where)
 
     def _members(self, keyword: str, side: Side, normal: Normaliser, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)
@@ -520,8 +599,26 @@ def _types(types: frozenset[str]) -> str | list[str] | None:
     return next(iter(types)) if len(types) == 1 else sorted(types)
 
 
-def _discriminator(schema: Schema) -> Any:
+def _discriminator(schema: Schema, member: Callable[[str], str]) -> Any:
+    """A discriminator as its property and the value -> member it selects: its `mapping`, and each named member
+    it does not map by its own name (the value OpenAPI implies). Targets are compared by what they select, as
+    `member` names it (an old member by the new member paired with it), not by how the `$ref` is spelt."""
     value = schema.get("discriminator", MISSING)
-    if isinstance(value, dict):
-        return {k: value[k] for k in ("propertyName", "mapping") if k in value}
-    return value
+    if not isinstance(value, dict):
+        return value
+    explicit = mapping(value.get("mapping"))
+    mapped = {_last_segment(target) for target in explicit.values() if isinstance(target, str)}
+    selects = {name: member(name) for name in _member_names(schema) if name not in mapped}
+    selects.update({key: member(_last_segment(target)) for key, target in explicit.items() if isinstance(target, str)})
+    return {"propertyName": value.get("propertyName"), "mapping": dict(sorted(selects.items()))}
+
+
+def _member_names(schema: Schema) -> list[str]:
+    """The names of the schemas a `oneOf` or `anyOf` refers to."""
+    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in schema.get(keyword) or ()
+            if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+
+
+def _last_segment(ref: str) -> str:
+    """`Cat` from `#/components/schemas/Cat` or `Cat`: a discriminator mapping may give a name or a reference."""
+    return ref.rpartition("/")[2]
