@@ -40,6 +40,7 @@ from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
+from specdiff.records import UNUSED
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -250,7 +251,11 @@ class SchemaDiffer:
                     self.introduced(Side(schema, pointer, new.document), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.pointer + join_pointer(("properties", name))
-                self.compare(Side(old_props[name], old_pointer, old.document), Side(schema, pointer, new.document),
+                before = old_props[name]
+                if name in new_required and before.get("readOnly") is True and not schema.get("readOnly") \
+                        and where.direction != "response":
+                    before = self._now_written(before, old_pointer, new.pointer, name, where)
+                self.compare(Side(before, old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
@@ -272,6 +277,18 @@ class SchemaDiffer:
                                  old_pointer=old.pointer + "/required",
                                  new_pointer=new.pointer + "/required" if "required" in new.schema else new.pointer,
                                  name=name))
+
+    def _now_written(self, before: Schema, old_pointer: str, new_pointer: str, name: str, where: Where) -> Schema:
+        """A required property that stops being read-only: requests never carried it (the required list binds
+        only responses while it is read-only), and now every request must. That is the change writers meet,
+        reported as the property becoming required in requests; the property is compared without its old
+        `readOnly`, so the same change is not reported again as a read-only field made writable."""
+        at = Where(where.context.at("." + name), where.direction if where.direction == UNUSED else "request",
+                   where.operation_kind)
+        self.emit(change("modified", "property", "required", old=False, new=True, where=at,
+                         old_pointer=old_pointer + "/readOnly", new_pointer=new_pointer + "/required", name=name,
+                         was_read_only=True))
+        return {key: value for key, value in before.items() if key != "readOnly"}
 
     # -- what the graph says about a place: its stability and direction ----------------------------------
     def _placed(self, where: Where, old: Side | None, new: Side | None) -> Where:
@@ -296,10 +313,10 @@ class SchemaDiffer:
     def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
         _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
         _, new_read, new_written = self.new.located(new.document, new.pointer) if new else (None, True, True)
-        direction = where.direction
-        if old_read and new_read and direction != "request":
+        direction = where.direction  # (read-only or not, what nothing uses stays unused)
+        if old_read and new_read and direction not in ("request", UNUSED):
             direction = "response"
-        elif old_written and new_written and direction != "response":
+        elif old_written and new_written and direction not in ("response", UNUSED):
             direction = "request"
         if stability == where.context.stability and direction == where.direction:
             return where

@@ -268,6 +268,12 @@ class SpecGraph:
             self._directions = self._all_directions()
         return _direction(self._directions.get(schema, set()))
 
+    def reached(self, schema: str) -> bool:
+        """Whether any operation, webhook or callback uses a named schema, directly or through other schemas."""
+        if self._directions is None:
+            self._directions = self._all_directions()
+        return schema in self._directions
+
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
         # the operations' edges, read once: networkx's edge iterator reads its dicts directly, where the
