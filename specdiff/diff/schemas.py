@@ -140,15 +140,42 @@ class SchemaDiffer:
                 self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
                                  **self._kinds(o.named, n.named, where)))
-                return  # each type is compared where it is named
+                if self.ecosystem.spec == "openapi":
+                    self._on_the_wire(o, n, where)
+                return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                              old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+            if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
+                return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
         key = (o.identity, n.identity, where.direction, where.context.stability)
         if key not in self._followed:
             self._followed.add(key)
             self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
+
+    def _on_the_wire(self, old: Node, new: Node, where: Where) -> None:
+        """A plain API's body whose type was replaced by another: what goes over the wire is the same whatever
+        the types are called, so two related types are compared field by field here, where the body is used,
+        each read as one object with its `allOf` parts joined (`BuyMuseumTicketsResponse` became
+        `allOf: [Ticket, ...]`)."""
+        if not self._unrelated(old, new):
+            self.compare(Side(self._joined(old, self.old_normal), old.pointer, old.document),
+                         Side(self._joined(new, self.new_normal), new.pointer, new.document), where)
+
+    @staticmethod
+    def _joined(node: Node, normal: Normaliser) -> Schema:
+        return flattened(node.schema, lambda part: normal.target(part, node.pointer, node.document))
+
+    def _unrelated(self, old: Node, new: Node) -> bool:
+        """Two object types that share fewer than half of the properties of the larger describe different things
+        (a spec corrected to name what an operation really returns, or another resource): field by field they
+        would only list every field of both as removed and added, so the reference change alone reports it.
+        (Either way round the same answer: swapping the specs swaps additions and removals, nothing else.)"""
+        old_names = set(mapping(self._joined(old, self.old_normal).get("properties")))
+        new_names = set(mapping(self._joined(new, self.new_normal).get("properties")))
+        larger = max(len(old_names), len(new_names))
+        return larger > 1 and 2 * len(old_names & new_names) < larger
 
     def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
         """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
