@@ -24,13 +24,14 @@ import yaml
 
 from specdiff.errors import ConfigError, UsageError
 from specdiff.load.files import NotRegular, inside, open_regular
-from specdiff.records import FAIL_ON, LEVELS
+from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
 
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
-_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days")
+_KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "select", "ignore", "baseline",
+         "deprecation-days")
 #: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
 _DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = LEVELS
@@ -71,6 +72,9 @@ class Config:
     policy: str | None = None
     fail_on: str | None = None
     annotate_level: str | None = None  # the mildest level sarif and github annotations carry
+    #: how the API's clients read responses (records.READERS), which decides whether a response that may now
+    #: carry what the spec excluded before breaks them; None: the policy's default
+    response_readers: str | None = None
     levels: Mapping[str, str] = field(default_factory=dict)  # rule id or prefix -> level | "off"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -435,6 +439,7 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
         baseline_entries = read_baseline(resolved)
     return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
                   annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
+                  response_readers=choice("response-readers", READERS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
                   baseline=baseline_entries, baseline_path=baseline_path,
                   deprecation_days=_deprecation_days(data.get("deprecation-days"), where))

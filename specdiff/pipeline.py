@@ -94,7 +94,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     def reach(change: Change) -> tuple[str, ...]:
         return operations_reached(change, old_graph, new_graph)
 
-    findings = sorted(classify(changes, ecosystem.policy, reach), key=Finding.sort_key)
+    readers = config.response_readers if config is not None else None
+    findings = sorted(classify(changes, ecosystem.policy, reach, readers), key=Finding.sort_key)
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
     if config is not None:
         from specdiff.policy import apply

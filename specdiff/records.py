@@ -31,6 +31,14 @@ POLICIES = ("kubernetes", "openapi")  # how cards judge a change; `auto` picks o
 
 #: Where a schema is met: sent by clients, returned to them, or both.
 DIRECTIONS = ("request", "response", "both")
+#: How clients read responses: `validating` (generated clients that check a response against the spec, with
+#: pydantic or Bean Validation, and fail on a value outside it) or `tolerant` (readers that take what comes); a
+#: card's level may key on it, and the configuration's `response-readers` chooses (default: by policy)
+READERS = ("validating", "tolerant")
+DEFAULT_READERS = {"openapi": "validating", "kubernetes": "tolerant"}
+#: the direction of a plain OpenAPI schema that no operation, webhook or callback reaches on either side: cards
+#: judge it as `both`, and classify caps the verdict at dangerous (nothing on the wire carries it)
+UNUSED = "unused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +95,7 @@ class Change:
     attribute: str  # the attribute that changed ("type", "required", "maxLength"); "" for the node itself
     old: Any
     new: Any
-    direction: str  # request | response | both
+    direction: str  # request | response | both | unused
     context: Context
     old_pointer: str | None = None
     new_pointer: str | None = None

@@ -590,7 +590,10 @@ def test_deep_schemas_within_max_depth_are_compared(tmp_path: Path, monkeypatch:
     """480 nested properties are 960 levels of JSON: within --max-depth 1000, so they are compared."""
     def spec(leaf: str) -> str:
         deep = '{"type": "object", "properties": {"p": ' * 480 + f'{{"type": "{leaf}"}}' + "}}" * 480
-        return ('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, '
+        used = ('{"200": {"description": "ok", '
+                '"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Deep"}}}}}')
+        return ('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, '
+                f'"paths": {{"/deep": {{"get": {{"responses": {used}}}}}}}, '
                 f'"components": {{"schemas": {{"Deep": {deep}}}}}}}')
     _write(tmp_path, {"old.json": spec("string"), "new.json": spec("integer")})
     code, stdout, stderr = _compare(tmp_path, monkeypatch, "old.json", "new.json", "--max-depth", "1000",

@@ -114,7 +114,8 @@ def test_aliased_text_within_the_budget_is_read(tmp_path: Path) -> None:
     refused = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-bytes", "299")
     assert refused.stderr == ("specdiff: error: new.yaml: YAML aliases expand to more than 299 bytes of text "
                               "(alias budget exceeded, --max-bytes)\n")
-    done = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-bytes", "100000", "--format", "json")
+    done = run_specdiff(tmp_path, "old.yaml", "new.yaml", "--max-bytes", "100000", "--format", "json",
+                        "--fail-on", "dangerous")  # (nothing uses A: dangerous at most)
     assert done.returncode == 1, done.stderr
     assert [f["rule"] for f in json.loads(done.stdout)["findings"]] == ["schema.enum.value-removed",
                                                                          "schema.enum.value-added"]
@@ -194,7 +195,10 @@ def test_a_long_chain_of_bare_refs_is_walked_once(tmp_path: Path) -> None:
     def spec(kind: str) -> dict[str, Any]:
         links: dict[str, Any] = {f"a{i}": {"$ref": f"#/x-defs/a{i + 1}"} for i in range(100_000)}
         links["a100000"] = {"type": kind}
-        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "x-defs": links, "paths": {},
+        used = {"200": {"description": "ok",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "x-defs": links,
+                "paths": {"/a": {"get": {"responses": used}}},
                 "components": {"schemas": {"A": {"type": "object", "properties": {"p": {"$ref": "#/x-defs/a0"}}}}}}
 
     _write_pair(tmp_path, spec)

@@ -8,6 +8,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import PROFILE
@@ -23,14 +24,18 @@ BASE: dict[str, Any] = {
     "paths": {
         "/frobs": {
             "get": {"operationId": "listFrobs", "x-codegen": {"async": False},
+                    "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}},
+                                   {"$ref": "#/components/parameters/Cursor"}],
                     "responses": {"200": {"description": "ok", "content": {"application/json": {
-                        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Frob"}}}}}}},
+                        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Frob"}}}},
+                        "headers": {"X-Total": {"schema": {"type": "integer"}}}}}},
             "post": {"requestBody": {"content": {"application/json": {
                         "schema": {"$ref": "#/components/schemas/Frob"}}}},
                      "responses": {"201": {"description": "created"}}},
         },
     },
-    "components": {"schemas": {
+    "components": {"parameters": {"Cursor": {"name": "cursor", "in": "query", "schema": {"type": "string"}}},
+                   "schemas": {
         "Frob": {"type": "object", "x-go-name": "Frob", "required": ["name"],
                  "properties": {"name": {"type": "string", "maxLength": 10},
                                 "size": {"type": "integer", "xml": {"attribute": True}},
@@ -38,7 +43,11 @@ BASE: dict[str, Any] = {
     }},
 }
 #: objects an edit may touch, each compared by the typed differ
-PLACES = ("", "/info", "/paths/~1frobs/get", "/paths/~1frobs/post", "/components/schemas/Frob",
+PLACES = ("", "/info", "/paths/~1frobs", "/paths/~1frobs/get", "/paths/~1frobs/post",
+          "/paths/~1frobs/get/parameters/0", "/components/parameters/Cursor", "/paths/~1frobs/get/responses/200",
+          "/paths/~1frobs/get/responses/200/content/application~1json",
+          "/paths/~1frobs/get/responses/200/headers/X-Total", "/paths/~1frobs/post/requestBody",
+          "/components/schemas/Frob",
           "/components/schemas/Frob/properties/name", "/components/schemas/Frob/properties/size",
           "/components/schemas/Frob/properties/tags/items")
 KEYWORDS = ("x-go-name", "x-codegen", "x-internal", "xml", "$comment", "x-order")
@@ -49,7 +58,7 @@ VALUES = st.one_of(st.booleans(), st.integers(-3, 3), st.text("abc", min_size=1,
 def _at(document: dict[str, Any], pointer: str) -> dict[str, Any]:
     node: Any = document
     for token in split_pointer(pointer):
-        node = node[token]
+        node = node[int(token)] if isinstance(node, list) else node[token]
     assert isinstance(node, dict)
     return node
 
@@ -102,3 +111,34 @@ def _reversed(value: Any) -> Any:
 
 def test_the_same_spec_with_every_key_reversed_has_no_finding() -> None:
     assert _pointers(BASE, _reversed(BASE)) == set()
+
+
+@pytest.mark.parametrize(("place", "key", "value", "pointer", "old", "new"), [
+    ("/components/parameters/Cursor", "x-codegen", {"async": True}, "/components/parameters/Cursor/x-codegen/async",
+     False, True),
+    ("/paths/~1frobs/get/parameters/0", "x-go-name", "Limit", "/paths/~1frobs/get/parameters/0/x-go-name",
+     "limit", "Limit"),
+    ("/paths/~1frobs/get/responses/200/headers/X-Total", "x-order", 2,
+     "/paths/~1frobs/get/responses/200/headers/X-Total/x-order", 1, 2),
+    ("/paths/~1frobs/get/responses/200", "links", {"next": {"operationId": "getFrob"}},
+     "/paths/~1frobs/get/responses/200/links/next/operationId", "listFrobs", "getFrob"),
+    ("/paths/~1frobs/get/responses/200/content/application~1json", "encoding", {"a": {"contentType": "text/csv"}},
+     "/paths/~1frobs/get/responses/200/content/application~1json/encoding/a/contentType", "text/plain", "text/csv"),
+    ("/paths/~1frobs/post/requestBody", "x-codegen", {"name": "frob"},
+     "/paths/~1frobs/post/requestBody/x-codegen/name", "thing", "frob"),
+    ("/paths/~1frobs", "x-internal", False, "/paths/~1frobs/x-internal", True, False),
+])
+def test_what_no_family_models_inside_an_operation_is_found_with_both_values(
+        place: str, key: str, value: Any, pointer: str, old: Any, new: Any) -> None:
+    """Parameters (shared ones too), headers, responses, media types, request bodies and path items: every key the
+    differ does not model is compared as data, down to the inner place that changed."""
+    before, after = copy.deepcopy(BASE), copy.deepcopy(BASE)
+    written = {"x-codegen": {"async": False}, "x-go-name": "limit", "x-order": 1,
+               "links": {"next": {"operationId": "listFrobs"}}, "encoding": {"a": {"contentType": "text/plain"}},
+               "x-internal": True}
+    _at(before, place)[key] = {"name": "thing"} if place.endswith("requestBody") else written[key]
+    _at(after, place)[key] = value
+    report = run(load_text(json.dumps(before), "old.json", None), load_text(json.dumps(after), "new.json", None),
+                 "auto", None, grouped=False)
+    assert [(f.rule, f.change.pointer, f.change.old, f.change.new) for f in report.findings] == [
+        ("specdiff.unclassified", pointer, old, new)]

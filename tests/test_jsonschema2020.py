@@ -10,7 +10,9 @@ from rulecases import run_case
 
 def findings(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str]]:
     def spec(schema: dict[str, Any]) -> dict[str, Any]:
-        return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+        body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/F"}}}}  # sent, returned
+        return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/f": {"put": {"requestBody": body, "responses": {"200": {"description": "ok", **body}}}}},
                 "components": {"schemas": {"F": schema}}}
 
     report = run_case({"old": spec(old), "new": spec(new), "policy": "openapi"})
@@ -25,7 +27,7 @@ F = "/components/schemas/F"
      [("schema.type-changed", F + "/prefixItems/0", "breaking")]),
     ({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
      {"type": "array", "prefixItems": [{"type": "string"}]},
-     [("schema.constraint-loosened", F + "/prefixItems/1", "dangerous")]),
+     [("schema.constraint-loosened", F + "/prefixItems/1", "breaking")]),
     ({"type": "array", "items": {"type": "string"}}, {"type": "array", "items": {"type": "string", "maxLength": 3}},
      [("schema.constraint-tightened", F + "/items/maxLength", "breaking")]),
     ({"type": "array", "contains": {"type": "string"}}, {"type": "array", "contains": {"type": "integer"}},
@@ -40,7 +42,7 @@ F = "/components/schemas/F"
      {"type": "object", "unevaluatedProperties": {"type": "integer"}},
      [("schema.type-changed", F + "/unevaluatedProperties", "breaking")]),
     ({"type": "array", "unevaluatedItems": False}, {"type": "array"},
-     [("schema.constraint-loosened", F, "dangerous")]),  # the new schema, where the keyword is gone
+     [("schema.constraint-loosened", F, "breaking")]),  # the new schema, where the keyword is gone
     ({"type": "string", "contentMediaType": "application/json", "contentSchema": {"type": "object"}},
      {"type": "string", "contentMediaType": "application/json",
       "contentSchema": {"type": "object", "required": ["a"], "properties": {"a": {}}}},

@@ -38,7 +38,10 @@ HOSTILE = [
 
 def _spec(with_hostile: bool) -> dict[str, Any]:
     properties: dict[str, Any] = {"plain": {"type": "string", "enum": ["a"]}}
-    paths: dict[str, Any] = {"/plain": {"get": {"responses": {"200": {"description": "ok"}}}}}
+    pet = {"$ref": "#/components/schemas/Pet" + HOSTILE[0].replace("~", "~0").replace("/", "~1")}
+    body = {"content": {"application/json": {"schema": pet}}}  # sent and returned: every verdict is breaking
+    paths: dict[str, Any] = {"/plain": {"put": {"requestBody": body,
+                                                "responses": {"200": {"description": "ok", **body}}}}}
     if with_hostile:
         properties["plain"]["enum"] = ["a", *HOSTILE]
         for i, text in enumerate(HOSTILE):

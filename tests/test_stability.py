@@ -240,8 +240,11 @@ def test_the_graph_places_markers_and_read_only_fields_by_pointer() -> None:
 
 def test_a_read_only_field_becoming_required_is_only_read() -> None:
     def spec(required: list[str]) -> dict[str, Any]:
-        return {"components": {"schemas": {"Frob": {"type": "object", "required": required, "properties": {
-            "id": {"type": "string", "readOnly": True}}}}}}
+        body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Frob"}}}}
+        put = {"requestBody": body, "responses": {"200": {"description": "ok", **body}}}
+        return {"paths": {"/frobs": {"put": put}},
+                "components": {"schemas": {"Frob": {"type": "object", "required": required, "properties": {
+                    "id": {"type": "string", "readOnly": True}}}}}}
 
     report = run_case({"old": spec(["x"]), "new": spec(["x", "id"])})
     assert [(f.rule, f.change.pointer, f.change.direction) for f in report.findings] == [

@@ -18,7 +18,9 @@ def _spec(marker: str | None, kind: str) -> dict[str, Any]:
     field: dict[str, Any] = {"type": kind}
     if marker is not None:
         field["x-stability-level"] = marker
-    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Frob"}}}}  # sent, returned
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/frobs": {"put": {"requestBody": body, "responses": {"200": {"description": "ok", **body}}}}},
             "components": {"schemas": {"Frob": {"type": "object", "properties": {"size": field}}}}}
 
 

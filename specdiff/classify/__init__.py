@@ -17,7 +17,7 @@ from specdiff.classify.cards import (
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
-from specdiff.records import Change, Finding, Level
+from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
@@ -25,20 +25,26 @@ __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 #: (dangerous) rather than reassured (safe)
 ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha fields may change incompatibly, "
                 "but clients of this one still fail ({reason})")
+#: a change to a schema that no operation, webhook or callback uses (one kept in components for a later use, or
+#: describing messages another protocol carries): nothing on the wire changes, so it can break no client yet
+UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema, so "
+                 "no client of the API meets the change yet ({reason})")
 
 
-def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
+def classify(changes: Iterable[Change], policy: str, reach: Any = None, readers: str | None = None) -> list[Finding]:
     """Each change becomes exactly one finding: the most specific card that claims it, else unclassified.
 
-    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches.
+    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches; `readers` is
+    how clients read responses (records.READERS; default: the policy's).
     """
+    readers = readers or DEFAULT_READERS[policy]
     index = _index()
     findings = []
     for change in changes:
         chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
-        findings.append(_finding(chosen, change, policy, reach(change) if reach else ()))
+        findings.append(_finding(chosen, change, policy, reach(change) if reach else (), readers))
     return findings
 
 
@@ -68,23 +74,28 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
     return _INDEX
 
 
-def _verdict(chosen: Card, change: Change, policy: str) -> tuple[Any, str]:
+def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str) -> tuple[Any, str]:
     """The card's level and reason, or those of its first `when` exception that holds for the change."""
-    default = reason_for(chosen, policy, change.direction)
+    default = reason_for(chosen, policy, direction, readers)
     for exception in chosen.when:
         if PREDICATES[exception["predicate"]](change):
-            return exception["level"], str(pick(exception.get("reason", default), policy, change.direction))
+            return exception["level"], str(pick(exception.get("reason", default), policy, direction,
+                                                readers=readers))
     return chosen.level, default
 
 
-def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
-    level_spec, reason_template = _verdict(chosen, change, policy)
-    level = Level(resolve_level(level_spec, policy, change.direction, chosen.id, change.context.stability))
+def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str) -> Finding:
+    direction = "both" if change.direction == UNUSED else change.direction  # judged as read and written
+    level_spec, reason_template = _verdict(chosen, change, policy, direction, readers)
+    level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
     reason = render(reason_template, values)
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         level = Level.DANGEROUS
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+    if change.direction == UNUSED and level is Level.BREAKING:
+        level = Level.DANGEROUS
+        reason = UNUSED_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "")
 

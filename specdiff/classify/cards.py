@@ -21,7 +21,7 @@ from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.graph.stability import STABILITIES
 from specdiff.load.parse import YAML_LOADER
-from specdiff.records import DIRECTIONS, LEVELS, POLICIES
+from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
 
 UNCLASSIFIED = "specdiff.unclassified"
 
@@ -64,21 +64,25 @@ class Card:
         return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
 
 
-def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> str:
-    level = pick(level, policy, direction, card_id, stability)
+def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga",
+                  readers: str = "tolerant") -> str:
+    level = pick(level, policy, direction, card_id, stability, readers)
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}", file=card_id)
     return str(level)
 
 
-def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga") -> Any:
-    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga) and/or
-    direction, nested in any order (`default` for the rest)."""
+def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga",
+         readers: str = "tolerant") -> Any:
+    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga), how clients
+    read responses (validating, tolerant) and/or direction, nested in any order (`default` for the rest)."""
     while isinstance(value, dict):
         if any(p in value for p in POLICIES):
             wanted = policy
         elif any(s in value for s in STABILITIES):
             wanted = stability
+        elif any(r in value for r in READERS):
+            wanted = readers
         else:
             wanted = direction
         key = wanted if wanted in value else "default"
@@ -88,8 +92,10 @@ def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: 
     return value
 
 
-def reason_for(item: Card, policy: str, direction: str) -> str:
-    return str(pick(item.reasons, policy, direction, item.id)) if item.reasons is not None else item.reason
+def reason_for(item: Card, policy: str, direction: str, readers: str = "tolerant") -> str:
+    if item.reasons is None:
+        return item.reason
+    return str(pick(item.reasons, policy, direction, item.id, readers=readers))
 
 
 def _default_text(value: Any) -> str:
@@ -318,10 +324,12 @@ def check_coverage(item: Card, refuse: Callable[[str], ConfigError]) -> None:
     specs += [("reason", r) for r in reasons if r is not None]
     for what, spec in specs:
         stabilities = STABILITIES[::-1] if what == "level" and keys_on_stability(spec) else ("ga",)
-        for policy, direction, stability in itertools.product(POLICIES, DIRECTIONS, stabilities):
-            where = f"{policy}/{direction}" + (f"/{stability}" if len(stabilities) > 1 else "")
+        readers_all = READERS if _keys_on(spec, READERS) else READERS[:1]
+        for policy, direction, stability, readers in itertools.product(POLICIES, DIRECTIONS, stabilities, readers_all):
+            where = (f"{policy}/{direction}" + (f"/{stability}" if len(stabilities) > 1 else "")
+                     + (f"/{readers}" if len(readers_all) > 1 else ""))
             try:
-                value = pick(spec, policy, direction, item.id, stability)
+                value = pick(spec, policy, direction, item.id, stability, readers)
             except ConfigError:
                 raise refuse(f"{what} has no entry for {where}") from None
             if what == "level" and value not in LEVELS:
@@ -341,8 +349,12 @@ def placeholders(template: str) -> list[str]:
 
 def keys_on_stability(level: Any) -> bool:
     """Whether a card's level names stability levels itself (then stability does not soften it again)."""
-    return isinstance(level, dict) and (any(s in level for s in STABILITIES)
-                                        or any(keys_on_stability(v) for v in level.values()))
+    return _keys_on(level, STABILITIES)
+
+
+def _keys_on(value: Any, keys: tuple[str, ...]) -> bool:
+    """Whether a level or reason map names any of `keys` at some depth."""
+    return isinstance(value, dict) and (any(k in value for k in keys) or any(_keys_on(v, keys) for v in value.values()))
 
 
 def _listed(value: Any) -> list[Any]:

@@ -51,6 +51,7 @@ for _name, _fact, _doc in (
     ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
+    ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
 ):
     _flag(_name, _fact, _doc)
 

@@ -15,7 +15,7 @@ from specdiff.graph.ecosystem import PLAIN, Ecosystem
 from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
-from specdiff.records import Change, Context
+from specdiff.records import UNUSED, Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
 
@@ -96,6 +96,12 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         return diff_crds(old, new, ecosystem, Changes(most))
     changes = Changes(most)
     names = match_schemas(old, new)
+
+    def unused(graph: SpecGraph, name: str) -> bool:
+        """A plain OpenAPI schema nothing uses: described, never sent (Kubernetes definitions are reached through
+        operations, and a few that are not still describe what the server serves, so they keep their verdicts)."""
+        return ecosystem.spec == "openapi" and not graph.reached(name)
+
     schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
@@ -107,7 +113,8 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         unchanged = schemas.equal_means_unchanged and before.schema == after.schema
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
-        where = _named_where(new, after, old.stability(old_name))  # the level existing users relied on
+        where = _named_where(new, after, old.stability(old_name),  # the level existing users relied on
+                             unused=unused(old, old_name) and unused(new, new_name))
         if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
@@ -116,23 +123,24 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
                                       Side(after.schema, after.pointer, after.document), where)
     for name, schema in new.schemas.items():
         if name not in renamed_to:
-            where = _named_where(new, schema)
+            where = _named_where(new, schema, unused=unused(new, name))
             changes.append(change("added", "schema", new=name, where=where, new_pointer=schema.pointer))
             schemas.introduced(Side(schema.schema, schema.pointer, schema.document), where)
     for name, schema in old.schemas.items():
         if name not in names:
-            where = _named_where(old, schema)
+            where = _named_where(old, schema, unused=unused(old, name))
             changes.append(change("removed", "schema", old=name, where=where, old_pointer=schema.pointer))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
         changes.append(found)
     return fold_group_versions(old, new, changes)
 
 
-def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None) -> Where:
+def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None, unused: bool = False
+                 ) -> Where:
     """Where a named schema's changes are: its group-version, and the stability, direction, resource and kind
-    the graph gave it (those its operations share)."""
+    the graph gave it (those its operations share); `unused` when nothing uses it on either side."""
     resource, kind = (None, None) if schema.gvk else graph.users_subject(schema)
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
                          stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document),
                          resource=resource, kind=kind),
-                 graph.direction(schema.name))
+                 UNUSED if unused else graph.direction(schema.name))

@@ -7,11 +7,13 @@ from typing import Any
 from specdiff.diff.kernel import Side
 from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_became_list
 from specdiff.diff.residue import residue
-from specdiff.diff.schemas import SchemaDiffer
+from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
+from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
+from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
+from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Context
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
@@ -19,6 +21,15 @@ from specdiff.records import Context
 HANDLES = frozenset({"parameters", "requestBody", "responses", "deprecated", "operationId", "summary", "description",
                      "tags", "externalDocs", "security", "servers", "callbacks", "consumes", "produces", "schemes",
                      "x-sunset", "x-stability-level"})
+#: what the graph and this differ read of the objects inside an operation (Swagger 2.0 writes a parameter's or
+#: header's schema keywords on the object itself); specdiff.diff.residue compares the rest of each as data
+_DOCUMENTING = ("$ref", "description", "summary", "example", "examples")
+PARAMETER_HANDLES = frozenset({"name", "in", "required", "schema", "content", "deprecated", "style", "explode",
+                               "collectionFormat", "x-sunset", *_DOCUMENTING, *SCHEMA_HANDLES})
+BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUMENTING})  # (a Swagger body parameter)
+MEDIA_TYPE_HANDLES = frozenset({"schema", *_DOCUMENTING})
+RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
+PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS, *_DOCUMENTING})
 
 
 class OperationDiffer:
@@ -41,6 +52,7 @@ class OperationDiffer:
                 self.emit(change("removed", "operation", old=old_op.label, where=_where(old_op, self.old),
                                  old_pointer=old_op.pointer, deprecated=old_op.deprecated, sunset=old_op.sunset,
                                  **_non_resource(old_op, self.schemas.ecosystem.api_server)))
+        self._path_items()
 
     def _operation(self, old: Operation, new: Operation) -> None:
         if self.schemas.include_docs:
@@ -81,6 +93,27 @@ class OperationDiffer:
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
+
+    def _unmodelled(self, old: Written, new: Written, handles: frozenset[str], where: Where) -> None:
+        """What the objects write beyond `handles` (vendor extensions, keywords no family models), as data."""
+        if old.data != new.data:
+            for found in residue(old.data, new.data, handles, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
+                self.emit(found)
+
+    def _path_items(self) -> None:
+        """What each path item both specs write beyond its operations, parameters and servers, as data."""
+        old_data, new_data = self.old.document.data, self.new.document.data
+        old_paths = old_data.get("paths") if isinstance(old_data, dict) else None
+        new_paths = new_data.get("paths") if isinstance(new_data, dict) else None
+        if self.old.document.parts or self.new.document.parts or not (
+                isinstance(old_paths, dict) and isinstance(new_paths, dict)):
+            return
+        for path, item in new_paths.items():
+            before = old_paths.get(path)
+            if isinstance(item, dict) and isinstance(before, dict) and item != before:
+                at = "/paths" + join_pointer((path,))
+                self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
+                                 Where(Context(path=f"path {path}"), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None
@@ -137,8 +170,9 @@ class OperationDiffer:
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer + "/type", **detail))
             self._schema(as_item(old.schema, new.schema["items"]), new.schema["items"], old, new, where, "/items")
-            return
-        self._schema(old.schema, new.schema, old, new, where)
+        else:
+            self._schema(old.schema, new.schema, old, new, where)
+        self._unmodelled(old.written, new.written, PARAMETER_HANDLES, where)
 
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_part: Parameter | MediaType,
                 new_part: Parameter | MediaType, where: Where, new_suffix: str = "") -> None:
@@ -167,6 +201,7 @@ class OperationDiffer:
             self.emit(change("modified", "request-body", "required", old=old.required, new=new.required, where=request,
                              old_pointer=old.pointer, new_pointer=new.pointer))
         self._media(old.media, new.media, old.pointer, new.pointer, request, "request")
+        self._unmodelled(old.written, new.written, BODY_HANDLES, request)
 
     def _media(self, old: dict[str, MediaType], new: dict[str, MediaType], old_pointer: str, new_pointer: str,
                where: Where, part: str) -> None:
@@ -177,6 +212,7 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
+            self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
                     self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
@@ -208,6 +244,7 @@ class OperationDiffer:
                                  old_pointer=response.pointer, status=status))
 
     def _response(self, old: Response, new: Response, where: Where) -> None:
+        self._unmodelled(old.written, new.written, RESPONSE_HANDLES, where)
         self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
         for name, header in new.headers.items():
             if name not in old.headers:
@@ -221,6 +258,8 @@ class OperationDiffer:
                                      name=header.name))
                 self._schema(previous.schema, header.schema, previous, header,
                              where.at(f" header {header.name}"))
+                self._unmodelled(previous.written, header.written, PARAMETER_HANDLES,
+                                 where.at(f" header {header.name}"))
         for name, header in old.headers.items():
             if name not in new.headers:
                 self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
@@ -259,7 +298,7 @@ def _same_but_place(old: Parameter, new: Parameter) -> bool:
     """Equal in everything `_parameter` compares; the pointer and document may differ."""
     return (old.name == new.name and old.required == new.required and old.style == new.style
             and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
-            and old.schema == new.schema)
+            and old.schema == new.schema and old.written == new.written)
 
 
 def _same_contract(old: Operation, new: Operation) -> bool:

@@ -39,6 +39,7 @@ from specdiff.graph.normalise import Node, Normaliser, overlay
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
+from specdiff.records import UNUSED
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -140,15 +141,37 @@ class SchemaDiffer:
                 self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
                                  **self._kinds(o.named, n.named, where)))
-                return  # each type is compared where it is named
+                if self.ecosystem.spec == "openapi":
+                    self._on_the_wire(o, n, where)
+                return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                              old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+            if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
+                return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
         key = (o.identity, n.identity, where.direction, where.context.stability)
         if key not in self._followed:
             self._followed.add(key)
             self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
+
+    def _on_the_wire(self, old: Node, new: Node, where: Where) -> None:
+        """A plain API's body whose type was replaced by another: what goes over the wire is the same whatever
+        the types are called, so two related types are compared field by field here, where the body is used,
+        each read as one object with its `allOf` parts joined (`BuyMuseumTicketsResponse` became
+        `allOf: [Ticket, ...]`)."""
+        if not self._unrelated(old, new):
+            self.compare(self._joined(_side(old), self.old_normal), self._joined(_side(new), self.new_normal), where)
+
+    def _unrelated(self, old: Node, new: Node) -> bool:
+        """Two object types that share fewer than half of the properties of the larger describe different things
+        (a spec corrected to name what an operation really returns, or another resource): field by field they
+        would only list every field of both as removed and added, so the reference change alone reports it.
+        (Either way round the same answer: swapping the specs swaps additions and removals, nothing else.)"""
+        old_names = set(mapping(self._joined(_side(old), self.old_normal).schema.get("properties")))
+        new_names = set(mapping(self._joined(_side(new), self.new_normal).schema.get("properties")))
+        larger = max(len(old_names), len(new_names))
+        return larger > 1 and 2 * len(old_names & new_names) < larger
 
     def _kinds(self, old_name: str, new_name: str, where: Where) -> dict[str, Any]:
         """The Kubernetes kinds two named body types stand for, and whether the new one is the kind the operation
@@ -254,7 +277,11 @@ class SchemaDiffer:
                     self.introduced(Side(schema, pointer, new.document), at)
             elif isinstance(schema, dict) and isinstance(old_props[name], dict):
                 old_pointer = old.property_pointer(name)
-                self.compare(Side(old_props[name], old_pointer, old.document), Side(schema, pointer, new.document),
+                before = old_props[name]
+                if name in new_required and before.get("readOnly") is True and not schema.get("readOnly") \
+                        and where.direction != "response":
+                    before = self._now_written(before, old_pointer, new.pointer, name, where)
+                self.compare(Side(before, old_pointer, old.document), Side(schema, pointer, new.document),
                              where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
@@ -276,6 +303,18 @@ class SchemaDiffer:
                                  old_pointer=keyword_pointer(old, "required"),
                                  new_pointer=keyword_pointer(new, "required"),
                                  name=name))
+
+    def _now_written(self, before: Schema, old_pointer: str, new_pointer: str, name: str, where: Where) -> Schema:
+        """A required property that stops being read-only: requests never carried it (the required list binds
+        only responses while it is read-only), and now every request must. That is the change writers meet,
+        reported as the property becoming required in requests; the property is compared without its old
+        `readOnly`, so the same change is not reported again as a read-only field made writable."""
+        at = Where(where.context.at("." + name), where.direction if where.direction == UNUSED else "request",
+                   where.operation_kind)
+        self.emit(change("modified", "property", "required", old=False, new=True, where=at,
+                         old_pointer=old_pointer + "/readOnly", new_pointer=new_pointer + "/required", name=name,
+                         was_read_only=True))
+        return {key: value for key, value in before.items() if key != "readOnly"}
 
     # -- what the graph says about a place: its stability and direction ----------------------------------
     def _placed(self, where: Where, old: Side | None, new: Side | None) -> Where:
@@ -300,10 +339,10 @@ class SchemaDiffer:
     def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
         _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
         _, new_read, new_written = self.new.located(new.document, new.pointer) if new else (None, True, True)
-        direction = where.direction
-        if old_read and new_read and direction != "request":
+        direction = where.direction  # (read-only or not, what nothing uses stays unused)
+        if old_read and new_read and direction not in ("request", UNUSED):
             direction = "response"
-        elif old_written and new_written and direction != "response":
+        elif old_written and new_written and direction not in ("response", UNUSED):
             direction = "request"
         if stability == where.context.stability and direction == where.direction:
             return where
@@ -557,6 +596,10 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+def _side(node: Node) -> Side:
+    return Side(node.schema, node.pointer, node.document)
 
 
 def _composed(schema: Schema) -> bool:

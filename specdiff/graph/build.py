@@ -29,6 +29,7 @@ from specdiff.graph.model import (
     SecurityScheme,
     Server,
     SpecGraph,
+    Written,
     group_version_of_name,
     group_version_of_path,
 )
@@ -359,7 +360,7 @@ class Builder:
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-                sunset=sunset_of(param), document=written,
+                sunset=sunset_of(param), document=written, written=Written(param, at),
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
@@ -383,7 +384,7 @@ class Builder:
         for (location, _), (param, _) in params.items():
             if location == "body":
                 media = {str(m): MediaType(str(m), param.schema, param.pointer, param.document) for m in consumes}
-                return RequestBody(param.required, media, param.pointer.removesuffix("/schema"))
+                return RequestBody(param.required, media, param.pointer.removesuffix("/schema"), param.written)
         form = [(param, original) for (location, _), (param, original) in params.items() if location == "formData"]
         if not form:
             return None
@@ -402,7 +403,8 @@ class Builder:
         body, at, doc = self._deref(raw, pointer + "/requestBody", doc)
         if not isinstance(body, dict):
             raise InputError("a request body must be a mapping", file=doc.name, place=at)
-        return RequestBody(bool(body.get("required")), self._content(body.get("content"), at, doc), at)
+        return RequestBody(bool(body.get("required")), self._content(body.get("content"), at, doc), at,
+                           Written(body, at))
 
     @staticmethod
     def _content(content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
@@ -413,7 +415,8 @@ class Builder:
             at = pointer + join_pointer(("content", name))
             schema = item.get("schema") if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
-                                    at + "/schema" if isinstance(schema, dict) else at, doc)
+                                    at + "/schema" if isinstance(schema, dict) else at, doc,
+                                    Written(item if isinstance(item, dict) else {}, at))
         return media
 
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document
@@ -437,7 +440,7 @@ class Builder:
             else:
                 media = self._content(response.get("content"), at, written)
             headers, sunsets[str(status)] = self._headers(response.get("headers"), at, written)
-            responses[str(status)] = Response(str(status), media, headers, at)
+            responses[str(status)] = Response(str(status), media, headers, at, Written(response, at))
         return responses, sunsets
 
     def _headers(self, raw: Any, pointer: str, doc: Document) -> tuple[dict[str, Parameter], str | None]:
@@ -453,11 +456,11 @@ class Builder:
                 continue
             schema: Schema | None
             if self.v2:
-                schema = self._v2_schema(header)
+                schema, schema_at = self._v2_schema(header), at
             else:
-                schema, at = self._v3_parameter_schema(header, at)
-            headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, at,
-                                              document=header_doc)
+                schema, schema_at = self._v3_parameter_schema(header, at)
+            headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, schema_at,
+                                              document=header_doc, written=Written(header, at))
         return headers, sunset_header(written)
 
 

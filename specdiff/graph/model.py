@@ -20,12 +20,22 @@ Schema = dict[str, Any]
 
 
 @dataclass(frozen=True)
+class Written:
+    """An object as the spec writes it (its `$ref` followed) and where: what no family models in it is compared
+    from here as data (specdiff.diff.residue), and a difference there makes the objects differ."""
+
+    data: Schema = field(default_factory=dict)
+    pointer: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
 class MediaType:
     name: str
     schema: Schema | None
     pointer: str  # pointer of the schema (or of the media type when it has none)
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
+    written: Written = Written()
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,7 @@ class Parameter:
     sunset: str | None = None  # `x-sunset`: the date it may be removed, YYYY-MM-DD
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
+    written: Written = Written()
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,7 @@ class RequestBody:
     required: bool
     media: dict[str, MediaType]
     pointer: str
+    written: Written = Written()
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,7 @@ class Response:
     media: dict[str, MediaType]
     headers: dict[str, Parameter]
     pointer: str
+    written: Written = Written()
 
 
 @dataclass(frozen=True)
@@ -254,6 +267,12 @@ class SpecGraph:
         if self._directions is None:
             self._directions = self._all_directions()
         return _direction(self._directions.get(schema, set()))
+
+    def reached(self, schema: str) -> bool:
+        """Whether any operation, webhook or callback uses a named schema, directly or through other schemas."""
+        if self._directions is None:
+            self._directions = self._all_directions()
+        return schema in self._directions
 
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
