@@ -303,3 +303,14 @@ def test_gateway_api_steps_equal_the_pairwise_comparisons() -> None:
          "unserved": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"], "removed": []},
         {"release": "v1.0.0", "introduced": ["gateway.networking.k8s.io/v1 HTTPRoute"], "deprecated": [],
          "unserved": [], "removed": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"]}]
+
+
+@pytest.mark.dask
+def test_a_local_dask_cluster_runs_the_history_as_the_default_executor(series: list[str]) -> None:
+    distributed = pytest.importorskip("distributed", reason="the dask extra (specdiff[dask]) is not installed")
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        on_dask = specdiff.history(series, executor=client.get_executor(), jobs=2)
+    assert on_dask == specdiff.history(series, jobs=2)
+    assert [(s.old.label, s.new.label, [(f.rule, f.change.pointer) for f in s.report.findings])
+            for s in on_dask.steps if s.report is not None] == EXPECTED_STEPS
