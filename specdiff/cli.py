@@ -302,14 +302,17 @@ def guarded(job: Any) -> int:
               help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
 @click.option("--keep-going", is_flag=True,
               help="Report the other steps when a version cannot be read, and mark it, instead of stopping (exit 2).")
+@click.option("--trace", "trace", metavar="THING",
+              help="Follow one element across the versions: a group-version (apps/v1beta1), an operation "
+                   "(GET /pets) or a type and field (PodSpec.workloadRef), as reports name them.")
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--include-docs", is_flag=True,
               help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
 @limit_options
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
                     output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                    jobs: int | None, keep_going: bool, no_group: bool, include_docs: bool, limits: Limits,
-                    config_file: str | None, no_config: bool, select: tuple[str, ...],
+                    jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
+                    limits: Limits, config_file: str | None, no_config: bool, select: tuple[str, ...],
                     ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
@@ -338,7 +341,8 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         else:
             chosen = given(versions)
         config = for_command(config_file, no_config, select, ignore)
-        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits)
+        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits,
+                            trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
         progress = _progress_line if sys.stderr.isatty() else None
         if workers > 1:
