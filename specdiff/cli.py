@@ -140,10 +140,13 @@ def limit_options(command: Any) -> Any:
               help="Print only the summary: counts by level and by rule (text format).")
 @click.option("--include-docs", is_flag=True,
               help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+@click.option("--check-version", is_flag=True,
+              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
+                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
-            no_group: bool, summary_only: bool, include_docs: bool, limits: Limits,
+            no_group: bool, summary_only: bool, include_docs: bool, check_version: bool, limits: Limits,
             config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -159,7 +162,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
         for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
                             (output, "--output"), (output_dir, "--output-dir")):
             _not_a_url(value, what)
-        config = for_command(config_file, no_config, select, ignore, baseline)
+        config = _gated(for_command(config_file, no_config, select, ignore, baseline), check_version)
         old_doc, new_doc = _load_pair_explained(old, new, limits)
         report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group,
                      include_docs=include_docs)
@@ -176,9 +179,25 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                              text)
             else:
                 click.echo(text, nl=False, color=options.color)  # click strips colour off a pipe unless told
-        return exit_code(report, fail_on or config.fail_on or "breaking")
+        return _exit_code(report, fail_on or config.fail_on or "breaking", config.check_version)
 
     sys.exit(guarded(job))
+
+
+def _gated(config: Any, check_version: bool) -> Any:
+    """The configuration with --check-version on top (the file's `check-version: true` turns it on as well)."""
+    from dataclasses import replace
+
+    return replace(config, check_version=True) if check_version else config
+
+
+def _exit_code(result: Any, fail_on: str, check_version: bool) -> int:
+    """exit_code of a report or history; with the release gate on, only the gate's findings fail the run: a
+    breaking change released as a new major version (or a new API version) is what the gate lets through."""
+    if fail_on == "never":
+        return EXIT_OK
+    counted = [f for f in result.findings if not check_version or f.rule.startswith("release.")]
+    return EXIT_FINDINGS if any(f.level.rank <= FAIL_ON.index(fail_on) for f in counted) else EXIT_OK
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -308,12 +327,15 @@ def guarded(job: Any) -> int:
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--include-docs", is_flag=True,
               help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+@click.option("--check-version", is_flag=True,
+              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
+                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
 @limit_options
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
                     output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
                     jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
-                    limits: Limits, config_file: str | None, no_config: bool, select: tuple[str, ...],
-                    ignore: tuple[str, ...]) -> None:
+                    check_version: bool, limits: Limits, config_file: str | None, no_config: bool,
+                    select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
@@ -340,7 +362,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
             raise click.UsageError("a history needs two versions or more (or one PATH with --revs or --tags)")
         else:
             chosen = given(versions)
-        config = for_command(config_file, no_config, select, ignore)
+        config = _gated(for_command(config_file, no_config, select, ignore), check_version)
         settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits,
                             trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
@@ -361,7 +383,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                 write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
             else:
                 click.echo(text, nl=False)
-        return exit_code(train, threshold)
+        return _exit_code(train, threshold, config.check_version)
 
     sys.exit(guarded(job))
 

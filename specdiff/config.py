@@ -30,7 +30,8 @@ from specdiff.records import POLICIES as RULE_POLICIES
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
-_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days")
+_KEYS = ("policy", "fail-on", "annotate-level", "rules", "select", "ignore", "baseline", "deprecation-days",
+         "check-version")
 #: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
 _DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = LEVELS
@@ -79,6 +80,8 @@ class Config:
     baseline_path: str | None = None
     #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
     deprecation_days: Mapping[str, int] = field(default_factory=dict)
+    #: the release gate: the declared version change must be as large as the findings need (--check-version)
+    check_version: bool = False
 
     def __post_init__(self) -> None:
         """A renamed rule's former id is read as its current id here, once, however the configuration was made
@@ -437,7 +440,15 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
                   annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
                   baseline=baseline_entries, baseline_path=baseline_path,
-                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where))
+                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where),
+                  check_version=_flag(data, "check-version", where))
+
+
+def _flag(data: dict[str, Any], key: str, where: _Where) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise where.error(f"{key} must be true or false, not {str(value)[:40]!r}", (key,))
+    return value
 
 
 def _deprecation_days(value: Any, where: _Where) -> dict[str, int]:

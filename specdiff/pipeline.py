@@ -4,7 +4,7 @@ graph so that a history graphs each version once (`graphed`, then `compare_graph
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -101,10 +101,27 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
 
         outcome = apply(findings, config, today)
         findings, notes = list(outcome.findings), notes + outcome.notes
+        if config.check_version:
+            versions = source_info(old, old_graph).version, source_info(new, new_graph).version
+            findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, reach),
+                              key=Finding.sort_key)
     if grouped:
         findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label)
+
+
+def release_gate(findings: list[Finding], policy: str, versions: tuple[str | None, str | None], old_graph: SpecGraph,
+                 reach: Callable[[Change], tuple[str, ...]]) -> list[Finding]:
+    """--check-version: the findings of the release gate (classify/release_gate.py), from the findings the
+    policy kept (an accepted breaking change needs no major bump) and the group-versions the old spec serves."""
+    from specdiff.classify.release_gate import gate
+
+    unserved = {f"{crd.group}/{version.name}" for crd in old_graph.crds.values() for version in crd.versions.values()
+                if not version.served}
+    served = ({op.group_version for op in old_graph.operations.values() if op.group_version}
+              | {s.group_version for s in old_graph.schemas.values() if s.group_version}) - unserved
+    return classify(gate(findings, policy, *versions, served.__contains__), policy, reach)
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:
