@@ -403,3 +403,25 @@ def test_trace_of_the_httproute_filter_type_over_the_gateway_api_tags() -> None:
         ("v1.0.0", "removed", None, f"removed from {gw}/v1alpha2"),
         ("v1.6.1", "changed", Level.BREAKING, "enum value CORS added to HTTPRoute.spec.rules[].filters[].type "
          f"({gw}/{{v1, v1beta1}})")]
+
+
+def test_a_run_holds_two_versions_at_a_time(series: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each version is dropped once both its pairs are compared: when a version is read, only the one before it
+    is still alive, so the memory of a history does not grow with the number of versions."""
+    import weakref
+
+    from specdiff import release_train
+
+    alive: list[weakref.ref[Any]] = []
+    held: list[int] = []
+
+    def watched(doc: Any) -> Any:
+        held.append(sum(1 for ref in alive if ref() is not None))
+        version = graphed(doc)
+        alive.append(weakref.ref(version))
+        return version
+
+    graphed = release_train.graphed
+    monkeypatch.setattr(release_train, "graphed", watched)
+    release_train.compare_run(series, 0, release_train.Settings())
+    assert held == [0, 1, 1, 1]
