@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from specdiff.cli import main
 from specdiff.classify.release_gate import declared_bump, needed
+from specdiff.cli import main
 from tests.conftest import corpus
 
 PETS = {"/pets": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
