@@ -425,3 +425,12 @@ def test_a_run_holds_two_versions_at_a_time(series: list[str], monkeypatch: pyte
     monkeypatch.setattr(release_train, "graphed", watched)
     release_train.compare_run(series, 0, release_train.Settings())
     assert held == [0, 1, 1, 1]
+
+
+def test_trace_across_an_unreadable_version_says_nothing_it_cannot_know(series: list[str], tmp_path: Path) -> None:
+    """v3 cannot be read: whether Frobber.size went in v3 or v4 is unknown, so no removal is claimed; the steps
+    beside it are not compared, so they have no changes either."""
+    (tmp_path / "frob-v3.json").write_text("[1, 2", encoding="utf-8")
+    history = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
+    assert history.trace is not None and history.trace.present_in == ("v1", "v2")
+    assert [(e.release, e.kind, e.text) for e in history.trace.events] == [("v1", "present", "present")]
