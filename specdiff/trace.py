@@ -80,12 +80,17 @@ def _found(graph: SpecGraph, thing: str) -> Iterator[Presence]:
             if gv == thing or gv == f"core/{thing}":
                 yield Presence(gv, stability, *_crd_flags(graph, gv))
         return
-    head, steps = _split(thing)
+    short = min((i for i in (thing.find("."), thing.find("["), thing.find("{")) if i > 0), default=len(thing))
     for schema_name, named in graph.schemas.items():
         ctx = Context(schema=schema_name, gvk=named.gvk, group_version=named.group_version)
-        if head not in (type_name(ctx), schema_name):
+        # by the short name reports use (`PodSpec.workloadRef`), or by the whole name (`io.k8s.api.core.v1.PodSpec`)
+        if thing[:short] == type_name(ctx):
+            steps = _steps(thing[short:])
+        elif thing.startswith(schema_name) and thing[len(schema_name):][:1] in ("", ".", "[", "{"):
+            steps = _steps(thing[len(schema_name):])
+        else:
             continue
-        node = _walk(named.document.data, named.schema, steps)
+        node = _walk(named.document.data, named.schema, steps) if steps is not None else None
         if node is not None:
             level = least_stable(named.stability, marked(node))
             deprecated, served = _crd_flags(graph, named.group_version)
@@ -101,15 +106,10 @@ def _group_versions(graph: SpecGraph) -> Iterator[tuple[str, str]]:
             yield named.group_version, named.stability
 
 
-def _split(thing: str) -> tuple[str, list[str]]:
-    """`HTTPRoute.spec.rules[].type` -> ("HTTPRoute", ["spec", "rules", "[]", "type"]); a name with dots that
-    no path follows (`io.k8s.api.core.v1.PodSpec`) is tried whole by the caller as well."""
-    cut = min((i for i in (thing.find("."), thing.find("["), thing.find("{")) if i > 0), default=len(thing))
-    head, rest = thing[:cut], thing[cut:]
-    steps = [match.group(1) or match.group(0) for match in _STEP.finditer(rest)]
-    if "".join(("." + s) if s not in ("[]", "{}") else s for s in steps) != rest:
-        return thing, []  # not a path: a whole name with dots, such as io.k8s.api.core.v1.PodSpec
-    return head, steps
+def _steps(path: str) -> list[str] | None:
+    """`.spec.rules[].type` -> ["spec", "rules", "[]", "type"]; None when it is no field path."""
+    steps = [match.group(1) or match.group(0) for match in _STEP.finditer(path)]
+    return steps if "".join(s if s in ("[]", "{}") else "." + s for s in steps) == path else None
 
 
 def _walk(document: Any, schema: Any, steps: Sequence[str]) -> Any:
@@ -176,7 +176,8 @@ def _crd_flags(graph: SpecGraph, group_version: str | None) -> tuple[bool, bool]
 def about(finding: Finding, thing: str) -> bool:
     """Whether a finding is at THING or inside it, by any of the names reports give its place."""
     ctx = finding.change.context
-    names = (name(ctx), where(ctx), ctx.group_version or "", ctx.operation or "", ctx.long_label())
+    whole = (ctx.schema or "") + (ctx.path or "") if not ctx.operation else ""  # io.k8s.api.core.v1.PodSpec.x
+    names = (name(ctx), where(ctx), ctx.group_version or "", ctx.operation or "", whole)
     return any(label == thing or (label.startswith(thing) and label[len(thing)] in ".[{: ") for label in names
                if label)
 

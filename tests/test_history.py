@@ -434,3 +434,10 @@ def test_trace_across_an_unreadable_version_says_nothing_it_cannot_know(series: 
     history = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
     assert history.trace is not None and history.trace.present_in == ("v1", "v2")
     assert [(e.release, e.kind, e.text) for e in history.trace.events] == [("v1", "present", "present")]
+
+
+def test_trace_by_the_whole_name_of_a_type() -> None:
+    whole = specdiff.history(kubernetes_v2()[-2:], jobs=1, trace="io.k8s.api.core.v1.PodSpec.workloadRef")
+    assert whole.trace is not None
+    assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
+        ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.BREAKING)]
