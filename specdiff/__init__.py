@@ -78,14 +78,16 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
             executor: Executor | None = None, jobs: int | None = None, keep_going: bool = False,
             policy: str | None = None, config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
             baseline: str | os.PathLike[str] | None = None, today: date | None = None,
-            limits: Limits | None = None, grouped: bool = True) -> History:
+            limits: Limits | None = None, grouped: bool = True, trace: str | None = None) -> History:
     """Compare each of `versions` (oldest first) with the next: `specdiff history` as a `History` record.
 
     `versions` are what `compare` takes; with `tags` (a git glob) or `revs` (a git range) give one path and the
     versions come from git, as `--tags` and `--revs` take them. Each version is read once; runs of consecutive
     pairs are submitted to `executor` (any `concurrent.futures.Executor`: a thread or process pool, a Dask
     client's executor), `jobs` runs in all (default: the cores here). Without an executor a process pool of
-    `jobs` workers runs them, or this process when there is one job. The other arguments are `compare`'s.
+    `jobs` workers runs them, or this process when there is one job. `trace` names an element whose life the
+    record's `trace` follows (`PodSpec.workloadRef`, `apps/v1beta1`, `GET /pets`, docs/history.md). The other
+    arguments are `compare`'s.
 
     Raises `specdiff.errors.SpecdiffError` for a version that cannot be read, unless `keep_going`: then the
     version carries its error and the steps beside it say why they were not compared.
@@ -106,7 +108,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
         if revs is not None else given(names)
     settings_config = _config(config, baseline)
     settings = Settings(policy or settings_config.policy or "auto", settings_config, today, grouped,
-                        limits=limits or DEFAULT_LIMITS)
+                        limits=limits or DEFAULT_LIMITS, trace=trace)
     count = min(jobs or default_jobs(), max(1, len(chosen) - 1))
     if executor is not None or count == 1:
         return run_history(chosen, settings, executor, count, keep_going)

@@ -119,6 +119,33 @@ def limit_options(command: Any) -> Any:
     return with_limits
 
 
+def selection_options(command: Any) -> Any:
+    """Which operations are compared (specdiff/graph/selection.py), passed to the command as one `choose`
+    argument: --match-path replaces the configuration's `operations: match-path`, the others add to theirs."""
+
+    @functools.wraps(command)
+    def with_selection(*args: Any, match_path: tuple[str, ...], exclude_path: tuple[str, ...], tag: tuple[str, ...],
+                       exclude_tag: tuple[str, ...], exclude_extension: tuple[str, ...], **kwargs: Any) -> Any:
+        return command(*args, choose=(match_path, exclude_path, tag, exclude_tag, exclude_extension), **kwargs)
+
+    options = [
+        click.option("--match-path", multiple=True, metavar="PATTERN",
+                     help="Compare only operations whose path matches: a glob (/pets/*) or a regular expression "
+                          "searched in the path (^/api/v1/); repeatable."),
+        click.option("--exclude-path", multiple=True, metavar="PATTERN",
+                     help="Leave out operations whose path matches (as --match-path); repeatable."),
+        click.option("--tag", multiple=True, metavar="TAG", help="Compare only operations with this tag; repeatable."),
+        click.option("--exclude-tag", multiple=True, metavar="TAG",
+                     help="Leave out operations with this tag; repeatable."),
+        click.option("--exclude-extension", multiple=True, metavar="NAME",
+                     help="Leave out operations (or path items) where this extension is true (x-internal); "
+                          "repeatable."),
+    ]
+    for option in reversed(options):
+        with_selection = option(with_selection)
+    return with_selection
+
+
 @main.command()
 @click.argument("old")
 @click.argument("new")
@@ -140,11 +167,16 @@ def limit_options(command: Any) -> Any:
               help="Print only the summary: counts by level and by rule (text format).")
 @click.option("--include-docs", is_flag=True,
               help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+@click.option("--check-version", is_flag=True,
+              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
+                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
+@selection_options
 @limit_options
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
-            no_group: bool, summary_only: bool, include_docs: bool, limits: Limits,
-            config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+            no_group: bool, summary_only: bool, include_docs: bool, check_version: bool, choose: Choice,
+            limits: Limits, config_file: str | None, no_config: bool, select: tuple[str, ...],
+            ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
     OLD and NEW are files, per-group directories, - for stdin, or REV:path for a file or directory at a git
@@ -159,7 +191,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
         for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
                             (output, "--output"), (output_dir, "--output-dir")):
             _not_a_url(value, what)
-        config = for_command(config_file, no_config, select, ignore, baseline)
+        config = _for_run(for_command(config_file, no_config, select, ignore, baseline), check_version, choose)
         old_doc, new_doc = _load_pair_explained(old, new, limits)
         report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group,
                      include_docs=include_docs)
@@ -176,9 +208,47 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                              text)
             else:
                 click.echo(text, nl=False, color=options.color)  # click strips colour off a pipe unless told
-        return exit_code(report, fail_on or config.fail_on or "breaking")
+        return _exit_code(report, fail_on or config.fail_on or "breaking", config.check_version)
 
     sys.exit(guarded(job))
+
+
+#: --match-path, --exclude-path, --tag, --exclude-tag, --exclude-extension as given
+Choice = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _for_run(config: Any, check_version: bool, choose: Choice) -> Any:
+    """The configuration with --check-version and the operation selection of the command line on top."""
+    from dataclasses import replace
+
+    from specdiff.config import check_name
+    from specdiff.graph.selection import check_pattern
+
+    match_path, exclude_path, tags, exclude_tags, exclude_extensions = choose
+    for values, check, option in ((match_path, check_pattern, "--match-path"),
+                                  (exclude_path, check_pattern, "--exclude-path"), (tags, check_name, "--tag"),
+                                  (exclude_tags, check_name, "--exclude-tag"),
+                                  (exclude_extensions, check_name, "--exclude-extension")):
+        for value in values:
+            try:
+                check(value)
+            except ValueError as err:
+                raise click.UsageError(f"{option}: {err}") from None
+    chosen = config.selection
+    selection = replace(chosen, match_paths=match_path or chosen.match_paths,
+                        exclude_paths=chosen.exclude_paths + exclude_path, tags=tags or chosen.tags,
+                        exclude_tags=chosen.exclude_tags + exclude_tags,
+                        exclude_extensions=chosen.exclude_extensions + exclude_extensions)
+    return replace(config, check_version=config.check_version or check_version, selection=selection)
+
+
+def _exit_code(result: Any, fail_on: str, check_version: bool) -> int:
+    """exit_code of a report or history; with the release gate on, only the gate's findings fail the run: a
+    breaking change released as a new major version (or a new API version) is what the gate lets through."""
+    if fail_on == "never":
+        return EXIT_OK
+    counted = [f for f in result.findings if not check_version or f.rule.startswith("release.")]
+    return EXIT_FINDINGS if any(f.level.rank <= FAIL_ON.index(fail_on) for f in counted) else EXIT_OK
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -302,15 +372,22 @@ def guarded(job: Any) -> int:
               help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
 @click.option("--keep-going", is_flag=True,
               help="Report the other steps when a version cannot be read, and mark it, instead of stopping (exit 2).")
+@click.option("--trace", "trace", metavar="THING",
+              help="Follow one element across the versions: a group-version (apps/v1beta1), an operation "
+                   "(GET /pets) or a type and field (PodSpec.workloadRef), as reports name them.")
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--include-docs", is_flag=True,
               help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+@click.option("--check-version", is_flag=True,
+              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
+                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
+@selection_options
 @limit_options
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
                     output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                    jobs: int | None, keep_going: bool, no_group: bool, include_docs: bool, limits: Limits,
-                    config_file: str | None, no_config: bool, select: tuple[str, ...],
-                    ignore: tuple[str, ...]) -> None:
+                    jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
+                    check_version: bool, choose: Choice, limits: Limits, config_file: str | None,
+                    no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
@@ -337,8 +414,9 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
             raise click.UsageError("a history needs two versions or more (or one PATH with --revs or --tags)")
         else:
             chosen = given(versions)
-        config = for_command(config_file, no_config, select, ignore)
-        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits)
+        config = _for_run(for_command(config_file, no_config, select, ignore), check_version, choose)
+        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits,
+                            trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
         progress = _progress_line if sys.stderr.isatty() else None
         if workers > 1:
@@ -357,7 +435,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                 write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
             else:
                 click.echo(text, nl=False)
-        return exit_code(train, threshold)
+        return _exit_code(train, threshold, config.check_version)
 
     sys.exit(guarded(job))
 

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from specdiff.errors import ConfigError, UsageError
+from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
@@ -31,7 +32,11 @@ CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
 _KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "select", "ignore", "baseline",
-         "deprecation-days")
+         "deprecation-days", "check-version", "operations")
+#: `operations:` keys, what each chooses (specdiff/graph/selection.py), and whether it holds path patterns
+_SELECTION_KEYS = {"match-path": ("match_paths", True), "exclude-path": ("exclude_paths", True),
+                   "tags": ("tags", False), "exclude-tags": ("exclude_tags", False),
+                   "exclude-extensions": ("exclude_extensions", False)}
 #: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
 _DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = LEVELS
@@ -83,6 +88,10 @@ class Config:
     baseline_path: str | None = None
     #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
     deprecation_days: Mapping[str, int] = field(default_factory=dict)
+    #: the release gate: the declared version change must be as large as the findings need (--check-version)
+    check_version: bool = False
+    #: the operations compared (`operations:`, --match-path and the like); the empty selection keeps them all
+    selection: Selection = Selection()
 
     def __post_init__(self) -> None:
         """A renamed rule's former id is read as its current id here, once, however the configuration was made
@@ -442,7 +451,48 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
                   response_readers=choice("response-readers", READERS),
                   levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
                   baseline=baseline_entries, baseline_path=baseline_path,
-                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where))
+                  deprecation_days=_deprecation_days(data.get("deprecation-days"), where),
+                  check_version=_flag(data, "check-version", where),
+                  selection=_selection(data.get("operations"), where))
+
+
+def _selection(value: Any, where: _Where) -> Selection:
+    """`operations: {match-path: [...], exclude-path: [...], tags: [...], exclude-tags: [...],
+    exclude-extensions: [x-internal]}`: which operations are compared."""
+    if value is None:
+        return Selection()
+    if not isinstance(value, dict):
+        raise where.error(f"operations must map {', '.join(_SELECTION_KEYS)} to lists", ("operations",))
+    chosen: dict[str, tuple[str, ...]] = {}
+    for key, items in value.items():
+        at: tuple[Any, ...] = ("operations", key)
+        if key not in _SELECTION_KEYS:
+            raise where.error(f"unknown key {key!r} in operations{_did_you_mean(str(key), _SELECTION_KEYS)}", at)
+        items = [items] if isinstance(items, str) else items
+        if not isinstance(items, list) or len(items) > MAX_PATTERNS:
+            raise where.error(f"operations {key} must be a list of at most {MAX_PATTERNS} strings", at)
+        field_name, patterns = _SELECTION_KEYS[key]
+        for index, item in enumerate(items):
+            try:
+                check_pattern(item) if patterns else check_name(item)
+            except ValueError as err:
+                raise where.error(str(err), (*at, index)) from None
+        chosen[field_name] = tuple(items)
+    return Selection(**chosen)
+
+
+def check_name(value: Any) -> str:
+    """A tag or an extension name as given, or ValueError saying why not."""
+    if not isinstance(value, str) or not value or len(value) > 200:
+        raise ValueError(f"a tag or extension name must be a string of 1 to 200 characters, not {str(value)[:40]!r}")
+    return value
+
+
+def _flag(data: dict[str, Any], key: str, where: _Where) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise where.error(f"{key} must be true or false, not {str(value)[:40]!r}", (key,))
+    return value
 
 
 def _deprecation_days(value: Any, where: _Where) -> dict[str, int]:

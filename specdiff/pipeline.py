@@ -4,7 +4,7 @@ graph so that a history graphs each version once (`graphed`, then `compare_graph
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -18,6 +18,7 @@ from specdiff.errors import InputError
 from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.model import SpecGraph
+from specdiff.graph.selection import selected
 from specdiff.group import group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
@@ -84,6 +85,9 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     old_graph, new_graph = old_version.graph, new_version.graph
     ecosystem = decide(old_graph, new_graph, policy)
     old_graph, new_graph = described_alike(as_served(old_graph, ecosystem), as_served(new_graph, ecosystem))
+    whole = old_graph, new_graph
+    if config is not None and config.selection:
+        old_graph, new_graph = selected(old_graph, config.selection), selected(new_graph, config.selection)
     most = min(old.limits.max_changes, new.limits.max_changes)
     try:
         found = diff(old_graph, new_graph, ecosystem, include_docs, most)
@@ -96,16 +100,41 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
 
     readers = config.response_readers if config is not None else None
     findings = sorted(classify(changes, ecosystem.policy, reach, readers), key=Finding.sort_key)
+    if whole != (old_graph, new_graph):  # a schema only left-out operations reach is left out with them
+        findings = [f for f in findings if not _left_out(f.change, f.operations, whole)]
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
     if config is not None:
         from specdiff.policy import apply
 
         outcome = apply(findings, config, today)
         findings, notes = list(outcome.findings), notes + outcome.notes
+        if config.check_version:
+            versions = source_info(old, old_graph).version, source_info(new, new_graph).version
+            findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, reach),
+                              key=Finding.sort_key)
     if grouped:
         findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label)
+
+
+def _left_out(change: Change, reached: tuple[str, ...], whole: tuple[SpecGraph, SpecGraph]) -> bool:
+    """Whether a change is in a schema that no kept operation reaches and a left-out one does."""
+    ctx = change.context
+    return bool(ctx.schema and not ctx.operation and not reached and operations_reached(change, *whole))
+
+
+def release_gate(findings: list[Finding], policy: str, versions: tuple[str | None, str | None], old_graph: SpecGraph,
+                 reach: Callable[[Change], tuple[str, ...]]) -> list[Finding]:
+    """--check-version: the findings of the release gate (classify/release_gate.py), from the findings the
+    policy kept (an accepted breaking change needs no major bump) and the group-versions the old spec serves."""
+    from specdiff.classify.release_gate import gate
+
+    unserved = {f"{crd.group}/{version.name}" for crd in old_graph.crds.values() for version in crd.versions.values()
+                if not version.served}
+    served = ({op.group_version for op in old_graph.operations.values() if op.group_version}
+              | {s.group_version for s in old_graph.schemas.values() if s.group_version}) - unserved
+    return classify(gate(findings, policy, *versions, served.__contains__), policy, reach)
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

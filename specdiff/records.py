@@ -6,9 +6,12 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.notation import where
+
+if TYPE_CHECKING:
+    from specdiff.trace import Trace
 
 
 class Level(StrEnum):
@@ -220,6 +223,7 @@ class History:
 
     versions: tuple[Version, ...]
     steps: tuple[Step, ...]
+    trace: Trace | None = None  # `--trace THING`: the life of one element across the versions
 
     @property
     def findings(self) -> tuple[Finding, ...]:

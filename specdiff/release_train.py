@@ -23,6 +23,7 @@ from specdiff.load import load
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import History, Report, Step, Version
+from specdiff.trace import Presence, locate, trace_of
 
 #: called with (steps done, steps in all) as runs finish
 Progress = Callable[[int, int], None]
@@ -38,14 +39,17 @@ class Settings:
     grouped: bool = True
     include_docs: bool = False
     limits: Limits = DEFAULT_LIMITS
+    trace: str | None = None  # the element whose life to follow (specdiff/trace.py)
 
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
-    """What one job sends back: each version of its run that could not be read, and each step's report or error."""
+    """What one job sends back: each version of its run that could not be read, each step's report or error, and
+    where each version holds the traced element."""
 
     unreadable: tuple[tuple[int, str], ...]
     steps: tuple[tuple[int, Report | None, str | None], ...]
+    presences: tuple[tuple[int, tuple[Presence, ...]], ...] = ()
 
 
 def runs(sizes: Sequence[float], jobs: int) -> list[range]:
@@ -105,6 +109,7 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
     """
     unreadable: list[tuple[int, str]] = []
     steps: list[tuple[int, Report | None, str | None]] = []
+    presences: list[tuple[int, tuple[Presence, ...]]] = []
     before: Graphed | str | None = None  # the previous version, or why it could not be read
     for offset, source in enumerate(sources):
         index = first + offset
@@ -114,10 +119,12 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))
+        if settings.trace is not None and not isinstance(current, str):
+            presences.append((index, locate(current.graph, settings.trace)))
         if before is not None:
             steps.append(_step(index - 1, before, current, sources[offset - 1], source, settings))
         before = current
-    return _Outcome(tuple(unreadable), tuple(steps))
+    return _Outcome(tuple(unreadable), tuple(steps), tuple(presences))
 
 
 def _step(index: int, old: Graphed | str, new: Graphed | str, old_source: str, new_source: str,
@@ -142,6 +149,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     """
     if len(versions) < 2:
         raise UsageError("a history needs at least two versions")
+    if settings.trace is not None and not settings.trace.strip():
+        raise UsageError("--trace needs a THING: a group-version, an operation or a type and field")
     sources = [version.source for version in versions]
     split = runs([size_of(source) for source in sources], jobs)
     outcomes: list[_Outcome] = []
@@ -171,7 +180,15 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     if failed and not keep_going:
         raise InputError(failed[0])
     steps = tuple(Step(marked[i], marked[i + 1], *results[i]) for i in range(total))
-    return History(marked, steps)
+    train = History(marked, steps)
+    if settings.trace is None:
+        return train
+    presences = dict(pair for outcome in outcomes for pair in outcome.presences)
+    traced = trace_of(settings.trace, train, presences)
+    if not traced.present_in and not traced.events:
+        raise UsageError(f"--trace {settings.trace!r}: no version holds it; name a group-version (apps/v1beta1), an "
+                         "operation (GET /pets) or a type and field (PodSpec.workloadRef), as reports do")
+    return History(marked, steps, traced)
 
 
 def default_jobs() -> int:

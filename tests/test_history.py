@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import specdiff
 from specdiff.cli import main
 from specdiff.errors import InputError
+from specdiff.records import Level
 from specdiff.release_train import given, runs, version_key
 from specdiff.report.timeline import api_versions, render_history
 from tests.conftest import CORPORA, ROOT, corpus
@@ -303,3 +304,140 @@ def test_gateway_api_steps_equal_the_pairwise_comparisons() -> None:
          "unserved": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"], "removed": []},
         {"release": "v1.0.0", "introduced": ["gateway.networking.k8s.io/v1 HTTPRoute"], "deprecated": [],
          "unserved": [], "removed": ["gateway.networking.k8s.io/v1alpha2 HTTPRoute"]}]
+
+
+@pytest.mark.dask
+def test_a_local_dask_cluster_runs_the_history_as_the_default_executor(series: list[str]) -> None:
+    distributed = pytest.importorskip("distributed", reason="the dask extra (specdiff[dask]) is not installed")
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        on_dask = specdiff.history(series, executor=client.get_executor(), jobs=2)
+    assert on_dask == specdiff.history(series, jobs=2)
+    assert [(s.old.label, s.new.label, [(f.rule, f.change.pointer) for f in s.report.findings])
+            for s in on_dask.steps if s.report is not None] == EXPECTED_STEPS
+
+
+def trace_of(envelope: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
+    return [(e["release"], e["kind"], e["level"], e["text"]) for e in envelope["trace"]["events"]]
+
+
+def test_trace_follows_one_field_from_the_first_version_to_its_removal(series: list[str]) -> None:
+    code, stdout, _ = history_cli(*series, "--format", "json", "--trace", "Frobber.size")
+    envelope = json.loads(stdout)
+    jsonschema.validate(envelope, SCHEMA)
+    assert envelope["trace"]["present_in"] == ["v1", "v2"]
+    assert trace_of(envelope) == [("v1", "present", None, "present"), ("v3", "removed", None, "removed"),
+                                  ("v3", "changed", "breaking", "property Frobber.size removed")]
+
+
+def test_trace_of_a_field_added_later_and_of_an_operation(series: list[str]) -> None:
+    envelope = json.loads(history_cli(*series, "--format", "json", "--trace", "Frobber.colour")[1])
+    assert trace_of(envelope) == [("v2", "appeared", None, "appeared"),
+                                  ("v2", "changed", "safe", "optional property Frobber.colour added")]
+    envelope = json.loads(history_cli(*series, "--format", "json", "--trace", "GET /frobs")[1])
+    assert (envelope["trace"]["present_in"], trace_of(envelope)) == (
+        ["v1", "v2", "v3", "v4"], [("v1", "present", None, "present")])
+    assert json.loads(history_cli(*series, "--format", "json")[1])["trace"] is None
+
+
+def test_trace_is_in_every_format(series: list[str]) -> None:
+    history = specdiff.history(series, jobs=1, trace="Frobber.size")
+    assert "Trace of Frobber.size\n  v1: present\n  v3: removed\n  v3: breaking: property Frobber.size removed\n" \
+        in render_history(history, "text")
+    assert "### Trace of `Frobber.size`\n\n| release | what happened |\n|---|---|\n| v1 | present |\n" \
+        "| v3 | removed |\n| v3 | breaking: property Frobber.size removed |\n" in render_history(history, "markdown")
+    assert '<tr class="breaking"><td>v3</td><td>breaking: property Frobber.size removed</td></tr>' in \
+        render_history(history, "html")
+
+
+@pytest.mark.parametrize("thing", ["Frobber.shape", "Gadget", "GET /gadgets", "apps/v1", "Frobber.mode[]"])
+def test_trace_of_what_no_version_holds_is_an_error_naming_it(series: list[str], thing: str) -> None:
+    code, stdout, stderr = history_cli(*series, "--trace", thing)
+    assert (code, stdout) == (2, "")
+    assert stderr == (f"specdiff: error: --trace {thing!r}: no version holds it; name a group-version "
+                      "(apps/v1beta1), an operation (GET /pets) or a type and field (PodSpec.workloadRef), as "
+                      "reports do\n")
+    assert history_cli(*series, "--trace", " ")[0] == 2
+
+
+def kubernetes_v2() -> list[str]:
+    return [str(corpus(f"kubernetes/v2/swagger-v{v}.json")) for v in ("1.11", "1.28", "1.30", "1.32", "1.35", "1.36")]
+
+
+def test_trace_of_apps_v1beta1_agrees_with_the_kubernetes_deprecation_guide() -> None:
+    """apps/v1beta1 was removed in 1.16; the corpus has 1.11 and then 1.28, so the removal shows at 1.28."""
+    history = specdiff.history(kubernetes_v2(), jobs=2, trace="apps/v1beta1")
+    assert history.trace is not None and history.trace.present_in == ("v1.11",)
+    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
+        ("v1.11", "present", None, "present in apps/v1beta1 (beta)"),
+        ("v1.28", "removed", None, "removed from apps/v1beta1"),
+        ("v1.28", "changed", Level.BREAKING, "group-version apps/v1beta1 removed (ControllerRevision, Deployment, "
+         "DeploymentRollback, Scale, StatefulSet), with 47 operations and 41 definitions")]
+
+
+def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> None:
+    history = specdiff.history(kubernetes_v2(), jobs=2, trace="PodSpec.workloadRef")
+    assert history.trace is not None and history.trace.present_in == ("v1.35",)
+    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
+        ("v1.35", "appeared", None, "appeared in core/v1 (ga)"),
+        ("v1.35", "changed", Level.SAFE, "optional property PodSpec.workloadRef added (core/v1)"),
+        ("v1.36", "removed", None, "removed from core/v1"),
+        ("v1.36", "changed", Level.BREAKING, "property PodSpec.workloadRef removed (core/v1)")]
+
+
+def test_trace_of_the_httproute_filter_type_over_the_gateway_api_tags() -> None:
+    """The standard channel's filter types per release notes: ResponseHeaderModifier and URLRewrite reached the
+    standard channel by v0.8.0 (v0.7.0 is not in the corpus), CORS by v1.6.1; v1 (GA) came in v1.0.0."""
+    folder = corpus("crds/gateway-api")
+    files = sorted((str(p) for p in folder.glob("httproutes.standard.*.yaml")), key=lambda p: version_key(p))
+    history = specdiff.history(files, jobs=2, trace="HTTPRoute.spec.rules[].filters[].type")
+    assert history.trace is not None
+    gw = "gateway.networking.k8s.io"
+    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
+        ("v0.5.0", "present", None, f"present in {gw}/v1alpha2 (alpha), {gw}/v1beta1 (beta)"),
+        ("v0.6.0", "deprecated", None, f"deprecated in {gw}/v1alpha2"),
+        ("v0.8.0", "unserved", None, f"no longer served in {gw}/v1alpha2"),
+        ("v0.8.0", "changed", Level.BREAKING, "enum values ResponseHeaderModifier and URLRewrite added to "
+         f"HTTPRoute.spec.rules[].filters[].type ({gw}/v1beta1)"),
+        ("v1.0.0", "promoted", None, f"promoted, now also in {gw}/v1 (ga)"),
+        ("v1.0.0", "removed", None, f"removed from {gw}/v1alpha2"),
+        ("v1.6.1", "changed", Level.BREAKING, "enum value CORS added to HTTPRoute.spec.rules[].filters[].type "
+         f"({gw}/{{v1, v1beta1}})")]
+
+
+def test_a_run_holds_two_versions_at_a_time(series: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each version is dropped once both its pairs are compared: when a version is read, only the one before it
+    is still alive, so the memory of a history does not grow with the number of versions."""
+    import weakref
+
+    from specdiff import release_train
+
+    alive: list[weakref.ref[Any]] = []
+    held: list[int] = []
+
+    def watched(doc: Any) -> Any:
+        held.append(sum(1 for ref in alive if ref() is not None))
+        version = graphed(doc)
+        alive.append(weakref.ref(version))
+        return version
+
+    graphed = release_train.graphed
+    monkeypatch.setattr(release_train, "graphed", watched)
+    release_train.compare_run(series, 0, release_train.Settings())
+    assert held == [0, 1, 1, 1]
+
+
+def test_trace_across_an_unreadable_version_says_nothing_it_cannot_know(series: list[str], tmp_path: Path) -> None:
+    """v3 cannot be read: whether Frobber.size went in v3 or v4 is unknown, so no removal is claimed; the steps
+    beside it are not compared, so they have no changes either."""
+    (tmp_path / "frob-v3.json").write_text("[1, 2", encoding="utf-8")
+    history = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
+    assert history.trace is not None and history.trace.present_in == ("v1", "v2")
+    assert [(e.release, e.kind, e.text) for e in history.trace.events] == [("v1", "present", "present")]
+
+
+def test_trace_by_the_whole_name_of_a_type() -> None:
+    whole = specdiff.history(kubernetes_v2()[-2:], jobs=1, trace="io.k8s.api.core.v1.PodSpec.workloadRef")
+    assert whole.trace is not None
+    assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
+        ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.BREAKING)]

@@ -125,6 +125,10 @@ VOCABULARY: dict[str, Node] = {
     # a field that two served versions type differently: `types` says which versions give which type
     "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
                                                     "conversion": (str,)}),
+    # the release gate (specdiff.classify.release_gate, --check-version): the version a release declares
+    # (`info.version`; for Kubernetes, the group-version a change is in) against what its findings need
+    "release": Node(("modified",), ("version", "version-format", "api-version"),
+                    {"required": (str,), "declared": (str,), "because": (str,), "value": (str,)}),
     "group-version": Node(("added", "removed"), ("",),
                           {"definition_count": (int,), "definitions": (tuple,), "kinds": (str,),
                            "operation_count": (int,), "operations": (tuple,)}),

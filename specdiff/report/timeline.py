@@ -1,6 +1,7 @@
-"""A history as a timeline: a summary table of steps x levels, the Kubernetes API versions each release
-introduced, deprecated, stopped serving and removed, then one section per step written by the formatter of
-that format for a single report (text, markdown, html, json), so a step reads exactly as `specdiff OLD NEW`.
+"""A history as a timeline: a summary table of steps x levels, the life of a traced element (`--trace`), the
+Kubernetes API versions each release introduced, deprecated, stopped serving and removed, then one section per
+step written by the formatter of that format for a single report (text, markdown, html, json), so a step reads
+exactly as `specdiff OLD NEW`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from specdiff import __version__
 from specdiff.records import Finding, History, Level, Step
 from specdiff.report import RenderOptions
+from specdiff.trace import Event
 
 TIMELINE_FORMATS = ("text", "markdown", "json", "html")
 SCHEMA_VERSION = 1
@@ -74,6 +76,11 @@ def _api_version(finding: Finding) -> str:
     return f"{group_version} ({kinds})" if kinds else group_version
 
 
+def event_text(event: Event) -> str:
+    """A trace event as a line reads it: a change leads with its level (`breaking: property ... removed`)."""
+    return f"{event.level.value}: {event.text}" if event.level is not None else event.text
+
+
 def step_title(step: Step) -> str:
     return f"{step.old.label} → {step.new.label}"
 
@@ -102,6 +109,11 @@ def _text(history: History) -> str:
         lines.append(f"{clean(step_title(step)):<{width}}  {cells}")
     total = history.summary()
     lines.append(f"{'total':<{width}}  " + "  ".join(f"{total[level.value]:>9}" for level in Level))
+    if history.trace is not None:
+        lines += ["", f"Trace of {clean(history.trace.thing)}"]
+        lines += [f"  {clean(event.release)}: {clean(event_text(event))}" for event in history.trace.events]
+        if not history.trace.events:
+            lines.append("  no change in any step")
     releases = api_versions(history)
     if releases:
         lines += ["", "API versions by release"]
@@ -138,6 +150,11 @@ def _markdown(history: History) -> str:
         out.append(f"| {escape(step_title(step), table=True)} | {cells} |")
     total = history.summary()
     out += ["| **total** | " + " | ".join(f"**{total[level.value]}**" for level in Level) + " |", ""]
+    if history.trace is not None:
+        out += [f"### Trace of {code_span(history.trace.thing)}", "", "| release | what happened |", "|---|---|"]
+        out += [f"| {escape(event.release, table=True)} | {escape(event_text(event), table=True)} |"
+                for event in history.trace.events] or ["| | no change in any step |"]
+        out.append("")
     releases = api_versions(history)
     if releases:
         out += ["### API versions by release", "",
@@ -182,6 +199,13 @@ def _html(history: History) -> str:
         main += ['<ul class="unreadable">'] + [f"<li><strong>unreadable:</strong> <code>{escape(v.label)}</code>: "
                                                f"{escape(v.error or '')}</li>" for v in unreadable] + ["</ul>"]
     main.append("</section>")
+    if history.trace is not None:
+        main += ['<section id="trace">', f"<h2>Trace of <code>{escape(history.trace.thing)}</code></h2>", "<table>",
+                 "<thead><tr><th>release</th><th>what happened</th></tr></thead>", "<tbody>"]
+        main += [f'<tr class="{event.level.value if event.level else event.kind}"><td>{escape(event.release)}</td>'
+                 f"<td>{escape(event_text(event))}</td></tr>" for event in history.trace.events] or [
+                     '<tr><td colspan="2">no change in any step</td></tr>']
+        main += ["</tbody>", "</table>", "</section>"]
     releases = api_versions(history)
     if releases:
         main += ['<section id="api-versions">', "<h2>API versions by release</h2>", "<table>",
@@ -233,6 +257,10 @@ def envelope(history: History) -> dict[str, Any]:
         "steps": steps,
         "api_versions": [{"release": r.label, **{name: list(r.column(name)) for name in LIFECYCLE_COLUMNS}}
                          for r in api_versions(history)],
+        "trace": None if history.trace is None else {
+            "thing": history.trace.thing, "present_in": list(history.trace.present_in),
+            "events": [{"release": e.release, "kind": e.kind, "level": e.level.value if e.level else None,
+                        "text": e.text} for e in history.trace.events]},
     }
 
 

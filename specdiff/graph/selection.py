@@ -1,0 +1,112 @@
+"""Choosing what is compared: operations kept or left out by path pattern, by tag, or by an extension such as
+`x-internal: true`, from the command line or the configuration (`operations:`).
+
+A left-out operation is taken out of the graph on both sides before the differ runs, so it is neither compared
+nor reachable: the schemas only it reaches are left out with it (specdiff/pipeline.py drops their findings),
+while a schema that a kept operation also reaches is compared as always.
+
+A path pattern is a glob (`/internal/*`, `*` matching any characters, `/` included) when it holds a `*` that
+no regular expression would write there (not after `.`, `)`, `]`, `}` or `\\`); otherwise it is a regular
+expression searched in the path, as oasdiff's `--match-path` reads it (`^/api/v1/`, `/admin`). `glob:` and `re:`
+say which explicitly. Patterns come from untrusted configuration, so their size is bounded and a regular
+expression that repeats a repeated group (`(a+)+`, which can take exponential time) is refused.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from specdiff.graph.model import Operation, SpecGraph
+
+MAX_PATTERNS = 100  # per list
+MAX_PATTERN_LENGTH = 500
+_GLOB_STAR = re.compile(r"(?<![.)\]}\\])\*")
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{]")
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What is compared; the empty selection keeps every operation."""
+
+    match_paths: tuple[str, ...] = ()  # keep only operations whose path matches one of these
+    exclude_paths: tuple[str, ...] = ()  # leave out operations whose path matches one of these
+    tags: tuple[str, ...] = ()  # keep only operations with one of these tags
+    exclude_tags: tuple[str, ...] = ()  # leave out operations with one of these tags
+    exclude_extensions: tuple[str, ...] = ()  # leave out operations (or path items) where one of these is true
+
+    def __bool__(self) -> bool:
+        return any((self.match_paths, self.exclude_paths, self.tags, self.exclude_tags, self.exclude_extensions))
+
+    def keeps(self, op: Operation, path_item: Any) -> bool:
+        if self.match_paths and not any(_matcher(p)(op.path) for p in self.match_paths):
+            return False
+        if any(_matcher(p)(op.path) for p in self.exclude_paths):
+            return False
+        if self.tags and not set(self.tags) & set(op.tags):
+            return False
+        if set(self.exclude_tags) & set(op.tags):
+            return False
+        holders = (op.raw, path_item if isinstance(path_item, dict) else {})
+        return not any(holder.get(name) is True for name in self.exclude_extensions for holder in holders)
+
+
+def check_pattern(pattern: Any) -> str:
+    """A path pattern as given, or ValueError saying why it is refused (the caller names the place)."""
+    if not isinstance(pattern, str) or not pattern:
+        raise ValueError(f"a path pattern must be a non-empty string, not {str(pattern)[:40]!r}")
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise ValueError(f"a path pattern may be at most {MAX_PATTERN_LENGTH} characters")
+    kind, text = _kind(pattern)
+    if kind == "re":
+        if _NESTED_REPEAT.search(text):
+            raise ValueError(f"the regular expression {text[:60]!r} repeats a repeated group, which can take "
+                             "exponential time; write it without the nesting")
+        try:
+            re.compile(text)
+        except re.error as err:
+            raise ValueError(f"{text[:60]!r} is no regular expression: {err}") from None
+    return pattern
+
+
+def _kind(pattern: str) -> tuple[str, str]:
+    for prefix in ("glob:", "re:"):
+        if pattern.startswith(prefix):
+            return prefix[:-1], pattern[len(prefix):]
+    return ("glob" if _GLOB_STAR.search(pattern) else "re"), pattern
+
+
+_MATCHERS: dict[str, Any] = {}
+
+
+def _matcher(pattern: str) -> Any:
+    found = _MATCHERS.get(pattern)
+    if found is None:
+        kind, text = _kind(pattern)
+        compiled = re.compile(fnmatch.translate(text)) if kind == "glob" else re.compile(text)
+        found = _MATCHERS[pattern] = compiled.match if kind == "glob" else compiled.search
+    return found
+
+
+def selected(graph: SpecGraph, selection: Selection) -> SpecGraph:
+    """The graph without the operations the selection leaves out, nor their edges to the schemas they use."""
+    if not selection or not graph.operations:
+        return graph
+    kept = {key: op for key, op in graph.operations.items() if selection.keeps(op, _path_item(graph, op))}
+    if len(kept) == len(graph.operations):
+        return graph
+    references = graph.graph.copy()
+    references.remove_nodes_from(("op", key) for key in graph.operations if key not in kept)
+    from dataclasses import replace
+
+    return replace(graph.with_operations(kept), graph=references)
+
+
+def _path_item(graph: SpecGraph, op: Operation) -> Any:
+    """The path item that holds an operation (its extensions apply to every method under it)."""
+    node: Any = graph.document_of(op).data
+    for token in op.pointer.split("/")[1:-1]:
+        node = node.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+    return node

@@ -1,0 +1,260 @@
+"""`history --trace THING`: the life of one element across the versions, in the notation reports use.
+
+THING is a group-version (`apps/v1beta1`), an operation (`GET /pets`), or a type and a field path
+(`PodSpec.workloadRef`, `HTTPRoute.spec.rules[].filters[].type`, `Pet.name`). Each version is searched for it
+once, in its graph (`locate`), which gives where it is (its group-versions), how stable and whether deprecated;
+the changes to it are the history's findings at it or inside it. The two together say when it appeared, each
+change with its level, when it was deprecated or promoted to a more stable version, and when it was removed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from specdiff.graph.model import SpecGraph
+from specdiff.graph.stability import is_version, least_stable, marked, rank
+from specdiff.notation import distinct, folded, name, type_name, where
+from specdiff.records import Context, Finding, History, Level
+
+#: how a Kubernetes field's description says it is on its way out
+_DEPRECATED_TEXT = re.compile(r"^\s*deprecated\b", re.IGNORECASE)
+#: one step of a field path: `.name`, `[]` (list items) or `{}` (map values)
+_STEP = re.compile(r"\.([^.\[{]+)|\[\]|\{\}")
+_METHODS = ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY")
+#: how far `$ref`s and `allOf`s are followed from one place (the loader already bounds nesting)
+_MOST_HOPS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """The element in one group-version of one version ("" for an API without them)."""
+
+    scope: str
+    stability: str
+    deprecated: bool
+    served: bool = True  # a CRD version can be listed and no longer served
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened to the element in a release: `appeared`, `changed` (with the finding's level),
+    `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; or `present` in the first
+    version."""
+
+    release: str
+    kind: str
+    text: str
+    level: Level | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    thing: str
+    #: the labels of the versions that hold it, oldest first
+    present_in: tuple[str, ...]
+    events: tuple[Event, ...]
+
+
+def locate(graph: SpecGraph, thing: str) -> tuple[Presence, ...]:
+    """Where THING is in one version: one presence per group-version holding it, sorted; () when it is absent."""
+    found: dict[str, Presence] = {}
+    for presence in _found(graph, thing.strip()):
+        known = found.get(presence.scope)
+        if known is None or rank(presence.stability) > rank(known.stability):
+            found[presence.scope] = presence
+    return tuple(found[scope] for scope in sorted(found))
+
+
+def _found(graph: SpecGraph, thing: str) -> Iterator[Presence]:
+    method, _, path = thing.partition(" ")
+    if method.upper() in _METHODS and path.startswith("/"):
+        for op in graph.operations.values():
+            if op.method.upper() == method.upper() and op.path == path:
+                yield Presence(op.group_version or "", op.stability, op.deprecated)
+        return
+    if is_version(thing.rpartition("/")[2]):
+        for gv, stability in _group_versions(graph):
+            if gv == thing or gv == f"core/{thing}":
+                yield Presence(gv, stability, *_crd_flags(graph, gv))
+        return
+    short = min((i for i in (thing.find("."), thing.find("["), thing.find("{")) if i > 0), default=len(thing))
+    for schema_name, named in graph.schemas.items():
+        ctx = Context(schema=schema_name, gvk=named.gvk, group_version=named.group_version)
+        # by the short name reports use (`PodSpec.workloadRef`), or by the whole name (`io.k8s.api.core.v1.PodSpec`)
+        if thing[:short] == type_name(ctx):
+            steps = _steps(thing[short:])
+        elif thing.startswith(schema_name) and thing[len(schema_name):][:1] in ("", ".", "[", "{"):
+            steps = _steps(thing[len(schema_name):])
+        else:
+            continue
+        node = _walk(named.document.data, named.schema, steps) if steps is not None else None
+        if node is not None:
+            level = least_stable(named.stability, marked(node))
+            deprecated, served = _crd_flags(graph, named.group_version)
+            yield Presence(named.group_version or "", level, deprecated or _deprecated(node), served)
+
+
+def _group_versions(graph: SpecGraph) -> Iterator[tuple[str, str]]:
+    for op in graph.operations.values():
+        if op.group_version:
+            yield op.group_version, op.stability
+    for named in graph.schemas.values():
+        if named.group_version and named.gvk:
+            yield named.group_version, named.stability
+
+
+def _steps(path: str) -> list[str] | None:
+    """`.spec.rules[].type` -> ["spec", "rules", "[]", "type"]; None when it is no field path."""
+    steps = [match.group(1) or match.group(0) for match in _STEP.finditer(path)]
+    return steps if "".join(s if s in ("[]", "{}") else "." + s for s in steps) == path else None
+
+
+def _walk(document: Any, schema: Any, steps: Sequence[str]) -> Any:
+    """The schema at the field path, following `$ref`s inside the document and the members of `allOf`; None
+    when the path leads nowhere."""
+    node = _resolved(document, schema)
+    for step in steps:
+        if node is None:
+            return None
+        key = {"[]": "items", "{}": "additionalProperties"}.get(step)
+        node = _resolved(document, _child(document, node, key, step))
+    return node
+
+
+def _child(document: Any, node: dict[str, Any], key: str | None, step: str) -> Any:
+    candidates = [node] + [_resolved(document, m) for m in node.get("allOf", []) if isinstance(m, dict)][:_MOST_HOPS]
+    for candidate in candidates:
+        if not isinstance(candidate, dict):
+            continue
+        found = candidate.get(key) if key else (candidate.get("properties") or {}).get(step)
+        if isinstance(found, dict):
+            return found
+    return None
+
+
+def _resolved(document: Any, schema: Any) -> dict[str, Any] | None:
+    for _ in range(_MOST_HOPS):
+        if not isinstance(schema, dict):
+            return None
+        ref = schema.get("$ref")
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            if list(schema) == ["allOf"] and isinstance(schema["allOf"], list) and len(schema["allOf"]) == 1:
+                schema = schema["allOf"][0]
+                continue
+            return schema
+        schema = _pointer(document, ref[2:])
+    return None
+
+
+def _pointer(document: Any, pointer: str) -> Any:
+    node = document
+    for token in pointer.split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        node = node.get(token) if isinstance(node, dict) else None
+    return node
+
+
+def _deprecated(node: dict[str, Any]) -> bool:
+    return node.get("deprecated") is True or bool(_DEPRECATED_TEXT.match(str(node.get("description") or "")))
+
+
+def _crd_flags(graph: SpecGraph, group_version: str | None) -> tuple[bool, bool]:
+    """(deprecated, served) of the CRD version that is this group-version; (False, True) elsewhere."""
+    for crd in graph.crds.values():
+        for version in crd.versions.values():
+            if f"{crd.group}/{version.name}" == group_version:
+                return version.deprecated, version.served
+    return False, True
+
+
+# --- the trace from the presences and the findings ---------------------------------------------------------------
+
+
+def about(finding: Finding, thing: str) -> bool:
+    """Whether a finding is at THING or inside it, by any of the names reports give its place."""
+    ctx = finding.change.context
+    whole = (ctx.schema or "") + (ctx.path or "") if not ctx.operation else ""  # io.k8s.api.core.v1.PodSpec.x
+    names = (name(ctx), where(ctx), ctx.group_version or "", ctx.operation or "", whole)
+    return any(label == thing or (label.startswith(thing) and label[len(thing)] in ".[{: ") for label in names
+               if label)
+
+
+def trace_of(thing: str, history: History, presences: dict[int, tuple[Presence, ...]]) -> Trace:
+    """The events, release by release, oldest first; a version that could not be read has no presence and
+    the steps beside it say nothing of appearing or disappearing."""
+    events: list[Event] = []
+    first = history.versions[0]
+    if presences.get(0):
+        events.append(Event(first.label, "present", "present" + _scopes(presences[0])))
+    for index, step in enumerate(history.steps):
+        release = step.new.label
+        if index in presences and index + 1 in presences:
+            events += _lifecycle(release, presences[index], presences[index + 1])
+        if step.report is not None:
+            events += _changes(release, thing, step.report.findings)
+    present_in = tuple(v.label for i, v in enumerate(history.versions) if presences.get(i))
+    return Trace(thing, present_in, tuple(events))
+
+
+def _scopes(presences: Sequence[Presence]) -> str:
+    """` in apps/v1beta1 (beta)`, ` in gateway.networking.k8s.io/v1alpha2 (alpha, deprecated, not served)`; for
+    an API without group-versions only what is not plain GA (` (beta)`), else nothing."""
+    def state(p: Presence) -> str:
+        return ", ".join([p.stability] + ["deprecated"] * p.deprecated + ["not served"] * (not p.served))
+
+    scoped = ", ".join(f"{p.scope} ({state(p)})" for p in presences if p.scope)
+    plain = [state(p) for p in presences if not p.scope and state(p) != "ga"]
+    return (f" in {scoped}" if scoped else "") + (f" ({plain[0]})" if plain else "")
+
+
+def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presence]) -> list[Event]:
+    old = {p.scope: p for p in before}
+    new = {p.scope: p for p in after}
+    events: list[Event] = []
+    added = [new[s] for s in sorted(new.keys() - old.keys())]
+    if added and not old:
+        events.append(Event(release, "appeared", "appeared" + _scopes(added)))
+    elif added:
+        best = max(rank(p.stability) for p in before)
+        for p in added:
+            promoted = rank(p.stability) > best
+            events.append(Event(release, "promoted" if promoted else "appeared",
+                                f"{'promoted, now also' if promoted else 'now also'}{_scopes([p])}"))
+    for scope in sorted(old.keys() & new.keys()):
+        was, now = old[scope], new[scope]
+        label = f" in {scope}" if scope else ""
+        if rank(now.stability) > rank(was.stability):
+            events.append(Event(release, "promoted", f"promoted from {was.stability} to {now.stability}{label}"))
+        if now.deprecated != was.deprecated:
+            events.append(Event(release, "deprecated" if now.deprecated else "undeprecated",
+                                f"{'deprecated' if now.deprecated else 'no longer deprecated'}{label}"))
+        if now.served != was.served:
+            events.append(Event(release, "served" if now.served else "unserved",
+                                f"{'served again' if now.served else 'no longer served'}{label}"))
+    gone = [old[s] for s in sorted(old.keys() - new.keys())]
+    if gone:
+        where_from = ", ".join(p.scope for p in gone if p.scope)
+        events.append(Event(release, "removed", f"removed from {where_from}" if where_from else "removed"))
+    return events
+
+
+def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[Event]:
+    """The findings at THING, one event per message and level, its group-versions folded (`apps/{v1, v1beta1}`)."""
+    scopes: dict[tuple[Level, str], list[str]] = {}
+    for finding in findings:
+        members = finding.members or (finding,)
+        matching = [member for member in members if about(member, thing)]
+        # a group wholly at THING is one change, as the report shows it; else its members there, each on its own
+        for member in matching if len(matching) < len(members) else [finding] * bool(matching):
+            places = [m.change.context.group_version or "" for m in (member.members or (member,))]
+            scopes.setdefault((member.level, member.message), []).extend(
+                "" if place in member.message else place for place in places)
+    events = []
+    for (level, message), places in sorted(scopes.items(), key=lambda item: (item[0][0].rank, item[0][1])):
+        listed = distinct(places)
+        fold = folded(listed) or ", ".join(listed)
+        events.append(Event(release, "changed", f"{message} ({fold})" if fold else message, level))
+    return events
