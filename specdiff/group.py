@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from specdiff.classify import card, message_values, render, show
+from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
 from specdiff.notation import distinct as _distinct
 from specdiff.notation import name, part, scope, where
@@ -49,17 +49,17 @@ _LISTED = 3  # operations, values or versions named before "and N more"
 def group_key(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring)."""
     change, ctx = finding.change, finding.change.context
-    chosen = card(finding.rule)
-    resource = _resource_of(finding) if chosen is not None and chosen.group == "resource" else None
+    spans = finding.rule_info.group
+    resource = _resource_of(finding) if spans == "resource" else None
     if resource is not None:
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "resource", *resource)
-    if chosen is not None and chosen.group == "resource" and _non_resource(finding):
+    if spans == "resource" and _non_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "non-resource")
-    if chosen is not None and chosen.group == "resource" and _api_resource(finding):
+    if spans == "resource" and _api_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
-    where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
+    where = ("", "") if spans == "rule" else (_unversioned(ctx.schema), _BODY if
                                                                               ctx.at_body() else ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
@@ -120,24 +120,24 @@ def folded(members: Sequence[Finding]) -> Finding:
     first = members[0]
     operations = tuple(sorted({op for member in members for op in member.operations}))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
-                   members=tuple(members), group=group_fingerprint(first))
+                   members=tuple(members), group=group_fingerprint(first), rule_info=first.rule_info)
 
 
 def _message(members: Sequence[Finding]) -> str:
     first = members[0]
-    chosen = card(first.rule)
-    resource = _resource_of(first) if chosen is not None and chosen.group == "resource" else None
+    spans = first.rule_info.group
+    resource = _resource_of(first) if spans == "resource" else None
     if resource is not None:
         return _resource_message(members, *resource)
-    if chosen is not None and chosen.group == "resource" and _non_resource(first):
+    if spans == "resource" and _non_resource(first):
         labels = sorted(_distinct(m.change.context.operation for m in members))
         gains = "gain" if first.change.kind == "added" else "lose"
         return f"non-resource URLs {gains} {len(labels)} operations: {_joined(labels, cut=False)}"
-    if chosen is not None and chosen.group == "resource" and _api_resource(first):
+    if spans == "resource" and _api_resource(first):
         labels = sorted(_distinct(m.change.context.operation for m in members))
         gains = "gains" if first.change.kind == "added" else "loses"
         return f"{first.change.context.resource} {gains} {len(labels)} operations: {_joined(labels)}"
-    template = chosen.message if chosen is not None else first.message
+    template = first.rule_info.message or first.message
     values = message_values(first.change)
     replacements: list[tuple[str, str]] = []
     schemas = _distinct(m.change.context.schema for m in members)
@@ -204,7 +204,7 @@ def _resource_message(members: Sequence[Finding], group_version: str, resource: 
     subresources: dict[str, set[str]] = {}
     for member in members:
         ctx = member.change.context
-        method, _, path = (ctx.operation or "").partition(" ")
+        method, path = ctx.method or "", ctx.route or ""
         sub = (ctx.resource or "").partition("/")[2]
         if sub:
             subresources.setdefault(sub, set()).add("read" if method == "GET" else _verb(method, path, True))
@@ -239,9 +239,8 @@ def operations_phrase(places: Sequence[Context]) -> str:
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
     discovery = 0
-    labels = [ctx.operation or "" for ctx in places]
-    for ctx, label in zip(places, labels, strict=True):
-        method, _, path = label.partition(" ")
+    for ctx in places:
+        method, path = ctx.method or "", ctx.route or ""
         if method == "GET" and _DISCOVERY.match(path):
             discovery += 1
             continue
@@ -258,7 +257,7 @@ def operations_phrase(places: Sequence[Context]) -> str:
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
         phrase = f"{len(places)} operations: {_joined(_ordered(verbs), cut=False)} of {what}{_where(versions)}"
         return f"{phrase} and {documents}" if discovery else phrase
-    return f"{len(places)} operations: {_joined(labels)}"
+    return f"{len(places)} operations: {_joined([ctx.operation or '' for ctx in places])}"
 
 
 def _where(versions: set[str]) -> str:

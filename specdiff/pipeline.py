@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from specdiff.classify import classify
@@ -90,11 +90,9 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     except TooManyChanges:
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
     changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})
-
-    def reach(change: Change) -> tuple[str, ...]:
-        return operations_reached(change, old_graph, new_graph)
-
-    findings = sorted(classify(changes, ecosystem.policy, reach), key=Finding.sort_key)
+    placed = [replace(change, context=change.context.reaching(operations_reached(change, old_graph, new_graph)))
+              for change in changes]  # what each change reaches is a fact of the graph, decided here, not in classify
+    findings = sorted(classify(placed, ecosystem.policy), key=Finding.sort_key)
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
     if config is not None:
         from specdiff.policy import apply

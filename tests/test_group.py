@@ -121,7 +121,8 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
     def at(label: str, group_version: str | None = None, resource: str | None = None) -> Context:
-        return Context(operation=label, group_version=group_version, resource=resource)
+        method, _, route = label.partition(" ")
+        return Context(operation=label, group_version=group_version, resource=resource, method=method, route=route)
 
     assert operations_phrase([at("GET /api/v1/pods", "core/v1", "pods"),
                               at("GET /api/v1/watch/pods", "core/v1", "pods"),

@@ -11,13 +11,14 @@ from specdiff.classify.cards import (
     Card,
     card,
     catalogue,
+    level_summary,
     pick,
     reason_for,
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
-from specdiff.records import Change, Finding, Level
+from specdiff.records import Change, Finding, Level, RuleInfo
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
@@ -27,18 +28,16 @@ ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha 
                 "but clients of this one still fail ({reason})")
 
 
-def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
-    """Each change becomes exactly one finding: the most specific card that claims it, else unclassified.
-
-    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches.
-    """
+def classify(changes: Iterable[Change], policy: str) -> list[Finding]:
+    """Each change becomes exactly one finding: the most specific card that claims it, else unclassified. A
+    finding reaches the operations its change's context lists (the pipeline places them there)."""
     index = _index()
     findings = []
     for change in changes:
         chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
-        findings.append(_finding(chosen, change, policy, reach(change) if reach else ()))
+        findings.append(_finding(chosen, change, policy, change.context.operations))
     return findings
 
 
@@ -86,7 +85,20 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
         level = Level.DANGEROUS
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
-                   first_id=chosen.aliases[0] if chosen.aliases else "")
+                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen))
+
+
+_RULE_INFO: dict[str, RuleInfo] = {}
+
+
+def rule_info(chosen: Card) -> RuleInfo:
+    """What the stages after classify read about a card, made once per card."""
+    found = _RULE_INFO.get(chosen.id)
+    if found is None:
+        docs = tuple((key, str(chosen.docs.get(key, "")).strip()) for key in ("what", "why", "example"))
+        found = _RULE_INFO[chosen.id] = RuleInfo(chosen.title, chosen.section, chosen.group, chosen.message,
+                                                 chosen.reason, level_summary(chosen), docs)
+    return found
 
 
 def show(value: Any, limit: int = 80) -> str:

@@ -22,8 +22,7 @@ from specdiff.errors import ConfigError
 from specdiff.graph.stability import STABILITIES
 from specdiff.load.parse import YAML_LOADER
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES
-
-UNCLASSIFIED = "specdiff.unclassified"
+from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
 
 
 @dataclass(frozen=True)
@@ -90,6 +89,19 @@ def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: 
 
 def reason_for(item: Card, policy: str, direction: str) -> str:
     return str(pick(item.reasons, policy, direction, item.id)) if item.reasons is not None else item.reason
+
+
+def level_summary(item: Card) -> str:
+    """The default level in words: one level, or how it varies by policy and direction."""
+    level = item.level
+    text = level if isinstance(level, str) else "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    return text + "".join(f"; {level_text(e['level'])} when {e['predicate']}" for e in item.when)
+
+
+def level_text(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} ({level_text(v)})" if isinstance(v, dict) else f"{k} {v}" for k, v in value.items())
+    return str(value)
 
 
 def _default_text(value: Any) -> str:
