@@ -14,13 +14,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.graph.stability import STABILITIES
-from specdiff.load.parse import YAML_LOADER
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES
 from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
 
@@ -205,6 +202,10 @@ def write_compiled() -> None:
 
 def _head(root: Path, name: str, data: bytes) -> Any:
     """The card's first YAML document, parsed; its test cases, in the second, are not read here."""
+    import yaml  # only when the compiled catalogue is stale: a card was edited
+
+    from specdiff.load.yaml_text import YAML_LOADER
+
     path = root / name
     try:
         head, _ = _documents(data.decode("utf-8"))
@@ -375,6 +376,10 @@ def cases(item: Card) -> tuple[dict[str, Any], ...]:
 
 @cache
 def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
+    import yaml  # test cases are read by tests and `specdiff explain`, never by a comparison
+
+    from specdiff.load.yaml_text import YAML_LOADER
+
     _, tail = _documents(Path(source).read_text(encoding="utf-8"))
     if not tail.strip():
         return ()
