@@ -18,6 +18,10 @@ A group gives its reason once: the members share it (it is part of the key), so 
 read for one place and for many ("Clients that call a removed operation ...", never "this operation"; "a removed
 value" on a card for enum values); tests/test_group.py holds the catalogue to it.
 
+A group's message is its card's, with its places, operations and values listed once; where the members differ
+in a value the message names (enum values, CRD versions, columns), the card's `group_message` for that
+placeholder says it for many ("enum values {value} added to {location}"): a card's words are only ever its own.
+
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
 """
@@ -153,20 +157,20 @@ def _message(members: Sequence[Finding]) -> str:
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         what = "places" if any(m.change.context.path for m in members) else "schemas"
         values["location"] = f"{len(names)} {what}: {_joined(names)}"
+    for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
-            template = template.replace("value {value}", "values {value}")
+            template = for_many.get("value", template)
     bodies = sorted(_distinct(m.change.context.path for m in members)) if first.change.context.at_body() else []
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
     for key, shown in _facts_that_differ(template, members):  # a CRD change in several versions names each
         values[key] = _joined(shown, cut=False)
-        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
-            f"{key} {{{key}}}", f"{key}s {{{key}}}")
+        template = for_many.get(key, template)
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""

@@ -160,6 +160,8 @@ class RuleInfo:
     section: str = "other"  # release notes: deprecations, features (when safe) or other
     group: str = "place"  # what one logical change spans: place, rule or resource (specdiff/group.py)
     message: str = ""  # the card's message template: a group renders it again for all its places
+    #: (placeholder, message) for a group whose members differ in that placeholder ("enum values {value} ...")
+    group_messages: tuple[tuple[str, str], ...] = ()
     reason: str = ""  # the card's default reason, as its documentation gives it
     levels: str = ""  # the default level in words: one level, or how it varies by policy and direction
     docs: tuple[tuple[str, str], ...] = ()  # (what, ...), (why, ...), (example, ...) as the card writes them

@@ -97,7 +97,7 @@ def rule_info(chosen: Card) -> RuleInfo:
     if found is None:
         docs = tuple((key, str(chosen.docs.get(key, "")).strip()) for key in ("what", "why", "example"))
         found = _RULE_INFO[chosen.id] = RuleInfo(chosen.title, chosen.section, chosen.group, chosen.message,
-                                                 chosen.reason, level_summary(chosen), docs)
+                                                 chosen.group_message, chosen.reason, level_summary(chosen), docs)
     return found
 
 

@@ -49,6 +49,9 @@ class Card:
     #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction);
     #: `resource` folds the operations of one Kubernetes resource added or removed together
     group: str = "place"
+    #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
+    #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
+    group_message: tuple[tuple[str, str], ...] = ()
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -237,7 +240,16 @@ def _card(root: Path, name: str, raw: Any) -> Card:
                 keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
                 reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
-                section=_section(raw.get("section", "other"), path))
+                section=_section(raw.get("section", "other"), path),
+                group_message=_group_message(raw.get("group_message"), path))
+
+
+def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+        raise ConfigError("'group_message' must map a placeholder of the message to a message", file=path)
+    return tuple(raw.items())
 
 
 def _grouping(raw: Any, path: str) -> str:
@@ -312,8 +324,11 @@ def check_card(item: Card, root: Path) -> None:
             raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
     check_coverage(item, refuse)
     known = set(COMMON_VALUES) | facts
-    for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
-                                                                           for t in _texts(e.get("reason", "")))):
+    for key, _ in item.group_message:
+        if key not in placeholders(item.message):
+            raise refuse(f"group_message names {{{key}}}, which the message does not")
+    for template in (item.message, *(t for _, t in item.group_message), *_texts(item.reasons or item.reason),
+                     *(t for e in item.when for t in _texts(e.get("reason", "")))):
         try:
             names = placeholders(template)
         except ValueError as err:
