@@ -14,19 +14,20 @@ import datetime as dt
 import difflib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import ConfigError, UsageError
 from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
@@ -208,6 +209,8 @@ def _too_deep(name: str, place: str | None = None) -> ConfigError:
 
 def _check_yaml_depth(text: str, name: str) -> None:
     """Refuse deep nesting before the YAML is composed, by its events, naming the line where it goes too deep."""
+    import yaml  # a YAML configuration: a run without one never loads PyYAML
+
     depth = 0
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -255,6 +258,8 @@ class _Where:
 def _parse_toml(text: str, name: str) -> dict[str, Any]:
     """TOML text as data. tomllib raises a bare ValueError, not TOMLDecodeError, for an integer longer than
     Python converts (4,300 digits), so both are a broken file."""
+    import tomllib  # a TOML configuration only
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -296,6 +301,8 @@ def _read_toml(text: str, name: str) -> tuple[Any, Place]:
 
 
 def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
+    import yaml
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
@@ -309,7 +316,7 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
     lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
     _mark_lines(node, (), lines, name)
     try:
-        data = _Constructor().construct_document(node)
+        data = _constructor()().construct_document(node)
     except yaml.MarkedYAMLError as err:  # a tag no safe constructor knows, a value it cannot build
         mark = err.problem_mark or err.context_mark
         raise ConfigError(f"invalid YAML: {err.problem or err.context}", file=name,
@@ -323,11 +330,16 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
     return data, place
 
 
-class _Constructor(yaml.constructor.SafeConstructor):
+@cache
+def _constructor() -> Any:
     """Safe YAML, with dates kept as text: `_date` checks them and names the line (2026-02-30 is no date)."""
+    import yaml
 
-    yaml_constructors = {**yaml.constructor.SafeConstructor.yaml_constructors,
-                         "tag:yaml.org,2002:timestamp": yaml.constructor.SafeConstructor.construct_yaml_str}
+    class Constructor(yaml.constructor.SafeConstructor):
+        yaml_constructors = {**yaml.constructor.SafeConstructor.yaml_constructors,
+                             "tag:yaml.org,2002:timestamp": yaml.constructor.SafeConstructor.construct_yaml_str}
+
+    return Constructor
 
 
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "timestamp", "map",
@@ -335,6 +347,8 @@ _PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "
 
 
 def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int], name: str) -> None:
+    import yaml
+
     if node.tag not in _PLAIN_TAGS:
         raise ConfigError("a configuration holds plain strings, numbers, lists and mappings; YAML tags such as "
                           f"{node.tag.replace('tag:yaml.org,2002:', '!!')[:80]!r} are refused", file=name,

@@ -18,6 +18,10 @@ A group gives its reason once: the members share it (it is part of the key), so 
 read for one place and for many ("Clients that call a removed operation ...", never "this operation"; "a removed
 value" on a card for enum values); tests/test_group.py holds the catalogue to it.
 
+A group's message is its card's, with its places, operations and values listed once; where the members differ
+in a value the message names (enum values, CRD versions, columns), the card's `group_message` for that
+placeholder says it for many ("enum values {value} added to {location}"): a card's words are only ever its own.
+
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
 """
@@ -30,7 +34,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from specdiff.classify import card, message_values, render, show
+from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
 from specdiff.notation import distinct as _distinct
 from specdiff.notation import name, part, scope, where
@@ -49,17 +53,17 @@ _LISTED = 3  # operations, values or versions named before "and N more"
 def group_key(finding: Finding) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring)."""
     change, ctx = finding.change, finding.change.context
-    chosen = card(finding.rule)
-    resource = _resource_of(finding) if chosen is not None and chosen.group == "resource" else None
+    spans = finding.rule_info.group
+    resource = _resource_of(finding) if spans == "resource" else None
     if resource is not None:
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "resource", *resource)
-    if chosen is not None and chosen.group == "resource" and _non_resource(finding):
+    if spans == "resource" and _non_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "non-resource")
-    if chosen is not None and chosen.group == "resource" and _api_resource(finding):
+    if spans == "resource" and _api_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
-    where = ("", "") if chosen is not None and chosen.group == "rule" else (_unversioned(ctx.schema), _BODY if
+    where = ("", "") if spans == "rule" else (_unversioned(ctx.schema), _BODY if
                                                                               ctx.at_body() else ctx.path or "")
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
@@ -120,24 +124,24 @@ def folded(members: Sequence[Finding]) -> Finding:
     first = members[0]
     operations = tuple(sorted({op for member in members for op in member.operations}))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
-                   members=tuple(members), group=group_fingerprint(first))
+                   members=tuple(members), group=group_fingerprint(first), rule_info=first.rule_info)
 
 
 def _message(members: Sequence[Finding]) -> str:
     first = members[0]
-    chosen = card(first.rule)
-    resource = _resource_of(first) if chosen is not None and chosen.group == "resource" else None
+    spans = first.rule_info.group
+    resource = _resource_of(first) if spans == "resource" else None
     if resource is not None:
         return _resource_message(members, *resource)
-    if chosen is not None and chosen.group == "resource" and _non_resource(first):
+    if spans == "resource" and _non_resource(first):
         labels = sorted(_distinct(m.change.context.operation for m in members))
         gains = "gain" if first.change.kind == "added" else "lose"
         return f"non-resource URLs {gains} {len(labels)} operations: {_joined(labels, cut=False)}"
-    if chosen is not None and chosen.group == "resource" and _api_resource(first):
+    if spans == "resource" and _api_resource(first):
         labels = sorted(_distinct(m.change.context.operation for m in members))
         gains = "gains" if first.change.kind == "added" else "loses"
         return f"{first.change.context.resource} {gains} {len(labels)} operations: {_joined(labels)}"
-    template = chosen.message if chosen is not None else first.message
+    template = first.rule_info.message or first.message
     values = message_values(first.change)
     replacements: list[tuple[str, str]] = []
     schemas = _distinct(m.change.context.schema for m in members)
@@ -153,20 +157,20 @@ def _message(members: Sequence[Finding]) -> str:
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         what = "places" if any(m.change.context.path for m in members) else "schemas"
         values["location"] = f"{len(names)} {what}: {_joined(names)}"
+    for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
-            template = template.replace("value {value}", "values {value}")
+            template = for_many.get("value", template)
     bodies = sorted(_distinct(m.change.context.path for m in members)) if first.change.context.at_body() else []
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
     for key, shown in _facts_that_differ(template, members):  # a CRD change in several versions names each
         values[key] = _joined(shown, cut=False)
-        template = template.replace(f"{key} {{{key}}} is ", f"{key}s {{{key}}} are ").replace(
-            f"{key} {{{key}}}", f"{key}s {{{key}}}")
+        template = for_many.get(key, template)
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
@@ -204,7 +208,7 @@ def _resource_message(members: Sequence[Finding], group_version: str, resource: 
     subresources: dict[str, set[str]] = {}
     for member in members:
         ctx = member.change.context
-        method, _, path = (ctx.operation or "").partition(" ")
+        method, path = ctx.method or "", ctx.route or ""
         sub = (ctx.resource or "").partition("/")[2]
         if sub:
             subresources.setdefault(sub, set()).add("read" if method == "GET" else _verb(method, path, True))
@@ -239,9 +243,8 @@ def operations_phrase(places: Sequence[Context]) -> str:
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
     discovery = 0
-    labels = [ctx.operation or "" for ctx in places]
-    for ctx, label in zip(places, labels, strict=True):
-        method, _, path = label.partition(" ")
+    for ctx in places:
+        method, path = ctx.method or "", ctx.route or ""
         if method == "GET" and _DISCOVERY.match(path):
             discovery += 1
             continue
@@ -258,7 +261,7 @@ def operations_phrase(places: Sequence[Context]) -> str:
         what = next(iter(resources))[1] if len(resources) == 1 else f"{len(resources)} resources"
         phrase = f"{len(places)} operations: {_joined(_ordered(verbs), cut=False)} of {what}{_where(versions)}"
         return f"{phrase} and {documents}" if discovery else phrase
-    return f"{len(places)} operations: {_joined(labels)}"
+    return f"{len(places)} operations: {_joined([ctx.operation or '' for ctx in places])}"
 
 
 def _where(versions: set[str]) -> str:

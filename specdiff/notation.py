@@ -20,16 +20,35 @@ from typing import TYPE_CHECKING
 from specdiff.graph.stability import is_version
 
 if TYPE_CHECKING:
-    from specdiff.records import Context, Finding
+    from specdiff.records import Context, Finding, Part
 
-#: the part of an operation a field path starts in: its request body, a response, or a response header
-_OPERATION_PART = re.compile(r"(request body|response [^ .\[<{]+(?: header [^ .\[<{]+)?)(.*)", re.DOTALL)
+
+def part_text(part: Part) -> str:
+    """A part of an operation in words: `request body`, `response 200`, `response 200 header X-Rate`,
+    `query parameter limit`."""
+    if part.kind == "parameter":
+        return f"{part.location} parameter {part.name}"
+    if part.kind == "response header":
+        return f"response {part.status} header {part.name}"
+    return f"response {part.status}" if part.kind == "response" else part.kind
+
+
+def _inside(ctx: Context) -> str:
+    """The field path inside a body or a response header, without its leading dot; "" for the part itself or a
+    parameter (whose field path is written on, `query parameter filter.name`)."""
+    if ctx.part is None or ctx.part.kind == "parameter":
+        return ""
+    rest = "".join(ctx.field)
+    return rest[1:] if rest.startswith(".") else rest
 
 
 def name(ctx: Context) -> str:
     """The place without its scope: what a message names, once."""
     if ctx.operation:
-        return ctx.operation + _operation_part(ctx.path or "")
+        inside = _inside(ctx)
+        if inside and ctx.part is not None:
+            return f"{ctx.operation} {part_text(ctx.part)}: {inside}"
+        return f"{ctx.operation} {ctx.path.strip()}" if ctx.path else ctx.operation
     head = type_name(ctx) or ctx.document or ctx.group_version or ""
     path = ctx.path or ""
     if path and head and path[:1].isalnum():
@@ -48,11 +67,10 @@ def part(ctx: Context) -> str:
     `items[].id of response 200`, `query parameter limit`."""
     if not ctx.operation:
         return name(ctx)
-    found = _OPERATION_PART.fullmatch(ctx.path or "")
-    if found is None or not found.group(2):
+    inside = _inside(ctx)
+    if not inside or ctx.part is None:
         return (ctx.path or "").strip()
-    head, rest = found.group(1), found.group(2)
-    return f"{rest[1:] if rest.startswith('.') else rest} of {'the ' if head == 'request body' else ''}{head}"
+    return f"{inside} of {'the ' if ctx.part.kind == 'request body' else ''}{part_text(ctx.part)}"
 
 
 def where(ctx: Context) -> str:
@@ -132,16 +150,6 @@ def kinds(old: str, new: str) -> tuple[str, str]:
 def _short(ctx: Context) -> bool:
     """Whether the schema has a Kubernetes name that the short notation may cut to its kind."""
     return bool(ctx.group_version and ctx.schema and (ctx.gvk or "." in ctx.schema))
-
-
-def _operation_part(path: str) -> str:
-    if not path:
-        return ""
-    found = _OPERATION_PART.fullmatch(path)
-    if found is None or not found.group(2):
-        return " " + path.strip()
-    rest = found.group(2)
-    return f" {found.group(1)}: {rest[1:] if rest.startswith('.') else rest}"
 
 
 def finding_scope(finding: Finding) -> str:

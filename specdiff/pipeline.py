@@ -4,9 +4,9 @@ graph so that a history graphs each version once (`graphed`, then `compare_graph
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from specdiff.classify import classify
@@ -94,12 +94,9 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     except TooManyChanges:
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
     changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})
-
-    def reach(change: Change) -> tuple[str, ...]:
-        return operations_reached(change, old_graph, new_graph)
-
     readers = config.response_readers if config is not None else None
-    findings = sorted(classify(changes, ecosystem.policy, reach, readers), key=Finding.sort_key)
+    findings = sorted(classify(placed(changes, old_graph, new_graph), ecosystem.policy, readers),
+                      key=Finding.sort_key)
     if whole != (old_graph, new_graph):  # a schema only left-out operations reach is left out with them
         findings = [f for f in findings if not _left_out(f.change, f.operations, whole)]
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
@@ -110,7 +107,7 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
         findings, notes = list(outcome.findings), notes + outcome.notes
         if config.check_version:
             versions = source_info(old, old_graph).version, source_info(new, new_graph).version
-            findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, reach),
+            findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
         findings = group(findings)
@@ -125,7 +122,7 @@ def _left_out(change: Change, reached: tuple[str, ...], whole: tuple[SpecGraph, 
 
 
 def release_gate(findings: list[Finding], policy: str, versions: tuple[str | None, str | None], old_graph: SpecGraph,
-                 reach: Callable[[Change], tuple[str, ...]]) -> list[Finding]:
+                 new_graph: SpecGraph) -> list[Finding]:
     """--check-version: the findings of the release gate (classify/release_gate.py), from the findings the
     policy kept (an accepted breaking change needs no major bump) and the group-versions the old spec serves."""
     from specdiff.classify.release_gate import gate
@@ -134,7 +131,14 @@ def release_gate(findings: list[Finding], policy: str, versions: tuple[str | Non
                 if not version.served}
     served = ({op.group_version for op in old_graph.operations.values() if op.group_version}
               | {s.group_version for s in old_graph.schemas.values() if s.group_version}) - unserved
-    return classify(gate(findings, policy, *versions, served.__contains__), policy, reach)
+    return classify(placed(gate(findings, policy, *versions, served.__contains__), old_graph, new_graph), policy)
+
+
+def placed(changes: Iterable[Change], old: SpecGraph, new: SpecGraph) -> list[Change]:
+    """The changes with the operations each reaches on their context: a fact of the graphs, decided here so
+    classify never calls back into them."""
+    return [replace(change, context=change.context.reaching(operations_reached(change, old, new)))
+            for change in changes]
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from specdiff.notation import where
+from specdiff.notation import part_text, where
 
 if TYPE_CHECKING:
     from specdiff.trace import Trace
@@ -45,8 +45,27 @@ UNUSED = "unused"
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """The part of an operation a place is in, as data: sorting, grouping and predicates read these fields, and
+    only specdiff/notation.py turns them into words (`request body`, `response 200 header X-Rate`,
+    `query parameter limit`)."""
+
+    kind: str  # request body | response | response header | parameter
+    status: str = ""  # the response's status code (a response and its headers)
+    name: str = ""  # the header's or parameter's name
+    location: str = ""  # the parameter's location: query, path, header, cookie
+
+    @property
+    def body(self) -> bool:
+        """A request or response body (what a field path inside it starts from), not a parameter or header."""
+        return self.kind in ("request body", "response")
+
+
+@dataclass(frozen=True, slots=True)
 class Context:
-    """Where a change sits, in the words a reader uses."""
+    """Where a change sits, as data: the operation (method and route), its part, the field path as a tuple of
+    steps; the schema, group-version and kind. `path` is the same place as one string, as fingerprints have
+    always hashed it."""
 
     operation: str | None = None  # "GET /api/v1/pods/{}" as written in the new spec
     schema: str | None = None  # named schema (definition) the change is inside
@@ -60,6 +79,12 @@ class Context:
     resource: str | None = None
     #: ... and the kind it serves, or the kind that holds a schema ("apps/v1/Deployment")
     kind: str | None = None
+    method: str | None = None  # the operation's HTTP method: "GET"
+    route: str | None = None  # the operation's path template: "/api/v1/pods/{name}"
+    part: Part | None = None  # the part of the operation the place is in
+    field: tuple[str, ...] = ()  # the steps from the schema or part to the place: (".spec", ".containers", "[]")
+    #: the operations the change reaches (its own, or those using the schema it is in), set before classify
+    operations: tuple[str, ...] = ()
 
     def at(self, path_suffix: str) -> Context:
         """This context with `path_suffix` added to the field path.
@@ -69,13 +94,30 @@ class Context:
         which costs a third more (tests/test_records.py checks that no field is left behind or misplaced).
         """
         return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
-                       self.stability, self.document, self.resource, self.kind)
+                       self.stability, self.document, self.resource, self.kind, self.method, self.route, self.part,
+                       (*self.field, path_suffix), self.operations)
+
+    def within(self, part: Part) -> Context:
+        """This operation's context in one of its parts (a response's header within that response), with no
+        field path yet."""
+        return Context(self.operation, self.schema, part_text(part), self.gvk, self.group_version, self.stability,
+                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations)
+
+    def reaching(self, operations: tuple[str, ...]) -> Context:
+        """This context with the operations the change reaches (the pipeline's, before classify)."""
+        return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
+                       self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
+                       operations)
 
     def at_body(self) -> bool:
-        """Whether this is a whole request or response body ("request body", "response 200"), not a field."""
-        path = self.path or ""
-        return self.operation is not None and (path == "request body" or (
-            path.startswith("response ") and " " not in path[len("response "):] and "." not in path))
+        """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
+        response, the items of a list or map it is made of count as the body too (`response 200[]`: a list of
+        `Issue` that becomes a list of `Event` is one type swapped for another)."""
+        if self.part is None or not self.part.body:
+            return False
+        if self.part.kind == "request body":
+            return not any(self.field)
+        return not any("." in step or " " in step for step in self.field)
 
     def label(self) -> str:
         """Where the change is, as a person reads it: `core/v1 PodSpec.workloadRef`, `POST /pets request body:
@@ -116,6 +158,26 @@ class Change:
         return default
 
 
+#: the rule of a change no card claims
+UNCLASSIFIED = "specdiff.unclassified"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """What grouping and reports read about the card that judged a finding: carried on the finding, so no stage
+    after classify reopens the catalogue."""
+
+    title: str = ""
+    section: str = "other"  # release notes: deprecations, features (when safe) or other
+    group: str = "place"  # what one logical change spans: place, rule or resource (specdiff/group.py)
+    message: str = ""  # the card's message template: a group renders it again for all its places
+    #: (placeholder, message) for a group whose members differ in that placeholder ("enum values {value} ...")
+    group_messages: tuple[tuple[str, str], ...] = ()
+    reason: str = ""  # the card's default reason, as its documentation gives it
+    levels: str = ""  # the default level in words: one level, or how it varies by policy and direction
+    docs: tuple[tuple[str, str], ...] = ()  # (what, ...), (why, ...), (example, ...) as the card writes them
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """A classified change: rule, level, one-sentence reason, and what it reaches."""
@@ -131,6 +193,7 @@ class Finding:
     #: ... and has its own fingerprint, hashed from what the members share (specdiff/group.py)
     group: str | None = None
     first_id: str = ""  # the rule's first id when it was renamed: fingerprints survive the rename
+    rule_info: RuleInfo = RuleInfo()
 
     @property
     def fingerprint(self) -> str:

@@ -8,13 +8,21 @@ from typing import Any
 
 import yaml
 
+from specdiff.classify import card, rule_info
 from specdiff.load import load
 from specdiff.pipeline import run
-from specdiff.records import Report
+from specdiff.records import Report, RuleInfo
 from specdiff.report import RenderOptions, render
 
 SPECS = Path(__file__).parent / "specs"
 HOSTILE_OLD, HOSTILE_NEW = "tests/specs/hostile-old.yaml", "tests/specs/hostile-new.yaml"
+
+
+def card_info(rule: str) -> RuleInfo:
+    """What classify tells a finding of `rule` about its card, for findings a test makes by hand (nothing for a
+    rule no card describes)."""
+    chosen = card(rule)
+    return rule_info(chosen) if chosen is not None else RuleInfo()
 
 
 def compare(old: str | Path, new: str | Path, policy: str = "auto") -> tuple[Report, RenderOptions]:

@@ -121,7 +121,8 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
     def at(label: str, group_version: str | None = None, resource: str | None = None) -> Context:
-        return Context(operation=label, group_version=group_version, resource=resource)
+        method, _, route = label.partition(" ")
+        return Context(operation=label, group_version=group_version, resource=resource, method=method, route=route)
 
     assert operations_phrase([at("GET /api/v1/pods", "core/v1", "pods"),
                               at("GET /api/v1/watch/pods", "core/v1", "pods"),
@@ -225,3 +226,20 @@ def test_a_resource_that_comes_or_goes_gives_one_reason_for_all_its_operations()
                     ("operation.removed", "validatingadmissionpolicybindings", 9, gone),
                     ("operation.added", "servicecidrs", 12, "Adding operations changes nothing that existing clients "
                                                             "call.")]
+
+
+def _pet_kinds(*kinds: str) -> Document:
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"Pet": {"type": "object", "properties": {
+                "kind": {"type": "string", "enum": list(kinds)}}}}}}
+    return load_text(json.dumps(spec), f"{len(kinds)}.json", None)
+
+
+def test_a_group_of_values_is_worded_by_the_cards_group_message() -> None:
+    """`group_message` of schema.enum.value-added says it for many; one value keeps the card's own message."""
+    many = run(_pet_kinds("cat"), _pet_kinds("cat", "dog", "eel"), policy="openapi").findings
+    assert [(f.rule, f.message, len(f.members)) for f in many] == [
+        ("schema.enum.value-added", "enum values dog and eel added to Pet.kind", 2)]
+    assert dict(many[0].rule_info.group_messages) == {"value": "enum values {value} added to {location}"}
+    one = run(_pet_kinds("cat"), _pet_kinds("cat", "dog"), policy="openapi").findings
+    assert [(f.rule, f.message) for f in one] == [("schema.enum.value-added", "enum value dog added to Pet.kind")]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import chromium
 import pytest
+from report_helpers import card_info
 
 from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 from specdiff.report import RenderOptions, render
@@ -21,7 +22,8 @@ HOSTILE_VALUE = "&lt;b&gt; \"quoted\" 'single' </li></ul><iframe src=https://evi
 
 def _finding(rule: str, level: Level, message: str, **context: str) -> Finding:
     return Finding(rule, level, message, f"Because {rule}.",
-                   Change("modified", "schema", "", None, None, "both", Context(**context), "/components/x"))
+                   Change("modified", "schema", "", None, None, "both", Context(**context), "/components/x"),
+                   rule_info=card_info(rule))
 
 
 REPORT = Report(

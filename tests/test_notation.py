@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from specdiff.notation import folded, kinds, name, part, scope, type_name, where
-from specdiff.records import Context
+from specdiff.records import Context, Part
+
+
+def _operation(label: str) -> Context:
+    method, _, route = label.partition(" ")
+    return Context(operation=label, method=method, route=route)
+
+
+def _query(name: str) -> Context:
+    return _operation("GET /pets").within(Part("parameter", name=name, location="query"))
+
+
+BODY = _operation("POST /pets").within(Part("request body"))
+RESPONSE = _operation("GET /pets").within(Part("response", "200"))
 
 POD_SPEC = Context(schema="io.k8s.api.core.v1.PodSpec", path=".workloadRef", group_version="core/v1")
 ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", path=".spec.rules[].filters[].type",
@@ -18,15 +33,17 @@ ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", path=".spec.ru
     (ROUTE, "HTTPRoute.spec.rules[].filters[].type",
      "gateway.networking.k8s.io/v1 HTTPRoute.spec.rules[].filters[].type"),
     (Context(schema="io.k8s.apimachinery.pkg.util.intstr.IntOrString"), "intstr.IntOrString", "intstr.IntOrString"),
-    (Context(operation="POST /pets", path="request body.name"), "POST /pets request body: name",
+    (BODY.at(".name"), "POST /pets request body: name",
      "POST /pets request body: name"),
-    (Context(operation="GET /pets", path="response 200.items[].id"), "GET /pets response 200: items[].id",
+    (RESPONSE.at(".items").at("[]").at(".id"),
+     "GET /pets response 200: items[].id",
      "GET /pets response 200: items[].id"),
-    (Context(operation="GET /pets", path="response 200[].id"), "GET /pets response 200: [].id",
+    (RESPONSE.at("[]").at(".id"), "GET /pets response 200: [].id",
      "GET /pets response 200: [].id"),
-    (Context(operation="GET /pets", path="query parameter filter[name]"), "GET /pets query parameter filter[name]",
+    (_operation("GET /pets").within(Part("parameter", name="filter[name]", location="query")),
+     "GET /pets query parameter filter[name]",
      "GET /pets query parameter filter[name]"),
-    (Context(operation="GET /api/v1/pods", path="response 200", group_version="core/v1"),
+    (replace(_operation("GET /api/v1/pods"), group_version="core/v1").within(Part("response", "200")),
      "GET /api/v1/pods response 200", "GET /api/v1/pods response 200"),  # the path carries the version
     (Context(schema="Pet", path=".name"), "Pet.name", "Pet.name"),
     (Context(schema="com.example.Pet", path=".name"), "com.example.Pet.name", "com.example.Pet.name"),
@@ -44,9 +61,9 @@ def test_full_names_stay_on_the_context() -> None:
 
 
 def test_a_place_inside_one_of_several_operations() -> None:
-    assert part(Context(operation="POST /pets", path="request body.owner.name")) == "owner.name of the request body"
-    assert part(Context(operation="GET /pets", path="response 200.items[].id")) == "items[].id of response 200"
-    assert part(Context(operation="GET /pets", path="query parameter limit")) == "query parameter limit"
+    assert part(BODY.at(".owner").at(".name")) == "owner.name of the request body"
+    assert part(RESPONSE.at(".items[].id")) == "items[].id of response 200"
+    assert part(_query("limit")) == "query parameter limit"
 
 
 def test_group_versions_of_one_group_are_written_once() -> None:
@@ -183,13 +200,13 @@ def test_a_message_names_its_place_once_and_says_what_was_not_written(
 
 
 @pytest.mark.parametrize(("text", "ctx", "said"), [
-    ("Query parameter limit of GET /pets became required", Context(operation="GET /pets", path="query parameter limit"),
+    ("Query parameter limit of GET /pets became required", _query("limit"),
      "Query parameter limit became required"),
     ("GET /pets no longer answers 202", Context(operation="GET /pets"), "No longer answers 202"),
     ("Operation GET /pets removed", Context(operation="GET /pets"), "Operation removed"),
     ("Pattern of GET /pets query parameter q loosened (a -> b)",
-     Context(operation="GET /pets", path="query parameter q"), "Pattern of query parameter q loosened (a -> b)"),
-    ("Property POST /pets request body: name removed", Context(operation="POST /pets", path="request body.name"),
+     _query("q"), "Pattern of query parameter q loosened (a -> b)"),
+    ("Property POST /pets request body: name removed", BODY.at(".name"),
      "Property request body: name removed"),
     ("GET /pets: sunset date 2031-06-30 -> 2031-03-31", Context(operation="GET /pets"),
      "Sunset date 2031-06-30 -> 2031-03-31"),

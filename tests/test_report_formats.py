@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
-from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, compare, rendered
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, card_info, compare, rendered
 
 from specdiff.cli import main
 from specdiff.records import Change, Context, Finding, Level
@@ -277,7 +277,8 @@ def test_release_notes_group_kubernetes_changes_by_group_version_and_kind(tmp_pa
 
 
 def _finding(rule: str, level: Level) -> Finding:
-    return Finding(rule, level, "m", "r", Change("modified", "operation", "", None, None, "both", Context()))
+    return Finding(rule, level, "m", "r", Change("modified", "operation", "", None, None, "both", Context()),
+                   rule_info=card_info(rule))
 
 
 @pytest.mark.parametrize(("rule", "level", "section"), [

@@ -168,12 +168,17 @@ def test_a_plain_api_folds_by_its_own_resource_not_as_kubernetes_does() -> None:
          ["operation GET /apis/shop/v1/carts removed", "operation POST /apis/shop/v1/carts removed"])]
 
 
+def _op(label: str, **context: str) -> Context:
+    method, _, route = label.partition(" ")
+    return Context(operation=label, method=method, route=route, **context)
+
+
 def test_discovery_documents_are_counted_apart_from_resources() -> None:
-    deployments = Context(operation="GET /apis/apps/v1/deployments", group_version="apps/v1", resource="deployments")
-    apps, core = Context(operation="GET /apis/apps/v1/", group_version="apps/v1"), Context(operation="GET /api/v1/")
+    deployments = _op("GET /apis/apps/v1/deployments", group_version="apps/v1", resource="deployments")
+    apps, core = _op("GET /apis/apps/v1/", group_version="apps/v1"), _op("GET /api/v1/")
     assert operations_phrase([deployments, apps, core]) == "3 operations: list of deployments and 2 discovery documents"
-    assert operations_phrase([apps, Context(operation="GET /apis/")]) == "2 discovery documents"
-    assert operations_phrase([apps, Context(operation="GET /apis/apps/v1/frobs/{name}/proxy")]) == (
+    assert operations_phrase([apps, _op("GET /apis/")]) == "2 discovery documents"
+    assert operations_phrase([apps, _op("GET /apis/apps/v1/frobs/{name}/proxy")]) == (
         "2 operations: GET /apis/apps/v1/ and GET /apis/apps/v1/frobs/{name}/proxy")
 
 

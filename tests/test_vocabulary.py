@@ -80,6 +80,10 @@ def test_a_good_card_loads(rules: Path) -> None:
     ("reason: An example.", "reason: An example.\npredicate: transition_rule",
      "predicate 'transition_rule' reads fact 'transition'"),
     ("reason: An example.", "reason: An example.\npredicate: no_such_thing", "unknown predicate 'no_such_thing'"),
+    ("reason: An example.", "reason: An example.\ngroup_message: {nmae: 'properties {name} added'}",
+     "group_message names {nmae}, which the message does not"),
+    ("reason: An example.", "reason: An example.\ngroup_message: {name: 'properties {nmae} added'}",
+     "unknown placeholder {nmae}"),
 ])
 def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new: str, named: str) -> None:
     message = _refusal(rules, GOOD.replace(old, new))

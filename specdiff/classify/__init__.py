@@ -11,13 +11,14 @@ from specdiff.classify.cards import (
     Card,
     card,
     catalogue,
+    level_summary,
     pick,
     reason_for,
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
-from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level
+from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo
 
 __all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
 
@@ -31,12 +32,10 @@ UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback
                  "no client of the API meets the change yet ({reason})")
 
 
-def classify(changes: Iterable[Change], policy: str, reach: Any = None, readers: str | None = None) -> list[Finding]:
-    """Each change becomes exactly one finding: the most specific card that claims it, else unclassified.
-
-    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches; `readers` is
-    how clients read responses (records.READERS; default: the policy's).
-    """
+def classify(changes: Iterable[Change], policy: str, readers: str | None = None) -> list[Finding]:
+    """Each change becomes exactly one finding: the most specific card that claims it, else unclassified. A
+    finding reaches the operations its change's context lists (the pipeline places them there); `readers` is how
+    clients read responses (records.READERS; default: the policy's)."""
     readers = readers or DEFAULT_READERS[policy]
     index = _index()
     findings = []
@@ -44,7 +43,7 @@ def classify(changes: Iterable[Change], policy: str, reach: Any = None, readers:
         chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
-        findings.append(_finding(chosen, change, policy, reach(change) if reach else (), readers))
+        findings.append(_finding(chosen, change, policy, change.context.operations, readers))
     return findings
 
 
@@ -97,7 +96,20 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
         level = Level.DANGEROUS
         reason = UNUSED_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
-                   first_id=chosen.aliases[0] if chosen.aliases else "")
+                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen))
+
+
+_RULE_INFO: dict[str, RuleInfo] = {}
+
+
+def rule_info(chosen: Card) -> RuleInfo:
+    """What the stages after classify read about a card, made once per card."""
+    found = _RULE_INFO.get(chosen.id)
+    if found is None:
+        docs = tuple((key, str(chosen.docs.get(key, "")).strip()) for key in ("what", "why", "example"))
+        found = _RULE_INFO[chosen.id] = RuleInfo(chosen.title, chosen.section, chosen.group, chosen.message,
+                                                 chosen.group_message, chosen.reason, level_summary(chosen), docs)
+    return found
 
 
 def show(value: Any, limit: int = 80) -> str:

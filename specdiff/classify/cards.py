@@ -14,16 +14,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.graph.stability import STABILITIES
-from specdiff.load.parse import YAML_LOADER
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
-
-UNCLASSIFIED = "specdiff.unclassified"
+from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
 
 
 @dataclass(frozen=True)
@@ -53,6 +49,9 @@ class Card:
     #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction);
     #: `resource` folds the operations of one Kubernetes resource added or removed together
     group: str = "place"
+    #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
+    #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
+    group_message: tuple[tuple[str, str], ...] = ()
 
     def matches_shape(self, node: str, kind: str, attribute: str, direction: str) -> bool:
         return (_accepts(self.match.get("node"), node) and _accepts(self.match.get("change"), kind)
@@ -96,6 +95,19 @@ def reason_for(item: Card, policy: str, direction: str, readers: str = "tolerant
     if item.reasons is None:
         return item.reason
     return str(pick(item.reasons, policy, direction, item.id, readers=readers))
+
+
+def level_summary(item: Card) -> str:
+    """The default level in words: one level, or how it varies by policy and direction."""
+    level = item.level
+    text = level if isinstance(level, str) else "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
+    return text + "".join(f"; {level_text(e['level'])} when {e['predicate']}" for e in item.when)
+
+
+def level_text(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} ({level_text(v)})" if isinstance(v, dict) else f"{k} {v}" for k, v in value.items())
+    return str(value)
 
 
 def _default_text(value: Any) -> str:
@@ -199,6 +211,10 @@ def write_compiled() -> None:
 
 def _head(root: Path, name: str, data: bytes) -> Any:
     """The card's first YAML document, parsed; its test cases, in the second, are not read here."""
+    import yaml  # only when the compiled catalogue is stale: a card was edited
+
+    from specdiff.load.yaml_text import YAML_LOADER
+
     path = root / name
     try:
         head, _ = _documents(data.decode("utf-8"))
@@ -230,7 +246,16 @@ def _card(root: Path, name: str, raw: Any) -> Card:
                 keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
                 reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
-                section=_section(raw.get("section", "other"), path))
+                section=_section(raw.get("section", "other"), path),
+                group_message=_group_message(raw.get("group_message"), path))
+
+
+def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+        raise ConfigError("'group_message' must map a placeholder of the message to a message", file=path)
+    return tuple(raw.items())
 
 
 def _grouping(raw: Any, path: str) -> str:
@@ -305,8 +330,11 @@ def check_card(item: Card, root: Path) -> None:
             raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
     check_coverage(item, refuse)
     known = set(COMMON_VALUES) | facts
-    for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
-                                                                           for t in _texts(e.get("reason", "")))):
+    for key, _ in item.group_message:
+        if key not in placeholders(item.message):
+            raise refuse(f"group_message names {{{key}}}, which the message does not")
+    for template in (item.message, *(t for _, t in item.group_message), *_texts(item.reasons or item.reason),
+                     *(t for e in item.when for t in _texts(e.get("reason", "")))):
         try:
             names = placeholders(template)
         except ValueError as err:
@@ -375,6 +403,10 @@ def cases(item: Card) -> tuple[dict[str, Any], ...]:
 
 @cache
 def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
+    import yaml  # test cases are read by tests and `specdiff explain`, never by a comparison
+
+    from specdiff.load.yaml_text import YAML_LOADER
+
     _, tail = _documents(Path(source).read_text(encoding="utf-8"))
     if not tail.strip():
         return ()

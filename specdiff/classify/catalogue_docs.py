@@ -7,22 +7,8 @@ import json
 
 import yaml
 
-from specdiff.classify.cards import Card, card, cases, catalogue
+from specdiff.classify.cards import Card, card, cases, catalogue, level_summary
 from specdiff.records import POLICIES
-
-
-def level_summary(item: Card) -> str:
-    """The default level in words: one level, or how it varies by policy and direction."""
-    level = item.level
-    text = level if isinstance(level, str) else "; ".join(f"{key}: {level_text(value)}" for key, value in level.items())
-    return text + "".join(f"; {level_text(e['level'])} when {e['predicate']}" for e in item.when)
-
-
-def level_text(value: object) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} ({level_text(v)})" if isinstance(v, dict) else f"{k} {v}" for k, v in value.items())
-    return str(value)
-
 
 #: where the openapi policy deliberately parts from the verdicts OpenAPI breaking-change checkers usually give:
 #: (change, the usual verdict, specdiff's, why)

@@ -457,8 +457,7 @@ _PATCH_TYPES = ("application/apply-patch+yaml", "application/json-patch+json", "
 def kubernetes_patch_types_listed(change: Change) -> bool:
     """A Kubernetes PATCH stops listing `application/json` (which the API server answers with 415) and lists
     the patch types instead."""
-    operation = change.context.operation or ""
-    return (operation.startswith("PATCH ") and _kubernetes_path(operation)
+    return (change.context.method == "PATCH" and _kubernetes_path(change)
             and media_range(str(change.fact("media_type") or ""))[:2] == ("application", "json")
             and any(media_range(o)[:2] == tuple(t.split("/")) for o in _others(change) for t in _PATCH_TYPES))
 
@@ -467,13 +466,12 @@ def kubernetes_patch_types_listed(change: Change) -> bool:
 def kubernetes_write(change: Change) -> bool:
     """A create (POST), replace (PUT) or patch (PATCH) of a Kubernetes resource: the API server has always
     needed a body there."""
-    operation = change.context.operation or ""
-    return _kubernetes_path(operation) and operation.split(" ", 1)[0] in ("POST", "PUT", "PATCH")
+    return _kubernetes_path(change) and change.context.method in ("POST", "PUT", "PATCH")
 
 
-def _kubernetes_path(operation: str) -> bool:
+def _kubernetes_path(change: Change) -> bool:
     """`POST /apis/apps/v1/namespaces/{namespace}/deployments`: an operation on a Kubernetes API group."""
-    return group_version_of_path(operation.partition(" ")[2]) is not None
+    return change.context.route is not None and group_version_of_path(change.context.route) is not None
 
 
 @predicate
@@ -486,7 +484,7 @@ def body_root(change: Change) -> bool:
 @reads("old_kind", "own_kind")
 def deleted_object_returned(change: Change) -> bool:
     """A DELETE's body was `Status` and is now the kind the operation deletes: it answers the deleted object."""
-    return (body_root(change) and (change.context.operation or "").startswith("DELETE ")
+    return (body_root(change) and change.context.method == "DELETE"
             and change.fact("old_kind") == "Status" and bool(change.fact("own_kind")))
 
 

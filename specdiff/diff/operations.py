@@ -14,7 +14,7 @@ from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
 from specdiff.load.sourcemap import join_pointer
-from specdiff.records import Context
+from specdiff.records import Context, Part
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
 #: consumes, produces and schemes are media types and servers); specdiff.diff.residue compares the rest as data
@@ -135,15 +135,15 @@ class OperationDiffer:
         for key, param in new.parameters.items():
             previous = old.parameters.get(key)
             if previous is None:
-                self.emit(change("added", "parameter", new=param.name, where=request.at(_label(param)),
+                self.emit(change("added", "parameter", new=param.name, where=request.within(_part(param)),
                                  new_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required))
             elif not (moved_only and _same_but_place(previous, param)):
-                self._parameter(previous, param, request.at(_label(param)))
+                self._parameter(previous, param, request.within(_part(param)))
         for key, param in old.parameters.items():
             if key not in new.parameters:
                 self.emit(change("removed", "parameter", old=param.name,
-                                 where=request.at(_label(param)),
+                                 where=request.within(_part(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
@@ -185,7 +185,7 @@ class OperationDiffer:
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
               where: Where) -> None:
-        request = self._request(where).at("request body")
+        request = self._request(where).within(Part("request body"))
         if old is None and new is None:
             return
         if old is None and new is not None:
@@ -232,7 +232,7 @@ class OperationDiffer:
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
         response_where = self._response_side(where)
         for status, response in new.responses.items():
-            at = response_where.at(f"response {status}")
+            at = response_where.within(Part("response", status))
             if status not in old.responses:
                 self.emit(change("added", "response", new=status, where=at, new_pointer=response.pointer,
                                  status=status))
@@ -240,7 +240,8 @@ class OperationDiffer:
                 self._response(old.responses[status], response, at)
         for status, response in old.responses.items():
             if status not in new.responses:
-                self.emit(change("removed", "response", old=status, where=response_where.at(f"response {status}"),
+                self.emit(change("removed", "response", old=status,
+                                 where=response_where.within(Part("response", status)),
                                  old_pointer=response.pointer, status=status))
 
     def _response(self, old: Response, new: Response, where: Where) -> None:
@@ -256,10 +257,10 @@ class OperationDiffer:
                     self.emit(change("modified", "header", "required", old=previous.required, new=header.required,
                                      where=where, old_pointer=previous.pointer, new_pointer=header.pointer,
                                      name=header.name))
-                self._schema(previous.schema, header.schema, previous, header,
-                             where.at(f" header {header.name}"))
-                self._unmodelled(previous.written, header.written, PARAMETER_HANDLES,
-                                 where.at(f" header {header.name}"))
+                status = where.context.part.status if where.context.part else ""
+                header_where = where.within(Part("response header", status, header.name))
+                self._schema(previous.schema, header.schema, previous, header, header_where)
+                self._unmodelled(previous.written, header.written, PARAMETER_HANDLES, header_where)
         for name, header in old.headers.items():
             if name not in new.headers:
                 self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
@@ -290,8 +291,8 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     return not types or bool(types & {"array", "object"})
 
 
-def _label(param: Parameter) -> str:
-    return f"{param.location} parameter {param.name}"
+def _part(param: Parameter) -> Part:
+    return Part("parameter", name=param.name, location=param.location)
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:
@@ -318,5 +319,6 @@ def _where(op: Operation, graph: SpecGraph) -> Where:
     """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
     resource, kind = graph.subject(op)
     return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
-                         document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind), "both",
+                         document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
+                         method=op.method.upper(), route=op.path), "both",
                  op.kind)

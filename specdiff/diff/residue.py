@@ -15,10 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from deepdiff import DeepDiff
-from deepdiff.helper import notpresent
-
-from specdiff.diff.kernel import canonical
+from specdiff.diff.kernel import MISSING, canonical
 from specdiff.diff.vocabulary import Where, change
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change
@@ -36,8 +33,8 @@ def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[st
     for key in dict.fromkeys([*old, *new]):
         if key in handled or (prefix and key.startswith(prefix)):
             continue
-        before, after = old.get(key, notpresent), new.get(key, notpresent)
-        if before is not notpresent and after is not notpresent and (
+        before, after = old.get(key, MISSING), new.get(key, MISSING)
+        if before is not MISSING and after is not MISSING and (
                 before == after or canonical(before) == canonical(after)):
             continue
         yield from _keyword(key, before, after, old_pointer, new_pointer, where)
@@ -46,17 +43,20 @@ def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[st
 def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where
              ) -> Iterator[Change]:
     places: list[tuple[list[Any], Any, Any]] = [([], before, after)]
-    if before is not notpresent and after is not notpresent:
+    if before is not MISSING and after is not MISSING:
+        from deepdiff import DeepDiff  # loaded only when a keyword no family models differs (most runs: never)
+        from deepdiff.helper import notpresent
+
         found = DeepDiff(before, after, view="tree")
-        places = [(level.path(output_format="list"), level.t1, level.t2)
-                  for levels in found.values() for level in levels]
+        places = [(level.path(output_format="list"), MISSING if level.t1 is notpresent else level.t1,
+                   MISSING if level.t2 is notpresent else level.t2) for levels in found.values() for level in levels]
         if not places or len(places) > MOST_PLACES:
             places = [([], before, after)]
     for inner, o, n in sorted(places, key=lambda place: [str(token) for token in place[0]]):
         tokens = (key, *(str(token) for token in inner))
         at = join_pointer(tokens)
-        kind = "added" if o is notpresent else "removed" if n is notpresent else "modified"
+        kind = "added" if o is MISSING else "removed" if n is MISSING else "modified"
         yield change(kind, "extension" if key.startswith("x-") else "keyword", "/".join(tokens),
-                     old=None if o is notpresent else o, new=None if n is notpresent else n, where=where,
+                     old=None if o is MISSING else o, new=None if n is MISSING else n, where=where,
                      old_pointer=None if kind == "added" else old_pointer + at,
                      new_pointer=None if kind == "removed" else new_pointer + at)

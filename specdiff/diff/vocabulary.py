@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from specdiff.records import Change, Context
+from specdiff.records import Change, Context, Part
 
 KINDS = ("added", "removed", "modified")
 #: the keywords a schema change may name, beyond the scalar keywords below
@@ -152,6 +152,10 @@ class Where:
 
     def at(self, path_suffix: str) -> Where:
         return Where(self.context.at(path_suffix), self.direction, self.operation_kind)
+
+    def within(self, part: Part) -> Where:
+        """The same operation, in one of its parts: its request body, a response, a header, a parameter."""
+        return Where(self.context.within(part), self.direction, self.operation_kind)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

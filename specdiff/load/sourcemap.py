@@ -9,11 +9,10 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from specdiff.load.parse import YAML_LOADER
+if TYPE_CHECKING:
+    import yaml
 
 _DECODER = json.JSONDecoder()
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
@@ -159,6 +158,8 @@ class YamlSourceMap(SourceMap):
 
     def _tree(self) -> Any:
         if self._root is None:
+            from specdiff.load.yaml_text import YAML_LOADER  # a YAML source: PyYAML is loaded already
+
             loader = YAML_LOADER(self.text)
             try:
                 nodes = []
@@ -171,6 +172,8 @@ class YamlSourceMap(SourceMap):
         return self._root
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
+        import yaml
+
         node: Any = self._tree()
         mark = getattr(node, "start_mark", None)
         for token in split_pointer(pointer):
@@ -198,6 +201,8 @@ class YamlSourceMap(SourceMap):
     def _mapping(self, node: yaml.MappingNode) -> dict[str, tuple[Any, Any]]:
         """A mapping's keys indexed once (the tree keeps the node alive, so its id stays its own): a scan per
         lookup was quadratic on a wide mapping."""
+        import yaml
+
         keys = self._keys.get(id(node))
         if keys is None:
             keys = {}

@@ -15,9 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from specdiff import __version__
-from specdiff.classify.cards import card
-from specdiff.classify.catalogue_docs import level_summary
-from specdiff.records import Finding, Level, Report
+from specdiff.records import Finding, Level, Report, RuleInfo
 from specdiff.report import RenderOptions, annotated
 from specdiff.report.sections import reason, sentence
 from specdiff.report.sources import source_location
@@ -29,10 +27,11 @@ FINGERPRINT = "specdiff/v1"  # partialFingerprints key: the finding fingerprint 
 
 def render(report: Report, options: RenderOptions) -> str:
     findings = annotated(report, options)
-    rule_ids = sorted({f.rule for f in findings})
+    rules = {f.rule: f.rule_info for f in findings}  # what each rule's card told its findings
+    rule_ids = sorted(rules)
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "specdiff", "version": __version__, "semanticVersion": __version__,
-                            "rules": [_rule(rule_id) for rule_id in rule_ids]}},
+                            "rules": [_rule(rule_id, rules[rule_id]) for rule_id in rule_ids]}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, rule_ids.index(f.rule), options) for f in findings],
         "properties": {"spec": report.spec, "policy": report.policy, "policy_reason": report.policy_reason,
@@ -43,22 +42,22 @@ def render(report: Report, options: RenderOptions) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def _rule(rule_id: str) -> dict[str, Any]:
-    item = card(rule_id)
-    if item is None:  # a finding from a rule no card describes: cannot happen with the shipped catalogue
+def _rule(rule_id: str, item: RuleInfo) -> dict[str, Any]:
+    """The rule as code-scanning tools list it, from what its card told its findings."""
+    if not item.title:  # a finding made by hand, not by classify: nothing is known of its rule
         return {"id": rule_id}
-    docs = {key: str(item.docs.get(key, "")).strip() for key in ("what", "why", "example")}
+    docs = {"what": "", "why": "", "example": ""} | dict(item.docs)
     help_text = "\n\n".join(text for text in (docs["what"], docs["why"], docs["example"] and
                                               f"Example: {docs['example']}") if text)
     help_markdown = "\n\n".join(f"**{heading}**\n\n{docs[key]}" for heading, key in (
         ("What it does", "what"), ("Why it matters", "why"), ("Example", "example")) if docs[key])
     return {
-        "id": item.id,
+        "id": rule_id,
         "name": "".join(word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", item.title)),
         "shortDescription": {"text": item.title},
         "fullDescription": {"text": docs["what"] or item.title},
         "help": {"text": help_text or item.reason, "markdown": help_markdown or item.reason},
-        "properties": {"level": level_summary(item), "reason": item.reason, "tags": ["api-compatibility"]},
+        "properties": {"level": item.levels, "reason": item.reason, "tags": ["api-compatibility"]},
     }
 
 

@@ -10,16 +10,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from specdiff.classify.cards import UNCLASSIFIED, card
 from specdiff.graph.subjects import kind_of
 from specdiff.notation import finding_scope, name
-from specdiff.records import Context, Finding, Level, Report
+from specdiff.records import UNCLASSIFIED, Context, Finding, Level, Report
 
 
 def _declared(finding: Finding) -> str:
-    """The section the finding's rule card declares (`section:`)."""
-    found = card(finding.rule)
-    return found.section if found is not None else "other"
+    """The section the finding's rule card declares (`section:`), as classify gave it to the finding."""
+    return finding.rule_info.section
 
 
 #: The one table that sorts findings into release-note sections; the first row that matches wins.

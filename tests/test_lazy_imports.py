@@ -1,0 +1,64 @@
+"""A run imports what its command and inputs use, when they use them: start-up is most of a small comparison's
+time (docs/performance.md). Each check runs in a fresh interpreter, since this one has imported everything."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+#: libraries a run loads only for an input or a format that needs them
+OPTIONAL = ("yaml", "networkx", "deepdiff", "tomllib", "jsonpatch", "asyncio")
+
+
+def _imported_after(code: str, cwd: Path) -> set[str]:
+    """The top-level modules (and specdiff's report modules) loaded once `code` has run."""
+    probe = (f"import sys\n{code}\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
+             "{m for m in sys.modules if m.startswith('specdiff.report')})))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def _compare(old: Path, new: Path, *options: str) -> str:
+    return ("from specdiff.cli import main\n"
+            f"try:\n    main([{str(old)!r}, {str(new)!r}, '--no-config', {', '.join(map(repr, options))}])\n"
+            "except SystemExit:\n    pass")
+
+
+def _json_pair(folder: Path) -> tuple[Path, Path]:
+    paths = []
+    for side in ("old", "new"):
+        data = yaml.safe_load((ROOT / "tests" / "specs" / f"frob-{side}.yaml").read_text(encoding="utf-8"))
+        path = folder / f"{side}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def test_importing_the_command_line_loads_no_optional_library(tmp_path: Path) -> None:
+    loaded = _imported_after("import specdiff.cli", tmp_path)
+    assert [name for name in OPTIONAL if name in loaded] == []
+    assert sorted(m for m in loaded if m.startswith("specdiff.report")) == []
+
+
+def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path) -> None:
+    old, new = _json_pair(tmp_path)
+    loaded = _imported_after(_compare(old, new), tmp_path)
+    assert "specdiff" in loaded  # the comparison ran
+    assert [name for name in OPTIONAL if name in loaded] == []
+    assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
+                                                                              "specdiff.report.text"]
+
+
+def test_a_yaml_pair_loads_yaml_and_a_json_report_loads_its_formatter(tmp_path: Path) -> None:
+    specs = ROOT / "tests" / "specs"
+    loaded = _imported_after(_compare(specs / "frob-old.yaml", specs / "frob-new.yaml", "--format", "json"),
+                             tmp_path)
+    assert "yaml" in loaded
+    assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.json_envelope"]
