@@ -11,9 +11,10 @@ import re
 from functools import cache
 from typing import Any
 
+import networkx as nx
+
 from specdiff.errors import InputError
 from specdiff.graph import servers
-from specdiff.graph.digraph import DiGraph
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
@@ -69,7 +70,7 @@ class Builder:
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self.graph = DiGraph()
+        self.graph = nx.DiGraph()
         self.schemas: dict[str, NamedSchema] = {}
         self.operations: dict[str, Operation] = {}
         self.security_schemes: dict[str, SecurityScheme] = {}
@@ -193,7 +194,7 @@ class Builder:
             if winner:
                 chosen = versions[winner][0]
                 self.schemas[name] = chosen
-                self.graph.remove_edges_from(list(self.graph.out_edges([("schema", name)])))
+                self.graph.remove_edges_from(list(self.graph.out_edges(("schema", name))))
                 self._link(name, chosen.schema, chosen.pointer, chosen.document)
             for index, (_, holders) in enumerate(versions):
                 for holder in holders if index != winner else ():

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
+
 from specdiff.errors import InputError
-from specdiff.graph.digraph import DiGraph
 from specdiff.graph.model import NamedSchema, Schema, SpecGraph
 from specdiff.graph.stability import most_stable, of_version
 from specdiff.load.document import Document
@@ -106,7 +107,7 @@ def build_crd_graph(doc: Document) -> SpecGraph:
     schemas = {v.schema_name: NamedSchema(v.schema_name, v.schema, v.schema_pointer, doc, v.gvk, v.group_version,
                                           v.stability)
                for crd in crds.values() for v in crd.versions.values()}
-    graph = DiGraph()
+    graph = nx.DiGraph()
     graph.add_nodes_from(("schema", name) for name in schemas)
     return SpecGraph(doc, {}, schemas, graph, crds=crds,
                      evidence=next(iter(crds)) if len(crds) == 1 else f"{len(crds)} of them")

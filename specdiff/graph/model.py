@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import Any
 
-from specdiff.graph.digraph import Components, DiGraph, components
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
@@ -214,7 +213,7 @@ class NamedSchema:
 
 @dataclass
 class SpecGraph:
-    """Operations, named schemas and the graph of who uses whom, in which direction (graph/digraph.py).
+    """Operations, named schemas and the networkx graph of who uses whom, in which direction.
 
     Nodes are ("op", key) and ("schema", name); an edge op -> schema carries the directions in which the
     operation uses it; schema -> schema edges mean "refers to".
@@ -223,7 +222,7 @@ class SpecGraph:
     document: Document
     operations: dict[str, Operation]
     schemas: dict[str, NamedSchema]
-    graph: DiGraph
+    graph: Any  # nx.DiGraph
     crds: dict[str, Any] = field(default_factory=dict)
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
@@ -236,7 +235,7 @@ class SpecGraph:
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     _users_of: dict[str, set[str]] = field(default_factory=dict)
     #: the graph's strongly connected components and the operations above each, filled as they are asked for
-    _components: Components | None = None
+    _components: tuple[Any, dict[Any, int]] | None = None
     _above: dict[int, frozenset[str]] = field(default_factory=dict)
     _subjects: dict[str, tuple[str | None, str | None]] | None = None
     #: what a finished `users_subject` walk found above a node, None when it was shared: a later walk that
@@ -277,7 +276,8 @@ class SpecGraph:
 
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
-        # the operations' edges, read once
+        # the operations' edges, read once: networkx's edge iterator reads its dicts directly, where the
+        # views of `succ` make a Python call for each edge
         used = list(self.graph.out_edges([("op", key) for key in self.operations], data="directions"))
         found: dict[str, set[str]] = {}
         for direction in ("request", "response"):
@@ -470,10 +470,13 @@ class SpecGraph:
         if start not in self.graph:
             return set()
         if self._components is None:
-            self._components = components(self.graph)
-        condensed = self._components
+            import networkx as nx
+
+            condensed = nx.condensation(self.graph)
+            self._components = (condensed, condensed.graph["mapping"])
+        condensed, mapping = self._components
         pred, above = condensed.pred, self._above
-        stack = [condensed.of[start]]
+        stack = [mapping[start]]
         while stack:  # post-order: a component is summed once every component above it is
             component = stack[-1]
             if component in above:
@@ -487,9 +490,9 @@ class SpecGraph:
             found: set[str] = set()
             for parent in pred[component]:
                 found.update(above[parent])
-                found.update(key for kind, key in condensed.members[parent] if kind == "op")
+                found.update(key for kind, key in condensed.nodes[parent]["members"] if kind == "op")
             above[component] = frozenset(found)
-        return set(above[condensed.of[start]])
+        return set(above[mapping[start]])
 
 
 def _direction(directions: set[str]) -> str:
