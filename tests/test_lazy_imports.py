@@ -12,7 +12,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 #: libraries a run loads only for an input or a format that needs them
-OPTIONAL = ("yaml", "networkx", "deepdiff", "tomllib", "jsonpatch", "asyncio")
+OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio")
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:
