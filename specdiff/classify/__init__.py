@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from specdiff.classify.calendar import Calendar
 from specdiff.classify.cards import (
     UNCLASSIFIED,
     Card,
@@ -19,7 +20,7 @@ from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
 from specdiff.records import Change, Finding, Level
 
-__all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
+__all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 
 #: an alpha change that breaks: the policy allows it, but its clients still break, so a reviewer is told
 #: (dangerous) rather than reassured (safe)
@@ -27,25 +28,29 @@ ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha 
                 "but clients of this one still fail ({reason})")
 
 
-def classify(changes: Iterable[Change], policy: str, reach: Any = None) -> list[Finding]:
+def classify(changes: Iterable[Change], policy: str, reach: Any = None, calendar: Calendar | None = None
+             ) -> list[Finding]:
     """Each change becomes exactly one finding: the most specific card that claims it, else unclassified.
 
-    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches.
+    `reach(change) -> tuple of operation labels` attributes a change to the operations it reaches; `calendar`
+    holds the reference date sunset dates are judged against (default: today in UTC) and `deprecation-days`.
     """
+    calendar = calendar or Calendar()
     index = _index()
     findings = []
     for change in changes:
-        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
+        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change, calendar)), None)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
-        findings.append(_finding(chosen, change, policy, reach(change) if reach else ()))
+        findings.append(_finding(chosen, change, policy, reach(change) if reach else (), calendar))
     return findings
 
 
-def _claims(candidate: Card, change: Change) -> bool:
+def _claims(candidate: Card, change: Change, calendar: Calendar) -> bool:
     if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
         return False
-    return candidate.predicate is None or PREDICATES[candidate.predicate](change)  # the loader knows each name
+    # the loader knows each name
+    return candidate.predicate is None or PREDICATES[candidate.predicate](change, calendar)
 
 
 _INDEX: dict[tuple[str, str], tuple[Card, ...]] = {}
@@ -68,20 +73,21 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
     return _INDEX
 
 
-def _verdict(chosen: Card, change: Change, policy: str) -> tuple[Any, str]:
+def _verdict(chosen: Card, change: Change, policy: str, calendar: Calendar) -> tuple[Any, str]:
     """The card's level and reason, or those of its first `when` exception that holds for the change."""
     default = reason_for(chosen, policy, change.direction)
     for exception in chosen.when:
-        if PREDICATES[exception["predicate"]](change):
+        if PREDICATES[exception["predicate"]](change, calendar):
             return exception["level"], str(pick(exception.get("reason", default), policy, change.direction))
     return chosen.level, default
 
 
-def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...]) -> Finding:
-    level_spec, reason_template = _verdict(chosen, change, policy)
+def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], calendar: Calendar
+             ) -> Finding:
+    level_spec, reason_template = _verdict(chosen, change, policy, calendar)
     level = Level(resolve_level(level_spec, policy, change.direction, chosen.id, change.context.stability))
     values = message_values(change)
-    reason = render(reason_template, values)
+    reason = render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         level = Level.DANGEROUS
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))

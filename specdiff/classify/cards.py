@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from specdiff.classify.calendar import DATED_VALUES
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
@@ -299,14 +300,15 @@ def check_card(item: Card, root: Path) -> None:
             raise refuse(f"predicate {name!r} reads fact {missing[0]!r}, which not every matched node carries")
     check_coverage(item, refuse)
     known = set(COMMON_VALUES) | facts
-    for template in (item.message, *_texts(item.reasons or item.reason), *(t for e in item.when
-                                                                           for t in _texts(e.get("reason", "")))):
+    reasons = [*_texts(item.reasons or item.reason), *(t for e in item.when for t in _texts(e.get("reason", "")))]
+    dated = known | set(DATED_VALUES) if "sunset" in facts else known
+    for template, allowed in ((item.message, known), *((reason, dated) for reason in reasons)):
         try:
             names = placeholders(template)
         except ValueError as err:
             raise refuse(f"malformed template {template!r}: {err}") from None
         for placeholder in names:
-            if placeholder not in known:
+            if placeholder not in allowed:
                 raise refuse(f"unknown placeholder {{{placeholder}}}")
 
 

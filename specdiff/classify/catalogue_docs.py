@@ -44,7 +44,7 @@ DIFFERENCES = (
      "`?id=1` reads as a list of one, so every request that worked still does"),
     ("A header name respelt in another case", "removed and added", "no change",
      "HTTP header names are case-insensitive"),
-    ("A deprecated operation, parameter or property removed", "breaking", "safe (breaking before its sunset)",
+    ("A deprecated operation, parameter or property removed", "breaking", "safe (not before its sunset, nor when the sunset is no date)",
      "clients were told to move off it; `x-sunset` or a `Sunset` header says when they may rely on that"),
     ("A required parameter or body added to a webhook or callback", "breaking", "safe",
      "the API sends those requests; the clients that receive them only get more"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from specdiff.diff.kernel import Side
+from specdiff.diff.kernel import Side, presence
 from specdiff.diff.parameters import scalar_became_list
 from specdiff.diff.residue import residue
 from specdiff.diff.schemas import SchemaDiffer
@@ -76,8 +76,9 @@ class OperationDiffer:
                                                 ("x-stability-level", old.declared_stability,
                                                  new.declared_stability)):
             if old_value != new_value:
-                self.emit(change("modified", "operation", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset))
+                self.emit(change(_kind(attribute, old_value, new_value), "operation", attribute, old=old_value,
+                                 new=new_value, where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                 sunset=new.sunset, deprecated=new.deprecated))
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
@@ -128,8 +129,9 @@ class OperationDiffer:
                                                 ("deprecated", old.deprecated, new.deprecated),
                                                 ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
-                self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset, **detail))
+                self.emit(change(_kind(attribute, old_value, new_value), "parameter", attribute, old=old_value,
+                                 new=new_value, where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                 sunset=new.sunset, deprecated=new.deprecated, **detail))
         if scalar_became_list(new.location, old.schema, new.schema, new_style, new_explode):
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
@@ -247,6 +249,11 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     types = {types} if isinstance(types, str) else {t for t in types if isinstance(t, str)} \
         if isinstance(types, list) else set()
     return not types or bool(types & {"array", "object"})
+
+
+def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
+    """A sunset date is set, moved or dropped; the other settings compared beside it always have a value."""
+    return presence(old_value, new_value, None) if attribute == "x-sunset" else "modified"
 
 
 def _label(param: Parameter) -> str:
