@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
-from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, compare, rendered
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, TODAY, as_json, compare, rendered
 
 from specdiff.cli import main
 from specdiff.records import Change, Context, Finding, Level
@@ -303,8 +303,8 @@ def test_output_file_and_several_formats_in_one_run(tmp_path: Path) -> None:
     done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "sarif", "--output", str(tmp_path / "r.sarif")])
     assert (done.exit_code, done.output) == (1, "")
     _validate_sarif((tmp_path / "r.sarif").read_text(encoding="utf-8"))
-    done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "markdown", "--format", "sarif",
-                                "--format", "release-notes", "--output-dir", str(tmp_path / "out")])
+    done = runner.invoke(main, [OLD, NEW, "--no-config", "--today", TODAY.isoformat(), "--format", "markdown",
+                                "--format", "sarif", "--format", "release-notes", "--output-dir", str(tmp_path / "out")])
     assert (done.exit_code, done.output) == (1, "")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "specdiff.md", "specdiff.release-notes.md", "specdiff.sarif"]

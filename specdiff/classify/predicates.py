@@ -414,8 +414,11 @@ def sunset_dropped_while_deprecated(change: Change) -> bool:
 @reads("sunset")
 def sunset_too_soon(change: Change, calendar: Calendar) -> bool:
     """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset date)."""
-    minimum, days = calendar.notice(change.context.stability), calendar.days_to(change.fact("sunset"))
-    return change.new is True and bool(minimum) and (days is None or days < (minimum or 0))
+    minimum = calendar.notice(change.context.stability)
+    if change.new is not True or not minimum:
+        return False
+    days = calendar.days_to(change.fact("sunset"))
+    return days is None or days < minimum
 
 
 def _known(word: Any) -> bool:
