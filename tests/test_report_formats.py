@@ -304,7 +304,8 @@ def test_output_file_and_several_formats_in_one_run(tmp_path: Path) -> None:
     assert (done.exit_code, done.output) == (1, "")
     _validate_sarif((tmp_path / "r.sarif").read_text(encoding="utf-8"))
     done = runner.invoke(main, [OLD, NEW, "--no-config", "--today", TODAY.isoformat(), "--format", "markdown",
-                                "--format", "sarif", "--format", "release-notes", "--output-dir", str(tmp_path / "out")])
+                                "--format", "sarif", "--format", "release-notes",
+                                "--output-dir", str(tmp_path / "out")])
     assert (done.exit_code, done.output) == (1, "")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "specdiff.md", "specdiff.release-notes.md", "specdiff.sarif"]
