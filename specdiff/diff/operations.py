@@ -12,6 +12,7 @@ from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import MediaType, Operation, Parameter, RequestBody, Response, SpecGraph
+from specdiff.graph.sunset import unreadable
 from specdiff.records import Context
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
@@ -34,6 +35,10 @@ class OperationDiffer:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
                                  new_pointer=new_op.pointer, deprecated=new_op.deprecated,
                                  **_non_resource(new_op, self.schemas.ecosystem.api_server)))
+                if unreadable(new_op.sunset):
+                    self.emit(change("added", "operation", "x-sunset", new=new_op.sunset,
+                                     where=_where(new_op, self.new), new_pointer=new_op.pointer,
+                                     sunset=new_op.sunset, deprecated=new_op.deprecated))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
@@ -106,6 +111,10 @@ class OperationDiffer:
                 self.emit(change("added", "parameter", new=param.name, where=request.at(_label(param)),
                                  new_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required))
+                if unreadable(param.sunset):
+                    self.emit(change("added", "parameter", "x-sunset", new=param.sunset,
+                                     where=request.at(_label(param)), new_pointer=param.pointer, sunset=param.sunset,
+                                     deprecated=param.deprecated, location=param.location, name=param.name))
             elif not (moved_only and _same_but_place(previous, param)):
                 self._parameter(previous, param, request.at(_label(param)))
         for key, param in old.parameters.items():

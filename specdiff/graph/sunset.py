@@ -52,6 +52,12 @@ def sunset_of(raw: Any) -> str | None:
                                   else json.dumps(value, default=str))
 
 
+def unreadable(sunset: str | None) -> bool:
+    """A recorded `x-sunset` that is no date: a new element's is reported where it is written (a readable one
+    is part of the element's addition)."""
+    return sunset is not None and sunset_date(sunset) is None
+
+
 def sunset_header(headers: Any) -> str | None:
     """The date a documented `Sunset` response header announces: its example, or its schema's example,
     default or single enum value."""
