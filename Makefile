@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_OLD := corpora/demo/frobber-v6.yaml
 DEMO_NEW := corpora/demo/frobber-v7.yaml
+#: the reference date the golden reports are judged on and name, so that they do not change with the calendar
+DEMO_TODAY := 2026-01-15
 
 .PHONY: setup lock demo test lint typecheck unit bench bench-quick fuzz reports example-notes docs browser clean
 
@@ -55,7 +57,7 @@ browser:
 # fails when either drifts).
 reports: setup
 	@rm -f reports/specdiff.*
-	@$(BIN)/specdiff $(DEMO_OLD) $(DEMO_NEW) --no-config --output-dir reports \
+	@$(BIN)/specdiff $(DEMO_OLD) $(DEMO_NEW) --no-config --today $(DEMO_TODAY) --output-dir reports \
 	  $$($(BIN)/python -c 'from specdiff.report import FORMATS; print(" ".join("--format " + f for f in FORMATS))'); \
 	  test $$? -le 1
 	$(BIN)/python tests/excerpts.py
@@ -68,7 +70,7 @@ CORPORA ?= ../shared/corpora
 EXAMPLE_NOTES := reports/examples/kubernetes-1.35-to-1.36.release-notes.md
 example-notes: setup
 	@if test -d $(CORPORA); then mkdir -p reports/examples && $(BIN)/specdiff \
-	  $(CORPORA)/kubernetes/v2/swagger-v1.35.json $(CORPORA)/kubernetes/v2/swagger-v1.36.json --no-config \
+	  $(CORPORA)/kubernetes/v2/swagger-v1.35.json $(CORPORA)/kubernetes/v2/swagger-v1.36.json --no-config --today $(DEMO_TODAY) \
 	  --format release-notes --output $(EXAMPLE_NOTES); test $$? -le 1; \
 	else echo "no corpora at $(CORPORA): $(EXAMPLE_NOTES) left as it is"; fi
 

@@ -56,8 +56,10 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     repository. `policy` is auto, kubernetes or openapi (default: the configuration's, else auto).
     `config` is a configuration file (`.specdiff.yaml`, pyproject.toml), a mapping with the same keys, or a
     `Config`; without one no configuration applies (no file is searched for). `baseline` is a baseline file.
-    `today` decides whether ignores have expired (default: today). `limits` bounds what an input may cost
-    (`specdiff.load.parse.Limits`: size, depth, YAML aliases, remote refs; default: the command line's defaults).
+    `today` is the reference date: whether a sunset has passed, how much notice a deprecation gives and whether
+    ignores have expired are judged on it, and reports name it (default: the system date in UTC). `limits`
+    bounds what an input may cost (`specdiff.load.parse.Limits`: size, depth, YAML aliases, remote refs;
+    default: the command line's defaults).
     `grouped=False` gives one finding per place instead of one per logical change (`--no-group`).
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.

@@ -8,13 +8,14 @@ import os
 import re
 import shlex
 import sys
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
-from specdiff.errors import InputError, OutputError, SpecdiffError
+from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
@@ -146,6 +147,34 @@ def selection_options(command: Any) -> Any:
     return with_selection
 
 
+def today_option(command: Any) -> Any:
+    """`--today YYYY-MM-DD`: the reference date, passed to the command as a `datetime.date` (None: not given)."""
+    @functools.wraps(command)
+    def with_today(*args: Any, today: str | None, **kwargs: Any) -> Any:
+        try:
+            when = reference_date(today)
+        except UsageError as err:
+            click.echo(f"specdiff: error: {err.one_line()}", err=True)
+            sys.exit(EXIT_ERROR)
+        return command(*args, today=when, **kwargs)
+
+    return click.option("--today", metavar="YYYY-MM-DD", default=None,
+                        help="The reference date sunset dates and ignore expiry are judged on, named in the "
+                             "report's header.  [default: the system date in UTC]")(with_today)
+
+
+def reference_date(value: str | None) -> date | None:
+    """`--today` as a date: exactly `YYYY-MM-DD`, a day that exists."""
+    if value is None:
+        return None
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return date.fromisoformat(value)
+    except ValueError:
+        pass
+    raise UsageError(f"{value!r} is not a date YYYY-MM-DD", place="--today")
+
+
 @main.command()
 @click.argument("old")
 @click.argument("new")
@@ -172,10 +201,11 @@ def selection_options(command: Any) -> Any:
                    "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
 @selection_options
 @limit_options
+@today_option
 def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, output_dir: str | None,
             policy: str | None, fail_on: str | None, baseline: str | None, annotate_level: str | None, color: str,
             no_group: bool, summary_only: bool, include_docs: bool, check_version: bool, choose: Choice,
-            limits: Limits, config_file: str | None, no_config: bool, select: tuple[str, ...],
+            limits: Limits, today: date | None, config_file: str | None, no_config: bool, select: tuple[str, ...],
             ignore: tuple[str, ...]) -> None:
     """Compare OLD with NEW and report every change with its verdict and reason.
 
@@ -193,7 +223,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
             _not_a_url(value, what)
         config = _for_run(for_command(config_file, no_config, select, ignore, baseline), check_version, choose)
         old_doc, new_doc = _load_pair_explained(old, new, limits)
-        report = run(old_doc, new_doc, policy or config.policy or "auto", config, grouped=not no_group,
+        report = run(old_doc, new_doc, policy or config.policy or "auto", config, today, grouped=not no_group,
                      include_docs=include_docs)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
@@ -383,10 +413,11 @@ def guarded(job: Any) -> int:
                    "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
 @selection_options
 @limit_options
+@today_option
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
                     output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
                     jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
-                    check_version: bool, choose: Choice, limits: Limits, config_file: str | None,
+                    check_version: bool, choose: Choice, limits: Limits, today: date | None, config_file: str | None,
                     no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
@@ -415,7 +446,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         else:
             chosen = given(versions)
         config = _for_run(for_command(config_file, no_config, select, ignore), check_version, choose)
-        settings = Settings(policy or config.policy or "auto", config, None, not no_group, include_docs, limits,
+        settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
         progress = _progress_line if sys.stderr.isatty() else None
@@ -502,9 +533,10 @@ STAGED_BASELINE = "specdiff-baseline.txt"
 @click.option("--accept", is_flag=True, envvar="SPECDIFF_ACCEPT",
               help="Record the findings that would block in the baseline, to accept them; still exit 1 so the "
                    "baseline is staged before the commit.  [env: SPECDIFF_ACCEPT=1, for the pre-commit hook]")
+@today_option
 def staged_command(files: tuple[str, ...], policy: str | None, config_file: str | None, no_config: bool,
                    select: tuple[str, ...], ignore: tuple[str, ...], fail_on: str | None,
-                   baseline: str | None, accept: bool) -> None:
+                   baseline: str | None, accept: bool, today: date | None) -> None:
     """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
 
     A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
@@ -525,7 +557,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
             if not exists_at("HEAD", name):
                 continue
             old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")
-            report = run(old_doc, new_doc, policy or config.policy or "auto", config)
+            report = run(old_doc, new_doc, policy or config.policy or "auto", config, today)
             code = exit_code(report, threshold)
             if report.findings or report.notes or code:
                 click.echo(render(report, "text", RenderOptions(color=False, old_doc=old_doc, new_doc=new_doc)),

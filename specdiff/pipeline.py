@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 
-from specdiff.classify import classify
+from specdiff.classify import Calendar, classify
+from specdiff.classify.calendar import utc_today
 from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import TooManyChanges, diff
-from specdiff.diff.openapi_extensions import with_dates
 from specdiff.errors import InputError
 from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
@@ -26,8 +26,9 @@ from specdiff.records import Change, Finding, Report, SourceInfo
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
         today: date | None = None, grouped: bool = True, include_docs: bool = False) -> Report:
-    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` decides expiry and
-    how far away sunset dates are; `grouped` folds the findings of one logical change into one
+    """`config` (levels, select/ignore, ignores, baseline) is the policy stage; `today` is the reference date
+    (default: the system date in UTC) that decides how far away sunset dates are and whether ignores have
+    expired, and the report names it; `grouped` folds the findings of one logical change into one
     (specdiff/group.py); `include_docs` adds documentation changes."""
     with deep_enough(old, new):
         return _compare(Graphed(old, graph_of(old)), Graphed(new, graph_of(new)), policy, config, today, grouped,
@@ -93,9 +94,10 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
         found = diff(old_graph, new_graph, ecosystem, include_docs, most)
     except TooManyChanges:
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
-    changes = with_dates(found, today or date.today(), config.deprecation_days if config is not None else {})
+    today = today or utc_today()
+    calendar = Calendar(today, config.deprecation_days if config is not None else {})
     readers = config.response_readers if config is not None else None
-    findings = sorted(classify(placed(changes, old_graph, new_graph), ecosystem.policy, readers),
+    findings = sorted(classify(placed(found, old_graph, new_graph), ecosystem.policy, readers, calendar),
                       key=Finding.sort_key)
     if whole != (old_graph, new_graph):  # a schema only left-out operations reach is left out with them
         findings = [f for f in findings if not _left_out(f.change, f.operations, whole)]
@@ -112,7 +114,7 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     if grouped:
         findings = group(findings)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
-                  notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label)
+                  notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat())
 
 
 def _left_out(change: Change, reached: tuple[str, ...], whole: tuple[SpecGraph, SpecGraph]) -> bool:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from specdiff.classify.calendar import utc_today
 from specdiff.config import Config, ScopedIgnore
 from specdiff.group import group_fingerprint
 from specdiff.records import Finding, Level
@@ -125,8 +126,9 @@ class _Ignores:
 
 
 def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = None) -> Outcome:
-    """The policy stage; `today` decides expiry (injected so the result depends on inputs only)."""
-    today = today or dt.date.today()
+    """The policy stage; `today` decides expiry (injected so the result depends on inputs only; default: the
+    system date in UTC)."""
+    today = today or utc_today()
     findings = list(findings)
     notes: list[str] = []
     active: list[ScopedIgnore] = []

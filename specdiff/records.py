@@ -242,13 +242,17 @@ class Report:
     policy_reason: str = ""  # why this policy: "as configured", "Kubernetes markers", "no Kubernetes markers"
     #: what the specs are, with the evidence: "Kubernetes API server (x-kubernetes-group-version-kind on 9 schemas)"
     spec: str = ""
+    #: the reference date (`YYYY-MM-DD`) sunset dates and ignore expiry were judged against
+    today: str = ""
 
     @property
     def policy_label(self) -> str:
-        """`spec: OpenAPI (no Kubernetes markers); policy: openapi`: what the specs are and the policy that judged
-        them (with "as configured" when the user chose it), as report headers show it."""
+        """`spec: OpenAPI (no Kubernetes markers); policy: openapi; as of 2026-01-15`: what the specs are, the
+        policy that judged them (with "as configured" when the user chose it) and the reference date sunsets were
+        judged on, as report headers show it: a CI run can be repeated with `--today`."""
         policy = f"{self.policy} (as configured)" if self.policy_reason == "as configured" else self.policy
-        return f"spec: {self.spec}; policy: {policy}" if self.spec else f"policy: {policy}"
+        label = f"spec: {self.spec}; policy: {policy}" if self.spec else f"policy: {policy}"
+        return f"{label}; as of {self.today}" if self.today else label
 
     def count(self, level: Level) -> int:
         return sum(1 for f in self.findings if f.level is level)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,13 @@ def card_info(rule: str) -> RuleInfo:
     rule no card describes)."""
     chosen = card(rule)
     return rule_info(chosen) if chosen is not None else RuleInfo()
+#: the reference date the report tests are judged on and their headers name
+TODAY = dt.date(2026, 1, 15)
 
 
 def compare(old: str | Path, new: str | Path, policy: str = "auto") -> tuple[Report, RenderOptions]:
     old_doc, new_doc = load(str(old)), load(str(new))
-    return run(old_doc, new_doc, policy), RenderOptions(old_doc=old_doc, new_doc=new_doc)
+    return run(old_doc, new_doc, policy, today=TODAY), RenderOptions(old_doc=old_doc, new_doc=new_doc)
 
 
 def rendered(fmt: str, old: str | Path, new: str | Path, policy: str = "auto") -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -24,7 +25,13 @@ def run_case(case: dict[str, Any]) -> Report:
     old = load_text(json.dumps(expand(case["old"])), "old.json", None)
     new = load_text(json.dumps(expand(case["new"])), "new.json", None)
     config = config_from_mapping(case["config"], "case") if case.get("config") else None
-    return run(old, new, case.get("policy", "auto"), config, include_docs=bool(case.get("include_docs")))
+    return run(old, new, case.get("policy", "auto"), config, reference_date(case),
+               include_docs=bool(case.get("include_docs")))
+
+
+def reference_date(case: dict[str, Any]) -> dt.date | None:
+    """A case that judges how far away a date is names its reference date (`today:`); others run on today's."""
+    return dt.date.fromisoformat(case["today"]) if case.get("today") else None
 
 
 def observed(report: Report, with_level: bool) -> list[tuple[str, ...]]:

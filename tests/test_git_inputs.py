@@ -181,13 +181,14 @@ def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
     result = CliRunner().invoke(main, ["staged", "--no-config", "api/openapi.yaml", "api/brand-new.yaml"])
     assert (result.exit_code, result.stdout) == (0, "")  # the edit to openapi.yaml is not staged yet
     git(repo, "add", "api/openapi.yaml")
-    result = CliRunner().invoke(main, ["staged", "--no-config", "api/openapi.yaml", "api/brand-new.yaml"])
+    result = CliRunner().invoke(main, ["staged", "--no-config", "--today", "2026-01-15", "api/openapi.yaml",
+                                       "api/brand-new.yaml"])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert [" ".join(line.split()) + (": " + lines[i + 1].strip() if line.startswith("break") else "")
             for i, line in enumerate(lines) if line.startswith(("specdiff ", "break"))
             ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (spec: OpenAPI (no Kubernetes markers); "
-                  "policy: openapi)",
+                  "policy: openapi; as of 2026-01-15)",
                   "breaking schema.enum.value-added: Enum value Auto added to Frobber.mode",
                   "breaking schema.property.removed: Property Frobber.size removed"]
     result = CliRunner().invoke(main, ["staged", "--no-config", "--fail-on", "never", "api/openapi.yaml"])

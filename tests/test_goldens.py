@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import subprocess
@@ -22,17 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "reports"
 
 
-def _demo_pair() -> tuple[str, str]:
-    """DEMO_OLD and DEMO_NEW from the Makefile, which `make reports` renders."""
+def _demo() -> dict[str, str]:
+    """DEMO_OLD, DEMO_NEW and DEMO_TODAY from the Makefile, which `make reports` renders."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    found = dict(re.findall(r"^(DEMO_OLD|DEMO_NEW) := (\S+)$", makefile, re.M))
-    return found["DEMO_OLD"], found["DEMO_NEW"]
+    return dict(re.findall(r"^(DEMO_OLD|DEMO_NEW|DEMO_TODAY) := (\S+)$", makefile, re.M))
 
 
 def _fresh_reports(hash_seed: str, folder: Path) -> dict[str, bytes]:
     """Every format rendered as `make reports` does, in a new process with the given hash seed."""
-    old, new = _demo_pair()
-    args = [sys.executable, "-m", "specdiff", old, new, "--no-config", "--output-dir", str(folder)]
+    demo = _demo()
+    args = [sys.executable, "-m", "specdiff", demo["DEMO_OLD"], demo["DEMO_NEW"], "--no-config",
+            "--today", demo["DEMO_TODAY"], "--output-dir", str(folder)]
     for name in FORMATS:
         args += ["--format", name]
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "NO_COLOR": "1"}
@@ -63,7 +64,7 @@ def test_reports_do_not_depend_on_the_process(fresh: dict[str, bytes], tmp_path:
         text = data.decode("utf-8")
         for machine in (str(ROOT), os.path.expanduser("~"), sys.prefix):
             assert machine not in text, f"{name} names {machine}"
-        assert not re.search(r"20\d\d-\d\d-\d\d", text), f"{name} has a date"
+        assert not re.search(r"20\d\d-\d\d-\d\d", text.replace(_demo()["DEMO_TODAY"], "")), f"{name} has a date"
 
 
 def test_readme_excerpts_are_current() -> None:
@@ -114,8 +115,8 @@ def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
 
     old, new = corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json")
     relative = [os.path.relpath(path, ROOT) for path in (old, new)]
-    done = subprocess.run([sys.executable, "-m", "specdiff", *relative, "--no-config", "--format", "release-notes"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "specdiff", *relative, "--no-config", "--today", _demo()["DEMO_TODAY"],
+                           "--format", "release-notes"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
     golden = (REPORTS / "examples" / "kubernetes-1.35-to-1.36.release-notes.md").read_text(encoding="utf-8")
     assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
@@ -131,8 +132,9 @@ def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.Mo
     from specdiff.report import render
 
     monkeypatch.chdir(ROOT)  # the reports name the inputs as the Makefile passes them
-    old, new = (load(path) for path in _demo_pair())
-    report = run(old, new, "auto", None)
+    demo = _demo()
+    old, new = load(demo["DEMO_OLD"]), load(demo["DEMO_NEW"])
+    report = run(old, new, "auto", None, dt.date.fromisoformat(demo["DEMO_TODAY"]))
     assert any(f.change.context.kind == "frobs.example.com/v6/Frobber" for f in report.findings)
     suffix = {"release-notes": ".release-notes.md", "html": ".html"}[name]
     assert render(report, name) == (REPORTS / f"specdiff{suffix}").read_text(encoding="utf-8")

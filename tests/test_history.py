@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -132,10 +133,11 @@ def test_keep_going_compares_the_other_steps_and_marks_the_version(series: list[
 
 
 def test_every_format_renders_the_timeline(series: list[str]) -> None:
-    history = specdiff.history(series, jobs=1)
+    history = specdiff.history(series, jobs=1, today=dt.date(2026, 1, 15))
     text = render_history(history, "text")
     assert text.splitlines()[:7] == [
-        "specdiff history: 4 versions, 3 steps (spec: OpenAPI (no Kubernetes markers); policy: openapi)", "",
+        "specdiff history: 4 versions, 3 steps (spec: OpenAPI (no Kubernetes markers); policy: openapi; "
+        "as of 2026-01-15)", "",
         "step      breaking  dangerous       safe",
         "v1 → v2          0          0          1",
         "v2 → v3          1          0          0",

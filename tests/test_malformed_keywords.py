@@ -64,7 +64,8 @@ DEPRECATED = {"/a": {"get": {**GET, "deprecated": True, "x-sunset": f"Sun, 01 Ja
         ("kubernetes.validation.rule-changed", "/components/schemas/A/x-kubernetes-validations/0")]),
     ((SEND, _required()), (SEND, _required({"a": 1})), [
         ("schema.property.became-required", "/components/schemas/A/allOf/0/required")]),
-    (({"/a": {"get": GET}}, {}), (DEPRECATED, {}), [("operation.deprecated", "/paths/~1a/get")]),
+    (({"/a": {"get": GET}}, {}), (DEPRECATED, {}), [("deprecation.sunset-invalid", "/paths/~1a/get"),
+                                                    ("operation.deprecated", "/paths/~1a/get")]),
 ], ids=["minVersion of 5,000 digits", "CEL literal of 5,000 digits", "required holding a mapping",
         "x-sunset year of 20 digits"])
 def test_huge_numbers_and_odd_entries_are_compared_not_a_crash(

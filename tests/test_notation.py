@@ -185,8 +185,8 @@ def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_diff
                                                    "schema": {"type": "string"}}],
                                    "responses": {"200": {"description": "ok"}}}}}},
      {"deprecation-days": {"stable": 180}},
-     ("deprecation.notice-too-short", "GET /frobs query parameter q: deprecated with less notice than the 180 days "
-                                      "ga elements need before their sunset")),
+     ("deprecation.notice-too-short", "GET /frobs query parameter q: deprecated with less notice than configured "
+                                      "for ga elements (sunset: not written)")),
 ])
 def test_a_message_names_its_place_once_and_says_what_was_not_written(
         old: dict[str, object], new: dict[str, object], config: dict[str, object] | None,

@@ -64,10 +64,11 @@ def test_io_k8s_definitions_are_evidence() -> None:
 
 
 def test_a_policy_asked_for_says_so_and_leaves_what_the_spec_is() -> None:
-    report = run_case({"old": users(), "new": users(), "policy": "kubernetes"})
+    report = run_case({"old": users(), "new": users(), "policy": "kubernetes", "today": "2026-01-15"})
     assert (report.policy, report.policy_reason, report.spec) == (
         "kubernetes", "as configured", "OpenAPI (no Kubernetes markers)")
-    assert report.policy_label == "spec: OpenAPI (no Kubernetes markers); policy: kubernetes (as configured)"
+    assert report.policy_label == ("spec: OpenAPI (no Kubernetes markers); policy: kubernetes (as configured); "
+                                   "as of 2026-01-15")
 
 
 def zero_default(markers: bool) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
-from report_helpers import HOSTILE_NEW, HOSTILE_OLD, as_json, card_info, compare, rendered
+from report_helpers import HOSTILE_NEW, HOSTILE_OLD, TODAY, as_json, card_info, compare, rendered
 
 from specdiff.cli import main
 from specdiff.records import Change, Context, Finding, Level
@@ -187,7 +187,7 @@ def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob
 
 Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
-policy: openapi): 3 breaking, 0 dangerous, 1 safe.
+policy: openapi; as of 2026-01-15): 3 breaking, 0 dangerous, 1 safe.
 
 ## Breaking changes (action required)
 
@@ -304,8 +304,9 @@ def test_output_file_and_several_formats_in_one_run(tmp_path: Path) -> None:
     done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "sarif", "--output", str(tmp_path / "r.sarif")])
     assert (done.exit_code, done.output) == (1, "")
     _validate_sarif((tmp_path / "r.sarif").read_text(encoding="utf-8"))
-    done = runner.invoke(main, [OLD, NEW, "--no-config", "--format", "markdown", "--format", "sarif",
-                                "--format", "release-notes", "--output-dir", str(tmp_path / "out")])
+    done = runner.invoke(main, [OLD, NEW, "--no-config", "--today", TODAY.isoformat(), "--format", "markdown",
+                                "--format", "sarif", "--format", "release-notes",
+                                "--output-dir", str(tmp_path / "out")])
     assert (done.exit_code, done.output) == (1, "")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "specdiff.md", "specdiff.release-notes.md", "specdiff.sarif"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,24 +12,31 @@ from click.testing import CliRunner
 from rulecases import EXAMPLE_CARD as GOOD
 from rulecases import run_case
 
-from specdiff.classify import cards, message_values
+from specdiff.classify import Calendar, cards, message_values
 from specdiff.classify.cards import UNCLASSIFIED, Card, cases, catalogue, load_catalogue, placeholders
 from specdiff.classify.predicates import PREDICATES
 from specdiff.cli import main
+from specdiff.config import config_from_mapping
 from specdiff.diff.vocabulary import VocabularyError, Where, change
 from specdiff.errors import ConfigError
 from specdiff.records import Change, Context
 
-Rendered = dict[str, list[tuple[dict[str, str], Change]]]
+Rendered = dict[str, list[tuple[dict[str, str], Change, Calendar]]]
 
 
 def _rendered_findings() -> Rendered:
-    """rule id -> the message values and the change of every finding it gave on any card's cases."""
+    """rule id -> the message values, the change and the calendar of every finding it gave on any card's cases
+    (a reason may also show the dated values the calendar gives)."""
     found: Rendered = {}
     for item in catalogue():
         for case in cases(item):
-            for finding in run_case(case).findings:
-                found.setdefault(finding.rule, []).append((message_values(finding.change), finding.change))
+            report = run_case(case)
+            config = config_from_mapping(case["config"], "case") if case.get("config") else None
+            calendar = Calendar(dt.date.fromisoformat(report.today), config.deprecation_days if config else {})
+            for finding in report.findings:
+                change = finding.change
+                values = {**message_values(change), **calendar.values(change.fact("sunset"), change.context.stability)}
+                found.setdefault(finding.rule, []).append((values, change, calendar))
     return found
 
 
@@ -42,10 +50,10 @@ def test_every_placeholder_renders_on_the_cases(card: Card, rendered: Rendered) 
     """A placeholder that renders empty reads as "property bar of  became optional". A `when` exception's
     reason is rendered on the changes its predicate holds for."""
     assert rendered.get(card.id), f"{card.id}: no case renders its message"
-    for values, seen in rendered[card.id]:
+    for values, seen, calendar in rendered[card.id]:
         templates = [card.message, card.reason, *(str(e.get("reason", "")) for e in card.when
                                                   if not isinstance(e.get("reason"), dict)
-                                                  and PREDICATES[e["predicate"]](seen))]
+                                                  and PREDICATES[e["predicate"]](seen, calendar))]
         for template in templates:
             blank = [name for name in placeholders(template) if not values.get(name)]
             assert not blank, f"{card.id}: {{{blank[0]}}} renders empty in {template!r} at {values['location']!r}"

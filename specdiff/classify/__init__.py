@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from specdiff.classify.calendar import Calendar
 from specdiff.classify.cards import (
     UNCLASSIFIED,
     Card,
@@ -20,7 +21,7 @@ from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
 from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo
 
-__all__ = ["classify", "catalogue", "card", "Card", "UNCLASSIFIED"]
+__all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 
 #: an alpha change that breaks: the policy allows it, but its clients still break, so a reviewer is told
 #: (dangerous) rather than reassured (safe)
@@ -32,25 +33,29 @@ UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback
                  "no client of the API meets the change yet ({reason})")
 
 
-def classify(changes: Iterable[Change], policy: str, readers: str | None = None) -> list[Finding]:
+def classify(changes: Iterable[Change], policy: str, readers: str | None = None, calendar: Calendar | None = None
+             ) -> list[Finding]:
     """Each change becomes exactly one finding: the most specific card that claims it, else unclassified. A
     finding reaches the operations its change's context lists (the pipeline places them there); `readers` is how
-    clients read responses (records.READERS; default: the policy's)."""
+    clients read responses (records.READERS; default: the policy's); `calendar` holds the reference date sunset
+    dates are judged against (default: today in UTC) and `deprecation-days`."""
     readers = readers or DEFAULT_READERS[policy]
+    calendar = calendar or Calendar()
     index = _index()
     findings = []
     for change in changes:
-        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change)), None)
+        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change, calendar)), None)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
-        findings.append(_finding(chosen, change, policy, change.context.operations, readers))
+        findings.append(_finding(chosen, change, policy, change.context.operations, readers, calendar))
     return findings
 
 
-def _claims(candidate: Card, change: Change) -> bool:
+def _claims(candidate: Card, change: Change, calendar: Calendar) -> bool:
     if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
         return False
-    return candidate.predicate is None or PREDICATES[candidate.predicate](change)  # the loader knows each name
+    # the loader knows each name
+    return candidate.predicate is None or PREDICATES[candidate.predicate](change, calendar)
 
 
 _INDEX: dict[tuple[str, str], tuple[Card, ...]] = {}
@@ -73,22 +78,24 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
     return _INDEX
 
 
-def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str) -> tuple[Any, str]:
+def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str, calendar: Calendar
+             ) -> tuple[Any, str]:
     """The card's level and reason, or those of its first `when` exception that holds for the change."""
     default = reason_for(chosen, policy, direction, readers)
     for exception in chosen.when:
-        if PREDICATES[exception["predicate"]](change):
+        if PREDICATES[exception["predicate"]](change, calendar):
             return exception["level"], str(pick(exception.get("reason", default), policy, direction,
                                                 readers=readers))
     return chosen.level, default
 
 
-def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str) -> Finding:
+def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str,
+             calendar: Calendar) -> Finding:
     direction = "both" if change.direction == UNUSED else change.direction  # judged as read and written
-    level_spec, reason_template = _verdict(chosen, change, policy, direction, readers)
+    level_spec, reason_template = _verdict(chosen, change, policy, direction, readers, calendar)
     level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
-    reason = render(reason_template, values)
+    reason = render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         level = Level.DANGEROUS
         reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))

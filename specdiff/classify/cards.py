@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from specdiff.classify.calendar import DATED_VALUES
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
@@ -333,14 +334,16 @@ def check_card(item: Card, root: Path) -> None:
     for key, _ in item.group_message:
         if key not in placeholders(item.message):
             raise refuse(f"group_message names {{{key}}}, which the message does not")
-    for template in (item.message, *(t for _, t in item.group_message), *_texts(item.reasons or item.reason),
-                     *(t for e in item.when for t in _texts(e.get("reason", "")))):
+    reasons = [*_texts(item.reasons or item.reason), *(t for e in item.when for t in _texts(e.get("reason", "")))]
+    dated = known | set(DATED_VALUES) if "sunset" in facts else known
+    for template, allowed in ((item.message, known), *((t, known) for _, t in item.group_message),
+                              *((reason, dated) for reason in reasons)):
         try:
             names = placeholders(template)
         except ValueError as err:
             raise refuse(f"malformed template {template!r}: {err}") from None
         for placeholder in names:
-            if placeholder not in known:
+            if placeholder not in allowed:
                 raise refuse(f"unknown placeholder {{{placeholder}}}")
 
 

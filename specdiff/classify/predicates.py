@@ -6,26 +6,39 @@ import importlib
 import re
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
+from specdiff.classify.calendar import Calendar
 from specdiff.graph.lifecycle import version_key
 from specdiff.graph.model import group_version_of_path
-from specdiff.graph.stability import STABILITIES, declared_rank, rank
+from specdiff.graph.stability import DECLARED, STABILITIES, declared_rank, rank
+from specdiff.graph.sunset import sunset_date
 from specdiff.records import Change
 
 Predicate = Callable[[Change], bool]
-PREDICATES: dict[str, Predicate] = {}
+#: a predicate that also reads the reference date and the notice configured (`dated`)
+DatedPredicate = Callable[[Change, Calendar], bool]
+#: every predicate by name, each asked about a change on a calendar
+PREDICATES: dict[str, DatedPredicate] = {}
 #: the facts each predicate reads, so the card loader can check that the changes a card matches carry them
 READS: dict[str, tuple[str, ...]] = {}
+AnyPredicate = TypeVar("AnyPredicate", Predicate, DatedPredicate)
 
 
 def predicate(func: Predicate) -> Predicate:
+    PREDICATES[func.__name__] = lambda change, _calendar: func(change)
+    return func
+
+
+def dated(func: DatedPredicate) -> DatedPredicate:
+    """A predicate that compares the dates a change records with the reference date: decided here, in
+    classify, so that the differ's facts stay the same whatever day it is."""
     PREDICATES[func.__name__] = func
     return func
 
 
-def reads(*facts: str) -> Callable[[Predicate], Predicate]:
-    def declare(func: Predicate) -> Predicate:
+def reads(*facts: str) -> Callable[[AnyPredicate], AnyPredicate]:
+    def declare(func: AnyPredicate) -> AnyPredicate:
         READS[func.__name__] = facts
         return func
     return declare
@@ -364,40 +377,84 @@ def scheme_unused(change: Change) -> bool:
 
 
 # -- deprecation, sunset and x-stability-level (plain OpenAPI) ---------------------------------------
-@predicate
-@reads("days_to_sunset")
-def removed_before_sunset(change: Change) -> bool:
+@dated
+@reads("sunset")
+def removed_before_sunset(change: Change, calendar: Calendar) -> bool:
     """Removed although its announced sunset date (`x-sunset`, a `Sunset` header) has not come yet."""
-    days = change.fact("days_to_sunset")
+    days = calendar.days_to(change.fact("sunset"))
     return days is not None and days > 0
 
 
 @predicate
-def sunset_moved_earlier(change: Change) -> bool:
-    return change.kind == "modified" and str(change.new) < str(change.old)
+@reads("sunset")
+def sunset_unreadable(change: Change) -> bool:
+    """The sunset the element announces (the old one, for a removal) is written but is no date: whether it has
+    passed cannot be said."""
+    sunset = change.fact("sunset")
+    return sunset is not None and sunset_date(sunset) is None
 
 
 @predicate
-@reads("min_days", "days_to_sunset")
-def sunset_too_soon(change: Change) -> bool:
-    """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset at all)."""
-    minimum, days = change.fact("min_days"), change.fact("days_to_sunset")
-    return minimum is not None and minimum > 0 and (days is None or days < minimum)
+def sunset_not_a_date(change: Change) -> bool:
+    """The new spec writes an `x-sunset` that is no date (a first one, or one changed into it)."""
+    return change.new is not None and sunset_date(change.new) is None
+
+
+@predicate
+def sunset_moved_earlier(change: Change) -> bool:
+    """Both sides write a date and the new one is earlier, compared as dates whatever their spelling."""
+    old, new = sunset_date(change.old), sunset_date(change.new)
+    return old is not None and new is not None and new < old
+
+
+@predicate
+@reads("deprecated")
+def sunset_dropped_while_deprecated(change: Change) -> bool:
+    """The element stays deprecated but no longer says when it goes."""
+    return change.kind == "removed" and bool(change.fact("deprecated"))
+
+
+@dated
+@reads("sunset")
+def sunset_too_soon(change: Change, calendar: Calendar) -> bool:
+    """Deprecated now with less notice than `deprecation-days` asks for its stability (or no sunset date)."""
+    minimum = calendar.notice(change.context.stability)
+    if change.new is not True or not minimum:
+        return False
+    days = calendar.days_to(change.fact("sunset"))
+    return days is None or days < minimum
+
+
+def _known(word: Any) -> bool:
+    return word is None or word in DECLARED
 
 
 def _stability_step(change: Change) -> int:
-    """How far an `x-stability-level` moved in its order (draft, alpha, beta, stable; none is stable)."""
-    return declared_rank(change.new) - declared_rank(change.old)
+    """How far an `x-stability-level` moved in its order (draft, alpha, beta, stable; none is stable); 0 when
+    the new word is not a level (`stability_unknown` claims those)."""
+    return declared_rank(change.new) - declared_rank(change.old) if _known(change.new) else 0
+
+
+@predicate
+def stability_unknown(change: Change) -> bool:
+    """Either side writes an `x-stability-level` that is not one of draft, alpha, beta, stable."""
+    return not (_known(change.old) and _known(change.new))
+
+
+@predicate
+def stability_corrected(change: Change) -> bool:
+    """A word that is not a level replaced by one (or dropped): the data is mended, no promise withdrawn."""
+    return not _known(change.old) and _known(change.new)
 
 
 @predicate
 def stability_lowered(change: Change) -> bool:
-    return _stability_step(change) < 0
+    return _known(change.old) and _stability_step(change) < 0
 
 
 @predicate
 def stability_raised(change: Change) -> bool:
-    return _stability_step(change) > 0
+    return _known(change.old) and _stability_step(change) > 0
 
 
 def media_range(name: str) -> tuple[str, str, frozenset[str]]:

@@ -1,40 +1,62 @@
-"""Extensions plain OpenAPI specs use to manage change: `x-sunset`, `x-stability-level`, `x-extensible-enum`.
+"""Extensions plain OpenAPI specs use to manage change: `x-sunset`, `x-stability-level`, `x-extensible-enum`,
+and the `deprecated` flag they go with.
 
 Operations and parameters carry the first two in the graph; this module compares them on schemas and
-properties, where they are written inside the schema.
+properties, where they are written inside the schema. Dates are recorded as the spec gives them (graph/sunset.py);
+how far away they are is classify's question, asked against the reference date.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from specdiff.diff.kernel import Differ, Side, by_value, keyed_difference, keyword_pointer, presence
+from specdiff.diff.kernel import (
+    MISSING,
+    Differ,
+    Side,
+    by_value,
+    canonical,
+    keyed_difference,
+    keyword_pointer,
+    presence,
+)
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.stability import declared
-from specdiff.graph.sunset import days_left, sunset_of
-from specdiff.records import Change
+from specdiff.graph.stability import written_level
+from specdiff.graph.sunset import sunset_of
 
 EXTENSIBLE_ENUM = "x-extensible-enum"
 
 
 def compare_extensions(differ: Differ, old: Side, new: Side, where: Where) -> None:
     o, n = old.schema, new.schema
-    if not any(key in o or key in n for key in ("x-sunset", "x-stability-level", EXTENSIBLE_ENUM)):
+    if not any(key in o or key in n for key in ("deprecated", "x-sunset", "x-stability-level", EXTENSIBLE_ENUM)):
         return
+    _deprecated(differ, old, new, where)
     old_sunset, new_sunset = sunset_of(o), sunset_of(n)
     if old_sunset != new_sunset:
         differ.emit(change(presence(old_sunset, new_sunset, None), "schema", "x-sunset", old=old_sunset,
                            new=new_sunset, where=where, old_pointer=keyword_pointer(old, "x-sunset"),
-                           new_pointer=keyword_pointer(new, "x-sunset")))
-    old_level, new_level = declared(o), declared(n)
+                           new_pointer=keyword_pointer(new, "x-sunset"), deprecated=n.get("deprecated") is True))
+    old_level, new_level = written_level(o), written_level(n)
     if old_level != new_level:
         differ.emit(change("modified", "schema", "x-stability-level", old=old_level, new=new_level, where=where,
                            old_pointer=keyword_pointer(old, "x-stability-level"),
                            new_pointer=keyword_pointer(new, "x-stability-level")))
     _extensible_enum(differ, old, new, where)
+
+
+def _deprecated(differ: Differ, old: Side, new: Side, where: Where) -> None:
+    """`deprecated` set or dropped, with the sunset the new side announces: the notice `deprecation-days` checks
+    (`deprecated: false` says what its absence says)."""
+    o, n = (side.schema.get("deprecated", False) for side in (old, new))
+    o, n = (MISSING if value is False else value for value in (o, n))
+    if o is MISSING and n is MISSING or (o is not MISSING and n is not MISSING and canonical(o) == canonical(n)):
+        return
+    kind = presence(o, n)
+    differ.emit(change(kind, "schema", "deprecated", old=None if o is MISSING else o, new=None if n is MISSING else n,
+                       where=where, old_pointer=None if kind == "added" else keyword_pointer(old, "deprecated"),
+                       new_pointer=None if kind == "removed" else keyword_pointer(new, "deprecated"),
+                       sunset=sunset_of(new.schema)))
 
 
 def _extensible_enum(differ: Differ, old: Side, new: Side, where: Where) -> None:
@@ -60,21 +82,6 @@ def deprecation_facts(schema: Any) -> dict[str, Any]:
     if not isinstance(schema, dict):
         return {}
     return {"deprecated": bool(schema.get("deprecated")), "sunset": sunset_of(schema)}
-
-
-def with_dates(changes: list[Change], today: dt.date, minimum_days: Mapping[str, int]) -> list[Change]:
-    """Facts that depend on the calendar: how many days are left before a change's sunset date, and, for an
-    element deprecated now, the shortest notice configured for its stability (`deprecation-days`)."""
-    dated = []
-    for item in changes:
-        extra: dict[str, Any] = {}
-        sunset = item.fact("sunset")
-        if sunset:
-            extra["days_to_sunset"] = days_left(sunset, today)
-        if item.attribute == "deprecated" and item.new is True and item.context.stability in minimum_days:
-            extra["min_days"] = minimum_days[item.context.stability]
-        dated.append(replace(item, detail=tuple(sorted((*item.detail, *extra.items())))) if extra else item)
-    return dated
 
 
 #: schema keywords that only document: compared with `--include-docs`, for complete changelogs

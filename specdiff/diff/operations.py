@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from specdiff.diff.kernel import Side
+from specdiff.diff.kernel import Side, presence
 from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_became_list
 from specdiff.diff.residue import residue
 from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
@@ -13,6 +13,7 @@ from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
+from specdiff.graph.sunset import unreadable
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Context, Part
 
@@ -45,6 +46,10 @@ class OperationDiffer:
                 self.emit(change("added", "operation", new=new_op.label, where=_where(new_op, self.new),
                                  new_pointer=new_op.pointer, deprecated=new_op.deprecated,
                                  **_non_resource(new_op, self.schemas.ecosystem.api_server)))
+                if unreadable(new_op.sunset):
+                    self.emit(change("added", "operation", "x-sunset", new=new_op.sunset,
+                                     where=_where(new_op, self.new), new_pointer=new_op.pointer,
+                                     sunset=new_op.sunset, deprecated=new_op.deprecated))
             else:
                 self._operation(old_op, new_op)
         for key, old_op in self.old.operations.items():
@@ -88,8 +93,9 @@ class OperationDiffer:
                                                 ("x-stability-level", old.declared_stability,
                                                  new.declared_stability)):
             if old_value != new_value:
-                self.emit(change("modified", "operation", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset))
+                self.emit(change(_kind(attribute, old_value, new_value), "operation", attribute, old=old_value,
+                                 new=new_value, where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                 sunset=new.sunset, deprecated=new.deprecated))
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
@@ -138,6 +144,10 @@ class OperationDiffer:
                 self.emit(change("added", "parameter", new=param.name, where=request.within(_part(param)),
                                  new_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required))
+                if unreadable(param.sunset):
+                    self.emit(change("added", "parameter", "x-sunset", new=param.sunset,
+                                     where=request.within(_part(param)), new_pointer=param.pointer, sunset=param.sunset,
+                                     deprecated=param.deprecated, location=param.location, name=param.name))
             elif not (moved_only and _same_but_place(previous, param)):
                 self._parameter(previous, param, request.within(_part(param)))
         for key, param in old.parameters.items():
@@ -163,8 +173,9 @@ class OperationDiffer:
                                                 ("deprecated", old.deprecated, new.deprecated),
                                                 ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
-                self.emit(change("modified", "parameter", attribute, old=old_value, new=new_value, where=where,
-                                 old_pointer=old.pointer, new_pointer=new.pointer, sunset=new.sunset, **detail))
+                self.emit(change(_kind(attribute, old_value, new_value), "parameter", attribute, old=old_value,
+                                 new=new_value, where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                 sunset=new.sunset, deprecated=new.deprecated, **detail))
         if became_list:
             assert old.schema is not None and new.schema is not None
             self.emit(change("modified", "parameter", "type", old=old.schema.get("type"), new="array", where=where,
@@ -293,6 +304,11 @@ def _structured(schema: dict[str, Any] | None) -> bool:
 
 def _part(param: Parameter) -> Part:
     return Part("parameter", name=param.name, location=param.location)
+
+
+def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
+    """A sunset date is set, moved or dropped; the other settings compared beside it always have a value."""
+    return presence(old_value, new_value, None) if attribute == "x-sunset" else "modified"
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:

@@ -203,6 +203,8 @@ class SchemaDiffer:
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))
         for keyword in SCALAR_KEYWORDS:
+            if keyword == "deprecated":
+                continue  # compared with the sunset it announces (compare_extensions)
             self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)

@@ -50,9 +50,10 @@ class Node:
 
 
 _CRD_VERSION = {"crd": (str,), "version": (str,)}
-#: what a deprecation says about when the element goes (specdiff.diff.openapi_extensions): `x-sunset` or the
-#: Sunset header, the days left to it and the shortest notice configured for the element's stability
-_SUNSET = {"deprecated": (bool,), "sunset": (str,), "days_to_sunset": (int,), "min_days": (int,)}
+#: what a deprecation says about when the element goes (specdiff.diff.openapi_extensions): whether it is (was,
+#: for a removal) deprecated, and its `x-sunset` or Sunset header date, `YYYY-MM-DD` or as written when it is no
+#: date; how far away that is, classify decides against the reference date
+_SUNSET = {"deprecated": (bool,), "sunset": (str,)}
 #: vendor extensions plain OpenAPI specs write, compared by what they mean
 OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 #: what a client does with a security scheme, as OpenAPI 3 names it (`flow`: an OAuth flow; `scope`: one it offers)

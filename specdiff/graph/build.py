@@ -37,7 +37,7 @@ from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.security import effective, schemes, settled
-from specdiff.graph.stability import DECLARED, declared, of_version
+from specdiff.graph.stability import DECLARED, declared, of_version, written_level
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -282,8 +282,8 @@ class Builder:
             operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
             group_version=group_version,
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
-            document=self.doc, reversed=reversed_, sunset=sunset,
-            declared_stability=word, summary=_text(raw.get("summary")), description=_text(raw.get("description")),
+            document=self.doc, reversed=reversed_, sunset=sunset, declared_stability=written_level(raw),
+            summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None), security=effective(raw, at, doc, self.doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (), raw=raw,
         )

@@ -177,7 +177,7 @@ class Operation:
     #: a webhook or callback: the API sends the request and the client writes the response
     reversed: bool = False
     sunset: str | None = None  # `x-sunset`, else the date a documented `Sunset` response header gives
-    declared_stability: str | None = None  # `x-stability-level` as written: draft, alpha, beta or stable
+    declared_stability: str | None = None  # `x-stability-level` as written (draft, alpha, beta, stable, or another)
     summary: str | None = None
     description: str | None = None
     #: "core/v1/Pod": the kind the operation acts on, as its `x-kubernetes-group-version-kind` names it

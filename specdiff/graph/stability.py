@@ -12,6 +12,7 @@ what a level does to a verdict is decided in one place, classify (alpha may brea
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -56,6 +57,17 @@ def declared(raw: Any) -> str | None:
     """`x-stability-level` as written (draft, alpha, beta, stable), None when absent or another word."""
     value = raw.get("x-stability-level") if isinstance(raw, dict) else None
     return value.lower() if isinstance(value, str) and value.lower() in DECLARED else None
+
+
+def written_level(raw: Any) -> str | None:
+    """`x-stability-level` as the spec writes it: a known word lower-cased, any other value as written (so that
+    a word specdiff does not know is reported, not read as absent); None when there is none."""
+    value = raw.get("x-stability-level") if isinstance(raw, dict) else None
+    if value is None:
+        return None
+    if declared(raw):
+        return declared(raw)
+    return value.strip() if isinstance(value, str) and value.strip() else json.dumps(value, default=str)
 
 
 def declared_rank(word: str | None) -> int:
