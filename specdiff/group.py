@@ -50,8 +50,73 @@ _VALUE_NODES = ("enum-value",)
 _LISTED = 3  # operations, values or versions named before "and N more"
 
 
-def group_key(finding: Finding) -> tuple[Any, ...]:
-    """What makes two findings the same logical change (see the module docstring)."""
+class InlinedCopies:
+    """Object schemas written out whole at several places of one document: a CRD inlines a Go type at every
+    field that uses it (Gateway API writes HTTPRouteFilter under `rules[].filters[]` and again under
+    `rules[].backendRefs[].filters[]`; cert-manager's pod template, LabelSelector at each affinity term), so a
+    change inside one copy is the same change as inside the others.
+
+    `home(change)` names the place by the copy it is in, the innermost object schema around it (with
+    properties) whose text, its own description aside (the field's, not the type's), is written out at least
+    twice on that side, and the pointer below it; None when the place is in no such copy."""
+
+    def __init__(self, old: Any, new: Any) -> None:
+        self._sides = (_Copies(old), _Copies(new))
+
+    def home(self, change: Change) -> tuple[str, str] | None:
+        pointer = change.new_pointer or change.old_pointer
+        return self._sides[1 if change.new_pointer else 0].home(pointer) if pointer else None
+
+
+class _Copies:
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self._counts: dict[str, int] | None = None
+
+    def home(self, pointer: str) -> tuple[str, str] | None:
+        tokens = pointer.split("/")[1:]
+        node, found = self.data, None
+        for i, token in enumerate(tokens[:-1]):  # the changed node itself is no copy around the change
+            if isinstance(node, dict):
+                node = node.get(token.replace("~1", "/").replace("~0", "~"))
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                break
+            if _inline_object(node) and self.counts().get(digest := _digest(node), 0) > 1:
+                found = digest, "/" + "/".join(tokens[i + 1:])
+        return found
+
+    def counts(self) -> dict[str, int]:
+        """How often each inline object schema is written out in the document (read once, when first asked)."""
+        if self._counts is None:
+            self._counts = {}
+            stack = [self.data]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, dict):
+                    if _inline_object(node):
+                        digest = _digest(node)
+                        self._counts[digest] = self._counts.get(digest, 0) + 1
+                    stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+                elif isinstance(node, list):
+                    stack.extend(v for v in node if isinstance(v, (dict, list)))
+        return self._counts
+
+
+def _inline_object(schema: Any) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+
+
+def _digest(schema: dict[str, Any]) -> str:
+    """The text of an object schema without its own description, which documents the field it is written at."""
+    text = json.dumps({k: v for k, v in schema.items() if k != "description"}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[Any, ...]:
+    """What makes two findings the same logical change (see the module docstring); with `copies`, a change
+    inside an inlined copy of a type is placed by that copy, so the same change in each copy is one."""
     change, ctx = finding.change, finding.change.context
     spans = finding.rule_info.group
     resource = _resource_of(finding) if spans == "resource" else None
@@ -63,8 +128,11 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
     values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
-    where = ("", "") if spans == "rule" else (_unversioned(ctx.schema), _BODY if
-                                                                              ctx.at_body() else ctx.path or "")
+    home = copies.home(change) if copies is not None else None
+    if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
+        home = home[0], re.sub(r"/\d+$", "", home[1])
+    where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
+                                              home or (_BODY if ctx.at_body() else ctx.path or ""))
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
 
@@ -102,29 +170,29 @@ def _relative(change: Change) -> Any:
 _OWN_KIND = "the kind the operation acts on"
 
 
-def group_fingerprint(finding: Finding) -> str:
+def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> str:
     """The fingerprint of the group `finding` belongs to (whether or not it has company)."""
-    payload = json.dumps(["group", *group_key(finding)], sort_keys=True, default=str, separators=(",", ":"))
+    payload = json.dumps(["group", *group_key(finding, copies)], sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-def group(findings: Iterable[Finding]) -> list[Finding]:
+def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     for finding in findings:
-        buckets.setdefault(group_key(finding), []).append(finding)
-    return [members[0] if len(members) == 1 else folded(members) for members in buckets.values()]
+        buckets.setdefault(group_key(finding, copies), []).append(finding)
+    return [members[0] if len(members) == 1 else folded(members, copies) for members in buckets.values()]
 
 
-def folded(members: Sequence[Finding]) -> Finding:
+def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:
     """One finding for the members: the first member's change, every operation, and a message that names the
     places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
     of 21 API groups")."""
     first = members[0]
     operations = tuple(sorted({op for member in members for op in member.operations}))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
-                   members=tuple(members), group=group_fingerprint(first), rule_info=first.rule_info)
+                   members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info)
 
 
 def _message(members: Sequence[Finding]) -> str:
@@ -153,7 +221,7 @@ def _message(members: Sequence[Finding]) -> str:
         values[key] = value
     names = _distinct(name(m.change.context) for m in members)
     if len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
-        scoped = len(_distinct(scope(m.change.context) for m in members)) > 1
+        scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         what = "places" if any(m.change.context.path for m in members) else "schemas"
         values["location"] = f"{len(names)} {what}: {_joined(names)}"
@@ -183,6 +251,15 @@ def _message(members: Sequence[Finding]) -> str:
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+def _scoped(members: Sequence[Finding]) -> bool:
+    """Whether a group's places need their group-versions to be told apart: not when every place is in every
+    group-version (the same fields of a CRD served in v1 and v1beta1, shown once beside the message)."""
+    scopes = _distinct(scope(m.change.context) for m in members)
+    names = _distinct(name(m.change.context) for m in members)
+    present = {(scope(m.change.context), name(m.change.context)) for m in members}
+    return len(scopes) > 1 and len(present) < len(scopes) * len(names)
 
 
 #: placeholders a group's message writes in its own way: its places, operations and values

@@ -19,7 +19,7 @@ from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.selection import selected
-from specdiff.group import group
+from specdiff.group import InlinedCopies, group
 from specdiff.load.document import Document
 from specdiff.records import Change, Finding, Report, SourceInfo
 
@@ -112,7 +112,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
             findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
-        findings = group(findings)
+        # CRDs inline each Go type at every field using it; an API server's spec names its types instead
+        findings = group(findings, InlinedCopies(old.data, new.data) if ecosystem.spec == "crd" else None)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat())
 

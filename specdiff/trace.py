@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from specdiff.graph.model import SpecGraph
-from specdiff.graph.stability import is_version, least_stable, marked, rank
+from specdiff.graph.stability import SAID, is_version, least_stable, marked, rank
+from specdiff.group import group
 from specdiff.notation import distinct, folded, name, type_name, where
 from specdiff.records import Context, Finding, History, Level
 
@@ -203,10 +204,11 @@ def _scopes(presences: Sequence[Presence]) -> str:
     """` in apps/v1beta1 (beta)`, ` in gateway.networking.k8s.io/v1alpha2 (alpha, deprecated, not served)`; for
     an API without group-versions only what is not plain GA (` (beta)`), else nothing."""
     def state(p: Presence) -> str:
-        return ", ".join([p.stability] + ["deprecated"] * p.deprecated + ["not served"] * (not p.served))
+        return ", ".join([SAID.get(p.stability, p.stability)] + ["deprecated"] * p.deprecated
+                         + ["not served"] * (not p.served))
 
     scoped = ", ".join(f"{p.scope} ({state(p)})" for p in presences if p.scope)
-    plain = [state(p) for p in presences if not p.scope and state(p) != "ga"]
+    plain = [state(p) for p in presences if not p.scope and state(p) != SAID["ga"]]
     return (f" in {scoped}" if scoped else "") + (f" ({plain[0]})" if plain else "")
 
 
@@ -227,7 +229,8 @@ def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presenc
         was, now = old[scope], new[scope]
         label = f" in {scope}" if scope else ""
         if rank(now.stability) > rank(was.stability):
-            events.append(Event(release, "promoted", f"promoted from {was.stability} to {now.stability}{label}"))
+            events.append(Event(release, "promoted", f"promoted from {SAID.get(was.stability, was.stability)} to "
+                                                           f"{SAID.get(now.stability, now.stability)}{label}"))
         if now.deprecated != was.deprecated:
             events.append(Event(release, "deprecated" if now.deprecated else "undeprecated",
                                 f"{'deprecated' if now.deprecated else 'no longer deprecated'}{label}"))
@@ -247,8 +250,9 @@ def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[Even
     for finding in findings:
         members = finding.members or (finding,)
         matching = [member for member in members if about(member, thing)]
-        # a group wholly at THING is one change, as the report shows it; else its members there, each on its own
-        for member in matching if len(matching) < len(members) else [finding] * bool(matching):
+        # a group wholly at THING is one change, as the report shows it; else its members there, grouped anew
+        # (one change to a type inlined at several places is one group, of which THING is one place)
+        for member in group(matching) if len(matching) < len(members) else [finding] * bool(matching):
             places = [m.change.context.group_version or "" for m in (member.members or (member,))]
             scopes.setdefault((member.level, member.message), []).extend(
                 "" if place in member.message else place for place in places)

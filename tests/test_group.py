@@ -73,27 +73,42 @@ def test_the_same_change_in_each_version_of_a_type_is_one_finding() -> None:
                    ] == [f"io.k8s.api.resource.{v}.DeviceAttribute" for v in ("v1", "v1beta1", "v1beta2")]
 
 
-def test_enum_values_added_in_both_served_versions_of_httproute_are_one_finding() -> None:
+def test_enum_values_added_to_each_inlined_copy_of_a_type_in_both_served_versions_are_one_finding() -> None:
+    """HTTPRoute inlines HTTPRouteFilter under rules[].filters[] and again under rules[].backendRefs[].filters[]
+    in both served versions: the values one change adds to it are one finding, its places kept as members."""
     report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
     enums = sorted((f.message, len(f.members)) for f in report.findings if f.rule == "schema.enum.value-added")
     assert {finding_scope(f) for f in report.findings if f.rule == "schema.enum.value-added"} == {
         "gateway.networking.k8s.io/{v1, v1beta1}"}
     where = "HTTPRoute.spec.rules[]"
     assert enums == [
-        (f"enum value CORS added to {where}.backendRefs[].filters[].type", 2),
-        (f"enum value CORS added to {where}.filters[].type", 2),
-        (f"enum values 303, 307 and 308 added to {where}.backendRefs[].filters[].requestRedirect.statusCode", 6),
-        (f"enum values 303, 307 and 308 added to {where}.filters[].requestRedirect.statusCode", 6),
+        (f"enum value CORS added to 2 places: {where}.backendRefs[].filters[].type and {where}.filters[].type", 4),
+        (f"enum values 303, 307 and 308 added to 2 places: {where}.backendRefs[].filters[].requestRedirect.statusCode"
+         f" and {where}.filters[].requestRedirect.statusCode", 12),
     ]
+
+
+def test_header_values_of_two_different_inlined_types_are_two_findings() -> None:
+    """Header values of HTTPHeaderMatch (matches[].headers[]) and of HTTPHeader (the filters' add[] and set[])
+    gain the same pattern, but they are different types, written out differently: two findings."""
+    report = compare("crds/gateway-api/httproutes.experimental.v1.0.0.yaml",
+                     "crds/gateway-api/httproutes.experimental.v1.6.1.yaml")
+    patterns = sorted((len(f.members), sorted({m.change.context.path or "" for m in f.members}))
+                      for f in report.findings if f.rule == "schema.constraint-tightened"
+                      and f.change.attribute == "pattern")
+    filters = [f".spec.rules[]{copy}.filters[].{modifier}HeaderModifier.{verb}[].value"
+               for copy in ("", ".backendRefs[]") for modifier in ("request", "response") for verb in ("add", "set")]
+    assert patterns == [(2, [".spec.rules[].matches[].headers[].value"]), (16, sorted(filters))]
 
 
 def test_json_keeps_the_members_with_their_own_fingerprints() -> None:
     report = compare(ROUTES.format("v1.4.0"), ROUTES.format("v1.6.1"))
     data = json.loads(render(report, "json"))
-    record = next(r for r in data["findings"] if r["rule"] == "schema.enum.value-added" and r["count"] == 2)
-    assert [(m["location"]["schema"], m["new"]) for m in record["members"]] == [
-        ("httproutes.gateway.networking.k8s.io/v1", "CORS"), ("httproutes.gateway.networking.k8s.io/v1beta1", "CORS")]
-    assert len({record["fingerprint"], *(m["fingerprint"] for m in record["members"])}) == 3
+    record = next(r for r in data["findings"] if r["rule"] == "schema.enum.value-added" and r["count"] == 4)
+    assert [(m["location"]["schema"], m["location"]["path"], m["new"]) for m in record["members"]] == [
+        (f"httproutes.gateway.networking.k8s.io/{version}", f".spec.rules[]{copy}.filters[].type", "CORS")
+        for version in ("v1", "v1beta1") for copy in (".backendRefs[]", "")]
+    assert len({record["fingerprint"], *(m["fingerprint"] for m in record["members"])}) == 5
 
 
 def _three_operations(old: bool) -> Document:

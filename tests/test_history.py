@@ -381,7 +381,7 @@ def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> No
     history = specdiff.history(kubernetes_v2(), jobs=2, trace="PodSpec.workloadRef")
     assert history.trace is not None and history.trace.present_in == ("v1.35",)
     assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
-        ("v1.35", "appeared", None, "appeared in core/v1 (ga)"),
+        ("v1.35", "appeared", None, "appeared in core/v1 (stable)"),
         ("v1.35", "changed", Level.SAFE, "optional property PodSpec.workloadRef added (core/v1)"),
         ("v1.36", "removed", None, "removed from core/v1"),
         ("v1.36", "changed", Level.BREAKING, "property PodSpec.workloadRef removed (core/v1)")]
@@ -401,7 +401,7 @@ def test_trace_of_the_httproute_filter_type_over_the_gateway_api_tags() -> None:
         ("v0.8.0", "unserved", None, f"no longer served in {gw}/v1alpha2"),
         ("v0.8.0", "changed", Level.BREAKING, "enum values ResponseHeaderModifier and URLRewrite added to "
          f"HTTPRoute.spec.rules[].filters[].type ({gw}/v1beta1)"),
-        ("v1.0.0", "promoted", None, f"promoted, now also in {gw}/v1 (ga)"),
+        ("v1.0.0", "promoted", None, f"promoted, now also in {gw}/v1 (stable)"),
         ("v1.0.0", "removed", None, f"removed from {gw}/v1alpha2"),
         ("v1.6.1", "changed", Level.BREAKING, "enum value CORS added to HTTPRoute.spec.rules[].filters[].type "
          f"({gw}/{{v1, v1beta1}})")]

@@ -186,7 +186,7 @@ def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_diff
                                    "responses": {"200": {"description": "ok"}}}}}},
      {"deprecation-days": {"stable": 180}},
      ("deprecation.notice-too-short", "GET /frobs query parameter q: deprecated with less notice than configured "
-                                      "for ga elements (sunset: not written)")),
+                                      "for stable elements (sunset: not written)")),
 ])
 def test_a_message_names_its_place_once_and_says_what_was_not_written(
         old: dict[str, object], new: dict[str, object], config: dict[str, object] | None,
@@ -221,3 +221,23 @@ def test_a_change_beside_its_operation_does_not_name_it_again(text: str, ctx: Co
     from specdiff.notation import beside
 
     assert beside(text, ctx) == said
+
+
+def test_messages_name_levels_in_the_configuration_s_words() -> None:
+    """`deprecation-days: {stable: 180}` configures what messages call `stable`, never `ga`; a field's
+    lifecycle promoted to GA reads "promoted from beta to stable"."""
+    from rulecases import run_case
+
+    def lifecycle(status: str | None) -> dict[str, object]:
+        field: dict[str, object] = {"type": "integer"}
+        if status:
+            field["x-kubernetes-api-lifecycle"] = {"kubernetes": {"status": status, "featureGate": "Depth",
+                                                                  "minVersion": "v1.30"}}
+        return {"components": {"schemas": {"Frobber": {"type": "object", "properties": {"depth": field}}}}}
+
+    promoted = run_case({"old": lifecycle("beta"), "new": lifecycle(None), "policy": "kubernetes"})
+    regressed = run_case({"old": lifecycle(None), "new": lifecycle("alpha"), "policy": "kubernetes"})
+    assert [(f.rule, f.message) for f in promoted.findings if f.rule.startswith("lifecycle.")] == [
+        ("lifecycle.promoted", "Frobber.depth promoted from beta to stable")]
+    assert [(f.rule, f.message) for f in regressed.findings if f.rule.startswith("lifecycle.")] == [
+        ("lifecycle.regressed", "Frobber.depth regressed from stable to alpha")]

@@ -76,6 +76,14 @@ def optional(change: Change) -> bool:
 
 
 @predicate
+@reads("evidence")
+def old_text_agrees(change: Change) -> bool:
+    """The old spec's own words already said what the changed `required` marker now says
+    (specdiff.diff.evidence): the marker restates the API server's behaviour, it does not change it."""
+    return change.fact("evidence") is not None
+
+
+@predicate
 def became_true(change: Change) -> bool:
     return change.old is not True and change.new is True
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
 from specdiff.diff.compositions import composed, may_overlap
+from specdiff.diff.evidence import empty_already_invalid, said_required, said_written
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -297,14 +298,37 @@ class SchemaDiffer:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=False, new=True, where=at,
                                  old_pointer=keyword_pointer(old, "required"),
-                                 new_pointer=keyword_pointer(new, "required"), name=name))
+                                 new_pointer=keyword_pointer(new, "required"), name=name,
+                                 evidence=self._already_required(old, name)))
         for name in sorted(old_required - new_required):
             if name in new_props or name not in old_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
                 self.emit(change("modified", "property", "required", old=True, new=False, where=at,
                                  old_pointer=keyword_pointer(old, "required"),
                                  new_pointer=keyword_pointer(new, "required"),
-                                 name=name))
+                                 name=name, evidence=self._still_written(old, name)))
+
+    # -- what the old text already said about a field whose `required` changed (specdiff.diff.evidence) -------
+    def _already_required(self, old: Side, name: str) -> str | None:
+        """The old spec's words that made the field required before the marker: its description, or (for an
+        API server's own types, read into Go structs) its type's own required fields."""
+        field = mapping(old.schema.get("properties")).get(name)
+        if not isinstance(field, dict):
+            return None
+        said = said_required(field)
+        if said or not self.ecosystem.builtin_types:
+            return said
+        node = self.old_normal.node(*self.old_normal.unwrap(field, old.property_pointer(name)), old.document)
+        named = self.old.schemas.get(node.named) if node.named is not None else None
+        return empty_already_invalid(node.named, named.schema) if named and node.named else None
+
+    def _still_written(self, old: Side, name: str) -> str | None:
+        """The old spec's words that say the server defaults or populates the field, so readers still see it."""
+        field = mapping(old.schema.get("properties")).get(name)
+        if not isinstance(field, dict):
+            return None
+        default = _given(field, "default", self.zero_default_is_implied)
+        return said_written(field, None if default is MISSING else default)
 
     def _now_written(self, before: Schema, old_pointer: str, new_pointer: str, name: str, where: Where) -> Schema:
         """A required property that stops being read-only: requests never carried it (the required list binds

@@ -83,6 +83,8 @@ VOCABULARY: dict[str, Node] = {
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
                       "lifecycle": (str,),
+                      # the old spec's words that already said what a changed `required` marker now says
+                      "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),

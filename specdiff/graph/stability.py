@@ -24,6 +24,14 @@ _RANK = {level: i for i, level in enumerate(STABILITIES)}
 #: `x-stability-level` words, least stable first, and the level each one gives
 DECLARED = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga"}
 _DECLARED_RANK = {word: i for i, word in enumerate(DECLARED)}
+#: the word messages give each level: the configuration's and `x-stability-level`'s (`deprecation-days: {stable:
+#: 180}`), so a reader meets one vocabulary; `ga` stays the internal name and is still accepted in configuration
+SAID = {"alpha": "alpha", "beta": "beta", "ga": "stable"}
+
+
+def said(level: str) -> str:
+    """`stable` for ga: a level as messages and reasons write it."""
+    return SAID.get(level, level)
 _VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
 
 

@@ -7,7 +7,8 @@ starts with a hidden marker so a bot can find and update it, and stays under Git
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specdiff.notation import beside, finding_scope, name, outline
@@ -63,11 +64,25 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _row(finding: Finding, members: bool = True) -> str:
+def _row(finding: Finding, members: bool = True, shared: Mapping[str, int] | None = None) -> str:
     said = sentence(finding, scoped=False)
     change = escape(said if finding.members else beside(said, finding.change.context), table=True)
-    return (f"| `{finding.rule}` | {_where(finding, members)} | {change} | "
-            f"{escape(finding.reason, table=True)} |")
+    number = (shared or {}).get(finding.reason)
+    why = f"reason {number} (below)" if number is not None else escape(finding.reason, table=True)
+    return f"| `{finding.rule}` | {_where(finding, members)} | {change} | {why} |"
+
+
+def shared_reasons(findings: Sequence[Finding]) -> dict[str, int]:
+    """The reasons several rows give, numbered in the order they first come: a table gives each once, under
+    it, so 13 rows with one 200-character reason stay scannable (each row says which reason is its)."""
+    counts = Counter(f.reason for f in findings)
+    return {reason: i for i, reason in enumerate((r for r in dict.fromkeys(f.reason for f in findings)
+                                                  if counts[r] > 1), start=1)}
+
+
+def _legend(shared: Mapping[str, int]) -> list[str]:
+    """The shared reasons under their table, as a numbered list whose numbers the rows name."""
+    return ["", *(f"{number}. {escape(reason)}" for reason, number in shared.items())] if shared else []
 
 
 _MEMBERS = 20  # places a group's row lists before "and N more"
@@ -117,18 +132,31 @@ def sized(report: Report, fit: Fit, title: tuple[str, ...] = (MARKER, "### specd
     notes = _notes(report.notes, fit)
     if not report.findings:
         return "\n".join(head + ["No changes found.", ""] + notes)
-    blocks: list[tuple[list[str], list[Finding], list[str]]] = []  # (opening lines, findings, closing lines)
+    blocks: list[Block] = []
     breaking = [f for f in report.findings if f.level is Level.BREAKING]
     if breaking:
-        blocks.append((["#### Breaking changes", *_TABLE_HEAD], breaking, [""]))
+        shared = shared_reasons(breaking)
+        blocks.append(Block(["#### Breaking changes", *_TABLE_HEAD], breaking, [*_legend(shared), ""], shared))
     for level in (Level.DANGEROUS, Level.SAFE):
         chosen = [f for f in report.findings if f.level is level]
         if chosen:
             plural = "s" if len(chosen) != 1 else ""
             opening = [f"<details><summary>{_ICONS[level]} {len(chosen)} {level.value} change{plural}</summary>",
                        "", *_TABLE_HEAD]
-            blocks.append((opening, chosen, ["", "</details>", ""]))
+            shared = shared_reasons(chosen)
+            blocks.append(Block(opening, chosen, [*_legend(shared), "", "</details>", ""], shared))
     return _cut(head, blocks, notes, fit)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One table: the lines before its rows, its findings, the lines after them (the shared reasons' legend
+    first) and the numbers its rows give those reasons."""
+
+    opening: list[str]
+    findings: list[Finding]
+    closing: list[str]
+    shared: Mapping[str, int]
 
 
 #: characters of a file name or the policy label (which names a single CRD) the header shows, and of one note:
@@ -170,8 +198,7 @@ class Fit:
     where: str  # the truncation note's "did not fit in one ..." and where to look instead
 
 
-def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]]], notes: list[str],
-         fit: Fit) -> str:
+def _cut(head: list[str], blocks: list[Block], notes: list[str], fit: Fit) -> str:
     """Keep the text under the limit, giving way in this order: safe rows, then the place lists of groups, and
     only when breaking and dangerous rows alone cannot fit, rows from the end; the text says what was left out
     and where the whole report is."""
@@ -180,27 +207,27 @@ def _cut(head: list[str], blocks: list[tuple[list[str], list[Finding], list[str]
         return sum(fit.measure(line) + 1 for line in lines)
 
     budget = fit.limit - _size(head) - _size(notes) - _RESERVE
-    urgent = [block for block in blocks if block[1][0].level is not Level.SAFE]
-    listed = {id(f): _row(f) for _, findings, _ in urgent for f in findings}  # rows naming every place
-    members = _size([line for opening, findings, closing in urgent
-                     for line in opening + [listed[id(f)] for f in findings] + closing]) <= budget
+    urgent = [block for block in blocks if block.findings[0].level is not Level.SAFE]
+    listed = {id(f): _row(f, True, block.shared) for block in urgent for f in block.findings}  # every place
+    members = _size([line for block in urgent
+                     for line in block.opening + [listed[id(f)] for f in block.findings] + block.closing]) <= budget
     body: list[str] = []
     left_out = 0
-    for opening, findings, closing in blocks:
+    for opening, findings, closing, shared in ((b.opening, b.findings, b.closing, b.shared) for b in blocks):
         if left_out or _size(opening + closing) > budget:
             left_out += len(findings)
             continue
         budget -= _size(opening + closing)
         rows = []
         for finding in findings:
-            row = listed[id(finding)] if members and id(finding) in listed else _row(finding, False)
+            row = listed[id(finding)] if members and id(finding) in listed else _row(finding, False, shared)
             if left_out or _size([row]) > budget:
                 left_out += 1
                 continue
             budget -= _size([row])
             rows.append(row)
         body += opening + rows + closing
-    shortened = not members and any(f.members for _, findings, _ in urgent for f in findings)
+    shortened = not members and any(f.members for block in urgent for f in block.findings)
     if left_out:
         body += [f"**Truncated:** {left_out} more finding{'s' if left_out != 1 else ''} did not fit in one "
                  f"{fit.where}`specdiff OLD NEW` or `--format json` show them all.", ""]

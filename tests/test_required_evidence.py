@@ -1,0 +1,98 @@
+"""A changed `required` marker judged with the old spec's own text as evidence: the words that decided it are
+quoted in the reason, near misses are not evidence, and real new requirements still break."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import real_pair
+
+from specdiff.diff.evidence import empty_already_invalid, said_required, said_written
+
+
+@pytest.mark.parametrize(("description", "found"), [
+    ("If the referenced resource does not exist, this binding is ignored Required.", "Required."),
+    ("The policy to bind.\n+required", "+required"),
+    ("The policy to bind. This field is required.", "This field is required."),
+])
+def test_sentences_that_say_a_field_is_required(description: str, found: str) -> None:
+    assert said_required({"description": description}) == f'the old description says so ("{found}")'
+
+
+@pytest.mark.parametrize("description", [
+    "The policy to bind. Not required.", "Not Required.", "Required when paramRef is set.",
+    "The policy to bind; required if the binding has no selector.", "Required fields are listed below.",
+    "The +required-ness is decided elsewhere.", "",
+])
+def test_mentions_of_the_word_are_no_evidence(description: str) -> None:
+    assert said_required({"description": description}) is None
+
+
+@pytest.mark.parametrize(("description", "found"), [
+    ("Status of the condition. Defaults to True.", "Defaults to True"),
+    ("Defaults to 30 seconds. Minimum value is 1.", "Defaults to 30 seconds"),
+    ("UID of the object, populated by the system. Read-only.", "populated by the system"),
+])
+def test_sentences_that_say_the_server_writes_a_field(description: str, found: str) -> None:
+    assert said_written({"description": description}, None) == f'the old description says ("{found}")'
+
+
+@pytest.mark.parametrize("description", [
+    "Status of the condition. Defaults to empty.", "Defaults to nil, which means no limit.",
+    "The reason; it defaults to the type.", "Status of the condition.",
+])
+def test_near_misses_for_a_server_written_field(description: str) -> None:
+    assert said_written({"description": description}, None) is None
+
+
+def test_a_default_is_evidence_that_the_server_writes_the_field() -> None:
+    assert said_written({"description": "Status."}, "True") == 'the old schema gives it the default "True"'
+
+
+def test_an_empty_go_struct_fails_when_its_type_required_fields() -> None:
+    assert empty_already_invalid("io.k8s.api.batch.v1.CronJobSpec", {"required": ["schedule", "jobTemplate"]}) == (
+        "the old spec already required jobTemplate and schedule of CronJobSpec, so an object without the field "
+        "(an empty CronJobSpec) never passed validation")
+    assert empty_already_invalid("io.k8s.api.x.v1.BindingSpec", {"properties": {
+        "policyName": {"description": "The policy. Required."}, "note": {"description": "Not required."}}}) == (
+        "the old spec already required policyName of BindingSpec, so an object without the field (an empty "
+        "BindingSpec) never passed validation")
+    assert empty_already_invalid("io.k8s.api.x.v1.Spec", {"properties": {"note": {"type": "string"}}}) is None
+
+
+def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_corrections() -> None:
+    report = real_pair("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json")
+    corrected = sorted((m.change.context.label(), f.reason) for f in report.findings for m in f.members or (f,)
+                       if f.rule == "schema.property.became-required" and f.level.value == "safe")
+    said = 'Documentation correction, not a new requirement: the old description says so ("Required.").'
+    empty = ("Documentation correction, not a new requirement: the old spec already required {} of {}, so an "
+             "object without the field (an empty {}) never passed validation.")
+    assert corrected == [
+        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec",
+         empty.format("policyName and validationActions", *["ValidatingAdmissionPolicyBindingSpec"] * 2)),
+        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingSpec.policyName", said),
+        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingSpec.validationActions", said),
+        *[(f"autoscaling/{version} HorizontalPodAutoscaler.spec",
+           empty.format("maxReplicas and scaleTargetRef", *["HorizontalPodAutoscalerSpec"] * 2))
+          for version in ("v1", "v2")],
+        ("batch/v1 CronJob.spec", empty.format("jobTemplate and schedule", *["CronJobSpec"] * 2)),
+        *[(f"coordination.k8s.io/{version} LeaseCandidate.spec",
+           empty.format("binaryVersion, leaseName and strategy", *["LeaseCandidateSpec"] * 2))
+          for version in ("v1alpha2", "v1beta1")],
+        *[(f"networking.k8s.io/{version} IPAddress.spec", empty.format("parentRef", *["IPAddressSpec"] * 2))
+          for version in ("v1", "v1beta1")],
+    ]
+    # a requirement the old text never stated still breaks, and so does a new required field
+    breaking = {(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"}
+    assert ("schema.property.became-required", "authentication.k8s.io/v1 TokenReviewSpec.token") in breaking
+    assert ("schema.property.required-added",
+            "certificates.k8s.io/v1beta1 PodCertificateRequestSpec.stubPKCS10Request") in breaking
+
+
+def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() -> None:
+    report = real_pair("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json")
+    lists = sorted((f.level.value, f.change.context.label(), f.change.direction) for f in report.findings
+                   if f.rule == "schema.property.became-required" and ".items" in f.change.context.label())
+    assert lists == [
+        ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingList.items", "response"),
+        ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyList.items", "response"),
+    ]
