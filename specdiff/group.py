@@ -65,6 +65,16 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
             *where, values)
 
 
+def place_key(finding: Finding) -> tuple[Any, ...]:
+    """The same change at the same place of the spec text: one change however many operations or named schemas
+    reach it (a body type each of five operations swapped, a `Metadata` that thirteen requests refer to), even
+    when each is compared where it is used and so has its own field path."""
+    change = finding.change
+    return ("place", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+            change.context.document, change.pointer, _plain(change.old),
+            _plain(change.new), _plain(change.detail))
+
+
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
     """(group/version, resource) of a whole operation of a Kubernetes resource that serves a kind, as the graph
     placed it on the context; a plain API's `/apis/shop/v1/carts` (no kind) never folds this way."""
@@ -108,8 +118,14 @@ def group(findings: Iterable[Finding]) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
+    joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # a key or a place -> the bucket it joined
     for finding in findings:
-        buckets.setdefault(group_key(finding), []).append(finding)
+        key = group_key(finding)
+        place = place_key(finding) if finding.change.pointer else key  # nowhere in the text: the key alone
+        bucket = joined.get(key) or joined.get(place) or key
+        joined.setdefault(key, bucket)
+        joined.setdefault(place, bucket)
+        buckets.setdefault(bucket, []).append(finding)
     return [members[0] if len(members) == 1 else folded(members) for members in buckets.values()]
 
 

@@ -225,3 +225,66 @@ def test_a_resource_that_comes_or_goes_gives_one_reason_for_all_its_operations()
                     ("operation.removed", "validatingadmissionpolicybindings", 9, gone),
                     ("operation.added", "servicecidrs", 12, "Adding operations changes nothing that existing clients "
                                                             "call.")]
+
+
+def _run_texts(old: dict[str, object], new: dict[str, object]) -> Report:
+    return run(load_text(json.dumps(old), "old.json", None), load_text(json.dumps(new), "new.json", None))
+
+
+def _replaced_body(fork_item: dict[str, object]) -> dict[str, object]:
+    """Two operations answering a gist; the old spec names `GistFull`, the new `Gist`, so each body is compared
+    where it is used: every change inside them is reached once per operation, with its own field path."""
+    full = {"allOf": [{"$ref": "#/components/schemas/Gist"}, {"type": "object", "properties": {
+        "forks": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"},
+                                                                             "url": {"type": "string"}}}}}}]}
+    gist = {"type": "object", "properties": {"id": {"type": "string"}, "url": {"type": "string"}}}
+    return {"openapi": "3.0.3", "info": {"title": "gists", "version": "1"}, "paths": {
+        path: {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/" + ("GistFull" if not fork_item else "Gist")}}}}}}}
+        for path in ("/gists/{id}", "/gists/{id}/{sha}")},
+        "components": {"schemas": {"Gist": ({**gist, "properties": {**gist["properties"], "forks": {
+            "type": "array", "items": fork_item}}} if fork_item else gist), "GistFull": full}}}
+
+
+def test_one_change_at_one_place_reached_by_several_operations_is_one_finding() -> None:
+    report = _run_texts(_replaced_body({}), _replaced_body({"type": "object", "properties": {
+        "id": {"type": "string"}}}))
+    removed = [f for f in report.findings if f.rule == "schema.property.removed"]
+    assert [(f.change.pointer, f.level.value, f.operations) for f in removed] == [
+        ("/components/schemas/GistFull/properties/forks/items/properties/url", "breaking",
+         ("GET /gists/{id}", "GET /gists/{id}/{sha}"))]
+    assert {m.change.context.path for m in removed[0].members} == {"response 200.forks[].url"}
+
+
+def test_a_shared_schema_that_many_inline_copies_became_is_one_finding() -> None:
+    """Thirteen requests of OpenAI's spec each wrote `metadata` inline and now refer to one `Metadata` whose
+    values are strings: one tightening, listed once with every request it reaches."""
+    def spec(metadata: dict[str, object], shared: dict[str, object] | None) -> dict[str, object]:
+        body = {"type": "object", "properties": {"metadata": metadata}}
+        return {"openapi": "3.0.3", "info": {"title": "m", "version": "1"}, "paths": {
+            path: {"post": {"requestBody": {"content": {"application/json": {"schema": {
+                "$ref": f"#/components/schemas/{name}"}}}}, "responses": {"200": {"description": "ok"}}}}
+            for path, name in (("/assistants", "CreateAssistant"), ("/threads", "CreateThread"))},
+            "components": {"schemas": {"CreateAssistant": body, "CreateThread": body,
+                                       **({"Metadata": shared} if shared else {})}}}
+    report = _run_texts(spec({"type": "object"}, None),
+                        spec({"$ref": "#/components/schemas/Metadata"},
+                             {"type": "object", "additionalProperties": {"type": "string"}}))
+    tightened = [f for f in report.findings if f.rule == "schema.constraint-tightened"]
+    assert [(f.change.pointer, f.level.value, f.operations) for f in tightened] == [
+        ("/components/schemas/Metadata/additionalProperties", "breaking", ("POST /assistants", "POST /threads"))]
+    assert len(tightened[0].members) == 2
+
+
+def test_the_same_change_at_two_places_of_the_text_stays_two_findings() -> None:
+    """Near miss: two named schemas each losing a property of the same name and type are two changes."""
+    def spec(props: dict[str, object]) -> dict[str, object]:
+        return {"openapi": "3.0.3", "info": {"title": "m", "version": "1"}, "paths": {
+            f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{name}"}}}}}}} for name in ("Cat", "Dog")},
+            "components": {"schemas": {name: {"type": "object", "properties": props} for name in ("Cat", "Dog")}}}
+    report = _run_texts(spec({"id": {"type": "string"}, "tag": {"type": "string"}}), spec({"id": {"type": "string"}}))
+    removed = [(f.change.pointer, f.level.value, len(f.members)) for f in report.findings
+               if f.rule == "schema.property.removed"]
+    assert removed == [("/components/schemas/Cat/properties/tag", "breaking", 0),
+                       ("/components/schemas/Dog/properties/tag", "breaking", 0)]
