@@ -379,12 +379,12 @@ class SchemaDiffer:
         The other members are reported as added (or removed), so `{type: string}` becoming
         `{anyOf: [{type: string}, {enum: [""]}]}` is one new member, not a lost type and two new members.
         """
-        for keyword in ("anyOf", "oneOf"):
-            old_members, new_members = old.schema.get(keyword), new.schema.get(keyword)
+        for keyword in ("anyOf", "oneOf", "items"):
+            old_members, new_members = _union_members(old, keyword), _union_members(new, keyword)
             if isinstance(old_members, list) == isinstance(new_members, list):
                 continue
             union, plain = (new, old) if isinstance(new_members, list) else (old, new)
-            if any(isinstance(plain.schema.get(k), list) for k in ("anyOf", "oneOf")):
+            if any(isinstance(_union_members(plain, k), list) for k in ("anyOf", "oneOf", "items")):
                 return False
             normal = self.new_normal if union is new else self.old_normal
             members = self._members(keyword, union, normal, rename=union is old)
@@ -405,7 +405,8 @@ class SchemaDiffer:
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
-                    self.emit(change(kind, "schema", keyword, old=None if kind == "added" else key,
+                    self.emit(change(kind, "schema", "anyOf" if keyword == "items" else keyword,
+                                     old=None if kind == "added" else key,
                                      new=key if kind == "added" else None, where=where,
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
@@ -565,6 +566,18 @@ class SchemaDiffer:
                 found[f"#{inline}"] = (pointer, member)
                 inline += 1
         return found
+
+
+def _union_members(side: Side, keyword: str) -> Any:
+    """The members of a union written with `keyword`. Swagger 2.0 and OpenAPI 3.0 have no tuples, so a list of
+    `items` on a schema that is not an array is how some specs (Slack's) write "one of these": read as `anyOf`,
+    a plain user object that became `{items: [user, enterprise user]}` keeps its properties."""
+    if keyword != "items":
+        return side.schema.get(keyword)
+    if side.document.dialect in ("swagger-2.0", "openapi-3.0") and "array" not in type_set(
+            side.schema, side.document.dialect):
+        return side.schema.get("items")
+    return None
 
 
 def _plain(beside: Schema | None) -> Schema:
