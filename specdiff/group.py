@@ -43,6 +43,8 @@ _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9]
 _BODY = "a body"
 #: Nodes whose findings fold over their values: one field gaining several enum values is one change.
 _VALUE_NODES = ("enum-value",)
+#: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
+_UNIONS = ("anyOf", "oneOf", "allOf")
 _LISTED = 3  # operations, values or versions named before "and N more"
 
 
@@ -65,14 +67,23 @@ def group_key(finding: Finding) -> tuple[Any, ...]:
             *where, values)
 
 
-def place_key(finding: Finding) -> tuple[Any, ...]:
-    """The same change at the same place of the spec text: one change however many operations or named schemas
-    reach it (a body type each of five operations swapped, a `Metadata` that thirteen requests refer to), even
-    when each is compared where it is used and so has its own field path."""
+def keys_of(finding: Finding) -> list[tuple[Any, ...]]:
+    """Every key that makes findings one change: `group_key`, and the same change at the same place of the spec
+    text, however many operations or named schemas reach it (a body type five operations swapped, a `Metadata`
+    thirteen requests refer to), even when each is compared where it is used and has its own field path. The
+    alternatives added to (or removed from) one union are one change too, as the values of one enum are (an issue
+    event that became fifteen kinds of event); a union an operation writes in place is its own, never folded with
+    another operation's whose inline alternatives happen to read alike (`#1`)."""
     change = finding.change
-    return ("place", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            change.context.document, change.pointer, _plain(change.old),
-            _plain(change.new), _plain(change.detail))
+    if not change.pointer:
+        return [group_key(finding)]  # nowhere in the text: the group key alone
+    verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+               change.context.document)
+    place = ("place", *verdict, change.pointer, _plain(change.old), _plain(change.new), _plain(change.detail))
+    if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
+        union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
+        return [union, place] if change.context.operation else [group_key(finding), union, place]
+    return [group_key(finding), place]
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
@@ -118,13 +129,12 @@ def group(findings: Iterable[Finding]) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
-    joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # a key or a place -> the bucket it joined
+    joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
-        key = group_key(finding)
-        place = place_key(finding) if finding.change.pointer else key  # nowhere in the text: the key alone
-        bucket = joined.get(key) or joined.get(place) or key
-        joined.setdefault(key, bucket)
-        joined.setdefault(place, bucket)
+        keys = keys_of(finding)
+        bucket = next((joined[key] for key in keys if key in joined), keys[0])
+        for key in keys:
+            joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
     return [members[0] if len(members) == 1 else folded(members) for members in buckets.values()]
 

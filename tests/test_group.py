@@ -288,3 +288,35 @@ def test_the_same_change_at_two_places_of_the_text_stays_two_findings() -> None:
                if f.rule == "schema.property.removed"]
     assert removed == [("/components/schemas/Cat/properties/tag", "breaking", 0),
                        ("/components/schemas/Dog/properties/tag", "breaking", 0)]
+
+
+def _event_spec(event: dict[str, object], shapes: dict[str, object]) -> dict[str, object]:
+    return {"openapi": "3.0.3", "info": {"title": "events", "version": "1"}, "paths": {"/events": {"get": {
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/Event"}}}}}}}},
+        "components": {"schemas": {"Event": event, **shapes}}}
+
+
+def test_the_alternatives_a_union_gains_are_one_finding() -> None:
+    """GitHub's issue event became an anyOf of fifteen kinds of event: one change, every new kind named."""
+    shape = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    shapes = {name: shape for name in ("Labeled", "Locked", "Renamed")}
+    report = _run_texts(_event_spec(shape, {}), _event_spec(
+        {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in shapes]}, shapes))
+    added = [f for f in report.findings if f.rule == "schema.any-of.member-added"]
+    assert [(f.change.pointer, f.level.value, len(f.members)) for f in added] == [
+        ("/components/schemas/Event/anyOf/1", "breaking", 2)]
+    assert added[0].message == "Event may now also be Locked and Renamed"
+
+
+def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
+    """Near miss: each operation's own inline union gaining an alternative labelled alike (#1) is its own change."""
+    def spec(members: list[dict[str, object]]) -> dict[str, object]:
+        return {"openapi": "3.0.3", "info": {"title": "u", "version": "1"}, "paths": {
+            path: {"post": {"requestBody": {"content": {"application/json": {"schema": {"oneOf": members}}}},
+                            "responses": {"200": {"description": "ok"}}}} for path in ("/labels", "/runs")}}
+    report = _run_texts(spec([{"type": "string"}]), spec([{"type": "string"}, {"type": "integer"}]))
+    added = [(f.change.pointer, f.level.value, len(f.members)) for f in report.findings
+             if f.rule == "schema.one-of.member-added"]
+    assert added == [("/paths/~1labels/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0),
+                     ("/paths/~1runs/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0)]
