@@ -136,7 +136,12 @@ def group(findings: Iterable[Finding]) -> list[Finding]:
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
-    return [members[0] if len(members) == 1 else folded(members) for members in buckets.values()]
+    return [members[0] if len(members) == 1 else folded(_named_first(members)) for members in buckets.values()]
+
+
+def _named_first(members: list[Finding]) -> list[Finding]:
+    """A change found both in a named schema and where an operation uses it is shown as the named schema's."""
+    return sorted(members, key=lambda member: member.change.context.schema is None)
 
 
 def folded(members: Sequence[Finding]) -> Finding:
@@ -196,7 +201,7 @@ def _message(members: Sequence[Finding]) -> str:
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
-    if len(places) > 1:
+    if len(places) > 1 and all(m.change.context.operation for m in members):  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)

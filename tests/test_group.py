@@ -251,7 +251,7 @@ def test_one_change_at_one_place_reached_by_several_operations_is_one_finding() 
         "id": {"type": "string"}}}))
     removed = [f for f in report.findings if f.rule == "schema.property.removed"]
     assert [(f.change.pointer, f.level.value, f.operations) for f in removed] == [
-        ("/components/schemas/GistFull/properties/forks/items/properties/url", "breaking",
+        ("/components/schemas/GistFull/allOf/1/properties/forks/items/properties/url", "breaking",
          ("GET /gists/{id}", "GET /gists/{id}/{sha}"))]
     assert {m.change.context.path for m in removed[0].members} == {"response 200.forks[].url"}
 
@@ -320,3 +320,26 @@ def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
              if f.rule == "schema.one-of.member-added"]
     assert added == [("/paths/~1labels/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0),
                      ("/paths/~1runs/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0)]
+
+
+def test_a_property_an_allof_part_loses_is_reported_where_it_is_written_once() -> None:
+    """Box's Collaborations: GET /b now answers another type that lacks `order` too; compared on the wire, the
+    loss is at the part that writes `order`, the same place and change as Collaborations' own, so one finding."""
+    def spec(b_answers: str, page: list[dict[str, object]]) -> dict[str, object]:
+        entries = {"properties": {"entries": {"type": "array", "items": {"type": "string"}}}}
+        answer = {"description": "ok", "content": {"application/json": {"schema": {"$ref": ""}}}}
+        return {"openapi": "3.0.3", "info": {"title": "p", "version": "1"}, "paths": {
+            path: {"get": {"responses": {"200": json.loads(json.dumps(answer).replace(
+                '"$ref": ""', f'"$ref": "#/components/schemas/{name}"'))}}}
+            for path, name in (("/a", "Page"), ("/b", b_answers))},
+            "components": {"schemas": {"Page": {"type": "object", "allOf": [*page, entries]},
+                                       "OffsetPage": {"type": "object", "allOf": [
+                                           {"properties": {"offset": {"type": "integer"}}}, entries]}}}}
+    paged = {"properties": {"offset": {"type": "integer"}, "order": {"type": "string"}}}
+    report = _run_texts(spec("Page", [paged]), spec("OffsetPage", [{"properties": {"limit": {"type": "integer"}}}]))
+    removed = sorted((f.change.pointer, f.level.value, f.operations, f.message) for f in report.findings
+                     if f.rule == "schema.property.removed")
+    assert removed == [
+        ("/components/schemas/Page/allOf/0/properties/offset", "breaking", ("GET /a",), "property Page.offset removed"),
+        ("/components/schemas/Page/allOf/0/properties/order", "breaking", ("GET /a", "GET /b"),
+         "property 2 places: Page.order and GET /b response 200: order removed")]

@@ -119,8 +119,7 @@ class SchemaDiffer:
         if (_composed(old.schema) or _composed(new.schema)) and self._read_as_one(old, new, where):
             return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
-            old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
-            new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
+            old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
         if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
             if not self._union_against_plain(old, new, where):
                 self._keywords(old, new, where)
@@ -578,6 +577,12 @@ def _union_members(side: Side, keyword: str) -> Any:
             side.schema, side.document.dialect):
         return side.schema.get("items")
     return None
+
+
+def _unwrapped(side: Side, normal: Normaliser) -> Side:
+    """`side` past an `allOf` of one part; as it is, with where each joined part writes what, when it has none."""
+    schema, pointer = normal.unwrap(side.schema, side.pointer)
+    return side if schema is side.schema else Side(schema, pointer, side.document)
 
 
 def _plain(beside: Schema | None) -> Schema:
