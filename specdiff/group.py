@@ -6,7 +6,9 @@ version of a type. Two findings are the same logical change when they share a `g
 verdict and its reason, what changed (node, attribute, field path, old and new value, the new value as what it is
 to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
-added to (or removed from) one field fold together too.
+added to (or removed from) one field fold together too, as do the alternatives of one union. So does the same
+change at the same place of the spec text, whichever operations or named schemas reach it (`keys_of`): a plain
+API's body type compared where each operation uses it finds it once per operation.
 
 A card may say `group: resource` (operations added or removed): then the operations of one Kubernetes
 resource in one group-version (its collection, items, watch paths and subresources, as the graph placed them on
@@ -73,7 +75,7 @@ def keys_of(finding: Finding) -> list[tuple[Any, ...]]:
     thirteen requests refer to), even when each is compared where it is used and has its own field path. The
     alternatives added to (or removed from) one union are one change too, as the values of one enum are (an issue
     event that became fifteen kinds of event); a union an operation writes in place is its own, never folded with
-    another operation's whose inline alternatives happen to read alike (`#1`)."""
+    another operation's inline alternatives that happen to be labelled alike (`#1`)."""
     change = finding.change
     if not change.pointer:
         return [group_key(finding)]  # nowhere in the text: the group key alone
@@ -82,7 +84,8 @@ def keys_of(finding: Finding) -> list[tuple[Any, ...]]:
     place = ("place", *verdict, change.pointer, _plain(change.old), _plain(change.new), _plain(change.detail))
     if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
-        return [union, place] if change.context.operation else [group_key(finding), union, place]
+        inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
+        return [union, place] if change.context.operation and inline else [group_key(finding), union, place]
     return [group_key(finding), place]
 
 

@@ -343,3 +343,18 @@ def test_a_property_an_allof_part_loses_is_reported_where_it_is_written_once() -
         ("/components/schemas/Page/allOf/0/properties/offset", "breaking", ("GET /a",), "property Page.offset removed"),
         ("/components/schemas/Page/allOf/0/properties/order", "breaking", ("GET /a", "GET /b"),
          "property 2 places: Page.order and GET /b response 200: order removed")]
+
+
+def test_the_same_named_alternative_added_to_the_bodies_of_several_operations_is_one_finding() -> None:
+    """Stripe's GET and POST /v1/terminal/readers/{reader} may both now answer deleted_terminal.reader."""
+    def spec(members: list[str]) -> dict[str, object]:
+        body = {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in members]}
+        return {"openapi": "3.0.3", "info": {"title": "r", "version": "1"}, "paths": {"/readers/{id}": {
+            method: {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": body}}}}}
+            for method in ("get", "post")}},
+            "components": {"schemas": {"Reader": {"type": "object"}, "DeletedReader": {"type": "object"}}}}
+    report = _run_texts(spec(["Reader"]), spec(["Reader", "DeletedReader"]))
+    added = [(f.change.pointer, f.level.value, f.operations) for f in report.findings
+             if f.rule == "schema.any-of.member-added"]
+    assert added == [("/paths/~1readers~1{id}/get/responses/200/content/application~1json/schema/anyOf/1", "breaking",
+                      ("GET /readers/{id}", "POST /readers/{id}"))]
