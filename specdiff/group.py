@@ -6,7 +6,9 @@ version of a type. Two findings are the same logical change when they share a `g
 verdict and its reason, what changed (node, attribute, field path, old and new value, the new value as what it is
 to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
-added to (or removed from) one field fold together too.
+added to (or removed from) one field fold together too, as do the alternatives of one union. So does the same
+change at the same place of the spec text, whichever operations or named schemas reach it (`keys_of`): a plain
+API's body type compared where each operation uses it finds it once per operation.
 
 A card may say `group: resource` (operations added or removed): then the operations of one Kubernetes
 resource in one group-version (its collection, items, watch paths and subresources, as the graph placed them on
@@ -47,6 +49,8 @@ _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9]
 _BODY = "a body"
 #: Nodes whose findings fold over their values: one field gaining several enum values is one change.
 _VALUE_NODES = ("enum-value",)
+#: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
+_UNIONS = ("anyOf", "oneOf", "allOf")
 _LISTED = 3  # operations, values or versions named before "and N more"
 
 
@@ -137,6 +141,26 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[An
             *where, values)
 
 
+def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple[Any, ...]]:
+    """Every key that makes findings one change: `group_key`, and the same change at the same place of the spec
+    text, however many operations or named schemas reach it (a body type five operations swapped, a `Metadata`
+    thirteen requests refer to), even when each is compared where it is used and has its own field path. The
+    alternatives added to (or removed from) one union are one change too, as the values of one enum are (an issue
+    event that became fifteen kinds of event); a union an operation writes in place is its own, never folded with
+    another operation's inline alternatives that happen to be labelled alike (`#1`)."""
+    change = finding.change
+    if not change.pointer:
+        return [group_key(finding, copies)]  # nowhere in the text: the group key alone
+    verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+               change.context.document)
+    place = ("place", *verdict, change.pointer, _plain(change.old), _plain(change.new), _plain(change.detail))
+    if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
+        union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
+        inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
+        return [union, place] if change.context.operation and inline else [group_key(finding, copies), union, place]
+    return [group_key(finding, copies), place]
+
+
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
     """(group/version, resource) of a whole operation of a Kubernetes resource that serves a kind, as the graph
     placed it on the context; a plain API's `/apis/shop/v1/carts` (no kind) never folds this way."""
@@ -180,9 +204,20 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> l
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
+    joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
-        buckets.setdefault(group_key(finding, copies), []).append(finding)
-    return [members[0] if len(members) == 1 else folded(members, copies) for members in buckets.values()]
+        keys = keys_of(finding, copies)
+        bucket = next((joined[key] for key in keys if key in joined), keys[0])
+        for key in keys:
+            joined.setdefault(key, bucket)
+        buckets.setdefault(bucket, []).append(finding)
+    return [members[0] if len(members) == 1 else folded(_named_first(members), copies)
+            for members in buckets.values()]
+
+
+def _named_first(members: list[Finding]) -> list[Finding]:
+    """A change found both in a named schema and where an operation uses it is shown as the named schema's."""
+    return sorted(members, key=lambda member: member.change.context.schema is None)
 
 
 def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:
@@ -242,7 +277,7 @@ def _message(members: Sequence[Finding]) -> str:
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
-    if len(places) > 1:
+    if len(places) > 1 and all(m.change.context.operation for m in members):  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)

@@ -258,3 +258,136 @@ def test_a_group_of_values_is_worded_by_the_cards_group_message() -> None:
     assert dict(many[0].rule_info.group_messages) == {"value": "enum values {value} added to {location}"}
     one = run(_pet_kinds("cat"), _pet_kinds("cat", "dog"), policy="openapi").findings
     assert [(f.rule, f.message) for f in one] == [("schema.enum.value-added", "enum value dog added to Pet.kind")]
+
+
+def _run_texts(old: dict[str, object], new: dict[str, object]) -> Report:
+    return run(load_text(json.dumps(old), "old.json", None), load_text(json.dumps(new), "new.json", None))
+
+
+def _replaced_body(fork_item: dict[str, object]) -> dict[str, object]:
+    """Two operations answering a gist; the old spec names `GistFull`, the new `Gist`, so each body is compared
+    where it is used: every change inside them is reached once per operation, with its own field path."""
+    full = {"allOf": [{"$ref": "#/components/schemas/Gist"}, {"type": "object", "properties": {
+        "forks": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"},
+                                                                             "url": {"type": "string"}}}}}}]}
+    gist = {"type": "object", "properties": {"id": {"type": "string"}, "url": {"type": "string"}}}
+    return {"openapi": "3.0.3", "info": {"title": "gists", "version": "1"}, "paths": {
+        path: {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/" + ("GistFull" if not fork_item else "Gist")}}}}}}}
+        for path in ("/gists/{id}", "/gists/{id}/{sha}")},
+        "components": {"schemas": {"Gist": ({**gist, "properties": {**gist["properties"], "forks": {
+            "type": "array", "items": fork_item}}} if fork_item else gist), "GistFull": full}}}
+
+
+def test_one_change_at_one_place_reached_by_several_operations_is_one_finding() -> None:
+    report = _run_texts(_replaced_body({}), _replaced_body({"type": "object", "properties": {
+        "id": {"type": "string"}}}))
+    removed = [f for f in report.findings if f.rule == "schema.property.removed"]
+    assert [(f.change.pointer, f.level.value, f.operations) for f in removed] == [
+        ("/components/schemas/GistFull/allOf/1/properties/forks/items/properties/url", "breaking",
+         ("GET /gists/{id}", "GET /gists/{id}/{sha}"))]
+    assert {m.change.context.path for m in removed[0].members} == {"response 200.forks[].url"}
+
+
+def test_a_shared_schema_that_many_inline_copies_became_is_one_finding() -> None:
+    """Thirteen requests of OpenAI's spec each wrote `metadata` inline and now refer to one `Metadata` whose
+    values are strings: one tightening, listed once with every request it reaches."""
+    def spec(metadata: dict[str, object], shared: dict[str, object] | None) -> dict[str, object]:
+        body = {"type": "object", "properties": {"metadata": metadata}}
+        return {"openapi": "3.0.3", "info": {"title": "m", "version": "1"}, "paths": {
+            path: {"post": {"requestBody": {"content": {"application/json": {"schema": {
+                "$ref": f"#/components/schemas/{name}"}}}}, "responses": {"200": {"description": "ok"}}}}
+            for path, name in (("/assistants", "CreateAssistant"), ("/threads", "CreateThread"))},
+            "components": {"schemas": {"CreateAssistant": body, "CreateThread": body,
+                                       **({"Metadata": shared} if shared else {})}}}
+    report = _run_texts(spec({"type": "object"}, None),
+                        spec({"$ref": "#/components/schemas/Metadata"},
+                             {"type": "object", "additionalProperties": {"type": "string"}}))
+    tightened = [f for f in report.findings if f.rule == "schema.constraint-tightened"]
+    assert [(f.change.pointer, f.level.value, f.operations) for f in tightened] == [
+        ("/components/schemas/Metadata/additionalProperties", "breaking", ("POST /assistants", "POST /threads"))]
+    assert len(tightened[0].members) == 2
+
+
+def test_the_same_change_at_two_places_of_the_text_stays_two_findings() -> None:
+    """Near miss: two named schemas each losing a property of the same name and type are two changes."""
+    def spec(props: dict[str, object]) -> dict[str, object]:
+        return {"openapi": "3.0.3", "info": {"title": "m", "version": "1"}, "paths": {
+            f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{name}"}}}}}}} for name in ("Cat", "Dog")},
+            "components": {"schemas": {name: {"type": "object", "properties": props} for name in ("Cat", "Dog")}}}
+    report = _run_texts(spec({"id": {"type": "string"}, "tag": {"type": "string"}}), spec({"id": {"type": "string"}}))
+    removed = [(f.change.pointer, f.level.value, len(f.members)) for f in report.findings
+               if f.rule == "schema.property.removed"]
+    assert removed == [("/components/schemas/Cat/properties/tag", "breaking", 0),
+                       ("/components/schemas/Dog/properties/tag", "breaking", 0)]
+
+
+def _event_spec(event: dict[str, object], shapes: dict[str, object]) -> dict[str, object]:
+    return {"openapi": "3.0.3", "info": {"title": "events", "version": "1"}, "paths": {"/events": {"get": {
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/Event"}}}}}}}},
+        "components": {"schemas": {"Event": event, **shapes}}}
+
+
+def test_the_alternatives_a_union_gains_are_one_finding() -> None:
+    """GitHub's issue event became an anyOf of fifteen kinds of event: one change, every new kind named."""
+    shape = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    shapes = {name: shape for name in ("Labeled", "Locked", "Renamed")}
+    report = _run_texts(_event_spec(shape, {}), _event_spec(
+        {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in shapes]}, shapes))
+    added = [f for f in report.findings if f.rule == "schema.any-of.member-added"]
+    assert [(f.change.pointer, f.level.value, len(f.members)) for f in added] == [
+        ("/components/schemas/Event/anyOf/1", "breaking", 2)]
+    assert added[0].message == "Event may now also be Locked and Renamed"
+
+
+def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
+    """Near miss: each operation's own inline union gaining an alternative labelled alike (#1) is its own change."""
+    def spec(members: list[dict[str, object]]) -> dict[str, object]:
+        return {"openapi": "3.0.3", "info": {"title": "u", "version": "1"}, "paths": {
+            path: {"post": {"requestBody": {"content": {"application/json": {"schema": {"oneOf": members}}}},
+                            "responses": {"200": {"description": "ok"}}}} for path in ("/labels", "/runs")}}
+    report = _run_texts(spec([{"type": "string"}]), spec([{"type": "string"}, {"type": "integer"}]))
+    added = [(f.change.pointer, f.level.value, len(f.members)) for f in report.findings
+             if f.rule == "schema.one-of.member-added"]
+    assert added == [("/paths/~1labels/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0),
+                     ("/paths/~1runs/post/requestBody/content/application~1json/schema/oneOf/1", "safe", 0)]
+
+
+def test_a_property_an_allof_part_loses_is_reported_where_it_is_written_once() -> None:
+    """Box's Collaborations: GET /b now answers another type that lacks `order` too; compared on the wire, the
+    loss is at the part that writes `order`, the same place and change as Collaborations' own, so one finding."""
+    def spec(b_answers: str, page: list[dict[str, object]]) -> dict[str, object]:
+        entries = {"properties": {"entries": {"type": "array", "items": {"type": "string"}}}}
+        answer = {"description": "ok", "content": {"application/json": {"schema": {"$ref": ""}}}}
+        return {"openapi": "3.0.3", "info": {"title": "p", "version": "1"}, "paths": {
+            path: {"get": {"responses": {"200": json.loads(json.dumps(answer).replace(
+                '"$ref": ""', f'"$ref": "#/components/schemas/{name}"'))}}}
+            for path, name in (("/a", "Page"), ("/b", b_answers))},
+            "components": {"schemas": {"Page": {"type": "object", "allOf": [*page, entries]},
+                                       "OffsetPage": {"type": "object", "allOf": [
+                                           {"properties": {"offset": {"type": "integer"}}}, entries]}}}}
+    paged = {"properties": {"offset": {"type": "integer"}, "order": {"type": "string"}}}
+    report = _run_texts(spec("Page", [paged]), spec("OffsetPage", [{"properties": {"limit": {"type": "integer"}}}]))
+    removed = sorted((f.change.pointer, f.level.value, f.operations, f.message) for f in report.findings
+                     if f.rule == "schema.property.removed")
+    assert removed == [
+        ("/components/schemas/Page/allOf/0/properties/offset", "breaking", ("GET /a",), "property Page.offset removed"),
+        ("/components/schemas/Page/allOf/0/properties/order", "breaking", ("GET /a", "GET /b"),
+         "property 2 places: Page.order and GET /b response 200: order removed")]
+
+
+def test_the_same_named_alternative_added_to_the_bodies_of_several_operations_is_one_finding() -> None:
+    """Stripe's GET and POST /v1/terminal/readers/{reader} may both now answer deleted_terminal.reader."""
+    def spec(members: list[str]) -> dict[str, object]:
+        body = {"anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in members]}
+        return {"openapi": "3.0.3", "info": {"title": "r", "version": "1"}, "paths": {"/readers/{id}": {
+            method: {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": body}}}}}
+            for method in ("get", "post")}},
+            "components": {"schemas": {"Reader": {"type": "object"}, "DeletedReader": {"type": "object"}}}}
+    report = _run_texts(spec(["Reader"]), spec(["Reader", "DeletedReader"]))
+    added = [(f.change.pointer, f.level.value, f.operations) for f in report.findings
+             if f.rule == "schema.any-of.member-added"]
+    assert added == [("/paths/~1readers~1{id}/get/responses/200/content/application~1json/schema/anyOf/1", "breaking",
+                      ("GET /readers/{id}", "POST /readers/{id}"))]

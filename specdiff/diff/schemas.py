@@ -120,8 +120,7 @@ class SchemaDiffer:
         if (_composed(old.schema) or _composed(new.schema)) and self._read_as_one(old, new, where):
             return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
-            old = Side(*self.old_normal.unwrap(old.schema, old.pointer), old.document)
-            new = Side(*self.new_normal.unwrap(new.schema, new.pointer), new.document)
+            old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
         if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
             if not self._union_against_plain(old, new, where):
                 self._keywords(old, new, where)
@@ -405,12 +404,12 @@ class SchemaDiffer:
         The other members are reported as added (or removed), so `{type: string}` becoming
         `{anyOf: [{type: string}, {enum: [""]}]}` is one new member, not a lost type and two new members.
         """
-        for keyword in ("anyOf", "oneOf"):
-            old_members, new_members = old.schema.get(keyword), new.schema.get(keyword)
+        for keyword in ("anyOf", "oneOf", "items"):
+            old_members, new_members = _union_members(old, keyword), _union_members(new, keyword)
             if isinstance(old_members, list) == isinstance(new_members, list):
                 continue
             union, plain = (new, old) if isinstance(new_members, list) else (old, new)
-            if any(isinstance(plain.schema.get(k), list) for k in ("anyOf", "oneOf")):
+            if any(isinstance(_union_members(plain, k), list) for k in ("anyOf", "oneOf", "items")):
                 return False
             normal = self.new_normal if union is new else self.old_normal
             members = self._members(keyword, union, normal, rename=union is old)
@@ -431,7 +430,8 @@ class SchemaDiffer:
             for key, (pointer, schema) in members.items():
                 if key != closest:
                     kind = "added" if union is new else "removed"
-                    self.emit(change(kind, "schema", keyword, old=None if kind == "added" else key,
+                    self.emit(change(kind, "schema", "anyOf" if keyword == "items" else keyword,
+                                     old=None if kind == "added" else key,
                                      new=key if kind == "added" else None, where=where,
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
@@ -591,6 +591,24 @@ class SchemaDiffer:
                 found[f"#{inline}"] = (pointer, member)
                 inline += 1
         return found
+
+
+def _union_members(side: Side, keyword: str) -> Any:
+    """The members of a union written with `keyword`. Swagger 2.0 and OpenAPI 3.0 have no tuples, so a list of
+    `items` on a schema that is not an array is how some specs (Slack's) write "one of these": read as `anyOf`,
+    a plain user object that became `{items: [user, enterprise user]}` keeps its properties."""
+    if keyword != "items":
+        return side.schema.get(keyword)
+    if side.document.dialect in ("swagger-2.0", "openapi-3.0") and "array" not in type_set(
+            side.schema, side.document.dialect):
+        return side.schema.get("items")
+    return None
+
+
+def _unwrapped(side: Side, normal: Normaliser) -> Side:
+    """`side` past an `allOf` of one part; as it is, with where each joined part writes what, when it has none."""
+    schema, pointer = normal.unwrap(side.schema, side.pointer)
+    return side if schema is side.schema else Side(schema, pointer, side.document)
 
 
 def _plain(beside: Schema | None) -> Schema:
