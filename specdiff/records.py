@@ -200,8 +200,14 @@ class Finding:
         """Stable id from structured fields only (never message text): survives rewording and renaming."""
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
-    def sort_key(self) -> tuple[int, str, str, str]:
-        return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)
+    def sort_key(self) -> tuple[int, str, str, str, str, str, str, str, str, str, str]:
+        """Most severe first, then by place, pointer and rule; then by what changed there, so that two findings
+        at one place (an item added to a list at the index where another item changed) come out in one order
+        whatever order they were found in: the order is total, reports are the same bytes on every run."""
+        change, ctx = self.change, self.change.context
+        return (self.level.rank, ctx.label(), change.pointer, self.rule, change.kind, change.attribute,
+                ctx.long_label(), ctx.document or "", change.old_pointer or "", _ordering_text(change.old),
+                _ordering_text(change.new))
 
 
 def fingerprint(rule: str, change: Change) -> str:
@@ -212,6 +218,11 @@ def fingerprint(rule: str, change: Change) -> str:
         sort_keys=True, default=str, separators=(",", ":"),
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _ordering_text(value: Any) -> str:
+    """A value as canonical JSON, to order findings that tie on everything else by their values."""
+    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
 def _plain(value: Any) -> Any:
