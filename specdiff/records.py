@@ -255,14 +255,21 @@ class Report:
     spec: str = ""
     #: the reference date (`YYYY-MM-DD`) sunset dates and ignore expiry were judged against
     today: str = ""
+    #: how clients were taken to read responses (READERS): the configuration's `response-readers`, else the
+    #: policy's default; several verdicts key on it, so a report names it
+    readers: str = ""
+    readers_configured: bool = False
 
     @property
     def policy_label(self) -> str:
-        """`spec: OpenAPI (no Kubernetes markers); policy: openapi; as of 2026-01-15`: what the specs are, the
-        policy that judged them (with "as configured" when the user chose it) and the reference date sunsets were
-        judged on, as report headers show it: a CI run can be repeated with `--today`."""
+        """`spec: OpenAPI (no Kubernetes markers); policy: openapi; response readers: validating; as of
+        2026-01-15`: what the specs are, the policy and response readers that judged them (with "as configured"
+        when the user chose them) and the reference date sunsets were judged on, as report headers show it: a CI
+        run can be repeated with the same settings."""
         policy = f"{self.policy} (as configured)" if self.policy_reason == "as configured" else self.policy
         label = f"spec: {self.spec}; policy: {policy}" if self.spec else f"policy: {policy}"
+        if self.readers:
+            label += f"; response readers: {self.readers}" + (" (as configured)" if self.readers_configured else "")
         return f"{label}; as of {self.today}" if self.today else label
 
     def count(self, level: Level) -> int:
@@ -302,6 +309,7 @@ class History:
     versions: tuple[Version, ...]
     steps: tuple[Step, ...]
     trace: Trace | None = None  # `--trace THING`: the life of one element across the versions
+    today: str = ""  # the reference date (`YYYY-MM-DD`) every step was judged on, as a report's `today`
 
     @property
     def findings(self) -> tuple[Finding, ...]:
