@@ -21,7 +21,7 @@ from specdiff.graph.model import SpecGraph
 from specdiff.graph.selection import selected
 from specdiff.group import InlinedCopies, group
 from specdiff.load.document import Document
-from specdiff.records import Change, Finding, Report, SourceInfo
+from specdiff.records import DEFAULT_READERS, Change, Finding, Report, SourceInfo
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
@@ -96,7 +96,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
         raise InputError(f"more than {most} changes found (--max-changes)", file=f"{old.name} and {new.name}") from None
     today = today or utc_today()
     calendar = Calendar(today, config.deprecation_days if config is not None else {})
-    readers = config.response_readers if config is not None else None
+    configured_readers = config.response_readers if config is not None else None
+    readers = configured_readers or DEFAULT_READERS[ecosystem.policy]
     findings = sorted(classify(placed(found, old_graph, new_graph), ecosystem.policy, readers, calendar),
                       key=Finding.sort_key)
     if whole != (old_graph, new_graph):  # a schema only left-out operations reach is left out with them
@@ -115,7 +116,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
         # CRDs inline each Go type at every field using it; an API server's spec names its types instead
         findings = group(findings, InlinedCopies(old.data, new.data) if ecosystem.spec == "crd" else None)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
-                  notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat())
+                  notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat(),
+                  readers=readers, readers_configured=configured_readers is not None)
 
 
 def _left_out(change: Change, reached: tuple[str, ...], whole: tuple[SpecGraph, SpecGraph]) -> bool:

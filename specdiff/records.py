@@ -200,8 +200,14 @@ class Finding:
         """Stable id from structured fields only (never message text): survives rewording and renaming."""
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
-    def sort_key(self) -> tuple[int, str, str, str]:
-        return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)
+    def sort_key(self) -> tuple[int, str, str, str, str, str, str, str, str, str, str]:
+        """Most severe first, then by place, pointer and rule; then by what changed there, so that two findings
+        at one place (an item added to a list at the index where another item changed) come out in one order
+        whatever order they were found in: the order is total, reports are the same bytes on every run."""
+        change, ctx = self.change, self.change.context
+        return (self.level.rank, ctx.label(), change.pointer, self.rule, change.kind, change.attribute,
+                ctx.long_label(), ctx.document or "", change.old_pointer or "", _ordering_text(change.old),
+                _ordering_text(change.new))
 
 
 def fingerprint(rule: str, change: Change) -> str:
@@ -212,6 +218,11 @@ def fingerprint(rule: str, change: Change) -> str:
         sort_keys=True, default=str, separators=(",", ":"),
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _ordering_text(value: Any) -> str:
+    """A value as canonical JSON, to order findings that tie on everything else by their values."""
+    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
 def _plain(value: Any) -> Any:
@@ -244,14 +255,21 @@ class Report:
     spec: str = ""
     #: the reference date (`YYYY-MM-DD`) sunset dates and ignore expiry were judged against
     today: str = ""
+    #: how clients were taken to read responses (READERS): the configuration's `response-readers`, else the
+    #: policy's default; several verdicts key on it, so a report names it
+    readers: str = ""
+    readers_configured: bool = False
 
     @property
     def policy_label(self) -> str:
-        """`spec: OpenAPI (no Kubernetes markers); policy: openapi; as of 2026-01-15`: what the specs are, the
-        policy that judged them (with "as configured" when the user chose it) and the reference date sunsets were
-        judged on, as report headers show it: a CI run can be repeated with `--today`."""
+        """`spec: OpenAPI (no Kubernetes markers); policy: openapi; response readers: validating; as of
+        2026-01-15`: what the specs are, the policy and response readers that judged them (with "as configured"
+        when the user chose them) and the reference date sunsets were judged on, as report headers show it: a CI
+        run can be repeated with the same settings."""
         policy = f"{self.policy} (as configured)" if self.policy_reason == "as configured" else self.policy
         label = f"spec: {self.spec}; policy: {policy}" if self.spec else f"policy: {policy}"
+        if self.readers:
+            label += f"; response readers: {self.readers}" + (" (as configured)" if self.readers_configured else "")
         return f"{label}; as of {self.today}" if self.today else label
 
     def count(self, level: Level) -> int:
@@ -291,6 +309,7 @@ class History:
     versions: tuple[Version, ...]
     steps: tuple[Step, ...]
     trace: Trace | None = None  # `--trace THING`: the life of one element across the versions
+    today: str = ""  # the reference date (`YYYY-MM-DD`) every step was judged on, as a report's `today`
 
     @property
     def findings(self) -> tuple[Finding, ...]:

@@ -14,9 +14,10 @@ import re
 import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
+from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
 from specdiff.load import load
@@ -149,6 +150,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     """
     if len(versions) < 2:
         raise UsageError("a history needs at least two versions")
+    today = settings.today or utc_today()
+    settings = replace(settings, today=today)  # one reference date for every step, named once in the history
     if settings.trace is not None and not settings.trace.strip():
         raise UsageError("--trace needs a THING: a group-version, an operation or a type and field")
     sources = [version.source for version in versions]
@@ -180,7 +183,7 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     if failed and not keep_going:
         raise InputError(failed[0])
     steps = tuple(Step(marked[i], marked[i + 1], *results[i]) for i in range(total))
-    train = History(marked, steps)
+    train = History(marked, steps, today=today.isoformat())
     if settings.trace is None:
         return train
     presences = dict(pair for outcome in outcomes for pair in outcome.presences)
@@ -188,7 +191,7 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     if not traced.present_in and not traced.events:
         raise UsageError(f"--trace {settings.trace!r}: no version holds it; name a group-version (apps/v1beta1), an "
                          "operation (GET /pets) or a type and field (PodSpec.workloadRef), as reports do")
-    return History(marked, steps, traced)
+    return History(marked, steps, traced, today.isoformat())
 
 
 def default_jobs() -> int:

@@ -315,7 +315,7 @@ def test_first_run_comments_and_the_next_run_updates_that_comment(
                              "report-dir": str(tmp_path / "run1" / "specdiff")}
     log = first.log("Compare with the base")
     assert (f"specdiff {base}:api/openapi.yaml -> api/openapi.yaml (spec: OpenAPI (no Kubernetes markers); "
-            "policy: openapi; as of ") in log  # the runner's date in UTC
+            "policy: openapi; response readers: validating; as of ") in log  # the runner's date in UTC
     assert "\n::error file=api/openapi.yaml,line=" in log  # annotations on the spec's lines
     assert first.summary.startswith("<!-- specdiff -->\n### specdiff: API compatibility\n")
     assert "`schema.property.removed`" in first.summary

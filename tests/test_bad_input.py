@@ -402,7 +402,8 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
                       "plain.json": plain})
     for old, new in (("good.yaml", "bom.yaml"), ("plain.json", "bom.json")):
         assert _compare(tmp_path, monkeypatch, old, new, "--today", "2026-01-15") == (
-            0, f"specdiff {old} -> {new} (spec: OpenAPI (no Kubernetes markers); policy: openapi; as of 2026-01-15)\n"
+            0, f"specdiff {old} -> {new} (spec: OpenAPI (no Kubernetes markers); policy: openapi; response readers: "
+            "validating; as of 2026-01-15)\n"
             "0 breaking, 0 dangerous, 0 safe\n"
             "\nNo changes found.\n",
             "")

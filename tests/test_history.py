@@ -137,7 +137,7 @@ def test_every_format_renders_the_timeline(series: list[str]) -> None:
     text = render_history(history, "text")
     assert text.splitlines()[:7] == [
         "specdiff history: 4 versions, 3 steps (spec: OpenAPI (no Kubernetes markers); policy: openapi; "
-        "as of 2026-01-15)", "",
+        "response readers: validating; as of 2026-01-15)", "",
         "step      breaking  dangerous       safe",
         "v1 → v2          0          0          1",
         "v2 → v3          1          0          0",

@@ -68,7 +68,7 @@ def test_a_policy_asked_for_says_so_and_leaves_what_the_spec_is() -> None:
     assert (report.policy, report.policy_reason, report.spec) == (
         "kubernetes", "as configured", "OpenAPI (no Kubernetes markers)")
     assert report.policy_label == ("spec: OpenAPI (no Kubernetes markers); policy: kubernetes (as configured); "
-                                   "as of 2026-01-15")
+                                   "response readers: tolerant; as of 2026-01-15")
 
 
 def zero_default(markers: bool) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -55,7 +55,7 @@ def test_every_report_format_names_the_reference_date(pair: tuple[str, str], tmp
                         *formats)
     assert (code, err) == (1, "")
     for name in ("specdiff.txt", "specdiff.md", "specdiff.html"):
-        assert "policy: openapi; as of 2030-06-29" in (folder / name).read_text(encoding="utf-8"), name
+        assert "; as of 2030-06-29" in (folder / name).read_text(encoding="utf-8"), name
     assert json.loads((folder / "specdiff.json").read_text())["today"] == "2030-06-29"
     sarif = json.loads((folder / "specdiff.sarif").read_text())
     assert sarif["runs"][0]["properties"]["today"] == "2030-06-29"
@@ -75,7 +75,10 @@ def test_a_reference_date_that_is_no_date_is_a_one_line_error(pair: tuple[str, s
 def test_history_judges_every_step_on_the_reference_date(pair: tuple[str, str]) -> None:
     code, out, _ = _cli("history", *pair, "--no-config", "--policy", "openapi", "--today", "2030-07-01")
     assert code == 0
-    assert out.splitlines()[0].endswith("policy: openapi (as configured); as of 2030-07-01)")
+    assert out.splitlines()[0].endswith("policy: openapi (as configured); response readers: validating; "
+                                        "as of 2030-07-01)")
+    code, out, _ = _cli("history", *pair, "--no-config", "--today", "2030-07-01", "--format", "json")
+    assert (code, json.loads(out)["today"]) == (0, "2030-07-01")
 
 
 def test_the_python_api_takes_the_reference_date(pair: tuple[str, str]) -> None:

@@ -187,7 +187,7 @@ def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob
 
 Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
-policy: openapi; as of 2026-01-15): 3 breaking, 0 dangerous, 1 safe.
+policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous, 1 safe.
 
 ## Breaking changes (action required)
 

@@ -72,7 +72,8 @@ def test_layout_marker_counts_breaking_table_then_folded_rest() -> None:
     lines = text.splitlines()
     assert lines[:2] == [MARKER, "### specdiff: API compatibility"]
     assert lines[2] == ("`tests/specs/hostile-old.yaml` → `tests/specs/hostile-new.yaml` · "
-                        "spec: OpenAPI (no Kubernetes markers); policy: openapi; as of 2026-01-15 · "
+                        "spec: OpenAPI (no Kubernetes markers); policy: openapi; response readers: validating; "
+                        "as of 2026-01-15 · "
                         "🔴 **4** breaking · 🟠 **0** dangerous · 🟢 **1** safe")
     assert lines[4:7] == ["#### Breaking changes", "| rule | where | change | why |", "|---|---|---|---|"]
     rules = [re.match(r"\| `([^`]+)`", line).group(1) for line in lines if line.startswith("| `")]  # type: ignore

@@ -15,6 +15,7 @@ from specdiff.config import load_config
 from specdiff.errors import ConfigError
 from specdiff.load import load_text
 from specdiff.pipeline import run
+from specdiff.report import render
 
 MUSEUM = "openapi/museum-3.1/museum-2024-{}.yaml"
 
@@ -57,6 +58,26 @@ def test_a_longer_max_length_in_a_request_only_is_safe_whatever_the_readers() ->
     for readers in ("validating", "tolerant"):
         assert _verdicts(spec(10), spec(99), "openapi", {"response-readers": readers}) == [
             ("schema.constraint-loosened", pointer, "safe")]
+
+
+@pytest.mark.parametrize(("policy", "readers", "named"), [
+    ("openapi", None, "validating"), ("kubernetes", None, "tolerant"),
+    ("openapi", "tolerant", "tolerant (as configured)"), ("kubernetes", "validating", "validating (as configured)")])
+def test_every_report_that_names_the_policy_names_the_response_readers_beside_it(
+        policy: str, readers: str | None, named: str) -> None:
+    """Verdicts such as a loosened response constraint key on how clients read responses: a report says which
+    setting judged them, the policy's default or the configuration's."""
+    config = {"response-readers": readers} if readers else None
+    old, new = (_used(schemas) for schemas in LOOSENED)
+    report = run_case({"old": old, "new": new, "policy": policy, "config": config, "today": "2026-01-15"})
+    header = f"policy: {policy} (as configured); response readers: {named}; as of 2026-01-15"
+    assert report.policy_label == f"spec: OpenAPI (no Kubernetes markers); {header}"
+    for name in ("text", "markdown", "html", "release-notes"):
+        assert header in render(report, name), name
+    value = named.split()[0]
+    assert json.loads(render(report, "json"))["response_readers"] == value
+    assert json.loads(render(report, "sarif"))["runs"][0]["properties"]["response_readers"] == value
+    assert f'<property name="response_readers" value="{value}" />' in render(report, "junit")
 
 
 def test_response_readers_must_be_one_of_the_two(tmp_path: Path) -> None:

@@ -42,21 +42,31 @@ def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[st
 
 def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where
              ) -> Iterator[Change]:
-    places: list[tuple[list[Any], Any, Any]] = [([], before, after)]
+    places: list[tuple[list[Any], list[Any], Any, Any]] = [([], [], before, after)]
     if before is not MISSING and after is not MISSING:
         from deepdiff import DeepDiff  # loaded only when a keyword no family models differs (most runs: never)
         from deepdiff.helper import notpresent
 
         found = DeepDiff(before, after, view="tree")
-        places = [(level.path(output_format="list"), MISSING if level.t1 is notpresent else level.t1,
-                   MISSING if level.t2 is notpresent else level.t2) for levels in found.values() for level in levels]
+        # (the place deepdiff names, the place on the new side: a list item that changed may have moved, old index
+        # 3 being new index 6; old value; new value)
+        places = [(level.path(output_format="list"), level.path(output_format="list", use_t2=True),
+                   MISSING if level.t1 is notpresent else level.t1, MISSING if level.t2 is notpresent else level.t2)
+                  for levels in found.values() for level in levels]
         if not places or len(places) > MOST_PLACES:
-            places = [([], before, after)]
-    for inner, o, n in sorted(places, key=lambda place: [str(token) for token in place[0]]):
-        tokens = (key, *(str(token) for token in inner))
-        at = join_pointer(tokens)
+            places = [([], [], before, after)]
+    for named, in_new, o, n in sorted(places, key=_reading_order):
         kind = "added" if o is MISSING else "removed" if n is MISSING else "modified"
+        tokens = (key, *(str(token) for token in named))
         yield change(kind, "extension" if key.startswith("x-") else "keyword", "/".join(tokens),
                      old=None if o is MISSING else o, new=None if n is MISSING else n, where=where,
-                     old_pointer=None if kind == "added" else old_pointer + at,
-                     new_pointer=None if kind == "removed" else new_pointer + at)
+                     old_pointer=None if kind == "added" else old_pointer + join_pointer(tokens),
+                     new_pointer=None if kind == "removed" else new_pointer + join_pointer((key, *map(str, in_new))))
+
+
+def _reading_order(place: tuple[list[Any], list[Any], Any, Any]) -> tuple[Any, ...]:
+    """Places in document order (list indexes as numbers, 2 before 10); at one place, an item removed, then
+    changed, then added. deepdiff reports its kinds of difference in an order that varies from run to run."""
+    named, _, o, n = place
+    tokens = tuple((0, token, "") if isinstance(token, int) else (1, 0, str(token)) for token in named)
+    return tokens, 0 if n is MISSING else 1 if o is not MISSING else 2

@@ -19,6 +19,7 @@ def envelope(report: Report) -> dict[str, Any]:
         "spec": report.spec,
         "policy": report.policy,
         "policy_reason": report.policy_reason,
+        "response_readers": report.readers,
         "today": report.today,
         "old": _source(report.old),
         "new": _source(report.new),

@@ -33,7 +33,7 @@ def render(report: Report, options: RenderOptions) -> str:
                                                 **counts, "skipped": "0"})
     properties = ET.SubElement(suite, "properties")
     for name, value in (("spec", report.spec), ("policy", report.policy), ("policy_reason", report.policy_reason),
-                        ("today", report.today), ("old", report.old.name),
+                        ("response_readers", report.readers), ("today", report.today), ("old", report.old.name),
                         ("new", report.new.name), ("fail_on", options.fail_on)):
         ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
     for rule_id in sorted(by_rule):

@@ -98,7 +98,7 @@ def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: b
 def _spans(text: str, names: list[str]) -> str:
     """`text` escaped, with the places it names as code spans (`PodSpec.workloadRef`), as Kubernetes' notes
     write fields."""
-    names = sorted({n for n in names if n}, key=len, reverse=True)
+    names = sorted({n for n in names if n}, key=lambda n: (-len(n), n))  # longest first: the whole name wins
     if not names:
         return escape(text)
     pattern = re.compile(r"(?<![\w./])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)")

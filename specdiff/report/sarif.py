@@ -35,7 +35,7 @@ def render(report: Report, options: RenderOptions) -> str:
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, rule_ids.index(f.rule), options) for f in findings],
         "properties": {"spec": report.spec, "policy": report.policy, "policy_reason": report.policy_reason,
-                       "today": report.today, "old": report.old.name,
+                       "response_readers": report.readers, "today": report.today, "old": report.old.name,
                        "new": report.new.name},
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}

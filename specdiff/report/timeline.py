@@ -233,6 +233,10 @@ def _html(history: History) -> str:
 # --- json -------------------------------------------------------------------------------------------------------
 
 
+#: what each step's record says of its pair, as the single-report envelope says it
+_STEP_KEYS = ("spec", "policy", "policy_reason", "response_readers", "findings", "notes")
+
+
 def envelope(history: History) -> dict[str, Any]:
     """The versioned envelope: each step carries what the single-report envelope says of its pair."""
     from specdiff.report.json_envelope import envelope as report_envelope
@@ -243,14 +247,15 @@ def envelope(history: History) -> dict[str, Any]:
                                   "summary": step.summary()}
         if step.report is not None:
             single = report_envelope(step.report)
-            record.update({key: single[key] for key in ("spec", "policy", "policy_reason", "findings", "notes")})
+            record.update({key: single[key] for key in _STEP_KEYS})
         else:
-            record.update({"spec": None, "policy": None, "policy_reason": None, "findings": [], "notes": []})
+            record.update({key: [] if key in ("findings", "notes") else None for key in _STEP_KEYS})
         steps.append(record)
     return {
         "schema_version": SCHEMA_VERSION,
         "specdiff_version": __version__,
         "kind": "history",
+        "today": history.today,
         "summary": {**history.summary(), "versions": len(history.versions), "steps": len(history.steps),
                     "unreadable": sum(1 for v in history.versions if v.error)},
         "versions": [{"label": v.label, "source": v.source, "error": v.error} for v in history.versions],
