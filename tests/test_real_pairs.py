@@ -56,6 +56,13 @@ def test_stripe_2022_03_31_to_04_01_removes_eu_bank_transfer_as_breaking() -> No
     assert removed[named + "/properties/eu_bank_transfer"] == "breaking"
 
 
+def test_github_2020_12_to_2021_05_alert_number_read_only_in_a_path_parameter_is_safe() -> None:
+    """`alert-number` is written only as a path parameter's value and read in alert bodies: `readOnly` there
+    takes nothing from writers."""
+    report = compare("openapi/github/api.github.com-2020-12-03.json", "openapi/github/api.github.com-2021-05-12.json")
+    assert found(report, "schema.read-only-added") == {"/components/schemas/alert-number/readOnly": "safe"}
+
+
 def test_slack_2020_04_to_2020_10_removes_the_channels_methods() -> None:
     report = compare("openapi/slack-web-api-swagger2/slack_web_openapi_v2-2020-04-03.json",
                      "openapi/slack-web-api-swagger2/slack_web_openapi_v2-2020-10-06.json", grouped=False)

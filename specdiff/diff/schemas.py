@@ -233,10 +233,20 @@ class SchemaDiffer:
         if old_value is not MISSING and new_value is not MISSING and canonical(old_value) == canonical(new_value):
             return
         kind = presence(old_value, new_value)
+        facts = {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {}
         self.emit(change(kind, node, keyword, old=None if old_value is MISSING else old_value,
                          new=None if new_value is MISSING else new_value, where=where,
                          old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
-                         new_pointer=None if kind == "removed" else keyword_pointer(new, keyword)))
+                         new_pointer=None if kind == "removed" else keyword_pointer(new, keyword), **facts))
+
+    def _only_in_parameters(self, new: Side, where: Where) -> bool:
+        """Whether requests carry the place only as parameter values, never in a body (graph.model): what the
+        named schema holding it is used as, else the part of the operation that writes it."""
+        home = self.new_normal.resolver.home(new.document, new.pointer)
+        if home is not None:
+            return self.new.only_parameters_write(home[0])
+        part = where.context.part
+        return part is not None and part.kind == "parameter"
 
     def _enum(self, old: Side, new: Side, where: Where) -> None:
         """Enum values from `enum`, or from the "Possible enum values:" list a live Kubernetes spec documents."""

@@ -78,7 +78,7 @@ VOCABULARY: dict[str, Node] = {
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
-                    "enforced": (bool,), **_SUNSET}),
+                    "enforced": (bool,), "only_in_parameters": (bool,), **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"), {"value": _ANY, "deprecated": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),

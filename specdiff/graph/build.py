@@ -291,8 +291,8 @@ class Builder:
         self.graph.add_node(node)
         uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
         for direction, schema, at, written in self._operation_schemas(op):
-            if op.reversed:
-                direction = "response" if direction == "request" else "request"
+            if op.reversed:  # (the parameters of a webhook or callback are sent by the API, read by the client)
+                direction = "request" if direction == "response" else "response"
             for target in self._schema_refs(schema, at, written or self.doc):
                 uses.setdefault(target, set()).add(direction)
         self.graph.add_edges_from((node, ("schema", target), {"directions": directions})
@@ -301,10 +301,12 @@ class Builder:
 
     @staticmethod
     def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None]]:
+        """(direction, schema, pointer, document) of each schema the operation uses: a parameter's value is
+        written as the request is, but apart from its body ("parameter"), where `readOnly` says nothing."""
         uses: list[tuple[str, Schema, str, Document | None]] = []
         for param in op.parameters.values():
             if param.schema is not None:
-                uses.append(("request", param.schema, param.pointer, param.document))
+                uses.append(("parameter", param.schema, param.pointer, param.document))
         if op.body:
             uses += [("request", m.schema, m.pointer, m.document) for m in op.body.media.values()
                      if m.schema is not None]

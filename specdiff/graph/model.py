@@ -216,7 +216,8 @@ class SpecGraph:
     """Operations, named schemas and the networkx graph of who uses whom, in which direction.
 
     Nodes are ("op", key) and ("schema", name); an edge op -> schema carries the directions in which the
-    operation uses it; schema -> schema edges mean "refers to".
+    operation uses it (request, response, or parameter: a request's parameter values, apart from its body);
+    schema -> schema edges mean "refers to".
     """
 
     document: Document
@@ -274,13 +275,21 @@ class SpecGraph:
             self._directions = self._all_directions()
         return schema in self._directions
 
+    def only_parameters_write(self, schema: str) -> bool:
+        """Whether requests carry a named schema only as parameter values, never in a body: `readOnly` governs
+        the properties of bodies, so a schema written only there may gain it without a writer noticing."""
+        if self._directions is None:
+            self._directions = self._all_directions()
+        directions = self._directions.get(schema, set())
+        return "parameter" in directions and "request" not in directions
+
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
         # the operations' edges, read once: networkx's edge iterator reads its dicts directly, where the
         # views of `succ` make a Python call for each edge
         used = list(self.graph.out_edges([("op", key) for key in self.operations], data="directions"))
         found: dict[str, set[str]] = {}
-        for direction in ("request", "response"):
+        for direction in ("request", "parameter", "response"):
             frontier = [target for _, target, directions in used if direction in directions]
             seen: set[Any] = set()
             while frontier:
@@ -496,6 +505,7 @@ class SpecGraph:
 
 
 def _direction(directions: set[str]) -> str:
+    directions = {"request" if direction == "parameter" else direction for direction in directions}
     if directions == {"request"}:
         return "request"
     if directions == {"response"}:
