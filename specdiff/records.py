@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from specdiff.notation import part_text, where
+from specdiff.notation import part_text, type_where, where
 
 if TYPE_CHECKING:
     from specdiff.trace import Trace
@@ -85,6 +85,10 @@ class Context:
     field: tuple[str, ...] = ()  # the steps from the schema or part to the place: (".spec", ".containers", "[]")
     #: the operations the change reaches (its own, or those using the schema it is in), set before classify
     operations: tuple[str, ...] = ()
+    #: the kinds whose fields reach the schema, each with the shortest steps from it
+    #: (`(("policy/v1/PodDisruptionBudget", (".status",)),)`): what a reader's notation names the place by; display
+    #: only, so fingerprints, baselines, ignores and sort order never read it
+    held_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def at(self, path_suffix: str) -> Context:
         """This context with `path_suffix` added to the field path.
@@ -95,19 +99,20 @@ class Context:
         """
         return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
                        self.stability, self.document, self.resource, self.kind, self.method, self.route, self.part,
-                       (*self.field, path_suffix), self.operations)
+                       (*self.field, path_suffix), self.operations, self.held_by)
 
     def within(self, part: Part) -> Context:
         """This operation's context in one of its parts (a response's header within that response), with no
         field path yet."""
         return Context(self.operation, self.schema, part_text(part), self.gvk, self.group_version, self.stability,
-                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations)
+                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations,
+                       self.held_by)
 
     def reaching(self, operations: tuple[str, ...]) -> Context:
         """This context with the operations the change reaches (the pipeline's, before classify)."""
         return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
                        self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
-                       operations)
+                       operations, self.held_by)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
@@ -123,6 +128,11 @@ class Context:
         """Where the change is, as a person reads it: `core/v1 PodSpec.workloadRef`, `POST /pets request body:
         name` (specdiff/notation.py decides the notation)."""
         return where(self)
+
+    def type_label(self) -> str:
+        """The location by its type, `policy/v1 PodDisruptionBudgetStatus.currentHealthy`, as versions before
+        the kind notation wrote it: findings sort by it, so the notation never reorders a report."""
+        return type_where(self)
 
     def long_label(self) -> str:
         """The location with full names, as earlier versions wrote it: `io.k8s.api.core.v1.PodSpec .workloadRef`
@@ -201,7 +211,7 @@ class Finding:
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str]:
-        return (self.level.rank, self.change.context.label(), self.change.pointer, self.rule)
+        return (self.level.rank, self.change.context.type_label(), self.change.pointer, self.rule)
 
 
 def fingerprint(rule: str, change: Change) -> str:
