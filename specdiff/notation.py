@@ -47,11 +47,16 @@ def _inside(ctx: Context) -> str:
 
 def name(ctx: Context) -> str:
     """The place without its scope: what a message names, once."""
+    return _name(ctx, ctx.held_by) + used_by(ctx)
+
+
+def bare(ctx: Context) -> str:
+    """The place without its scope or the kinds that use its type: what a code span shows of it."""
     return _name(ctx, ctx.held_by)
 
 
 def _name(ctx: Context, held: Holders) -> str:
-    """The place named from the one kind in `held` that reaches it, else by its type (with the kinds in `held`)."""
+    """The place named from the one kind in `held` that reaches it, else by its type."""
     if ctx.operation:
         inside = _inside(ctx)
         if inside and ctx.part is not None:
@@ -64,15 +69,16 @@ def _name(ctx: Context, held: Holders) -> str:
     else:
         head = type_name(ctx) or ctx.document or ctx.group_version or ""
     if path and head and path[:1].isalnum():
-        return f"{head} {path}{_used_by(held)}"
-    return head + path + _used_by(held)
+        return f"{head} {path}"
+    return head + path
 
 
-def _used_by(held: Holders) -> str:
+def used_by(ctx: Context) -> str:
     """` (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)` for a type several kinds use (a kind is counted
     once however many group-versions serve it), ` (used by ResourceSlice in 3 group-versions)` for one kind's
     versions; "" for a type one kind or none uses."""
-    if len(held) < 2:
+    held = ctx.held_by
+    if len(held) < 2 or ctx.operation:
         return ""
     kinds = distinct(gvk.rpartition("/")[2] for gvk, _ in held)
     if len(kinds) == 1:
