@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -87,8 +88,9 @@ class Context:
     operations: tuple[str, ...] = ()
     #: the kinds whose fields reach the schema, each with the shortest steps from it
     #: (`(("policy/v1/PodDisruptionBudget", (".status",)),)`): what a reader's notation names the place by; display
-    #: only, so fingerprints, baselines, ignores and sort order never read it
-    held_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: only, so fingerprints, baselines, ignores, sort order and equality never read it (nor hash it: a
+    #: type many kinds use has a long one)
+    held_by: tuple[tuple[str, tuple[str, ...]], ...] = declared(default=(), compare=False)
 
     def at(self, path_suffix: str) -> Context:
         """This context with `path_suffix` added to the field path.

@@ -24,6 +24,8 @@ Fields = list[tuple[tuple[str, ...], str]]
 
 _STEPS = {"items": "[]", "additionalProperties": "{}"}
 _COMPOSITIONS = ("allOf", "oneOf", "anyOf")
+#: the keywords through which a schema may lead to another
+_LEADS = frozenset(("$ref", "properties", *_STEPS, *_COMPOSITIONS))
 
 
 def kind_paths(graph: SpecGraph) -> dict[str, Holders]:
@@ -62,14 +64,20 @@ def _is_kind(named: NamedSchema | None) -> bool:
 def _fields(graph: SpecGraph, named: NamedSchema) -> Fields:
     """The named schemas a schema's fields lead to, in the order the schema writes them."""
     resolver = graph.normal.resolver
+    # the graph already knows which named schemas this one refers to: a ref that ends in one of their names is
+    # that schema, and only another spelling is resolved again
+    refers_to = {target for _, target in graph.graph.out_edges(("schema", named.name))}
     found: Fields = []
+    if not refers_to:
+        return found  # a leaf type such as Time: its fields lead nowhere
 
     def walk(schema: Any, steps: tuple[str, ...]) -> None:
-        if not isinstance(schema, dict):
-            return
+        if not isinstance(schema, dict) or _LEADS.isdisjoint(schema):
+            return  # most fields are plain values: not walked into
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
-            target = resolver.named(ref, named.document, named.pointer)
+            last = ref.rpartition("/")[2]
+            target = last if ("schema", last) in refers_to else resolver.named(ref, named.document, named.pointer)
             if target is not None and target in graph.schemas:
                 found.append((steps, target))
         properties = schema.get("properties")
