@@ -611,7 +611,7 @@ def render_baseline(findings: Iterable[Any], kept: Iterable[BaselineEntry] = ())
     `kept` are entries of an existing baseline that stay (with their comments) beside the findings added."""
     rows = {entry.fingerprint: entry.comment for entry in kept}
     for finding in findings:
-        location = finding.change.context.label() or finding.change.pointer
+        location = finding.change.context.type_label() or finding.change.pointer  # as earlier baselines
         rows[finding.fingerprint] = " ".join(f"{finding.rule} {location}".splitlines())  # one line, as read back
     lines = ["# specdiff baseline: accepted findings, one fingerprint a line (rule and location after #)."]
     lines += [f"{fp}  # {rows[fp]}" for fp in sorted(rows)]

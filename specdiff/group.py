@@ -38,8 +38,8 @@ from typing import Any
 
 from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
+from specdiff.notation import by_type, name, part, scope, where
 from specdiff.notation import distinct as _distinct
-from specdiff.notation import name, part, scope, where
 from specdiff.records import Change, Context, Finding, _plain
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
@@ -255,7 +255,9 @@ def _message(members: Sequence[Finding]) -> str:
             value = value.replace(old, new)
         values[key] = value
     names = _distinct(name(m.change.context) for m in members)
-    if len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
+    if len(names) > 1 and len(_distinct(by_type(m.change.context) for m in members)) == 1:
+        values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
+    elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         what = "places" if any(m.change.context.path for m in members) else "schemas"

@@ -1,8 +1,10 @@
 """How a report names a place, in the notation of its ecosystem; the one place that decides it.
 
-- Kubernetes and CRD schemas: the short type name, then the field path (`PodSpec.workloadRef`,
-  `HTTPRoute.spec.rules[].filters`); the group-version is the scope, given once by a heading or before the name
-  where a format has none (`core/v1 PodSpec.workloadRef`).
+- Kubernetes and CRD schemas: the kind, then the field path from it, when one kind's fields reach the type
+  (`PodDisruptionBudget.status.currentHealthy`, `HTTPRoute.spec.rules[].filters`); the Go type name, then the
+  field path, with the kinds that use it, when several do (`RoleRef.apiGroup (used by 2 kinds: ClusterRoleBinding,
+  RoleBinding)`) or none (`PodSpec.workloadRef`). The group-version (the kind's) is the scope, given once by a
+  heading or before the name where a format has none (`core/v1 PodSpec.workloadRef`).
 - OpenAPI operations: the operation, then the part of it and the field path after a colon
   (`POST /pets request body: name`, `GET /pets response 200: items[].id`, `GET /pets query parameter limit`).
 - OpenAPI named schemas: the schema's name, then the field path (`Pet.name`).
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from specdiff.graph.stability import is_version
 
 if TYPE_CHECKING:
+    from specdiff.graph.kind_paths import Holders
     from specdiff.records import Context, Finding, Part
 
 
@@ -44,21 +47,66 @@ def _inside(ctx: Context) -> str:
 
 def name(ctx: Context) -> str:
     """The place without its scope: what a message names, once."""
+    return _name(ctx, ctx.held_by) + used_by(ctx)
+
+
+def bare(ctx: Context) -> str:
+    """The place without its scope or the kinds that use its type: what a code span shows of it."""
+    return _name(ctx, ctx.held_by)
+
+
+def _name(ctx: Context, held: Holders) -> str:
+    """The place named from the one kind in `held` that reaches it, else by its type."""
     if ctx.operation:
         inside = _inside(ctx)
         if inside and ctx.part is not None:
             return f"{ctx.operation} {part_text(ctx.part)}: {inside}"
         return f"{ctx.operation} {ctx.path.strip()}" if ctx.path else ctx.operation
-    head = type_name(ctx) or ctx.document or ctx.group_version or ""
     path = ctx.path or ""
+    if _from_kind(ctx, held):
+        gvk, steps = held[0]
+        head, path = gvk.rpartition("/")[2], "".join(steps) + path
+    else:
+        head = type_name(ctx) or ctx.document or ctx.group_version or ""
     if path and head and path[:1].isalnum():
         return f"{head} {path}"
     return head + path
 
 
+def used_by(ctx: Context) -> str:
+    """` (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)` for a type several kinds use (a kind is counted
+    once however many group-versions serve it), ` (used by ResourceSlice in 3 group-versions)` for one kind's
+    versions; "" for a type one kind or none uses."""
+    held = ctx.held_by
+    if len(held) < 2 or ctx.operation:
+        return ""
+    kinds = distinct(gvk.rpartition("/")[2] for gvk, _ in held)
+    if len(kinds) == 1:
+        return f" (used by {kinds[0]} in {len(held)} group-versions)"
+    more = ", ..." if len(kinds) > _LISTED else ""
+    return f" (used by {len(kinds)} kinds: {', '.join(kinds[:_LISTED])}{more})"
+
+
+#: how many of the kinds using a type its name lists
+_LISTED = 3
+
+
 def scope(ctx: Context) -> str:
-    """The group-version a Kubernetes type belongs to, which its short name leaves out; "" elsewhere (an
-    operation's path carries its own version, and OpenAPI names are written whole)."""
+    """The group-version a Kubernetes type belongs to, which its short name leaves out (the kind's, when the place
+    is named from its kind); "" elsewhere (an operation's path carries its own version, and OpenAPI names are
+    written whole)."""
+    if _from_kind(ctx, ctx.held_by):
+        return ctx.held_by[0][0].rpartition("/")[0]
+    return _type_scope(ctx)
+
+
+def _from_kind(ctx: Context, held: Holders) -> bool:
+    """Whether a place is named from the one kind that reaches its type: a field of it, not the type itself
+    (`Schema ImageVolumeStatus added` names a type; its place in `Pod` is no schema)."""
+    return len(held) == 1 and bool(ctx.field) and not ctx.operation
+
+
+def _type_scope(ctx: Context) -> str:
     return ctx.group_version or "" if ctx.schema and not ctx.operation and _short(ctx) else ""
 
 
@@ -76,6 +124,19 @@ def part(ctx: Context) -> str:
 def where(ctx: Context) -> str:
     """The place with its scope, for formats without a heading that gives it: `core/v1 PodSpec.workloadRef`."""
     return f"{scope(ctx)} {name(ctx)}".strip()
+
+
+def type_where(ctx: Context) -> str:
+    """The place by its type, as versions before the kind notation wrote it (`policy/v1
+    PodDisruptionBudgetStatus.currentHealthy`): what sort order and baseline comments keep, and what scoped
+    ignores written then name."""
+    return f"{_type_scope(ctx)} {by_type(ctx)}".strip()
+
+
+def by_type(ctx: Context) -> str:
+    """The place without its scope by its type, not its kind (`DeviceAttribute.bools`): what one type's versions,
+    reached by different paths from their kinds, share."""
+    return _name(ctx, ())
 
 
 def outline(ctx: Context) -> str:

@@ -85,10 +85,11 @@ class Glob:
         return start >= at and middle[-1].fullmatch(text, start) is not None
 
 
-def _located(finding: Finding) -> tuple[str, str, str]:
-    """The texts an ignore's location may name a finding by: as reports write it, in full, or its pointer."""
+def _located(finding: Finding) -> tuple[str, str, str, str]:
+    """The texts an ignore's location may name a finding by: as reports write it, by its type (as they wrote it
+    before the kind notation), in full, or its pointer."""
     ctx = finding.change.context
-    return ctx.label(), ctx.long_label(), finding.change.pointer
+    return ctx.label(), ctx.type_label(), ctx.long_label(), finding.change.pointer
 
 
 class _Ignores:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from specdiff.notation import part_text, where
+from specdiff.notation import part_text, type_where, where
 
 if TYPE_CHECKING:
     from specdiff.trace import Trace
@@ -85,6 +86,11 @@ class Context:
     field: tuple[str, ...] = ()  # the steps from the schema or part to the place: (".spec", ".containers", "[]")
     #: the operations the change reaches (its own, or those using the schema it is in), set before classify
     operations: tuple[str, ...] = ()
+    #: the kinds whose fields reach the schema, each with the shortest steps from it
+    #: (`(("policy/v1/PodDisruptionBudget", (".status",)),)`): what a reader's notation names the place by; display
+    #: only, so fingerprints, baselines, ignores, sort order and equality never read it (nor hash it: a
+    #: type many kinds use has a long one)
+    held_by: tuple[tuple[str, tuple[str, ...]], ...] = declared(default=(), compare=False)
 
     def at(self, path_suffix: str) -> Context:
         """This context with `path_suffix` added to the field path.
@@ -95,19 +101,20 @@ class Context:
         """
         return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
                        self.stability, self.document, self.resource, self.kind, self.method, self.route, self.part,
-                       (*self.field, path_suffix), self.operations)
+                       (*self.field, path_suffix), self.operations, self.held_by)
 
     def within(self, part: Part) -> Context:
         """This operation's context in one of its parts (a response's header within that response), with no
         field path yet."""
         return Context(self.operation, self.schema, part_text(part), self.gvk, self.group_version, self.stability,
-                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations)
+                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations,
+                       self.held_by)
 
     def reaching(self, operations: tuple[str, ...]) -> Context:
         """This context with the operations the change reaches (the pipeline's, before classify)."""
         return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
                        self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
-                       operations)
+                       operations, self.held_by)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
@@ -123,6 +130,11 @@ class Context:
         """Where the change is, as a person reads it: `core/v1 PodSpec.workloadRef`, `POST /pets request body:
         name` (specdiff/notation.py decides the notation)."""
         return where(self)
+
+    def type_label(self) -> str:
+        """The location by its type, `policy/v1 PodDisruptionBudgetStatus.currentHealthy`, as versions before
+        the kind notation wrote it: findings sort by it, so the notation never reorders a report."""
+        return type_where(self)
 
     def long_label(self) -> str:
         """The location with full names, as earlier versions wrote it: `io.k8s.api.core.v1.PodSpec .workloadRef`
@@ -201,11 +213,12 @@ class Finding:
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
     def sort_key(self) -> tuple[int, str, str, str, str, str, str, str, str, str, str]:
-        """Most severe first, then by place, pointer and rule; then by what changed there, so that two findings
-        at one place (an item added to a list at the index where another item changed) come out in one order
-        whatever order they were found in: the order is total, reports are the same bytes on every run."""
+        """Most severe first, then by place (as its Go type names it, whatever the words shown), pointer and rule;
+        then by what changed there, so that two findings at one place (an item added to a list at the index where
+        another item changed) come out in one order whatever order they were found in: the order is total,
+        reports are the same bytes on every run."""
         change, ctx = self.change, self.change.context
-        return (self.level.rank, ctx.label(), change.pointer, self.rule, change.kind, change.attribute,
+        return (self.level.rank, ctx.type_label(), change.pointer, self.rule, change.kind, change.attribute,
                 ctx.long_label(), ctx.document or "", change.old_pointer or "", _ordering_text(change.old),
                 _ordering_text(change.new))
 

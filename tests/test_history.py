@@ -382,9 +382,12 @@ def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> No
     assert history.trace is not None and history.trace.present_in == ("v1.35",)
     assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
         ("v1.35", "appeared", None, "appeared in core/v1 (stable)"),
-        ("v1.35", "changed", Level.SAFE, "optional property PodSpec.workloadRef added (core/v1)"),
+        ("v1.35", "changed", Level.SAFE,
+         "optional property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) added "
+         "(core/v1)"),
         ("v1.36", "removed", None, "removed from core/v1"),
-        ("v1.36", "changed", Level.BREAKING, "property PodSpec.workloadRef removed (core/v1)")]
+        ("v1.36", "changed", Level.BREAKING,
+         "property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) removed (core/v1)")]
 
 
 def test_trace_of_the_httproute_filter_type_over_the_gateway_api_tags() -> None:

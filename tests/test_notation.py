@@ -98,8 +98,10 @@ def test_real_releases_name_each_place_once_and_cut_nothing() -> None:
                     "HorizontalPodAutoscaler.spec became required |") in render(report, "markdown")
             [removed] = [f for f in json.loads(render(report, "json"))["findings"]
                          if f["rule"] == "schema.property.removed"]
-            assert (removed["message"], removed["location"]) == ("property PodSpec.workloadRef removed", {
-                "label": "core/v1 PodSpec.workloadRef", "schema": "io.k8s.api.core.v1.PodSpec", "path": ".workloadRef",
+            assert (removed["message"], removed["location"]) == (
+                "property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) removed", {
+                "label": "core/v1 PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)",
+                "schema": "io.k8s.api.core.v1.PodSpec", "path": ".workloadRef",
                 "group_version": "core/v1"})
 
 

@@ -47,10 +47,12 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
     assert sorted((f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking") == [
         ("group-version.removed", "flowcontrol.apiserver.k8s.io/v1beta2"),
         ("operation.removed", "GET /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
-        ("schema.property.became-required", "core/v1 HostAlias.ip"),
-        ("schema.property.became-required", "core/v1 PodIP.ip"),
-        ("schema.property.removed", "core/v1 PersistentVolumeClaimSpec.resources.claims"),
-        ("schema.property.removed", "core/v1 PersistentVolumeClaimStatus.resizeStatus"),
+        ("schema.property.became-required",
+         "core/v1 HostAlias.ip (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)"),
+        ("schema.property.became-required", "core/v1 Pod.status.podIPs[].ip"),
+        ("schema.property.removed", "core/v1 PersistentVolumeClaim.status.resizeStatus"),
+        ("schema.property.removed",
+         "core/v1 PersistentVolumeClaimSpec.resources.claims (used by 10 kinds: CronJob, DaemonSet, Deployment, ...)"),
         ("schema.property.removed", "networking.k8s.io/v1 NetworkPolicy.status"),
     ]
 
@@ -107,7 +109,7 @@ def test_1_23_to_1_24_int_or_string_spelled_as_a_one_of_is_the_same_set() -> Non
     report = compare(V3.format(23), V3.format(24))
     [spelled] = _by_rule(report, "kubernetes.int-or-string-spelled")
     assert (spelled.level.value, spelled.change.context.label()) == (
-        "safe", "intstr.IntOrString")
+        "safe", "intstr.IntOrString (used by 12 kinds: CronJob, DaemonSet, Deployment, ...)")
     assert spelled.reason.startswith("The same values as before: `format: int-or-string` already accepted")
     assert [f for f in report.findings if f.level.value == "breaking"] == []
 
@@ -120,7 +122,7 @@ def test_1_23_to_1_24_quantity_listing_the_forms_the_server_always_read_is_a_doc
     [quantity] = _by_rule(report, "schema.one-of.member-added")
     assert (quantity.level.value, quantity.change.pointer, quantity.message) == (
         "safe", "/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity/oneOf/1",
-        "resource.Quantity may now also be number")
+        "resource.Quantity (used by 18 kinds: CSIStorageCapacity, CronJob, DaemonSet, ...) may now also be number")
     assert quantity.reason.startswith("Documentation correction: a Kubernetes type keeps its JSON form")
 
 

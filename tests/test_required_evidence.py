@@ -69,8 +69,8 @@ def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_correcti
     assert corrected == [
         ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec",
          empty.format("policyName and validationActions", *["ValidatingAdmissionPolicyBindingSpec"] * 2)),
-        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingSpec.policyName", said),
-        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingSpec.validationActions", said),
+        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec.policyName", said),
+        ("admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec.validationActions", said),
         *[(f"autoscaling/{version} HorizontalPodAutoscaler.spec",
            empty.format("maxReplicas and scaleTargetRef", *["HorizontalPodAutoscalerSpec"] * 2))
           for version in ("v1", "v2")],
@@ -83,9 +83,9 @@ def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_correcti
     ]
     # a requirement the old text never stated still breaks, and so does a new required field
     breaking = {(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"}
-    assert ("schema.property.became-required", "authentication.k8s.io/v1 TokenReviewSpec.token") in breaking
+    assert ("schema.property.became-required", "authentication.k8s.io/v1 TokenReview.spec.token") in breaking
     assert ("schema.property.required-added",
-            "certificates.k8s.io/v1beta1 PodCertificateRequestSpec.stubPKCS10Request") in breaking
+            "certificates.k8s.io/v1beta1 PodCertificateRequest.spec.stubPKCS10Request") in breaking
 
 
 def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
@@ -12,6 +12,9 @@ from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
 from specdiff.load.document import Document
+
+if TYPE_CHECKING:
+    from specdiff.graph.kind_paths import Holders
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -239,6 +242,7 @@ class SpecGraph:
     _components: tuple[Any, dict[Any, int]] | None = None
     _above: dict[int, frozenset[str]] = field(default_factory=dict)
     _subjects: dict[str, tuple[str | None, str | None]] | None = None
+    _kind_paths: dict[str, Holders] | None = None  # named schema -> the kinds holding it (graph.kind_paths)
     #: what a finished `users_subject` walk found above a node, None when it was shared: a later walk that
     #: reaches the node takes it whole instead of walking its ancestors again (Stripe: 475 walks, each
     #: through thousands of operations)
@@ -404,6 +408,15 @@ class SpecGraph:
 
             self._subjects = operation_subjects(self)
         return self._subjects[op.key]
+
+    def held_by(self, schema: str) -> Holders:
+        """The kinds whose fields reach a named schema, each with the shortest steps from it
+        (specdiff/graph/kind_paths.py); computed for the whole graph when first asked."""
+        if self._kind_paths is None:
+            from specdiff.graph.kind_paths import kind_paths
+
+            self._kind_paths = kind_paths(self)
+        return self._kind_paths.get(schema, ())
 
     def users_subject(self, schema: NamedSchema) -> tuple[str | None, str | None]:
         """(resource, kind) a named schema without a kind of its own is about: the kind of what holds it (the

@@ -15,7 +15,7 @@ import re
 from functools import partial
 
 from specdiff.group import operations_phrase
-from specdiff.notation import name, type_name
+from specdiff.notation import bare, by_type, type_name, used_by
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, escape
@@ -66,7 +66,7 @@ def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
     if rule == "operation.added":
         what = escape(operations_phrase([f.change.context for f in findings]))
     else:
-        names = [code_span(name(f.change.context)) for f in findings]
+        names = [code_span(bare(f.change.context)) + escape(used_by(f.change.context)) for f in findings]
         what = ", ".join(names[:_LISTED]) + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
     return f"- {_FOLDED[rule][:1].upper()}{_FOLDED[rule][1:]}: {what}."
 
@@ -111,9 +111,10 @@ def _spans(text: str, names: list[str]) -> str:
 
 
 def _names(finding: Finding) -> list[str]:
-    """The places a finding's message may name: each member's operation or field, and its type."""
+    """The places a finding's message may name: each member's operation or field (by its kind's path and by its
+    type), and its type."""
     contexts = [m.change.context for m in finding.members] or [finding.change.context]
-    return [text for ctx in contexts for text in (ctx.operation or name(ctx), type_name(ctx)) if text]
+    return [text for ctx in contexts for text in (ctx.operation or bare(ctx), by_type(ctx), type_name(ctx)) if text]
 
 
 def _escaped(part: str) -> str:

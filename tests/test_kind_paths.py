@@ -1,0 +1,129 @@
+"""A Kubernetes field named by its kind's path (specdiff/graph/kind_paths.py, specdiff/notation.py): the one kind
+whose fields reach a type names the place (`Frobber.status.phase`); a type several kinds use keeps its type name
+and says which kinds; nothing but the words changes (fingerprints, sort order, ignores)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from specdiff.config import Config, ScopedIgnore
+from specdiff.load import load
+from specdiff.pipeline import graphed, run
+from specdiff.records import fingerprint
+from tests.conftest import real_pair
+
+V1 = "io.k8s.api.demo.v1"
+META = "io.k8s.apimachinery.pkg.apis.meta.v1"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/definitions/{name}"}
+
+
+def _kind(kind: str, **properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties,
+            "x-kubernetes-group-version-kind": [{"group": "demo", "version": "v1", "kind": kind}]}
+
+
+def _object(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+STRING = {"type": "string"}
+SPEC: dict[str, Any] = {"swagger": "2.0", "info": {"title": "Kubernetes", "version": "v1"}, "paths": {},
+                        "definitions": {
+    f"{V1}.Frobber": _kind("Frobber", metadata=_ref(f"{META}.ObjectMeta"), spec=_ref(f"{V1}.FrobberSpec"),
+                           status=_ref(f"{V1}.FrobberStatus")),
+    f"{V1}.FrobberList": _kind("FrobberList", items={"type": "array", "items": _ref(f"{V1}.Frobber")},
+                               metadata=_ref(f"{META}.ListMeta")),
+    f"{V1}.Widget": _kind("Widget", metadata=_ref(f"{META}.ObjectMeta"), spec=_object(shared=_ref(f"{V1}.Shared"))),
+    f"{V1}.FrobberSpec": _object(parts={"type": "array", "items": _ref(f"{V1}.Part")},
+                                 byName={"type": "object", "additionalProperties": _ref(f"{V1}.Labelled")},
+                                 shared={"allOf": [_ref(f"{V1}.Shared")]}),
+    f"{V1}.FrobberStatus": _object(phase=STRING, observed=STRING),
+    f"{V1}.Part": _object(size=STRING, next=_ref(f"{V1}.Part")),  # refers to itself: the walk stops
+    f"{V1}.Labelled": _object(label=STRING, deep={"type": "array", "items": _ref(f"{V1}.Part")}),
+    f"{V1}.Shared": _object(x=STRING, y=STRING),
+    f"{V1}.Loose": _object(z=STRING, w=STRING),  # no kind reaches it
+    f"{META}.ObjectMeta": _object(name=STRING, uid=STRING),
+    f"{META}.ListMeta": _object(continue_=STRING, more=STRING),
+}}
+
+
+def _pair(tmp_path: Path) -> tuple[Path, Path]:
+    """The spec, and a release that drops one field of each type."""
+    new = copy.deepcopy(SPEC)
+    for name, field in ((f"{V1}.FrobberStatus", "observed"), (f"{V1}.Part", "size"), (f"{V1}.Labelled", "label"),
+                        (f"{V1}.Shared", "y"), (f"{V1}.Loose", "w"), (f"{META}.ObjectMeta", "uid"),
+                        (f"{META}.ListMeta", "more")):
+        del new["definitions"][name]["properties"][field]
+    (tmp_path / "old.json").write_text(json.dumps(SPEC))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    return tmp_path / "old.json", tmp_path / "new.json"
+
+
+def test_each_type_knows_the_kinds_whose_fields_reach_it_by_the_shortest_path(tmp_path: Path) -> None:
+    old, _ = _pair(tmp_path)
+    graph = graphed(load(str(old))).graph
+    assert {name.rpartition(".")[2]: graph.held_by(name) for name in SPEC["definitions"]} == {
+        "Frobber": (), "FrobberList": (), "Widget": (),  # a kind is named by itself, a list stops at its items
+        "FrobberSpec": (("demo/v1/Frobber", (".spec",)),),
+        "FrobberStatus": (("demo/v1/Frobber", (".status",)),),
+        "Part": (("demo/v1/Frobber", (".spec", ".parts", "[]")),),  # not through byName{}.deep[]: longer
+        "Labelled": (("demo/v1/Frobber", (".spec", ".byName", "{}")),),
+        "Shared": (("demo/v1/Frobber", (".spec", ".shared")), ("demo/v1/Widget", (".spec", ".shared"))),
+        "Loose": (),
+        "ObjectMeta": (("demo/v1/Frobber", (".metadata",)), ("demo/v1/Widget", (".metadata",))),
+        "ListMeta": (("demo/v1/FrobberList", (".metadata",)),),
+    }
+
+
+def test_a_field_is_named_from_its_one_kind_and_a_shared_type_says_which_kinds_use_it(tmp_path: Path) -> None:
+    old, new = _pair(tmp_path)
+    report = run(load(str(old)), load(str(new)), grouped=False)
+    assert [(f.rule, f.change.context.label(), f.message) for f in report.findings if f.level.value == "breaking"] == [
+        ("schema.property.removed", "demo/v1 Frobber.status.observed", "property Frobber.status.observed removed"),
+        ("schema.property.removed", "demo/v1 Frobber.spec.byName{}.label",
+         "property Frobber.spec.byName{}.label removed"),
+        ("schema.property.removed", "demo/v1 Loose.w", "property Loose.w removed"),
+        ("schema.property.removed", "demo/v1 Frobber.spec.parts[].size", "property Frobber.spec.parts[].size removed"),
+        ("schema.property.removed", "demo/v1 Shared.y (used by 2 kinds: Frobber, Widget)",
+         "property Shared.y (used by 2 kinds: Frobber, Widget) removed"),
+        ("schema.property.removed", "demo/v1 FrobberList.metadata.more",  # in its kind's group-version
+         "property FrobberList.metadata.more removed"),
+        ("schema.property.removed", "meta/v1 ObjectMeta.uid (used by 2 kinds: Frobber, Widget)",
+         "property ObjectMeta.uid (used by 2 kinds: Frobber, Widget) removed"),
+    ]
+
+
+def test_only_the_words_change_not_fingerprints_order_or_ignores(tmp_path: Path) -> None:
+    old, new = _pair(tmp_path)
+    report = run(load(str(old)), load(str(new)), grouped=False)
+    findings = report.findings
+    assert all(f.fingerprint == fingerprint(f.rule, replace(f.change, context=replace(f.change.context, held_by=())))
+               for f in findings)
+    assert [f.change.context.type_label() for f in findings] == sorted(f.change.context.type_label()
+                                                                        for f in findings)
+    by_type = Config(ignores=(ScopedIgnore(rule="schema.property.removed", location="demo/v1 FrobberStatus.observed",
+                                           reason="written before the kind notation"),
+                              ScopedIgnore(rule="schema.property.removed", location="demo/v1 Frobber.spec.parts[].size",
+                                           reason="written as reports write it now")))
+    kept = run(load(str(old)), load(str(new)), config=by_type, grouped=False)
+    assert sorted(set(f.fingerprint for f in findings) - set(f.fingerprint for f in kept.findings)) == sorted(
+        f.fingerprint for f in findings if f.change.context.type_label() in (
+            "demo/v1 FrobberStatus.observed", "demo/v1 Part.size"))
+    assert [note for note in kept.notes if "unused" in note] == []
+
+
+def test_kubernetes_1_35_to_1_36_names_fields_by_their_kind() -> None:
+    report = real_pair("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json", grouped=False)
+    labels = {(f.rule, f.change.context.label()) for f in report.findings}
+    assert ("schema.property.became-optional", "policy/v1 PodDisruptionBudget.status.currentHealthy") in labels
+    assert ("schema.property.became-required",
+            "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec.policyName") in labels
+    assert ("schema.property.removed",
+            "core/v1 PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)") in labels
