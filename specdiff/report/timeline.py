@@ -96,7 +96,7 @@ def _policy(history: History) -> str:
 def _text(history: History) -> str:
     from specdiff.report.text import clean, render
 
-    lines = [f"specdiff history: {len(history.versions)} versions, {len(history.steps)} steps "
+    lines = [f"specdiff history: {_span(history)} "
              f"({clean(_policy(history))})"]
     lines += [f"unreadable: {clean(v.label)}: {clean(v.error)}" for v in history.versions if v.error]
     lines.append("")
@@ -138,7 +138,7 @@ def _markdown(history: History) -> str:
     from specdiff.report.markdown import code_span, escape, section
 
     out = ["## specdiff: API history", "",
-           f"{len(history.versions)} versions, {len(history.steps)} steps · {escape(_policy(history))}", ""]
+           f"{_span(history)} · {escape(_policy(history))}", ""]
     out += [f"- **unreadable:** {code_span(v.label)}: {escape(v.error)}" for v in history.versions if v.error]
     if any(v.error for v in history.versions):
         out.append("")
@@ -181,7 +181,7 @@ def _markdown(history: History) -> str:
 def _html(history: History) -> str:
     from specdiff.report.html import escape, findings_html, page
 
-    header = [f"<h1>API history: {len(history.versions)} versions, {len(history.steps)} steps</h1>",
+    header = [f"<h1>API history: {_span(history)}</h1>",
               f"<p>{escape(_policy(history))}</p>"]
     main = ['<section id="summary">', "<h2>Summary</h2>", "<table>",
             "<thead><tr><th>step</th>" + "".join(f'<th class="{level.value}">{level.value}</th>' for level in Level)
@@ -280,3 +280,9 @@ _RENDERERS: dict[str, Callable[[History], str]] = {
 def render_history(history: History, name: str) -> str:
     """The timeline in one of TIMELINE_FORMATS."""
     return _RENDERERS[name](history)
+
+
+def _span(history: History) -> str:
+    """`6 versions, 5 steps`; `1 step` for a history of two versions."""
+    steps = len(history.steps)
+    return f"{len(history.versions)} versions, {steps} step{'' if steps == 1 else 's'}"
