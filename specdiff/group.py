@@ -260,8 +260,7 @@ def _message(members: Sequence[Finding]) -> str:
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
-        what = "places" if any(m.change.context.path for m in members) else "schemas"
-        values["location"] = f"{len(names)} {what}: {_joined(names)}"
+        values["location"] = places_phrase(names, fields=any(m.change.context.path for m in members))
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
@@ -376,6 +375,11 @@ def operations_phrase(places: Sequence[Context]) -> str:
         phrase = f"{len(places)} operations: {_joined(_ordered(verbs), cut=False)} of {what}{_where(versions)}"
         return f"{phrase} and {documents}" if discovery else phrase
     return f"{len(places)} operations: {_joined([ctx.operation or '' for ctx in places])}"
+
+
+def places_phrase(names: Sequence[str], fields: bool) -> str:
+    """"3 places: A.x, B.y and C.z" (fields), "2 schemas: A and B": how many, then the first few."""
+    return f"{len(names)} {'places' if fields else 'schemas'}: {_joined(names)}"
 
 
 def _where(versions: set[str]) -> str:

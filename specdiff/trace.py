@@ -16,7 +16,7 @@ from typing import Any
 
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import SAID, is_version, least_stable, marked, rank
-from specdiff.group import group
+from specdiff.group import group, operations_phrase, places_phrase
 from specdiff.notation import distinct, folded, name, type_name, where
 from specdiff.records import Context, Finding, History, Level
 
@@ -42,8 +42,8 @@ class Presence:
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened to the element in a release: `appeared`, `changed` (with the finding's level),
-    `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; or `present` in the first
-    version."""
+    `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; `present` in the first
+    version; `unknown` for a version that could not be read."""
 
     release: str
     kind: str
@@ -56,7 +56,11 @@ class Trace:
     thing: str
     #: the labels of the versions that hold it, oldest first
     present_in: tuple[str, ...]
+    #: every event, as the JSON timeline keeps them
     events: tuple[Event, ...]
+    #: the events as a reader takes them in: within a release, the changes of one rule and level to several of
+    #: the element's operations or places folded into one line (`request media type added in 7 operations: ...`)
+    lines: tuple[Event, ...] = ()
 
 
 def locate(graph: SpecGraph, thing: str) -> tuple[Presence, ...]:
@@ -184,20 +188,39 @@ def about(finding: Finding, thing: str) -> bool:
 
 
 def trace_of(thing: str, history: History, presences: dict[int, tuple[Presence, ...]]) -> Trace:
-    """The events, release by release, oldest first; a version that could not be read has no presence and
-    the steps beside it say nothing of appearing or disappearing."""
+    """The events, release by release, oldest first. A version that could not be read (it has no presence)
+    is `unknown`; the next readable one is weighed against the last readable one, its events saying since when
+    (`removed (since v2)`), as the release that made them cannot be told."""
     events: list[Event] = []
+    lines: list[Event] = []
     first = history.versions[0]
-    if presences.get(0):
+    if first.error:
+        events.append(_unknown(first.label))
+    elif presences.get(0):
         events.append(Event(first.label, "present", "present" + _scopes(presences[0])))
+    known = 0 if 0 in presences else None  # the last version that could be read
+    lines += events
     for index, step in enumerate(history.steps):
         release = step.new.label
-        if index in presences and index + 1 in presences:
-            events += _lifecycle(release, presences[index], presences[index + 1])
-        if step.report is not None:
-            events += _changes(release, thing, step.report.findings)
+        now: list[Event] = []
+        if index + 1 not in presences:
+            now.append(_unknown(release))
+        elif known is None and presences[index + 1]:  # the first version read has it
+            now.append(Event(release, "present", "present" + _scopes(presences[index + 1])))
+        elif known is not None:
+            since = "" if known == index else f" (since {history.versions[known].label})"
+            now += [Event(e.release, e.kind, e.text + since) for e in
+                    _lifecycle(release, presences[known], presences[index + 1])]
+        known = index + 1 if index + 1 in presences else known
+        changes = _changes(release, thing, step.report.findings) if step.report is not None else []
+        events += now + [event for event, _ in changes]
+        lines += now + _folded(release, changes)
     present_in = tuple(v.label for i, v in enumerate(history.versions) if presences.get(i))
-    return Trace(thing, present_in, tuple(events))
+    return Trace(thing, present_in, tuple(events), tuple(lines))
+
+
+def _unknown(label: str) -> Event:
+    return Event(label, "unknown", f"state unknown: {label} could not be read")
 
 
 def _scopes(presences: Sequence[Presence]) -> str:
@@ -244,9 +267,11 @@ def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presenc
     return events
 
 
-def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[Event]:
-    """The findings at THING, one event per message and level, its group-versions folded (`apps/{v1, v1beta1}`)."""
+def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[tuple[Event, list[Finding]]]:
+    """The findings at THING, one event per message and level, its group-versions folded (`apps/{v1, v1beta1}`),
+    each with the findings it tells of."""
     scopes: dict[tuple[Level, str], list[str]] = {}
+    behind: dict[tuple[Level, str], list[Finding]] = {}
     for finding in findings:
         members = finding.members or (finding,)
         matching = [member for member in members if about(member, thing)]
@@ -254,11 +279,47 @@ def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[Even
         # (one change to a type inlined at several places is one group, of which THING is one place)
         for member in group(matching) if len(matching) < len(members) else [finding] * bool(matching):
             places = [m.change.context.group_version or "" for m in (member.members or (member,))]
-            scopes.setdefault((member.level, member.message), []).extend(
-                "" if place in member.message else place for place in places)
+            scopes.setdefault((member.level, member.message), []).extend(places)
+            behind.setdefault((member.level, member.message), []).extend(member.members or (member,))
     events = []
     for (level, message), places in sorted(scopes.items(), key=lambda item: (item[0][0].rank, item[0][1])):
-        listed = distinct(places)
-        fold = folded(listed) or ", ".join(listed)
-        events.append(Event(release, "changed", f"{message} ({fold})" if fold else message, level))
+        events.append((Event(release, "changed", message + _scopes_of(places, message), level),
+                       behind[(level, message)]))
     return events
+
+
+def _scopes_of(places: Sequence[str], message: str) -> str:
+    """` (apps/{v1, v1beta1})`: the group-versions of a change its message does not name, folded."""
+    listed = distinct(place for place in places if place not in message)
+    fold = folded(listed) or ", ".join(listed)
+    return f" ({fold})" if fold else ""
+
+
+def _folded(release: str, changes: Sequence[tuple[Event, list[Finding]]]) -> list[Event]:
+    """The changes of one release with those of one rule and level to several operations, or to several places
+    of types, as one line each: its rule's title, how many and the first few (`request media type added in 7
+    operations: deletecollection, create, replace, patch and delete of horizontalpodautoscalers`). The line
+    takes the place of the first change it folds."""
+    buckets: dict[tuple[Level | None, str, bool], list[tuple[Event, list[Finding]]]] = {}
+    for event, findings in changes:
+        kinds = {bool(f.change.context.operation) for f in findings}  # at operations, at places of types
+        key = (event.level, findings[0].rule, True in kinds) if len(kinds) == 1 else (event.level, event.text, False)
+        buckets.setdefault(key, []).append((event, findings))
+    lines = []
+    for (level, _, on_operations), members in buckets.items():
+        findings = [f for _, found in members for f in found]
+        contexts = [f.change.context for f in findings]
+        if on_operations:
+            operations = list({ctx.operation: ctx for ctx in contexts}.values())
+            many, phrase = len(operations), operations_phrase(operations)
+        else:
+            names = distinct(name(ctx) for ctx in contexts)
+            many, phrase = len(names), places_phrase(names, fields=any(ctx.path for ctx in contexts))
+        if len(members) < 2 or many < 2:
+            lines += [event for event, _ in members]
+            continue
+        title = findings[0].rule_info.title or findings[0].rule
+        title = title if title[1:2].isupper() else title[:1].lower() + title[1:]
+        scopes = [ctx.group_version or "" for ctx in contexts]
+        lines.append(Event(release, "changed", f"{title} in {phrase}{_scopes_of(scopes, phrase)}", level))
+    return lines

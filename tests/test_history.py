@@ -432,13 +432,128 @@ def test_a_run_holds_two_versions_at_a_time(series: list[str], monkeypatch: pyte
     assert held == [0, 1, 1, 1]
 
 
-def test_trace_across_an_unreadable_version_says_nothing_it_cannot_know(series: list[str], tmp_path: Path) -> None:
-    """v3 cannot be read: whether Frobber.size went in v3 or v4 is unknown, so no removal is claimed; the steps
-    beside it are not compared, so they have no changes either."""
+def test_trace_across_an_unreadable_version_says_its_state_is_unknown(series: list[str], tmp_path: Path) -> None:
+    """v3 cannot be read: the trace says so at v3, and whether Frobber.size went in v3 or v4 cannot be told, so
+    its removal is dated since v2, the last version read; the steps beside v3 are not compared."""
     (tmp_path / "frob-v3.json").write_text("[1, 2", encoding="utf-8")
     history = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
     assert history.trace is not None and history.trace.present_in == ("v1", "v2")
-    assert [(e.release, e.kind, e.text) for e in history.trace.events] == [("v1", "present", "present")]
+    assert [(e.release, e.kind, e.text) for e in history.trace.events] == [
+        ("v1", "present", "present"), ("v3", "unknown", "state unknown: v3 could not be read"),
+        ("v4", "removed", "removed (since v2)")]
+    assert "Trace of Frobber.size\n  v1: present\n  v3: state unknown: v3 could not be read\n" \
+        "  v4: removed (since v2)\n" in render_history(history, "text")
+    (tmp_path / "frob-v1.json").write_text("[1, 2", encoding="utf-8")
+    first = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
+    assert first.trace is not None and [(e.release, e.kind, e.text) for e in first.trace.events] == [
+        ("v1", "unknown", "state unknown: v1 could not be read"), ("v2", "present", "present"),
+        ("v3", "unknown", "state unknown: v3 could not be read"), ("v4", "removed", "removed (since v2)")]
+
+
+def frob_api(statuses: dict[str, Any], properties: dict[str, Any]) -> str:
+    """A Kubernetes-like API of one kind, Frob in frob.example.com/v1, with four operations answering `statuses`."""
+    ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Frob"}}}}
+    answers = {"200": ok, **statuses}
+    base = "/apis/frob.example.com/v1/frobs"
+    return json.dumps({
+        "openapi": "3.0.3", "info": {"title": "Kubernetes", "version": "v1"},
+        "paths": {base: {"get": {"responses": answers}, "post": {"responses": answers}},
+                  f"{base}/{{name}}": {"get": {"responses": answers}, "delete": {"responses": answers}}},
+        "components": {"schemas": {"Frob": {
+            "type": "object", "properties": properties,
+            "x-kubernetes-group-version-kind": [{"group": "frob.example.com", "version": "v1", "kind": "Frob"}]}}},
+    })
+
+
+@pytest.fixture
+def frob_api_pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """v1 -> v2 documents 401 and 403 on every operation and adds two optional properties to Frob."""
+    size = {"size": {"type": "integer"}}
+    (tmp_path / "frob-v1.json").write_text(frob_api({}, size), encoding="utf-8")
+    (tmp_path / "frob-v2.json").write_text(frob_api(
+        {"401": {"description": "Unauthorized"}, "403": {"description": "Forbidden"}},
+        {**size, "colour": {"type": "string"}, "shape": {"type": "string"}}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return ["frob-v1.json", "frob-v2.json"]
+
+
+def test_trace_folds_a_releases_changes_of_one_rule_to_several_operations_or_places(frob_api_pair: list[str]) -> None:
+    """Ungrouped, the eight new statuses (two on each of four operations) are one line, the two new properties
+    another; the JSON keeps every event."""
+    history = specdiff.history(frob_api_pair, jobs=1, grouped=False, trace="frob.example.com/v1")
+    assert history.trace is not None
+    gv = "(frob.example.com/v1)"
+    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.lines] == [
+        ("v1", "present", None, "present in frob.example.com/v1 (stable)"),
+        ("v2", "changed", Level.SAFE, "error, redirect or default status added in 4 operations: list, read, create "
+         f"and delete of frobs {gv}"),
+        ("v2", "changed", Level.SAFE, f"optional property added in 2 places: Frob.colour and Frob.shape {gv}")]
+    assert [e.text for e in history.trace.events] == [
+        "present in frob.example.com/v1 (stable)",
+        *(f"{op} /apis/frob.example.com/v1/frobs{item} documents status {status}"
+          for op, item in (("DELETE", "/{name}"), ("GET", ""), ("GET", "/{name}"), ("POST", ""))
+          for status in ("401", "403")),
+        f"optional property Frob.colour added {gv}", f"optional property Frob.shape added {gv}"]
+    assert "  v2: safe: optional property added in 2 places: Frob.colour and Frob.shape " \
+        f"{gv}\n" in render_history(history, "text")
+    envelope = json.loads(render_history(history, "json"))
+    assert len(envelope["trace"]["events"]) == 11
+
+
+def test_trace_of_one_operation_keeps_each_of_its_changes(frob_api_pair: list[str]) -> None:
+    """Near miss: two statuses added to one operation are not several operations, so both lines stay."""
+    one = "DELETE /apis/frob.example.com/v1/frobs/{name}"
+    history = specdiff.history(frob_api_pair, jobs=1, grouped=False, trace=one)
+    assert history.trace is not None
+    assert [e.text for e in history.trace.lines] == [e.text for e in history.trace.events] == [
+        "present in frob.example.com/v1 (stable)",
+        "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 401",
+        "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 403"]
+
+
+def kubernetes_v3() -> list[str]:
+    return [str(corpus(f"kubernetes/v3/v{v}")) for v in ("1.23", "1.24", "1.27", "1.30", "1.35")]
+
+
+def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
+    """Ungrouped, 1.24 has 35 safe events at the group-version's operations; they read as one line per rule. Its
+    removal in 1.26 shows at 1.27, the next release in the corpus."""
+    history = specdiff.history(kubernetes_v3(), jobs=2, grouped=False, trace="autoscaling/v2beta1")
+    assert history.trace is not None
+    hpa = "of horizontalpodautoscalers (autoscaling/v2beta1)"
+    removed = [("v1.27", None, "removed from autoscaling/v2beta1"),
+               ("v1.27", Level.BREAKING, "group-version autoscaling/v2beta1 removed (HorizontalPodAutoscaler), with "
+                "15 operations and 18 definitions")]
+    assert [(e.release, e.level, e.text) for e in history.trace.lines] == [
+        ("v1.23", None, "present in autoscaling/v2beta1 (beta)"),
+        ("v1.24", Level.SAFE, "error, redirect or default status added in 15 operations: list, watch, "
+         "deletecollection, read, create, replace, patch and delete of horizontalpodautoscalers and 1 discovery "
+         "document (autoscaling/v2beta1)"),
+        ("v1.24", Level.SAFE, f"request media type added in 7 operations: deletecollection, create, replace, "
+         f"patch and delete {hpa}"),
+        ("v1.24", Level.SAFE, f"PATCH lists the patch types instead of application/json in 2 operations: patch {hpa}"),
+        ("v1.24", Level.SAFE, "request media type taken in by a wider range in 5 operations: deletecollection, "
+         f"create, replace and delete {hpa}"),
+        *removed]
+    assert [e.release for e in history.trace.events].count("v1.24") == 35
+
+
+def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apart() -> None:
+    """Grouped, a rule whose places share one message is one event already and keeps its message; the four
+    media types each added to the patch operations (and */* to the others) fold into one line."""
+    history = specdiff.history(kubernetes_v3(), jobs=2, trace="autoscaling/v2beta1")
+    assert history.trace is not None
+    hpa = "of horizontalpodautoscalers (autoscaling/v2beta1)"
+    assert [e.text for e in history.trace.lines if e.release == "v1.24"] == [
+        "15 operations: list, watch, deletecollection, read, create, replace, patch and delete of "
+        "horizontalpodautoscalers and 1 discovery document documents status 401 (autoscaling/v2beta1)",
+        f"request media type added in 7 operations: deletecollection, create, replace, patch and delete {hpa}",
+        "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
+        "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
+        f"operations: patch {hpa}",
+        "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
+        f"create, replace and delete {hpa}"]
+    assert [e.release for e in history.trace.events].count("v1.24") == 8
 
 
 def test_trace_by_the_whole_name_of_a_type() -> None:

@@ -111,7 +111,7 @@ def _text(history: History) -> str:
     lines.append(f"{'total':<{width}}  " + "  ".join(f"{total[level.value]:>9}" for level in Level))
     if history.trace is not None:
         lines += ["", f"Trace of {clean(history.trace.thing)}"]
-        lines += [f"  {clean(event.release)}: {clean(event_text(event))}" for event in history.trace.events]
+        lines += [f"  {clean(event.release)}: {clean(event_text(event))}" for event in history.trace.lines]
         if not history.trace.events:
             lines.append("  no change in any step")
     releases = api_versions(history)
@@ -153,7 +153,7 @@ def _markdown(history: History) -> str:
     if history.trace is not None:
         out += [f"### Trace of {code_span(history.trace.thing)}", "", "| release | what happened |", "|---|---|"]
         out += [f"| {escape(event.release, table=True)} | {escape(event_text(event), table=True)} |"
-                for event in history.trace.events] or ["| | no change in any step |"]
+                for event in history.trace.lines] or ["| | no change in any step |"]
         out.append("")
     releases = api_versions(history)
     if releases:
@@ -203,7 +203,7 @@ def _html(history: History) -> str:
         main += ['<section id="trace">', f"<h2>Trace of <code>{escape(history.trace.thing)}</code></h2>", "<table>",
                  "<thead><tr><th>release</th><th>what happened</th></tr></thead>", "<tbody>"]
         main += [f'<tr class="{event.level.value if event.level else event.kind}"><td>{escape(event.release)}</td>'
-                 f"<td>{escape(event_text(event))}</td></tr>" for event in history.trace.events] or [
+                 f"<td>{escape(event_text(event))}</td></tr>" for event in history.trace.lines] or [
                      '<tr><td colspan="2">no change in any step</td></tr>']
         main += ["</tbody>", "</table>", "</section>"]
     releases = api_versions(history)
