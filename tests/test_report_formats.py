@@ -187,7 +187,8 @@ def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob
 
 Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
-policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous, 1 safe.
+policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous,
+1 safe.
 
 ## Breaking changes (action required)
 
@@ -195,7 +196,6 @@ policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 
 - Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
 - Property `Frobber.size` removed. Clients that read or write the property lose it. (`schema.property.removed`)
-
 ### /old
 - Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response. \
 (`operation.removed`)
@@ -434,7 +434,7 @@ def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_lon
     assert body == [
         "### /v1/accounts", "- Clients that read or write the property lose it (`schema.property.removed`):",
         *(f"  - Property `Account.f{i:02}` removed." for i in range(20)),
-        "  - … and 5 more (`--format json` lists every one).", "",
-        "### /v1/charges",
+        "  - … and 5 more (`--format json` lists every one).",
+        "### /v1/charges",  # a heading needs no blank line before it: the list ends there all the same
         "- /v1/charges loses 3 operations: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
         "Clients that call a removed operation get 404 or 405 instead of a response. (`operation.removed`)"]
