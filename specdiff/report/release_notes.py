@@ -1,6 +1,9 @@
 """Release notes in the style of Kubernetes' "API Change" notes: breaking changes first (what breaks, why, and the
-rule to look up), then deprecations, new features and other changes; grouped by API group/version and kind (by tag
-or path for other APIs), one bullet per logical change.
+rule to look up), then deprecations, new features and other changes; one bullet per logical change, made to fit
+about a page. A kind has one heading across its versions; where its changes differ by version each bullet names its
+own (`resource.k8s.io/{v1, v1beta2}: ...`), one change in several versions being one bullet. Types several kinds
+use go under their group-version (`core/v1 types`); other APIs go by tag or path. A reason bullets under several
+headings share is said once at the section's end, the bullets naming its rule; no line runs past 200 characters.
 
 A group of findings (one change at many places) is one bullet. Within a kind, the operations a release adds are
 one bullet ("operations added: create, list, ... of `frobbers`"), and so are the types it adds: a new resource
@@ -112,17 +115,21 @@ def _versioned(bullets: dict[str, list[str]]) -> list[str]:
 #: the longest line a page should carry; longer bullets go on at the next line
 _WIDTH = 200
 _BULLET = re.compile(r" *- ")
+_TICK = re.compile(r"(?<!\\)`")  # a code span's fence, not an escaped backtick
+_STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]")  # a list item, heading, quote, underline or table at a line's start
 
 
 def _wrapped(bullet: str) -> str:
     """Lines of a bullet past _WIDTH broken at a space outside code spans, its next line indented under its
-    text (the same paragraph once rendered)."""
+    text: the same paragraph once rendered, so no break goes before a word that would start a list, quote or
+    heading there."""
     out = []
     for line in bullet.split("\n"):
-        indent = " " * len(_BULLET.match(line)[0]) if _BULLET.match(line) else ""
+        lead = _BULLET.match(line)
+        indent = " " * len(lead.group(0)) if lead else ""
         while len(line) > _WIDTH:
-            spaces = [i for i, ch in enumerate(line[:_WIDTH]) if ch == " " and line[:i].count("`") % 2 == 0
-                      and i > len(indent) + 2]
+            spaces = [i for i in range(len(indent) + 2, _WIDTH) if line[i] == " "
+                      and len(_TICK.findall(line, 0, i)) % 2 == 0 and not _STARTS_BLOCK.match(line, i + 1)]
             if not spaces:
                 break
             out.append(line[:spaces[-1]])
