@@ -187,7 +187,8 @@ def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob
 
 Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
-policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous, 1 safe.
+policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous,
+1 safe.
 
 ## Breaking changes (action required)
 
@@ -195,7 +196,6 @@ policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 
 - Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know. \
 (`schema.enum.value-added`)
 - Property `Frobber.size` removed. Clients that read or write the property lose it. (`schema.property.removed`)
-
 ### /old
 - Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response. \
 (`operation.removed`)
@@ -434,7 +434,70 @@ def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_lon
     assert body == [
         "### /v1/accounts", "- Clients that read or write the property lose it (`schema.property.removed`):",
         *(f"  - Property `Account.f{i:02}` removed." for i in range(20)),
-        "  - … and 5 more (`--format json` lists every one).", "",
-        "### /v1/charges",
+        "  - … and 5 more (`--format json` lists every one).",
+        "### /v1/charges",  # a heading needs no blank line before it: the list ends there all the same
         "- /v1/charges loses 3 operations: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
         "Clients that call a removed operation get 404 or 405 instead of a response. (`operation.removed`)"]
+
+
+def test_release_notes_give_a_reason_several_headings_share_once_at_the_section_end(tmp_path: Path) -> None:
+    """Three resources each lose a property for one reason: each bullet names the rule, the reason is said once."""
+    old, new = _many_removed_properties(tmp_path, 3)
+    notes = CliRunner().invoke(main, [old, new, "--no-config", "--format", "release-notes"]).stdout
+    body = notes.split("## Breaking changes (action required)\n\n", 1)[1].splitlines()
+    assert body == ["### /s0", "- Property `S0.size` removed. (`schema.property.removed`)",
+                    "### /s1", "- Property `S1.size` removed. (`schema.property.removed`)",
+                    "### /s2", "- Property `S2.size` removed. (`schema.property.removed`)", "",
+                    "Why, by rule:", "- `schema.property.removed`: Clients that read or write the property lose it."]
+
+
+def _paragraphs(markdown: str) -> str:
+    """The HTML cmarkgfm makes of `markdown`, with soft line breaks read as the spaces they render as."""
+    import cmarkgfm
+    return " ".join(cmarkgfm.github_flavored_markdown_to_html(markdown).split())
+
+
+def test_a_long_bullet_goes_on_at_the_next_line_and_renders_as_the_same_paragraph() -> None:
+    """No line over 200 characters; no break inside a code span, nor before a word that would start a list, a
+    heading, a quote or an underline on the next line."""
+    from specdiff.report.release_notes import _wrapped
+
+    bullet = "- " + " ".join(["word"] * 36 + ["`a code span with spaces in it`", "- 1. # > = + *"] * 8)
+    lines = _wrapped(bullet).splitlines()
+    assert len(bullet) > 400 and len(lines) > 2 and all(len(line) <= 200 for line in lines)
+    assert all(line.startswith("  ") and not line[2:].startswith(("-", "1.", "#", ">", "=", "+", "*"))
+               for line in lines[1:])
+    assert _paragraphs("\n".join(lines)) == _paragraphs(bullet)
+    assert _wrapped("- short") == "- short"
+
+
+def test_kubernetes_release_notes_head_each_kind_once_and_fit_a_page() -> None:
+    """1.35 -> 1.36: ResourceSlice is one heading whose bullets name the versions they hold in, folded where
+    one change holds in several; types several kinds use go under their group-version; nothing is dropped."""
+    from conftest import corpus
+
+    report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
+    notes = render(report, "release-notes", options)
+    lines = notes.splitlines()
+    assert len(lines) <= 101 and all(len(line) <= 200 for line in lines)
+    start = lines.index("### resource.k8s.io ResourceSlice")
+    assert lines[start:start + 6] == [
+        "### resource.k8s.io ResourceSlice",
+        "- `resource.k8s.io/{v1, v1beta2}`: Optional property "
+        "`ResourceSlice.spec.devices[].nodeAllocatableResourceMappings` added.",
+        "- `resource.k8s.io/{v1, v1beta1, v1beta2}`: Schema `NodeAllocatableResourceMapping` added.",
+        "- `resource.k8s.io/v1beta1`: Optional property "
+        "`ResourceSlice.spec.devices[].basic.nodeAllocatableResourceMappings` added.",
+        "- `resource.k8s.io/{v1, v1beta1, v1beta2}`: Optional property `DeviceAttribute.bools` added; optional "
+        "property `DeviceAttribute.ints` added; optional property `DeviceAttribute.strings` added;",
+        "  optional property `DeviceAttribute.versions` added."]
+    assert not any(re.match(r"### resource\.k8s\.io/\S+ ResourceSlice", line) for line in lines)
+    assert "### meta/v1 types\n- Optional property `ListMeta.shardInfo` (used by 69 kinds: APIServiceList, " \
+           "CSIDriverList, CSINodeList, ...) added.\n- Schema `ShardInfo` (used by 69 kinds:" in notes
+    assert "### policy/v1 PodDisruptionBudget\n- `PodDisruptionBudget.status.currentHealthy`, " \
+           "`PodDisruptionBudget.status.desiredHealthy`, `PodDisruptionBudget.status.disruptionsAllowed` and " \
+           "`PodDisruptionBudget.status.expectedPods` became\n  optional. (`schema.property.became-optional`)" in notes
+    assert "Why, by rule:\n- `schema.property.became-optional`: Readers and controllers that rely on the field " \
+           "always being set meet objects without it" in notes
+    breaking = {f.rule for f in report.findings if f.level is Level.BREAKING}  # each bullet names its rule
+    assert breaking == set(re.findall(r"\(`([\w.-]+)`\)$", notes.split("## New features")[0], re.M))

@@ -1,6 +1,9 @@
 """Release notes in the style of Kubernetes' "API Change" notes: breaking changes first (what breaks, why, and the
-rule to look up), then deprecations, new features and other changes; grouped by API group/version and kind (by tag
-or path for other APIs), one bullet per logical change.
+rule to look up), then deprecations, new features and other changes; one bullet per logical change, made to fit
+about a page. A kind has one heading across its versions; where its changes differ by version each bullet names its
+own (`resource.k8s.io/{v1, v1beta2}: ...`), one change in several versions being one bullet. Types several kinds
+use go under their group-version (`core/v1 types`); other APIs go by tag or path. A reason bullets under several
+headings share is said once at the section's end, the bullets naming its rule; no line runs past 200 characters.
 
 A group of findings (one change at many places) is one bullet. Within a kind, the operations a release adds are
 one bullet ("operations added: create, list, ... of `frobbers`"), and so are the types it adds: a new resource
@@ -19,7 +22,7 @@ from specdiff.notation import bare, by_type, type_name, used_by
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, escape
-from specdiff.report.sections import grouped, headed, is_unclassified, reason, sentence
+from specdiff.report.sections import Subject, grouped, headed, is_unclassified, reason, sentence
 
 #: rules whose findings a kind lists in one bullet
 _FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
@@ -27,23 +30,116 @@ _FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
 
 def render(report: Report, options: RenderOptions) -> str:
     lines = [f"# Release notes: {_title(report)}", "",
-             f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
-             f"({escape(report.policy_label)}): " + ", ".join(f"{n} {level}" for level, n in report.summary().items())
-             + ".", ""]
+             _wrapped(f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
+                      f"({escape(report.policy_label)}): "
+                      + ", ".join(f"{n} {level}" for level, n in report.summary().items()) + "."), ""]
     sections = grouped(report)
     if not sections:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:
         lines += [f"## {title}", ""]
+        said = _said_once(subjects) if key != "features" else {}
+        headings: dict[tuple[bool, str, str], dict[str, list[str]]] = {}
         for subject, findings in subjects:
-            lines.append(f"### {escape(subject.title())}")
-            lines += _bullets(findings, with_reason=key != "features", with_rule=key == "breaking",
-                              scoped=not headed(subject))
-            lines.append("")
+            versions = headings.setdefault(_heading(subject), {})
+            for bullet in _bullets(findings, with_reason=key != "features", with_rule=key == "breaking",
+                                   scoped=not headed(subject), said=said):
+                versions.setdefault(bullet, []).extend(_versions(subject))
+        for heading in sorted(headings):
+            lines += [f"### {escape(_heading_title(heading, headings[heading]))}",
+                      *(_wrapped(line) for line in _versioned(headings[heading]))]
+        if said:
+            lines += ["", "Why, by rule:", *(_wrapped(f"- `{rule}`: {escape(why)}") for rule, why in said.items())]
+        lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool) -> list[str]:
+def _said_once(subjects: list[tuple[Subject, list[Finding]]]) -> dict[str, str]:
+    """{rule: reason} for the reasons a section would repeat under several headings: each is given once at
+    the section's end and its bullets name the rule instead. A rule with two reasons in one section keeps
+    them inline, so a rule always points at one reason."""
+    headings: dict[tuple[str, str], set[tuple[bool, str, str]]] = {}
+    for subject, findings in subjects:
+        for finding in findings:
+            if finding.rule not in _FOLDED and not is_unclassified(finding):
+                headings.setdefault((finding.rule, reason(finding)), set()).add(_heading(subject))
+    repeated = [pair for pair, under in headings.items() if len(under) > 1]
+    rules = [rule for rule, _ in headings]
+    return dict(sorted(pair for pair in repeated if rules.count(pair[0]) == 1))
+
+
+def _heading(subject: Subject) -> tuple[bool, str, str]:
+    """(unheaded, group, what) a subject goes under: a kind once across its versions (`resource.k8s.io`,
+    `ResourceSlice`), the types several kinds share once per group-version (`core/v1`, `types`), anything else
+    as it is (an OpenAPI tag, a whole group-version, the general changes)."""
+    if subject.shared:
+        return False, subject.group, "types"
+    if subject.kind and headed(subject) and "/" in subject.group and not subject.group.startswith("/"):
+        return False, subject.group.partition("/")[0], subject.kind
+    return not headed(subject), subject.group, subject.kind
+
+
+def _versions(subject: Subject) -> list[str]:
+    """The group-versions a subject names: `resource.k8s.io/{v1, v1beta2}` is two."""
+    group, _, version = subject.group.partition("/")
+    if not subject.kind or subject.shared or subject.group.startswith("/") or not version:
+        return [subject.group]
+    return [f"{group}/{v}" for v in version.strip("{}").split(", ")]
+
+
+def _folded_versions(group_versions: list[str]) -> str:
+    """`resource.k8s.io/{v1, v1beta2}`: group-versions of one group with the group written once."""
+    ordered = sorted(set(group_versions))
+    if len(ordered) == 1:
+        return ordered[0]
+    group = ordered[0].partition("/")[0]
+    return f"{group}/{{{', '.join(v.partition('/')[2] for v in ordered)}}}"
+
+
+def _heading_title(heading: tuple[bool, str, str], bullets: dict[str, list[str]]) -> str:
+    """`resource.k8s.io ResourceSlice` when its changes differ by version (each bullet names its own), else the
+    group-versions they all hold in: `authentication.k8s.io/v1 TokenRequest`, `core/v1 types`."""
+    _, group, what = heading
+    every = {_folded_versions(v) for v in bullets.values()}
+    return f"{every.pop() if len(every) == 1 else group} {what}".strip()
+
+
+def _versioned(bullets: dict[str, list[str]]) -> list[str]:
+    """Each bullet once; led by the group-versions it holds in (`resource.k8s.io/{v1, v1beta2}: ...`) when the
+    bullets of a heading do not all hold in the same ones."""
+    if len({_folded_versions(v) for v in bullets.values()}) == 1:
+        return list(bullets)
+    return [f"- `{_folded_versions(versions)}`: {bullet[2:]}" for bullet, versions in bullets.items()]
+
+
+#: the longest line a page should carry; longer bullets go on at the next line
+_WIDTH = 200
+_BULLET = re.compile(r" *- ")
+_TICK = re.compile(r"(?<!\\)`")  # a code span's fence, not an escaped backtick
+_STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]")  # a list item, heading, quote, underline or table at a line's start
+
+
+def _wrapped(bullet: str) -> str:
+    """Lines of a bullet past _WIDTH broken at a space outside code spans, its next line indented under its
+    text: the same paragraph once rendered, so no break goes before a word that would start a list, quote or
+    heading there."""
+    out = []
+    for line in bullet.split("\n"):
+        lead = _BULLET.match(line)
+        indent = " " * len(lead.group(0)) if lead else ""
+        while len(line) > _WIDTH:
+            spaces = [i for i in range(len(indent) + 2, _WIDTH) if line[i] == " "
+                      and len(_TICK.findall(line, 0, i)) % 2 == 0 and not _STARTS_BLOCK.match(line, i + 1)]
+            if not spaces:
+                break
+            out.append(line[:spaces[-1]])
+            line = indent + line[spaces[-1] + 1:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool,
+             said: dict[str, str]) -> list[str]:
     """One bullet per logical change: a kind's added operations, and its added types, are one bullet each; the
     findings of one rule with one reason (four fields of a status that became optional) share a bullet that
     gives the reason once."""
@@ -57,7 +153,7 @@ def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped
             together[key] = []
         together[key].append(finding)
     return [_folded(key[0], together[key], scoped) if len(key) == 1
-            else _line(together[key], with_reason, with_rule, scoped) for key in order]
+            else _line(together[key], with_reason, with_rule, scoped, said) for key in order]
 
 
 def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
@@ -77,15 +173,17 @@ _LISTED = 20
 _SCANNED = 300
 
 
-def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool) -> str:
+def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool,
+          said: dict[str, str] | None = None) -> str:
     """Changes of one rule and reason: on one line with the reason when they fit a glance (_SCANNED), else the
     reason once and one nested bullet each, the first _LISTED of them (the JSON report lists every one)."""
     first = findings[0]
-    rule = f" (`{first.rule}`)" if with_rule else ""
+    given = said is not None and said.get(first.rule) == reason(first)  # at the section's end
+    rule = f" (`{first.rule}`)" if with_rule or given else ""
     parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
     why = "Not classified yet: review it by hand." if is_unclassified(first) else \
-        escape(reason(first)) if with_reason else ""
-    joined = "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
+        escape(reason(first)) if with_reason and not given else ""
+    joined = _one_sentence(parts)
     if len(joined) <= _SCANNED:
         return f"- {f'{joined}. {why}'.strip().rstrip('.')}." + rule
     listed = [f"  - {part}." for part in parts[:_LISTED]]
@@ -93,6 +191,21 @@ def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: b
         listed.append(f"  - … and {len(parts) - _LISTED} more (`--format json` lists every one).")
     lead = f"- {why.rstrip('.')}{rule}:" if why else f"- {len(parts)} changes:"
     return "\n".join([lead, *listed])
+
+
+#: a change that starts with the place it is about: "`PodSpec.field` became optional"
+_PLACE_FIRST = re.compile(r"(`[^`]+`) (.+)")
+
+
+def _one_sentence(parts: list[str]) -> str:
+    """Changes that say the same of several places read as one sentence ("`A`, `B` and `C` became optional");
+    others are joined with semicolons."""
+    found = [_PLACE_FIRST.fullmatch(part) for part in parts]
+    tails = {m.group(2) for m in found if m}
+    if len(parts) > 1 and all(found) and len(tails) == 1:
+        places = [m.group(1) for m in found if m]
+        return f"{', '.join(places[:-1])} and {places[-1]} {tails.pop()}"
+    return "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
 
 
 def _spans(text: str, names: list[str]) -> str:

@@ -44,6 +44,7 @@ class Subject:
 
     group: str
     kind: str = ""
+    shared: bool = False  # a Kubernetes type used by several kinds, headed by its own group-version
 
     def title(self) -> str:
         return f"{self.group} {self.kind}".strip()
@@ -65,7 +66,7 @@ def subject_of(finding: Finding) -> Subject:
         kinds = {p.kind for p in places}
         if len(groups) == 1 and len(kinds) == 1 and "" not in groups:  # one kind in several versions
             versions = ", ".join(sorted(p.group.rpartition("/")[2] for p in places))
-            return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop())
+            return Subject(f"{groups.pop()}/{{{versions}}}", kinds.pop(), all(p.shared for p in places))
         return Subject(GENERAL)
     ctx = finding.change.context
     if finding.change.node == "group-version" and ctx.group_version:
@@ -76,7 +77,7 @@ def subject_of(finding: Finding) -> Subject:
     if ctx.operation or ctx.resource or ctx.kind:
         return _about(ctx)
     if ctx.schema and ctx.group_version:  # a Kubernetes type used by several kinds: its own group
-        return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1])
+        return Subject(ctx.group_version, ctx.schema.rsplit(".", 1)[-1], shared=True)
     if ctx.schema:
         return Subject(SHARED, ctx.schema)
     return Subject(GENERAL)
