@@ -147,6 +147,16 @@ def selection_options(command: Any) -> Any:
     return with_selection
 
 
+#: options `compare` and `history` share
+include_docs_option = click.option(
+    "--include-docs", is_flag=True,
+    help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
+check_version_option = click.option(
+    "--check-version", is_flag=True,
+    help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings need "
+         "(info.version as semver; for Kubernetes, a new API version for a breaking change).")
+
+
 def today_option(command: Any) -> Any:
     """`--today YYYY-MM-DD`: the reference date, passed to the command as a `datetime.date` (None: not given)."""
     @functools.wraps(command)
@@ -194,11 +204,8 @@ def reference_date(value: str | None) -> date | None:
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
 @click.option("--summary", "summary_only", is_flag=True,
               help="Print only the summary: counts by level and by rule (text format).")
-@click.option("--include-docs", is_flag=True,
-              help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
-@click.option("--check-version", is_flag=True,
-              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
-                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
+@include_docs_option
+@check_version_option
 @selection_options
 @limit_options
 @today_option
@@ -406,11 +413,8 @@ def guarded(job: Any) -> int:
               help="Follow one element across the versions: a group-version (apps/v1beta1), an operation "
                    "(GET /pets) or a type and field (PodSpec.workloadRef), as reports name them.")
 @click.option("--no-group", is_flag=True, help="One finding per place instead of one per logical change.")
-@click.option("--include-docs", is_flag=True,
-              help="Also report documentation changes (descriptions, summaries, titles, examples, tags) as safe.")
-@click.option("--check-version", is_flag=True,
-              help="Release gate: fail (exit 1) only when the declared version change is smaller than the findings "
-                   "need (info.version as semver; for Kubernetes, a new API version for a breaking change).")
+@include_docs_option
+@check_version_option
 @selection_options
 @limit_options
 @today_option
