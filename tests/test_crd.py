@@ -289,5 +289,9 @@ def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> No
 
     raw = {"id": "x.y", "title": "t", "level": "breaking", "message": "m", "reason": "r", "docs": {},
            "when": [{"predicate": "was_deprecated"}]}
-    with pytest.raises(ConfigError, match=r"'when' must be a list of \{predicate, level, reason\}"):
+    with pytest.raises(ConfigError, match=r"'when' must be a list of \{predicate, level, reason, section\}"):
+        _card(tmp_path, "x.yaml", raw)
+    raw["when"] = [{"predicate": "was_deprecated", "level": "safe", "section": "news"}]
+    with pytest.raises(ConfigError, match=r"unknown section 'news' \(one of deprecations, features, corrections, "
+                                          r"other\)"):
         _card(tmp_path, "x.yaml", raw)

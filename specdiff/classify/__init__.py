@@ -24,10 +24,10 @@ from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, Ru
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 
-#: an alpha change that breaks: the policy allows it, but its clients still break, so a reviewer is told
-#: (dangerous) rather than reassured (safe)
+#: an alpha change that breaks, or may: the policy allows it, but its clients are still affected, so a reviewer is
+#: told (dangerous) rather than reassured (safe)
 ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha fields may change incompatibly, "
-                "but clients of this one still fail ({reason})")
+                "but clients of this one {outcome} ({reason})")
 #: a change to a schema that no operation, webhook or callback uses (one kept in components for a later use, or
 #: describing messages another protocol carries): nothing on the wire changes, so it can break no client yet
 UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema, so "
@@ -80,43 +80,47 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
 
 
 def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str, calendar: Calendar
-             ) -> tuple[Any, str]:
-    """The card's level and reason, or those of its first `when` exception that holds for the change."""
+             ) -> tuple[Any, str, str]:
+    """The card's level, reason and release-note section, or those of its first `when` exception that holds for
+    the change."""
     default = reason_for(chosen, policy, direction, readers)
     for exception in chosen.when:
         if PREDICATES[exception["predicate"]](change, calendar):
-            return exception["level"], str(pick(exception.get("reason", default), policy, direction,
-                                                readers=readers))
-    return chosen.level, default
+            return (exception["level"], str(pick(exception.get("reason", default), policy, direction, readers=readers)),
+                    exception.get("section", chosen.section))
+    return chosen.level, default, chosen.section
 
 
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str,
              calendar: Calendar) -> Finding:
     direction = "both" if change.direction == UNUSED else change.direction  # judged as read and written
-    level_spec, reason_template = _verdict(chosen, change, policy, direction, readers, calendar)
+    level_spec, reason_template, section = _verdict(chosen, change, policy, direction, readers, calendar)
     level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
     reason = render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
+        outcome = "still fail" if level is Level.BREAKING else "may still be affected"
         level = Level.DANGEROUS
-        reason = ALPHA_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+        reason = ALPHA_REASON.format(outcome=outcome, reason=reason[:1].lower() + reason[1:].rstrip("."))
     if change.direction == UNUSED and level is Level.BREAKING:
         level = Level.DANGEROUS
         reason = UNUSED_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
-                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen))
+                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section))
 
 
-_RULE_INFO: dict[str, RuleInfo] = {}
+_RULE_INFO: dict[tuple[str, str], RuleInfo] = {}
 
 
-def rule_info(chosen: Card) -> RuleInfo:
-    """What the stages after classify read about a card, made once per card."""
-    found = _RULE_INFO.get(chosen.id)
+def rule_info(chosen: Card, section: str | None = None) -> RuleInfo:
+    """What the stages after classify read about a card (with the release-note section its verdict chose), made
+    once per card and section."""
+    key = (chosen.id, section or chosen.section)
+    found = _RULE_INFO.get(key)
     if found is None:
-        docs = tuple((key, str(chosen.docs.get(key, "")).strip()) for key in ("what", "why", "example"))
-        found = _RULE_INFO[chosen.id] = RuleInfo(chosen.title, chosen.section, chosen.group, chosen.message,
-                                                 chosen.group_message, chosen.reason, level_summary(chosen), docs)
+        docs = tuple((name, str(chosen.docs.get(name, "")).strip()) for name in ("what", "why", "example"))
+        found = _RULE_INFO[key] = RuleInfo(chosen.title, key[1], chosen.group, chosen.message, chosen.group_message,
+                                           chosen.reason, level_summary(chosen), docs)
     return found
 
 

@@ -265,8 +265,10 @@ def _grouping(raw: Any, path: str) -> str:
     return str(raw)
 
 
-#: the release-note sections a card may declare (breaking findings always go first, whatever their card says)
-SECTIONS = ("deprecations", "features", "other")
+#: the release-note sections a card (or one of its `when` exceptions) may declare: breaking findings always go
+#: first, whatever their card says; `corrections` is for a verdict the old spec's own text decided (it already
+#: said so), shown there when safe
+SECTIONS = ("deprecations", "features", "corrections", "other")
 
 
 def _section(raw: Any, path: str) -> str:
@@ -287,7 +289,10 @@ def _exceptions(raw: Any, path: str) -> tuple[dict[str, Any], ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list) or not all(isinstance(e, dict) and {"predicate", "level"} <= set(e) for e in raw):
-        raise ConfigError("'when' must be a list of {predicate, level, reason}", file=path)
+        raise ConfigError("'when' must be a list of {predicate, level, reason, section}", file=path)
+    for exception in raw:
+        if "section" in exception:
+            _section(exception["section"], path)
     return tuple(raw)
 
 

@@ -38,6 +38,9 @@ def render(report: Report, options: RenderOptions) -> str:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:
         lines += [f"## {title}", ""]
+        if key == "corrections":
+            lines += _corrections([finding for _, findings in subjects for finding in findings]) + [""]
+            continue
         said = _said_once(subjects) if key != "features" else {}
         headings: dict[tuple[bool, str, str], dict[str, list[str]]] = {}
         for subject, findings in subjects:
@@ -54,18 +57,33 @@ def render(report: Report, options: RenderOptions) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _corrections(findings: list[Finding]) -> list[str]:
+    """Markers that now say what the old spec's own text already said: a line per rule naming the places. They
+    change no client, so they get no headings; the words that decided each are in its reason (every other format,
+    and `--format json`)."""
+    by_rule: dict[str, list[str]] = {}
+    for finding in findings:
+        by_rule.setdefault(finding.rule, []).append(
+            sentence(finding, partial(_spans, names=_names(finding)), scoped=False).rstrip("."))
+    return ["The old spec already said so, in its descriptions or in the fields its types required; each finding's "
+            "reason quotes the words.", "",
+            *(_wrapped(f"- {_one_sentence(parts)}. (`{rule}`)") for rule, parts in by_rule.items())]
+
+
 def _said_once(subjects: list[tuple[Subject, list[Finding]]]) -> dict[str, str]:
     """{rule: reason} for the reasons a section would repeat under several headings: each is given once at
-    the section's end and its bullets name the rule instead. A rule with two reasons in one section keeps
-    them inline, so a rule always points at one reason."""
+    the section's end and its bullets name the rule instead. A rule points at one reason: of a rule's repeated
+    reasons the one under most headings is given there, the others stay inline where they occur."""
     headings: dict[tuple[str, str], set[tuple[bool, str, str]]] = {}
     for subject, findings in subjects:
         for finding in findings:
             if finding.rule not in _FOLDED and not is_unclassified(finding):
                 headings.setdefault((finding.rule, reason(finding)), set()).add(_heading(subject))
-    repeated = [pair for pair, under in headings.items() if len(under) > 1]
-    rules = [rule for rule, _ in headings]
-    return dict(sorted(pair for pair in repeated if rules.count(pair[0]) == 1))
+    said: dict[str, str] = {}
+    for (rule, why), under in sorted(headings.items(), key=lambda item: (-len(item[1]), item[0])):
+        if len(under) > 1:
+            said.setdefault(rule, why)
+    return dict(sorted(said.items()))
 
 
 def _heading(subject: Subject) -> tuple[bool, str, str]:

@@ -28,6 +28,7 @@ SECTIONS: tuple[tuple[str, str, Callable[[Finding], bool]], ...] = (
     ("breaking", "Breaking changes (action required)", lambda f: f.level is Level.BREAKING),
     ("deprecations", "Deprecations", lambda f: _declared(f) == "deprecations"),
     ("features", "New features", lambda f: f.level is Level.SAFE and _declared(f) == "features"),
+    ("corrections", "Documentation corrections", lambda f: f.level is Level.SAFE and _declared(f) == "corrections"),
     ("other", "Other changes", lambda f: True),
 )
 
