@@ -178,3 +178,28 @@ def test_cert_manager_v1_12_to_v1_21_list_types_written_out_say_they_were_not_wr
         (spec + field.replace(".", "/properties/") + "/x-kubernetes-list-type",
          f"cert-manager.io/v1: List type of Certificate.spec.{field} goes from not written to atomic, still atomic "
          "for server-side apply") for field in lists]
+
+
+def test_a_changed_status_default_names_where_it_first_differs() -> None:
+    """Gateway API v0.6.0 renamed the `Scheduled` condition `Accepted`; the placeholder status the CRD defaults
+    says so, where both sides' shapes alone ("an object with 1 key") would not."""
+    report, _, _ = compare(f"{GATEWAY}/gateways.standard.v0.5.0.yaml", f"{GATEWAY}/gateways.standard.v0.6.0.yaml")
+    status = "/spec/versions/1/schema/openAPIV3Schema/properties/status"
+    changed = [(f.change.pointer, f.level.value, f.message) for f in report.findings
+               if f.rule == "schema.default-changed" and f.change.pointer.startswith(status)]
+    assert changed == [
+        (f"{status}/default", "breaking", "default of Gateway.status changed from {.conditions[0].type: Scheduled, "
+                                          "...} to {.conditions[0].type: Accepted, ...}"),
+        (f"{status}/properties/conditions/default", "breaking", "default of Gateway.status.conditions changed from "
+                                                                "{[0].reason: NotReconciled, ...} to {[0].reason: "
+                                                                "Pending, ...}")]
+
+
+def test_two_long_structures_are_shown_where_they_first_differ() -> None:
+    from specdiff.classify import shown_pair
+
+    long = {"note": "x" * 90}
+    assert shown_pair({**long, "a": [1, 2]}, {**long, "a": [1]}) == ("{.a[1]: 2, ...}", "{.a[1]: not written, ...}")
+    assert shown_pair([long, {"k": "v"}], [long, {"k": "w"}]) == ("{[1].k: v, ...}", "{[1].k: w, ...}")
+    assert shown_pair({"a": 1}, {"a": 2}) == ('{"a": 1}', '{"a": 2}')  # short enough to show whole
+    assert shown_pair({**long, "a": 1}, [long]) == ("an object with 2 keys", "a list of 1 item")  # not alike

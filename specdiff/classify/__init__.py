@@ -135,10 +135,64 @@ def show(value: Any, limit: int = 80) -> str:
         text = value["type"] + (f" ({value['format']})" if "format" in value else "")
     else:
         text = json.dumps(value, sort_keys=True, default=str)
-        if len(text) > limit and not (isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)):
-            text = f"a list of {len(value)} items" if isinstance(value, list) else (
-                f"an object with {len(value)} keys" if isinstance(value, dict) else text)
+        if _too_long(value, text, limit):
+            text = _shape(value)
     return " ".join(text.split())
+
+
+def _too_long(value: Any, text: str, limit: int) -> bool:
+    """A structure whose JSON runs past `limit` (a list of plain names is never cut short)."""
+    plain_list = isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
+    return isinstance(value, dict | list) and len(text) > limit and not plain_list
+
+
+def _shape(value: dict[str, Any] | list[Any]) -> str:
+    count = len(value)
+    if isinstance(value, list):
+        return f"a list of {count} item{'' if count == 1 else 's'}"
+    return f"an object with {count} key{'' if count == 1 else 's'}"
+
+
+def shown_pair(old: Any, new: Any) -> tuple[str, str]:
+    """Two sides of a change for a message. Two structures too long to show whole are shown by the first place
+    where they differ (`{.conditions[0].type: Scheduled, ...}`), which their shapes alone often do not tell
+    apart ("an object with 1 key" both)."""
+    old_text, new_text = show(old), show(new)
+    long_old = _too_long(old, json.dumps(old, sort_keys=True, default=str), 80)
+    long_new = _too_long(new, json.dumps(new, sort_keys=True, default=str), 80)
+    if not (long_old and long_new and type(old) is type(new)):
+        return old_text, new_text
+    found = first_difference(old, new)
+    if found is None:
+        return old_text, new_text
+    steps, old_part, new_part = found
+
+    def there(part: Any) -> str:
+        return f"{{{steps}: {NOT_WRITTEN if part is _ABSENT else show(part, 40)}, ...}}"
+
+    return there(old_part), there(new_part)
+
+
+_ABSENT = object()
+
+
+def first_difference(old: Any, new: Any, steps: str = "") -> tuple[str, Any, Any] | None:
+    """The first place (keys in order, then list positions) where two values differ, with each side there."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(old.keys() | new.keys(), key=str):
+            found = first_difference(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{steps}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list):
+        for index in range(max(len(old), len(new))):
+            found = first_difference(old[index] if index < len(old) else _ABSENT,
+                                     new[index] if index < len(new) else _ABSENT, f"{steps}[{index}]")
+            if found is not None:
+                return found
+        return None
+    same = old is not _ABSENT and new is not _ABSENT and type(old) is type(new) and old == new
+    return None if same else (steps, old, new)
 
 
 #: how a message shows a side of a change that the spec does not write (an absent keyword or extension): plain
@@ -159,6 +213,8 @@ def message_values(change: Change) -> dict[str, str]:
     if change.node == "lifecycle" and change.attribute == "status":  # a field's level, in the same words
         values["old"], values["new"] = (said(level) if isinstance(level, str) and level in SAID else values[key]
                                         for key, level in (("old", change.old), ("new", change.new)))
+    if change.old is not None and change.new is not None and isinstance(change.old, dict | list):
+        values["old"], values["new"] = shown_pair(change.old, change.new)
     values["old"], values["new"] = kinds(values["old"], values["new"])
     for key, value in change.detail:
         values[key] = NOT_WRITTEN if value is None else show(value)
