@@ -140,10 +140,20 @@ def release_gate(findings: list[Finding], policy: str, versions: tuple[str | Non
 
 
 def placed(changes: Iterable[Change], old: SpecGraph, new: SpecGraph) -> list[Change]:
-    """The changes with the operations each reaches on their context: a fact of the graphs, decided here so
-    classify never calls back into them."""
-    return [replace(change, context=change.context.reaching(operations_reached(change, old, new)))
+    """The changes with the operations each reaches, and the kinds that hold its schema, on their context: facts
+    of the graphs, decided here so classify and the reports never call back into them."""
+    return [replace(change, context=change.context.reaching(operations_reached(change, old, new),
+                                                            _holders(change, old, new)))
             for change in changes]
+
+
+def _holders(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The kinds whose fields reach the named schema a change is in (graph/kind_paths.py): how a reader's
+    notation names the place."""
+    schema = change.context.schema
+    if not schema:
+        return ()
+    return (new if schema in new.schemas else old).held_by(schema)
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

@@ -86,7 +86,7 @@ class Context:
     field: tuple[str, ...] = ()  # the steps from the schema or part to the place: (".spec", ".containers", "[]")
     #: the operations the change reaches (its own, or those using the schema it is in), set before classify
     operations: tuple[str, ...] = ()
-    #: the kinds whose fields reach the schema, each with the shortest steps from it
+    #: the kinds whose fields reach the schema, each with the shortest steps from it, set before classify
     #: (`(("policy/v1/PodDisruptionBudget", (".status",)),)`): what a reader's notation names the place by; display
     #: only, so fingerprints, baselines, ignores, sort order and equality never read it (nor hash it: a
     #: type many kinds use has a long one)
@@ -110,11 +110,13 @@ class Context:
                        self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations,
                        self.held_by)
 
-    def reaching(self, operations: tuple[str, ...]) -> Context:
-        """This context with the operations the change reaches (the pipeline's, before classify)."""
+    def reaching(self, operations: tuple[str, ...], held_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
+                 ) -> Context:
+        """This context with the operations the change reaches and the kinds holding its schema (the pipeline's,
+        before classify)."""
         return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
                        self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
-                       operations, self.held_by)
+                       operations, held_by or self.held_by)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a

@@ -142,5 +142,5 @@ def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = 
     resource, kind = (None, None) if schema.gvk else graph.users_subject(schema)
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
                          stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document),
-                         resource=resource, kind=kind, held_by=graph.held_by(schema.name)),
+                         resource=resource, kind=kind),
                  UNUSED if unused else graph.direction(schema.name))

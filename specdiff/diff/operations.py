@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from specdiff.diff.kernel import Side, presence
@@ -102,7 +103,7 @@ class OperationDiffer:
 
     def _unmodelled(self, old: Written, new: Written, handles: frozenset[str], where: Where) -> None:
         """What the objects write beyond `handles` (vendor extensions, keywords no family models), as data."""
-        if old.data != new.data:
+        if (_beyond(old.data, handles) or _beyond(new.data, handles)) and old.data != new.data:
             for found in residue(old.data, new.data, handles, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
                 self.emit(found)
 
@@ -116,7 +117,8 @@ class OperationDiffer:
             return
         for path, item in new_paths.items():
             before = old_paths.get(path)
-            if isinstance(item, dict) and isinstance(before, dict) and item != before:
+            if isinstance(item, dict) and isinstance(before, dict) and (
+                    _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:
                 at = "/paths" + join_pointer((path,))
                 self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
                                  Where(Context(path=f"path {path}"), "both"))
@@ -338,3 +340,9 @@ def _where(op: Operation, graph: SpecGraph) -> Where:
                          document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
                          method=op.method.upper(), route=op.path), "both",
                  op.kind)
+
+
+def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:
+    """Whether an object writes a key outside `handles` that no other family compares: only then is there
+    anything for the residue to find (the check reads keys, where comparing whole operations reads everything)."""
+    return any(key not in handles and not key.startswith(KUBERNETES_PREFIX) for key in data)

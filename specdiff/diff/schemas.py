@@ -202,9 +202,10 @@ class SchemaDiffer:
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))
+        written = o.keys() | n.keys()
         for keyword in SCALAR_KEYWORDS:
-            if keyword == "deprecated":
-                continue  # compared with the sunset it announces (compare_extensions)
+            if keyword not in written or keyword == "deprecated":
+                continue  # absent on both sides; or compared with the sunset it announces (compare_extensions)
             self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._enum(old, new, where)
@@ -467,6 +468,8 @@ class SchemaDiffer:
     def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> dict[str, str]:
         """Compare the members of an `allOf`, `oneOf` or `anyOf` paired by meaning (`_paired`); the others are
         added or removed. Returns the pairs, old key -> new key."""
+        if keyword not in old.schema and keyword not in new.schema:
+            return {}  # most schemas: no composition to pair
         old_members = self._members(keyword, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
         pairs = self._paired(keyword, old, new, old_members, new_members)
