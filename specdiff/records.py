@@ -73,7 +73,7 @@ class Context:
     path: str | None = None  # field path inside the schema or operation: ".spec.containers[].name"
     gvk: str | None = None  # "apps/v1/Deployment"
     group_version: str | None = None  # "apps/v1"
-    stability: str = "ga"  # alpha | beta | ga
+    stability: str = "stable"  # alpha | beta | stable
     document: str | None = None  # per-group document or CRD name the change is in
     #: what the change is about as the graph found it: the Kubernetes resource an operation acts on
     #: ("deployments", "pods/status"; for other APIs the operation's tag, else its path's first segment) ...
