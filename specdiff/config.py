@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import ConfigError, UsageError
 from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
+from specdiff.graph.stability import DECLARED, SYNONYMS, level_word
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
@@ -38,8 +39,6 @@ _KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "se
 _SELECTION_KEYS = {"match-path": ("match_paths", True), "exclude-path": ("exclude_paths", True),
                    "tags": ("tags", False), "exclude-tags": ("exclude_tags", False),
                    "exclude-extensions": ("exclude_extensions", False)}
-#: `deprecation-days` keys: the x-stability-level words, and the levels specdiff judges by
-_DEPRECATION_LEVELS = {"draft": "alpha", "alpha": "alpha", "beta": "beta", "stable": "ga", "ga": "ga"}
 ANNOTATE_LEVELS = LEVELS
 _IGNORE_KEYS = ("rule", "location", "reason", "expires")
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -87,7 +86,7 @@ class Config:
     ignores: tuple[ScopedIgnore, ...] = ()
     baseline: tuple[BaselineEntry, ...] = ()
     baseline_path: str | None = None
-    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
+    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, stable)
     deprecation_days: Mapping[str, int] = field(default_factory=dict)
     #: the release gate: the declared version change must be as large as the findings need (--check-version)
     check_version: bool = False
@@ -517,13 +516,14 @@ def _deprecation_days(value: Any, where: _Where) -> dict[str, int]:
         raise where.error("deprecation-days must map a stability level to a number of days", ("deprecation-days",))
     days: dict[str, int] = {}
     for level, count in value.items():
-        if level not in _DEPRECATION_LEVELS:
-            raise where.error(f"deprecation-days level must be one of {', '.join(_DEPRECATION_LEVELS)}, not "
+        word = level_word(level)
+        if word is None:  # keys are the x-stability-level words (and their synonyms), judged by the level each gives
+            raise where.error(f"deprecation-days level must be one of {', '.join((*DECLARED, *SYNONYMS))}, not "
                               f"{level!r}", ("deprecation-days", level))
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise where.error(f"deprecation-days of {level} must be a whole number of days",
                               ("deprecation-days", level))
-        days[_DEPRECATION_LEVELS[level]] = max(count, days.get(_DEPRECATION_LEVELS[level], 0))
+        days[DECLARED[word]] = max(count, days.get(DECLARED[word], 0))
     return days
 
 

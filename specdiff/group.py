@@ -62,24 +62,40 @@ class InlinedCopies:
 
     `home(change)` names the place by the copy it is in, the innermost object schema around it (with
     properties) whose text, its own description aside (the field's, not the type's), is written out at least
-    twice on that side, and the pointer below it; None when the place is in no such copy."""
+    twice on that side, and the pointer below it; None when the place is in no such copy.
+
+    `list_home(change)` names a change on a list (or map) whose items are such a copy, rather than inside one of
+    its items, by that type (`items:<digest>`) and the pointer below the list: both of HTTPRoute's `filters`
+    lists gaining a validation rule is one change, while lists of two different types gaining it are two."""
 
     def __init__(self, old: Any, new: Any) -> None:
         self._sides = (_Copies(old), _Copies(new))
 
     def home(self, change: Change) -> tuple[str, str] | None:
+        return self._homes(change)[0]
+
+    def list_home(self, change: Change) -> tuple[str, str] | None:
+        return self._homes(change)[1]
+
+    def _homes(self, change: Change) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
         pointer = change.new_pointer or change.old_pointer
-        return self._sides[1 if change.new_pointer else 0].home(pointer) if pointer else None
+        return self._sides[1 if change.new_pointer else 0].homes(pointer) if pointer else (None, None)
 
 
 class _Copies:
     def __init__(self, data: Any) -> None:
         self.data = data
         self._counts: dict[str, int] | None = None
+        self._digests: dict[int, str] = {}  # each inline object schema of `data` (by identity): its digest
+        self._homes: dict[str, tuple[tuple[str, str] | None, tuple[str, str] | None]] = {}
 
-    def home(self, pointer: str) -> tuple[str, str] | None:
+    def homes(self, pointer: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+        """(the innermost copy around the place, the list of copies the place is on when no copy is nearer)."""
+        found = self._homes.get(pointer)
+        if found is not None:
+            return found
         tokens = pointer.split("/")[1:]
-        node, found = self.data, None
+        node, copy, listed = self.data, None, None
         for i, token in enumerate(tokens[:-1]):  # the changed node itself is no copy around the change
             if isinstance(node, dict):
                 node = node.get(token.replace("~1", "/").replace("~0", "~"))
@@ -87,9 +103,22 @@ class _Copies:
                 node = node[int(token)]
             else:
                 break
-            if _inline_object(node) and self.counts().get(digest := _digest(node), 0) > 1:
-                found = digest, "/" + "/".join(tokens[i + 1:])
+            below = "/" + "/".join(tokens[i + 1:])
+            if digest := self._copy_of(node):
+                copy, listed = (digest, below), None
+            elif token not in _SCHEMA_MAPS and isinstance(node, dict):  # a schema, not a map of named ones
+                held = next((f"{key}:{digest}" for key in _ELEMENTS if (digest := self._copy_of(node.get(key)))), None)
+                listed = (held, below) if held else listed
+        found = self._homes[pointer] = copy, listed
         return found
+
+    def _copy_of(self, node: Any) -> str | None:
+        """The digest of an inline object schema written out more than once; None for any other node."""
+        if not _inline_object(node):
+            return None
+        counts = self.counts()
+        digest = self._digests.get(id(node)) or _digest(node)
+        return digest if counts.get(digest, 0) > 1 else None
 
     def counts(self) -> dict[str, int]:
         """How often each inline object schema is written out in the document (read once, when first asked)."""
@@ -100,12 +129,18 @@ class _Copies:
                 node = stack.pop()
                 if isinstance(node, dict):
                     if _inline_object(node):
-                        digest = _digest(node)
+                        digest = self._digests[id(node)] = _digest(node)
                         self._counts[digest] = self._counts.get(digest, 0) + 1
                     stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
                 elif isinstance(node, list):
                     stack.extend(v for v in node if isinstance(v, (dict, list)))
         return self._counts
+
+
+#: the keywords whose schema is each item of a list or value of a map
+_ELEMENTS = ("items", "additionalProperties")
+#: keywords that map names to schemas: a member of theirs named `items` is a field, not a list's items
+_SCHEMA_MAPS = ("properties", "patternProperties", "definitions", "$defs")
 
 
 def _inline_object(schema: Any) -> bool:
@@ -158,7 +193,21 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
         inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
         return [union, place] if change.context.operation and inline else [group_key(finding, copies), union, place]
-    return [group_key(finding, copies), place]
+    listed = _list_key(finding, copies)
+    return [group_key(finding, copies), *([listed] if listed else []), place]
+
+
+def _list_key(finding: Finding, copies: InlinedCopies | None) -> tuple[Any, ...] | None:
+    """The same change on each list of one inlined type (`InlinedCopies.list_home`), whatever the field path. A
+    validation rule is named by its text, not by its index: Gateway API writes one rule twice in one of its two
+    `filters` lists, so the lists give the next rule different indices."""
+    change = finding.change
+    held = copies.list_home(change) if copies is not None else None
+    if held is None:
+        return None
+    below = re.sub(r"/\d+$", "", held[1]) if (change.node, change.attribute) == ("validation", "rule") else held[1]
+    return ("list", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+            _unversioned(change.context.schema), held[0], below, _plain(change.old), _plain(_relative(change)))
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:

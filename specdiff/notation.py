@@ -1,10 +1,12 @@
 """How a report names a place, in the notation of its ecosystem; the one place that decides it.
 
 - Kubernetes and CRD schemas: the kind, then the field path from it, when one kind's fields reach the type
-  (`PodDisruptionBudget.status.currentHealthy`, `HTTPRoute.spec.rules[].filters`); the Go type name, then the
-  field path, with the kinds that use it, when several do (`RoleRef.apiGroup (used by 2 kinds: ClusterRoleBinding,
-  RoleBinding)`) or none (`PodSpec.workloadRef`). The group-version (the kind's) is the scope, given once by a
-  heading or before the name where a format has none (`core/v1 PodSpec.workloadRef`).
+  (`PodDisruptionBudget.status.currentHealthy`, `HTTPRoute.spec.rules[].filters`), and so a change to the type
+  itself too (`Ingress.spec.defaultBackend.service.port becomes atomic`), though not its addition or removal;
+  the Go type name, then the field path, with the kinds that use it, when several do (`RoleRef.apiGroup (used
+  by 2 kinds: ClusterRoleBinding, RoleBinding)`) or none (`PodSpec.workloadRef`). The group-version (the
+  kind's) is the scope, given once by a heading or before the name where a format has none (`core/v1
+  PodSpec.workloadRef`).
 - OpenAPI operations: the operation, then the part of it and the field path after a colon
   (`POST /pets request body: name`, `GET /pets response 200: items[].id`, `GET /pets query parameter limit`).
 - OpenAPI named schemas: the schema's name, then the field path (`Pet.name`).
@@ -101,9 +103,11 @@ def scope(ctx: Context) -> str:
 
 
 def _from_kind(ctx: Context, held: Holders) -> bool:
-    """Whether a place is named from the one kind that reaches its type: a field of it, not the type itself
-    (`Schema ImageVolumeStatus added` names a type; its place in `Pod` is no schema)."""
-    return len(held) == 1 and bool(ctx.field) and not ctx.operation
+    """Whether a place is named from the one kind that reaches its type: a field of the type, or the type where
+    that kind holds it (`Ingress.spec.defaultBackend.service.port becomes atomic`), but not the type's own
+    addition or removal (`Schema ImageVolumeStatus added` names a type; its place in `Pod` is a field, reported
+    on its own)."""
+    return len(held) == 1 and not ctx.operation and not ctx.whole_type
 
 
 def _type_scope(ctx: Context) -> str:

@@ -73,7 +73,7 @@ class Context:
     path: str | None = None  # field path inside the schema or operation: ".spec.containers[].name"
     gvk: str | None = None  # "apps/v1/Deployment"
     group_version: str | None = None  # "apps/v1"
-    stability: str = "ga"  # alpha | beta | ga
+    stability: str = "stable"  # alpha | beta | stable
     document: str | None = None  # per-group document or CRD name the change is in
     #: what the change is about as the graph found it: the Kubernetes resource an operation acts on
     #: ("deployments", "pods/status"; for other APIs the operation's tag, else its path's first segment) ...
@@ -91,6 +91,9 @@ class Context:
     #: only, so fingerprints, baselines, ignores, sort order and equality never read it (nor hash it: a
     #: type many kinds use has a long one)
     held_by: tuple[tuple[str, tuple[str, ...]], ...] = declared(default=(), compare=False)
+    #: the change is a named schema's own addition or removal: the type is the subject, named by its Go type even
+    #: where one kind's fields reach it (its place in that kind is a field, reported on its own); display only
+    whole_type: bool = declared(default=False, compare=False)
 
     def at(self, path_suffix: str) -> Context:
         """This context with `path_suffix` added to the field path.
@@ -101,7 +104,7 @@ class Context:
         """
         return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
                        self.stability, self.document, self.resource, self.kind, self.method, self.route, self.part,
-                       (*self.field, path_suffix), self.operations, self.held_by)
+                       (*self.field, path_suffix), self.operations, self.held_by)  # a field: never the whole type
 
     def within(self, part: Part) -> Context:
         """This operation's context in one of its parts (a response's header within that response), with no
@@ -116,7 +119,7 @@ class Context:
         before classify)."""
         return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
                        self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
-                       operations, held_by or self.held_by)
+                       operations, held_by or self.held_by, self.whole_type)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a

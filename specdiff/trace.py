@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from specdiff.graph.model import SpecGraph
-from specdiff.graph.stability import SAID, is_version, least_stable, marked, rank
+from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
 from specdiff.notation import distinct, folded, name, type_name, where
 from specdiff.records import Context, Finding, History, Level
@@ -225,13 +225,13 @@ def _unknown(label: str) -> Event:
 
 def _scopes(presences: Sequence[Presence]) -> str:
     """` in apps/v1beta1 (beta)`, ` in gateway.networking.k8s.io/v1alpha2 (alpha, deprecated, not served)`; for
-    an API without group-versions only what is not plain GA (` (beta)`), else nothing."""
+    an API without group-versions only what is not plain stable (` (beta)`), else nothing."""
     def state(p: Presence) -> str:
-        return ", ".join([SAID.get(p.stability, p.stability)] + ["deprecated"] * p.deprecated
+        return ", ".join([p.stability] + ["deprecated"] * p.deprecated
                          + ["not served"] * (not p.served))
 
     scoped = ", ".join(f"{p.scope} ({state(p)})" for p in presences if p.scope)
-    plain = [state(p) for p in presences if not p.scope and state(p) != SAID["ga"]]
+    plain = [state(p) for p in presences if not p.scope and state(p) != "stable"]
     return (f" in {scoped}" if scoped else "") + (f" ({plain[0]})" if plain else "")
 
 
@@ -252,8 +252,7 @@ def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presenc
         was, now = old[scope], new[scope]
         label = f" in {scope}" if scope else ""
         if rank(now.stability) > rank(was.stability):
-            events.append(Event(release, "promoted", f"promoted from {SAID.get(was.stability, was.stability)} to "
-                                                           f"{SAID.get(now.stability, now.stability)}{label}"))
+            events.append(Event(release, "promoted", f"promoted from {was.stability} to {now.stability}{label}"))
         if now.deprecated != was.deprecated:
             events.append(Event(release, "deprecated" if now.deprecated else "undeprecated",
                                 f"{'deprecated' if now.deprecated else 'no longer deprecated'}{label}"))

@@ -320,4 +320,9 @@ def test_a_baseline_of_locations_holding_line_breaks_is_read_back(tmp_path: Path
 
 def test_deprecation_days_are_kept_by_the_level_specdiff_judges_by(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, ".specdiff.yaml", "deprecation-days: {stable: 180, beta: 90, draft: 0}\n"))
-    assert config.deprecation_days == {"ga": 180, "beta": 90, "alpha": 0}
+    assert config.deprecation_days == {"stable": 180, "beta": 90, "alpha": 0}
+
+
+def test_deprecation_days_take_ga_as_another_spelling_of_stable(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, ".specdiff.yaml", "deprecation-days: {GA: 120, stable: 90, beta: 30}\n"))
+    assert config.deprecation_days == {"stable": 120, "beta": 30}

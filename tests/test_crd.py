@@ -121,7 +121,7 @@ def test_auto_policy_is_kubernetes_and_every_version_schema_is_both_ways() -> No
     assert (finding.rule, finding.level.value, finding.change.direction) == (
         "schema.enum.value-added", "breaking", "both")
     assert (ctx.document, ctx.schema, ctx.path, ctx.gvk, ctx.group_version, ctx.stability) == (
-        "frobs.example.com", "frobs.example.com/v1", ".spec.mode", "example.com/v1/Frob", "example.com/v1", "ga")
+        "frobs.example.com", "frobs.example.com/v1", ".spec.mode", "example.com/v1/Frob", "example.com/v1", "stable")
     assert finding.change.pointer == \
         "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/enum/1"
 
@@ -144,8 +144,8 @@ def test_status_written_by_a_controller_is_both_ways_like_spec() -> None:
         ("schema.enum.value-added", f"{status}/phase/enum/1", "both", "breaking")]
 
 
-@pytest.mark.parametrize(("name", "stability", "level"), [("v1alpha2", "alpha", "dangerous"),
-                                                           ("v2beta1", "beta", "breaking"), ("v1", "ga", "breaking")])
+@pytest.mark.parametrize(("name", "stability", "level"), [
+    ("v1alpha2", "alpha", "dangerous"), ("v2beta1", "beta", "breaking"), ("v1", "stable", "breaking")])
 def test_stability_comes_from_the_version_name(name: str, stability: str, level: str) -> None:
     old = load_text(dump(crd(versions=[version(name, storage=True, properties={"a": {"type": "string"}})])),
                     "old.yaml", None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from typing import Any
 
 from conftest import corpus
 
@@ -99,6 +100,68 @@ def test_header_values_of_two_different_inlined_types_are_two_findings() -> None
     filters = [f".spec.rules[]{copy}.filters[].{modifier}HeaderModifier.{verb}[].value"
                for copy in ("", ".backendRefs[]") for modifier in ("request", "response") for verb in ("add", "set")]
     assert patterns == [(2, [".spec.rules[].matches[].headers[].value"]), (16, sorted(filters))]
+
+
+def _routes(rules: dict[str, list[str]]) -> Document:
+    """A CRD that inlines one filter type in two lists (`rules[].filters`, `rules[].backendRefs[].filters`) and
+    one header type in two others; `rules` maps a list's name to the validation rules written on it."""
+    def listed(name: str, item: dict[str, Any]) -> dict[str, Any]:
+        checks = [{"rule": rule, "message": "too many"} for rule in rules.get(name, [])]
+        return {"type": "array", "items": item, **({"x-kubernetes-validations": checks} if checks else {})}
+
+    text = {"type": "string"}
+    filter_type = {"type": "object", "properties": {"type": text, "value": text}}
+    header = {"type": "object", "properties": {"name": text, "value": text}}
+    backend = {"type": "object", "properties": {"name": text, "filters": listed("backend-filters", filter_type)}}
+    rule = {"type": "object", "properties": {"filters": listed("filters", filter_type),
+                                             "backendRefs": {"type": "array", "items": backend}}}
+    spec = {"type": "object", "properties": {"rules": {"type": "array", "items": rule},
+                                             "requestHeaders": listed("requestHeaders", header),
+                                             "responseHeaders": listed("responseHeaders", header)}}
+    version = {"name": "v1", "served": True, "storage": True,
+               "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec}}}}
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+           "metadata": {"name": "routes.example.com"},
+           "spec": {"group": "example.com", "names": {"kind": "Route", "plural": "routes"}, "scope": "Namespaced",
+                    "versions": [version]}}
+    return load_text(json.dumps(crd), "routes.json", None)
+
+
+def test_a_rule_added_to_each_list_of_one_inlined_type_is_one_finding() -> None:
+    """Both lists of the filter type gain a rule, the second list writing another rule before it (its index
+    differs): one finding, both lists its members. The same rule on a list of the header type is another
+    change, although that type too is written out twice."""
+    once, twice = "self.filter(f, f.type == 'Redirect').size() <= 1", "self.size() <= 16"
+    old = _routes({"backend-filters": [twice]})
+    new = _routes({"filters": [once, twice], "backend-filters": [twice, once], "requestHeaders": [twice]})
+    report = run(old, new)
+    at = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties"
+    filters = f"{at}/rules/items/properties/filters"
+    backend_filters = f"{at}/rules/items/properties/backendRefs/items/properties/filters"
+    assert sorted((f.rule, f.level.value, f.change.new, [m.change.pointer for m in f.members or [f]])
+                  for f in report.findings) == [
+        ("kubernetes.validation.rule-added", "breaking", once,
+         [f"{backend_filters}/x-kubernetes-validations/1", f"{filters}/x-kubernetes-validations/0"]),
+        ("kubernetes.validation.rule-added", "breaking", twice, [f"{at}/requestHeaders/x-kubernetes-validations/0"]),
+        ("kubernetes.validation.rule-added", "breaking", twice, [f"{filters}/x-kubernetes-validations/1"]),
+    ]
+    record = next(r for r in json.loads(render(report, "json"))["findings"] if r["new"] == once)
+    assert (record["count"], [m["location"]["label"] for m in record["members"]]) == (
+        2, ["example.com/v1 Route.spec.rules[].backendRefs[].filters", "example.com/v1 Route.spec.rules[].filters"])
+
+
+def test_the_httproute_filter_lists_gaining_a_rule_are_one_finding() -> None:
+    """Gateway API 0.8.0 adds `self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1` to both lists of
+    HTTPRouteFilter; the backendRefs list writes another rule twice before it."""
+    report = compare(ROUTES.format("v0.6.0"), ROUTES.format("v0.8.0"))
+    rule = "self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1"
+    found = [f for f in report.findings if f.rule == "kubernetes.validation.rule-added" and f.change.new == rule]
+    at = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/rules/items/properties"
+    assert [(f.level.value, [m.change.pointer for m in f.members]) for f in found] == [("breaking", [
+        f"{at}/backendRefs/items/properties/filters/x-kubernetes-validations/2",
+        f"{at}/filters/x-kubernetes-validations/1"])]
+    assert found[0].message == ("validation rule added to 2 places: HTTPRoute.spec.rules[].backendRefs[].filters and "
+                                f"HTTPRoute.spec.rules[].filters: {rule}")
 
 
 def test_json_keeps_the_members_with_their_own_fingerprints() -> None:

@@ -127,3 +127,44 @@ def test_kubernetes_1_35_to_1_36_names_fields_by_their_kind() -> None:
             "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec.policyName") in labels
     assert ("schema.property.removed",
             "core/v1 PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)") in labels
+
+
+def test_a_change_to_a_type_itself_is_named_like_its_fields(tmp_path: Path) -> None:
+    """A type made atomic or given a validation rule is named by its one kind's path to it, or by its Go type
+    with the kinds that use it; a type added is still named by its Go type, its place in the kind being a field
+    reported on its own. Only the words change: fingerprints and order are those of the type notation."""
+    new = copy.deepcopy(SPEC)
+    definitions = new["definitions"]
+    definitions[f"{V1}.FrobberStatus"]["x-kubernetes-map-type"] = "atomic"
+    definitions[f"{V1}.Shared"]["x-kubernetes-map-type"] = "atomic"
+    definitions[f"{V1}.Part"]["x-kubernetes-validations"] = [{"rule": "self.size != ''"}]
+    definitions[f"{V1}.FrobberStatus"]["properties"]["gauge"] = _ref(f"{V1}.Gauge")
+    definitions[f"{V1}.Gauge"] = _object(level=STRING)
+    (tmp_path / "old.json").write_text(json.dumps(SPEC))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    report = run(load(str(tmp_path / "old.json")), load(str(tmp_path / "new.json")), grouped=False)
+    assert [(f.rule, f.level.value, f.change.context.label(), f.message) for f in report.findings] == [
+        ("kubernetes.validation.rule-added", "breaking", "demo/v1 Frobber.spec.parts[]",
+         "validation rule added to Frobber.spec.parts[]: self.size != ''"),
+        ("kubernetes.map-type-made-atomic", "safe", "demo/v1 Frobber.status",
+         "Frobber.status becomes atomic (was granular)"),
+        ("schema.property.added", "safe", "demo/v1 Frobber.status.gauge",
+         "optional property Frobber.status.gauge added"),
+        ("schema.added", "safe", "demo/v1 Gauge", "schema Gauge added"),
+        ("kubernetes.map-type-made-atomic", "safe", "demo/v1 Shared (used by 2 kinds: Frobber, Widget)",
+         "Shared (used by 2 kinds: Frobber, Widget) becomes atomic (was granular)"),
+    ]
+    findings = report.findings
+    assert all(f.fingerprint == fingerprint(f.rule, replace(f.change, context=replace(f.change.context, held_by=())))
+               for f in findings)
+    assert [f.change.context.type_label() for f in findings] == [  # by level, then by type: as before
+        "demo/v1 Part", "demo/v1 FrobberStatus", "demo/v1 FrobberStatus.gauge", "demo/v1 Gauge", "demo/v1 Shared"]
+
+
+def test_kubernetes_1_30_to_1_32_names_a_type_made_atomic_by_its_kind() -> None:
+    report = real_pair("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json", grouped=False)
+    assert [(f.change.context.label(), f.message, f.change.context.type_label()) for f in report.findings
+            if f.rule == "kubernetes.map-type-made-atomic"] == [
+        ("networking.k8s.io/v1 Ingress.spec.defaultBackend.service.port",
+         "Ingress.spec.defaultBackend.service.port becomes atomic (was granular)",
+         "networking.k8s.io/v1 ServiceBackendPort")]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rulecases import run_case
 
 from specdiff.diff.kubernetes import list_topology
-from specdiff.graph.lifecycle import GA, Lifecycle, lifecycle_of, marker_problems
+from specdiff.graph.lifecycle import STABLE, Lifecycle, lifecycle_of, marker_problems
 from specdiff.graph.schemas import deprecated_enum_values, documented_enum, enum_values
 
 LIVE_DESCRIPTION = (
@@ -61,8 +61,8 @@ def test_marker_problems_follow_kep_2558(marker: Any, builtin: bool, problems: l
 
 
 def test_lifecycle_of_reads_the_kubernetes_entry() -> None:
-    assert lifecycle_of({"type": "integer"}) == GA
-    assert lifecycle_of({"x-kubernetes-api-lifecycle": {"istio": {"status": "alpha"}}}) == GA
+    assert lifecycle_of({"type": "integer"}) == STABLE
+    assert lifecycle_of({"x-kubernetes-api-lifecycle": {"istio": {"status": "alpha"}}}) == STABLE
     assert lifecycle_of({"x-kubernetes-api-lifecycle": VALID}) == Lifecycle("alpha", "v1.30", "Frobber2D")
     assert lifecycle_of({"x-kubernetes-api-lifecycle": {"kubernetes": {"status": "gamma"}}}) == Lifecycle(
         None, None, None)

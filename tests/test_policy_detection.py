@@ -31,7 +31,7 @@ def test_api_v1_paths_alone_are_an_ordinary_api() -> None:
     report = run_case({"old": users(), "new": users(["name"])})
     assert (report.policy, report.spec) == ("openapi", "OpenAPI (no Kubernetes markers)")
     assert [(f.rule, f.change.pointer, f.level.value, f.change.context.stability) for f in report.findings] == [
-        ("schema.property.became-required", "/components/schemas/User/required", "safe", "ga")]
+        ("schema.property.became-required", "/components/schemas/User/required", "safe", "stable")]
 
 
 def test_an_operation_under_a_beta_looking_path_of_a_plain_api_is_not_beta() -> None:
@@ -41,7 +41,7 @@ def test_an_operation_under_a_beta_looking_path_of_a_plain_api_is_not_beta() -> 
         {"name": "q", "in": "query", "schema": {"type": "string", "enum": ["a"]}}], "responses": OK}}}}
     report = run_case({"old": old, "new": new})
     assert [(f.rule, f.level.value, f.change.context.stability) for f in report.findings] == [
-        ("schema.enum.value-removed", "breaking", "ga")]
+        ("schema.enum.value-removed", "breaking", "stable")]
 
 
 @pytest.mark.parametrize(("old", "new", "reason"), [

@@ -44,7 +44,7 @@ def test_parameters_of_alpha_operations_are_alpha() -> None:
     new = {"paths": {ALPHA: op(new_mode), GA: op(new_mode)}}
     assert verdicts(old, new) == sorted([
         ("schema.enum.value-removed", "/paths/~1apis~1frobs.example.com~1v1~1frobbers/get/parameters/0/schema/enum",
-         "breaking", "ga"),
+         "breaking", "stable"),
         ("schema.enum.value-removed",
          "/paths/~1apis~1frobs.example.com~1v1alpha1~1frobbers/get/parameters/0/schema/enum", "dangerous", "alpha"),
     ])
@@ -79,7 +79,7 @@ def test_a_schema_reached_only_from_alpha_operations_is_alpha() -> None:
 
 def test_a_schema_reached_from_a_ga_operation_too_is_ga() -> None:
     assert verdicts(_widget_spec([ALPHA, GA], WIDGET), _widget_spec([ALPHA, GA], SMALLER)) == [
-        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "ga")]
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "stable")]
 
 
 def test_properties_of_definitions_named_or_kinded_alpha_are_alpha_and_beta_stays_breaking() -> None:
@@ -106,7 +106,7 @@ def test_changes_inside_an_alpha_field_are_alpha() -> None:
     new = frobber(["Round"], {"a": {"type": "string"}})
     assert verdicts(old, new) == [
         ("schema.enum.value-removed", "/components/schemas/Frobber/properties/shape/enum", "dangerous", "alpha"),
-        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/tone/enum", "breaking", "ga"),
+        ("schema.enum.value-removed", "/components/schemas/Frobber/properties/tone/enum", "breaking", "stable"),
         ("schema.property.removed", "/components/schemas/Frobber/properties/box/properties/b", "dangerous", "alpha"),
     ]
 
@@ -131,7 +131,7 @@ def test_a_schema_reached_only_through_alpha_fields_is_alpha() -> None:
         ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "beta")]
     assert verdicts(_through_field(ALPHA_FIELD, WIDGET, also_ga=True),
                     _through_field(ALPHA_FIELD, SMALLER, also_ga=True)) == [
-        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "ga")]
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "stable")]
 
 
 def test_a_type_marked_alpha_is_alpha_and_its_regression_is_judged_at_its_old_level() -> None:
@@ -214,7 +214,7 @@ def test_a_crd_serving_only_v1alpha1_is_alpha_and_one_serving_v1_too_is_ga() -> 
     ]  # v1 is not served: its schema is nobody's contract
     both = [("v1alpha1", True), ("v1", True)]
     assert verdicts(_crd(both, "Namespaced", ["S"]), _crd(both, "Cluster", ["S"])) == [
-        ("crd.scope-changed", "/spec/scope", "breaking", "ga")]
+        ("crd.scope-changed", "/spec/scope", "breaking", "stable")]
 
 
 def test_the_graph_places_markers_and_read_only_fields_by_pointer() -> None:
@@ -230,12 +230,12 @@ def test_the_graph_places_markers_and_read_only_fields_by_pointer() -> None:
     doc = load_text(json.dumps(spec), "spec.json", None)
     graph = build(doc)
     box = "/components/schemas/Frob/properties/box"
-    assert graph.located(doc, "/components/schemas/Frob") == ("ga", False, False)
+    assert graph.located(doc, "/components/schemas/Frob") == ("stable", False, False)
     assert graph.located(doc, box + "/properties") == ("beta", False, False)
     assert graph.located(doc, box + "/properties/tag/maxLength") == ("alpha", False, False)
     assert graph.located(doc, box + "/properties/id") == ("beta", True, False)
-    assert graph.located(doc, "/components/schemas/Frob/properties/plain") == ("ga", False, True)
-    assert graph.located(doc, "/components/schemas/Frob/required/3") == ("ga", False, False)  # no such place
+    assert graph.located(doc, "/components/schemas/Frob/properties/plain") == ("stable", False, True)
+    assert graph.located(doc, "/components/schemas/Frob/required/3") == ("stable", False, False)  # no such place
 
 
 def test_a_read_only_field_becoming_required_is_only_read() -> None:
@@ -252,12 +252,15 @@ def test_a_read_only_field_becoming_required_is_only_read() -> None:
 
 
 def test_one_order_of_stability_levels() -> None:
-    from specdiff.graph.stability import declared_rank, least_stable, marked, most_stable, of_version
+    from specdiff.graph.stability import declared, declared_rank, least_stable, marked, most_stable, of_version
 
-    assert least_stable("ga", "alpha", "beta") == "alpha" and most_stable("alpha", "beta") == "beta"
+    assert least_stable("stable", "alpha", "beta") == "alpha" and most_stable("alpha", "beta") == "beta"
     assert [of_version(v) for v in ("v1alpha1", "v2beta3", "v1", "latest", None)] == [
-        "alpha", "beta", "ga", "ga", "ga"]
+        "alpha", "beta", "stable", "stable", "stable"]
     assert sorted(["stable", "beta", "draft", "alpha"], key=declared_rank) == ["draft", "alpha", "beta", "stable"]
     assert declared_rank(None) == declared_rank("stable")
     assert marked({"x-stability-level": "beta", "x-kubernetes-api-lifecycle": ALPHA_FIELD}) == "alpha"
-    assert marked({"x-kubernetes-api-lifecycle": {"kubernetes": {"status": "deprecated"}}}) == "ga"
+    assert marked({"x-kubernetes-api-lifecycle": {"kubernetes": {"status": "deprecated"}}}) == "stable"
+    assert [marked({"x-stability-level": word}) for word in ("ga", "GA", "Stable", "gamma")] == ["stable"] * 4
+    assert [declared({"x-stability-level": word}) for word in ("ga", "GA", "Stable", "gamma")] == [
+        "stable", "stable", "stable", None]

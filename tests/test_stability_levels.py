@@ -49,7 +49,7 @@ def test_an_operation_marked_draft_is_alpha() -> None:
         ("parameter.became-required", "/paths/~1a/get/parameters/0/schema", "dangerous", "alpha")]
 
 
-@pytest.mark.parametrize(("stability", "level"), [("alpha", "safe"), ("beta", "dangerous"), ("ga", "breaking")])
+@pytest.mark.parametrize(("stability", "level"), [("alpha", "safe"), ("beta", "dangerous"), ("stable", "breaking")])
 def test_a_card_level_may_key_on_stability(stability: str, level: str) -> None:
     spec = {"alpha": "safe", "beta": "dangerous", "default": "breaking"}
     assert resolve_level(spec, "openapi", "request", "card", stability) == level

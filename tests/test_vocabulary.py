@@ -104,7 +104,7 @@ def test_a_card_naming_anything_undeclared_is_refused(rules: Path, old: str, new
      "level has no entry for openapi/both"),
     ("reason: An example.", "reason: {default: An example., openapi: {request: Sent., response: Read.}}",
      "reason has no entry for openapi/both"),
-    ("level: safe", "level: {alpha: safe, beta: safe}", "level has no entry for kubernetes/request/ga"),
+    ("level: safe", "level: {alpha: safe, beta: safe}", "level has no entry for kubernetes/request/stable"),
     ("level: safe", "level: {default: safe, request: fatal}",
      "level for kubernetes/request is 'fatal', not one of breaking, dangerous, safe"),
     ("reason: An example.", "reason: An example.\nwhen: [{predicate: unordered, level: {request: safe}}]",

@@ -18,7 +18,6 @@ from specdiff.classify.cards import (
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
-from specdiff.graph.stability import SAID, said
 from specdiff.notation import kinds, name
 from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo
 
@@ -208,11 +207,8 @@ def message_values(change: Change) -> dict[str, str]:
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
-        "stability": said(ctx.stability), "group_version": ctx.group_version or "",
+        "stability": ctx.stability, "group_version": ctx.group_version or "",
     }
-    if change.node == "lifecycle" and change.attribute == "status":  # a field's level, in the same words
-        values["old"], values["new"] = (said(level) if isinstance(level, str) and level in SAID else values[key]
-                                        for key, level in (("old", change.old), ("new", change.new)))
     if change.old is not None and change.new is not None and isinstance(change.old, dict | list):
         values["old"], values["new"] = shown_pair(change.old, change.new)
     values["old"], values["new"] = kinds(values["old"], values["new"])

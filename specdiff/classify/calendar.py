@@ -29,7 +29,7 @@ class Calendar:
     """What the dated predicates compare a change's recorded dates with."""
 
     today: dt.date = field(default_factory=utc_today)
-    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, ga)
+    #: the shortest notice, in days between deprecation and sunset, by stability (alpha, beta, stable)
     notice_days: Mapping[str, int] = field(default_factory=dict)
 
     def days_to(self, sunset: Any) -> int | None:

@@ -64,7 +64,7 @@ class Card:
         return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
 
 
-def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga",
+def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "stable",
                   readers: str = "tolerant") -> str:
     level = pick(level, policy, direction, card_id, stability, readers)
     if level not in LEVELS:
@@ -72,9 +72,9 @@ def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", st
     return str(level)
 
 
-def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "ga",
+def pick(value: Any, policy: str, direction: str, card_id: str = "", stability: str = "stable",
          readers: str = "tolerant") -> Any:
-    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, ga), how clients
+    """A level or reason written as one value or as a mapping by policy, stability (alpha, beta, stable), how clients
     read responses (validating, tolerant) and/or direction, nested in any order (`default` for the rest)."""
     while isinstance(value, dict):
         if any(p in value for p in POLICIES):
@@ -359,7 +359,7 @@ def check_coverage(item: Card, refuse: Callable[[str], ConfigError]) -> None:
     reasons = [item.reasons, *(e["reason"] for e in item.when if isinstance(e.get("reason"), dict))]
     specs += [("reason", r) for r in reasons if r is not None]
     for what, spec in specs:
-        stabilities = STABILITIES[::-1] if what == "level" and keys_on_stability(spec) else ("ga",)
+        stabilities = STABILITIES[::-1] if what == "level" and keys_on_stability(spec) else ("stable",)
         readers_all = READERS if _keys_on(spec, READERS) else READERS[:1]
         for policy, direction, stability, readers in itertools.product(POLICIES, DIRECTIONS, stabilities, readers_all):
             where = (f"{policy}/{direction}" + (f"/{stability}" if len(stabilities) > 1 else "")

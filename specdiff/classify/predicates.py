@@ -255,9 +255,9 @@ def format_widened(change: Change) -> bool:
 
 # -- field lifecycle (KEP-2558) -----------------------------------------------------------------------
 def _lifecycle_rank(status: Any) -> int:
-    """A lifecycle status in the one stability order; a deprecated field has been GA (or beta) and is on its
+    """A lifecycle status in the one stability order; a deprecated field has been stable (or beta) and is on its
     way out, a status that is no level counts as alpha."""
-    status = "ga" if status == "deprecated" else status
+    status = "stable" if status == "deprecated" else status
     return rank(status) if status in STABILITIES else 0
 
 
@@ -267,13 +267,13 @@ def _lifecycle_step(change: Change) -> int:
 
 @predicate
 def lifecycle_promoted(change: Change) -> bool:
-    """alpha -> beta, alpha -> GA, beta -> GA."""
+    """alpha -> beta, alpha -> stable, beta -> stable."""
     return change.new != "deprecated" and _lifecycle_step(change) > 0
 
 
 @predicate
 def lifecycle_regressed(change: Change) -> bool:
-    """GA -> beta or alpha, beta -> alpha (and deprecated -> alpha or beta)."""
+    """stable -> beta or alpha, beta -> alpha (and deprecated -> alpha or beta)."""
     return change.new != "deprecated" and _lifecycle_step(change) < 0
 
 
@@ -284,7 +284,7 @@ def lifecycle_deprecated(change: Change) -> bool:
 
 @predicate
 def lifecycle_undeprecated(change: Change) -> bool:
-    return bool(change.old == "deprecated" and change.new == "ga")
+    return bool(change.old == "deprecated" and change.new == "stable")
 
 
 @predicate

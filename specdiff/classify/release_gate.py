@@ -96,7 +96,7 @@ def _api_versions(findings: Sequence[Finding], served: Callable[[str], bool]) ->
     for finding in findings:
         for member in finding.members or (finding,):
             ctx = member.change.context
-            if (member.level is Level.BREAKING and ctx.group_version and ctx.stability in ("beta", "ga")
+            if (member.level is Level.BREAKING and ctx.group_version and ctx.stability in ("beta", "stable")
                     and not _versioning(member.change) and served(ctx.group_version)):
                 inside.setdefault(ctx.group_version, []).append(member)
     changes = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from specdiff.diff.document import document_changes
 from specdiff.diff.group_versions import fold_group_versions
@@ -124,15 +125,20 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     for name, schema in new.schemas.items():
         if name not in renamed_to:
             where = _named_where(new, schema, unused=unused(new, name))
-            changes.append(change("added", "schema", new=name, where=where, new_pointer=schema.pointer))
+            changes.append(change("added", "schema", new=name, where=_whole(where), new_pointer=schema.pointer))
             schemas.introduced(Side(schema.schema, schema.pointer, schema.document), where)
     for name, schema in old.schemas.items():
         if name not in names:
             where = _named_where(old, schema, unused=unused(old, name))
-            changes.append(change("removed", "schema", old=name, where=where, old_pointer=schema.pointer))
+            changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
         changes.append(found)
     return fold_group_versions(old, new, changes)
+
+
+def _whole(where: Where) -> Where:
+    """Where a named schema itself is added or removed: a report names the type, not its place in a kind."""
+    return replace(where, context=replace(where.context, whole_type=True))
 
 
 def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None, unused: bool = False

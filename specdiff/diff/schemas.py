@@ -687,7 +687,7 @@ def _enum_pointer(side: Side, index: int | None = None) -> str:
 def _lifecycle_facts(schema: Any) -> dict[str, Any]:
     """What a field's KEP-2558 marker says, for the rules on added and removed fields."""
     lifecycle = lifecycle_of(schema) if isinstance(schema, dict) else None
-    if lifecycle is None or lifecycle.status in (None, "ga"):
+    if lifecycle is None or lifecycle.status in (None, "stable"):
         return {}
     return {"lifecycle": lifecycle.status, "feature_gate": lifecycle.feature_gate,
             "min_version": lifecycle.min_version}

@@ -91,7 +91,7 @@ def as_served(graph: SpecGraph, ecosystem: Ecosystem) -> SpecGraph:
     so a plain spec's operations take their stability from their own markers alone."""
     if ecosystem.api_server or not any(op.group_version for op in graph.operations.values()):
         return graph
-    operations = {key: replace(op, group_version=None, stability=DECLARED.get(op.declared_stability or "", "ga"))
+    operations = {key: replace(op, group_version=None, stability=DECLARED.get(op.declared_stability or "", "stable"))
                   if op.group_version else op for key, op in graph.operations.items()}
     return graph.with_operations(operations)
 

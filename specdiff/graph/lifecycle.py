@@ -1,7 +1,7 @@
 """Field lifecycle (KEP-2558): the `x-kubernetes-api-lifecycle` marker on schemas and fields.
 
 The marker maps a component to `{minVersion, status, featureGate}`; for built-in types the component is always
-`kubernetes`. A field without a marker is GA. Its status caps the stability of everything inside the field the
+`kubernetes`. A field without a marker is stable. Its status caps the stability of everything inside the field the
 way an alpha API version does, so changes inside an alpha field are judged as alpha changes (graph/stability.py).
 """
 
@@ -24,22 +24,22 @@ MIN_VERSION = re.compile(r"^v[1-9][0-9]{0,5}\.(0|[1-9][0-9]{0,5})$")
 class Lifecycle:
     """What the `kubernetes` entry of a marker says; each part is None when it is missing or malformed."""
 
-    status: str | None  # alpha | beta | deprecated | ga (no marker at all)
+    status: str | None  # alpha | beta | deprecated | stable (no marker at all)
     min_version: str | None
     feature_gate: str | None
 
 
-GA = Lifecycle("ga", None, None)
+STABLE = Lifecycle("stable", None, None)
 
 
 def lifecycle_of(schema: Schema) -> Lifecycle:
-    """The `kubernetes` lifecycle of a schema or field: GA when it carries no marker for that component."""
+    """The `kubernetes` lifecycle of a schema or field: stable when it carries no marker for that component."""
     marker = schema.get(LIFECYCLE)
     if marker is None:
-        return GA
+        return STABLE
     entry = marker.get(COMPONENT) if isinstance(marker, dict) else None
     if entry is None and isinstance(marker, dict):
-        return GA  # only other components speak: for Kubernetes the field is GA
+        return STABLE  # only other components speak: for Kubernetes the field is stable
     if not isinstance(entry, dict):
         return Lifecycle(None, None, None)
     status, version, gate = entry.get("status"), entry.get("minVersion"), entry.get("featureGate")

@@ -174,7 +174,7 @@ class Operation:
     operation_id: str | None = None
     tags: tuple[str, ...] = ()
     group_version: str | None = None
-    stability: str = "ga"
+    stability: str = "stable"
     lifecycle: Any = None
     document: Document | None = None  # the document `pointer` points into (a directory's part); None: the spec's
     #: a webhook or callback: the API sends the request and the client writes the response
@@ -211,7 +211,7 @@ class NamedSchema:
     document: Document
     gvk: str | None = None
     group_version: str | None = None
-    stability: str = "ga"
+    stability: str = "stable"
 
 
 @dataclass
@@ -306,13 +306,13 @@ class SpecGraph:
         return found
 
     def stability(self, schema: str) -> str:
-        """alpha, beta or ga: a named schema's own group-version, else the most stable operation reaching it.
+        """alpha, beta or stable: a named schema's own group-version, else the most stable operation reaching it.
 
         Paths through alpha or beta fields (KEP-2558 markers) only carry their own level, and a marker on the
         schema itself caps the result, so a type used only by alpha operations or alpha fields is alpha.
         """
         named = self.schemas[schema]
-        if named.group_version or named.stability != "ga":
+        if named.group_version or named.stability != "stable":
             return _own_stability(named)
         if self._stabilities is None:
             self._stabilities = self._reach_stabilities()
@@ -332,7 +332,7 @@ class SpecGraph:
                         holder[int(token)] if isinstance(holder, list) and token.isdigit() and int(token) < len(holder)
                         else None)
             else:
-                node, level, read_only, write_only = doc.data, "ga", False, False
+                node, level, read_only, write_only = doc.data, "stable", False, False
             if isinstance(node, dict) and node:
                 level = least_stable(level, marked(node))
                 read_only = read_only or bool(node.get("readOnly"))
@@ -363,7 +363,7 @@ class SpecGraph:
                 if named.name not in caps:
                     caps[named.name] = self._field_caps(named)
                 frontier.extend(target for target in self.graph.successors(node)
-                                if rank(caps[named.name].get(target[1], "ga")) >= at_least)
+                                if rank(caps[named.name].get(target[1], "stable")) >= at_least)
         return found
 
     def _field_caps(self, named: NamedSchema) -> dict[str, str]:
@@ -381,7 +381,7 @@ class SpecGraph:
                 continue
             prop = properties.get(tokens[1]) if len(tokens) > 1 and tokens[0] == "properties" else None
             level = marked(prop)
-            if level == "ga":
+            if level == "stable":
                 free.add(target)
             else:
                 capped[target] = most_stable(capped.get(target, "alpha"), level)

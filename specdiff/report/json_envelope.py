@@ -9,7 +9,8 @@ from specdiff import __version__
 from specdiff.records import Finding, Report, SourceInfo
 from specdiff.report import RenderOptions
 
-SCHEMA_VERSION = 1
+#: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
+SCHEMA_VERSION = 2
 
 
 def envelope(report: Report) -> dict[str, Any]:

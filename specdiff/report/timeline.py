@@ -17,7 +17,8 @@ from specdiff.report import RenderOptions
 from specdiff.trace import Event
 
 TIMELINE_FORMATS = ("text", "markdown", "json", "html")
-SCHEMA_VERSION = 1
+#: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
+SCHEMA_VERSION = 2
 
 #: what a rule's finding says about the life of an API version, read from the findings the pipeline made
 _LIFECYCLE: dict[str, str] = {
