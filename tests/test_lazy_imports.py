@@ -25,9 +25,11 @@ def _imported_after(code: str, cwd: Path) -> set[str]:
     return set(done.stdout.split())
 
 
-def _compare(old: Path, new: Path, *options: str) -> str:
+def _compare(old: Path, new: Path, *options: str, discover: bool = False) -> str:
+    """A comparison with no configuration, or (`discover`) with whatever configuration it finds."""
+    arguments = [str(old), str(new), *options, *([] if discover else ["--no-config"])]
     return ("from specdiff.cli import main\n"
-            f"try:\n    main([{str(old)!r}, {str(new)!r}, '--no-config', {', '.join(map(repr, options))}])\n"
+            f"try:\n    main({arguments!r})\n"
             "except SystemExit:\n    pass")
 
 
@@ -54,6 +56,16 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert [name for name in OPTIONAL if name in loaded] == []
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
+
+
+def test_a_pyproject_of_another_tool_is_not_parsed_and_git_is_not_asked(tmp_path: Path) -> None:
+    """Configuration discovery reads a pyproject.toml that cannot configure specdiff without tomllib, and
+    asks git for the repository only about a found file that is a link out of its folder."""
+    old, new = _json_pair(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'another-tool'\n", encoding="utf-8")
+    loaded = _imported_after(_compare(old, new, discover=True), tmp_path)
+    assert "specdiff" in loaded
+    assert [name for name in ("tomllib", "subprocess") if name in loaded] == []
 
 
 def test_a_yaml_pair_loads_yaml_and_a_json_report_loads_its_formatter(tmp_path: Path) -> None:
