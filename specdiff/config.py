@@ -11,7 +11,6 @@ repository, are regular files under a size limit, and no error ever quotes their
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -109,6 +108,11 @@ class Config:
         object.__setattr__(self, "ignore", tuple(current.get(rule, rule) for rule in self.ignore))
         object.__setattr__(self, "ignores", tuple(
             replace(entry, rule=current[entry.rule]) if entry.rule in current else entry for entry in self.ignores))
+
+    @property
+    def filters(self) -> bool:
+        """Whether the policy stage has anything to do: a level, a selection of rules, an ignore or a baseline."""
+        return bool(self.levels or self.select or self.ignore or self.ignores or self.baseline)
 
 
 # ---------------------------------------------------------------- finding and reading
@@ -378,6 +382,8 @@ def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib  # only for a name that is wrong
+
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

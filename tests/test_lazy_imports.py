@@ -12,14 +12,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 #: libraries a run loads only for an input or a format that needs them
-OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio")
+OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "difflib", "fractions", "decimal")
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:
-    """The top-level modules (and specdiff's report modules) loaded once `code` has run."""
+    """The top-level modules (and specdiff's report modules and policy stage) loaded once `code` has run."""
     probe = (f"import sys\n{code}\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
-             "{m for m in sys.modules if m.startswith('specdiff.report')})))")
+             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy'))})))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
@@ -54,6 +54,7 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     loaded = _imported_after(_compare(old, new), tmp_path)
     assert "specdiff" in loaded  # the comparison ran
     assert [name for name in OPTIONAL if name in loaded] == []
+    assert "specdiff.policy" not in loaded  # no configuration: no levels, selection, ignores or baseline to apply
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
 
