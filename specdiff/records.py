@@ -233,14 +233,20 @@ def fingerprint(rule: str, change: Change) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+#: canonical JSON of a value (what `json.dumps(value, sort_keys=True, default=str)` writes, compact or not),
+#: each encoder made once: ordering, fingerprints and grouping encode a value or two per change
+_COMPACT = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))
+_SPACED = json.JSONEncoder(sort_keys=True, default=str)
+
+
 def _ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
-    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 def _plain(value: Any) -> Any:
     """Values small enough to fingerprint; large subtrees are summarised by their JSON hash."""
-    text = json.dumps(value, sort_keys=True, default=str)
+    text = _SPACED.encode(value)
     return text if len(text) <= 200 else hashlib.sha256(text.encode()).hexdigest()
 
 
