@@ -46,6 +46,7 @@ def _json_pair(folder: Path) -> tuple[Path, Path]:
 def test_importing_the_command_line_loads_no_optional_library(tmp_path: Path) -> None:
     loaded = _imported_after("import specdiff.cli", tmp_path)
     assert [name for name in OPTIONAL if name in loaded] == []
+    assert "hashlib" not in loaded  # OpenSSL, for fingerprints (a comparison loads it with networkx anyway)
     assert sorted(m for m in loaded if m.startswith("specdiff.report")) == []
 
 
