@@ -11,7 +11,6 @@ repository, are regular files under a size limit, and no error ever quotes their
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -109,6 +108,11 @@ class Config:
         object.__setattr__(self, "ignores", tuple(
             replace(entry, rule=current[entry.rule]) if entry.rule in current else entry for entry in self.ignores))
 
+    @property
+    def filters(self) -> bool:
+        """Whether the policy stage has anything to do: a level, a selection of rules, an ignore or a baseline."""
+        return bool(self.levels or self.select or self.ignore or self.ignores or self.baseline)
+
 
 # ---------------------------------------------------------------- finding and reading
 
@@ -129,7 +133,7 @@ def find_config(start: Path) -> Path | None:
 def _confined(path: Path) -> Path:
     """A configuration found (not named with --config) must be a file of the repository it was found in: one
     that is a symlink out of it would be read, and its content echoed in errors, from wherever it points."""
-    if not inside(path, _repository_root(path.parent)):
+    if not inside(path, path.parent) and not inside(path, _repository_root(path.parent)):  # asks git only for a link
         raise ConfigError("the configuration file is a symlink out of the repository (refused); pass --config "
                           "FILE to use the file it points to, or --no-config", file=_shown(path))
     return path
@@ -142,6 +146,8 @@ def _has_tool_table(path: Path) -> bool:
         text = read_limited(path, "pyproject.toml")  # a FIFO, device or oversized file is refused, never read
     except ConfigError as err:
         raise ConfigError(f"{err.detail}; fix it, or pass --config FILE or --no-config", file=_shown(path)) from None
+    if "specdiff" not in text and "\\u" not in text and "\\U" not in text:
+        return False  # no table can be named specdiff (but a key may spell it with escapes): never parsed
     try:
         data = _parse_toml(text, _shown(path))
     except ConfigError as err:
@@ -375,6 +381,8 @@ def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib  # only for a name that is wrong
+
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -628,11 +636,6 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
 
     `--select` replaces the file's `select`; `--ignore` adds to its `ignore`; `--baseline` replaces its baseline.
     """
-    if rule_ids is None:
-        from specdiff.classify.cards import rule_ids as known_rule_ids
-
-        rule_ids = known_rule_ids()
-    rule_ids = frozenset(rule_ids)
     config = Config()
     if config_file is not None:
         config = load_config(config_file, rule_ids)
@@ -640,13 +643,8 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
         found = find_config(start or Path.cwd())
         if found is not None:
             config = load_config(found, rule_ids, display=_shown(found))
-    selectors = rule_selectors(rule_ids)
-    for option, values in (("--select", select), ("--ignore", ignore)):
-        for value in values:
-            try:
-                check_selector(value, selectors, option)
-            except ValueError as err:
-                raise UsageError(str(err)) from None
+    if select or ignore:  # the catalogue is read here only to check the names given
+        _check_options(select, ignore, rule_ids)
     changes: dict[str, Any] = {}
     if select:
         changes["select"] = tuple(select)
@@ -655,6 +653,21 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
     if baseline is not None:
         changes["baseline"], changes["baseline_path"] = read_baseline(baseline), baseline
     return replace(config, **changes) if changes else config
+
+
+def _check_options(select: Sequence[str], ignore: Sequence[str], rule_ids: Iterable[str] | None) -> None:
+    """--select and --ignore name rules of the catalogue (or dotted prefixes of them)."""
+    if rule_ids is None:
+        from specdiff.classify.cards import rule_ids as known_rule_ids
+
+        rule_ids = known_rule_ids()
+    selectors = rule_selectors(rule_ids)
+    for option, values in (("--select", select), ("--ignore", ignore)):
+        for value in values:
+            try:
+                check_selector(value, selectors, option)
+            except ValueError as err:
+                raise UsageError(str(err)) from None
 
 
 def _shown(path: Path) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from dataclasses import field as declared  # (Context has a field named `field`)
@@ -230,23 +229,33 @@ class Finding:
 
 def fingerprint(rule: str, change: Change) -> str:
     ctx = change.context
-    payload = json.dumps(
-        [rule, change.kind, change.node, change.attribute, ctx.document, ctx.operation, ctx.schema, ctx.path,
-         _plain(change.old), _plain(change.new)],
-        sort_keys=True, default=str, separators=(",", ":"),
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+    payload = _COMPACT.encode([rule, change.kind, change.node, change.attribute, ctx.document, ctx.operation,
+                               ctx.schema, ctx.path, _plain(change.old), _plain(change.new)])
+    return _sha256(payload)[:16]
+
+
+#: canonical JSON of a value (what `json.dumps(value, sort_keys=True, default=str)` writes, compact or not),
+#: each encoder made once: ordering, fingerprints and grouping encode a value or two per change
+_COMPACT = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))
+_SPACED = json.JSONEncoder(sort_keys=True, default=str)
 
 
 def _ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
-    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 def _plain(value: Any) -> Any:
     """Values small enough to fingerprint; large subtrees are summarised by their JSON hash."""
-    text = json.dumps(value, sort_keys=True, default=str)
-    return text if len(text) <= 200 else hashlib.sha256(text.encode()).hexdigest()
+    text = _SPACED.encode(value)
+    return text if len(text) <= 200 else _sha256(text)
+
+
+def _sha256(text: str) -> str:
+    """hashlib loads OpenSSL: a command that hashes nothing (`--help`, `rules`) never pays for it."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,16 @@ def test_an_edited_card_is_read_from_its_yaml_not_the_stale_compiled_file(tmp_pa
     assert (compiled.area, compiled.path, compiled.source) == ("schema", "schema/card.yaml", str(card))
 
 
+def test_compiling_checks_the_cards_so_that_reading_the_compiled_file_need_not(tmp_path: Path) -> None:
+    (tmp_path / "card.yaml").write_text(CARD.replace("node: property", "node: propperty"))
+    with pytest.raises(ConfigError) as compiling:
+        compile_catalogue(tmp_path)
+    with pytest.raises(ConfigError) as loading:
+        load_catalogue(tmp_path)
+    assert str(compiling.value) == str(loading.value)
+    assert "propperty" in str(compiling.value)
+
+
 def test_a_compiled_file_from_other_cards_or_garbage_is_not_used(tmp_path: Path) -> None:
     (tmp_path / "card.yaml").write_text(CARD)
     (tmp_path / COMPILED).write_text('{"digest": "0", "cards": {"card.yaml": {"id": "forged"}}}')

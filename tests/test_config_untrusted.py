@@ -73,6 +73,14 @@ def test_a_broken_pyproject_is_reported_only_when_it_mentions_specdiff(project: 
     assert run("--no-config")[0] == 1
 
 
+def test_a_pyproject_that_spells_specdiff_with_escapes_still_configures_it(project: Path) -> None:
+    """A pyproject.toml that never names specdiff is not parsed at all; one whose key escapes the name is."""
+    (project / "pyproject.toml").write_text('[tool."spec\\u0064iff"]\nfail-on = "never"\n')
+    assert run()[0] == 0
+    (project / "pyproject.toml").write_text('[tool.other]\nfail-on = "never"\n')
+    assert run()[0] == 1
+
+
 @pytest.mark.parametrize("name", [".specdiff.yaml", "pyproject.toml"])
 def test_a_found_configuration_that_links_out_of_the_repository_is_refused_unread(project: Path, tmp_path: Path,
                                                                                 name: str) -> None:

@@ -12,22 +12,24 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 #: libraries a run loads only for an input or a format that needs them
-OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio")
+OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "difflib", "fractions", "decimal")
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:
-    """The top-level modules (and specdiff's report modules) loaded once `code` has run."""
+    """The top-level modules (and specdiff's report modules and policy stage) loaded once `code` has run."""
     probe = (f"import sys\n{code}\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
-             "{m for m in sys.modules if m.startswith('specdiff.report')})))")
+             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy'))})))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
 
 
-def _compare(old: Path, new: Path, *options: str) -> str:
+def _compare(old: Path, new: Path, *options: str, discover: bool = False) -> str:
+    """A comparison with no configuration, or (`discover`) with whatever configuration it finds."""
+    arguments = [str(old), str(new), *options, *([] if discover else ["--no-config"])]
     return ("from specdiff.cli import main\n"
-            f"try:\n    main([{str(old)!r}, {str(new)!r}, '--no-config', {', '.join(map(repr, options))}])\n"
+            f"try:\n    main({arguments!r})\n"
             "except SystemExit:\n    pass")
 
 
@@ -44,6 +46,7 @@ def _json_pair(folder: Path) -> tuple[Path, Path]:
 def test_importing_the_command_line_loads_no_optional_library(tmp_path: Path) -> None:
     loaded = _imported_after("import specdiff.cli", tmp_path)
     assert [name for name in OPTIONAL if name in loaded] == []
+    assert "hashlib" not in loaded  # OpenSSL, for fingerprints (a comparison loads it with networkx anyway)
     assert sorted(m for m in loaded if m.startswith("specdiff.report")) == []
 
 
@@ -52,8 +55,19 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     loaded = _imported_after(_compare(old, new), tmp_path)
     assert "specdiff" in loaded  # the comparison ran
     assert [name for name in OPTIONAL if name in loaded] == []
+    assert "specdiff.policy" not in loaded  # no configuration: no levels, selection, ignores or baseline to apply
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
+
+
+def test_a_pyproject_of_another_tool_is_not_parsed_and_git_is_not_asked(tmp_path: Path) -> None:
+    """Configuration discovery reads a pyproject.toml that cannot configure specdiff without tomllib, and
+    asks git for the repository only about a found file that is a link out of its folder."""
+    old, new = _json_pair(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'another-tool'\n", encoding="utf-8")
+    loaded = _imported_after(_compare(old, new, discover=True), tmp_path)
+    assert "specdiff" in loaded
+    assert [name for name in ("tomllib", "subprocess") if name in loaded] == []
 
 
 def test_a_yaml_pair_loads_yaml_and_a_json_report_loads_its_formatter(tmp_path: Path) -> None:

@@ -58,14 +58,17 @@ def _claims(candidate: Card, change: Change, calendar: Calendar) -> bool:
     return candidate.predicate is None or PREDICATES[candidate.predicate](change, calendar)
 
 
-_INDEX: dict[tuple[str, str], tuple[Card, ...]] = {}
+_indexed: tuple[tuple[Card, ...], dict[tuple[str, str], tuple[Card, ...]]] = ((), {})
 
 
 def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
-    """Cards by (node, change kind), most specific first, so the first claim wins."""
-    if not _INDEX:
+    """Cards by (node, change kind), most specific first, so the first claim wins; made again only when the
+    catalogue itself is another one (a run reads it here first, unless a configuration names rules)."""
+    global _indexed
+    cards = catalogue()
+    if _indexed[0] is not cards:
         buckets: dict[tuple[str, str], list[Card]] = {}
-        for item in catalogue():
+        for item in cards:
             nodes = item.match.get("node")
             kinds = item.match.get("change")
             if nodes is None or kinds is None:
@@ -73,9 +76,9 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
             for node in nodes if isinstance(nodes, list) else [nodes]:
                 for kind in kinds if isinstance(kinds, list) else [kinds]:
                     buckets.setdefault((node, kind), []).append(item)
-        for key, items in buckets.items():
-            _INDEX[key] = tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
-    return _INDEX
+        _indexed = (cards, {key: tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
+                            for key, items in buckets.items()})
+    return _indexed[1]
 
 
 def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str, calendar: Calendar

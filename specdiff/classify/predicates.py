@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, TypeVar
 
 from specdiff.classify.calendar import Calendar
@@ -165,6 +164,8 @@ def _narrows(change: Change) -> bool | None:
     if attribute == "multipleOf" and _number(old) and _number(new) and old > 0 and new > 0:
         # every value stays valid iff the old step is a whole multiple of the new one; exact fractions of the
         # written decimals (0.1 is 1/10), since float remainders misjudge them (0.3 % 0.1 is not 0)
+        from fractions import Fraction  # (with decimal) only when a multipleOf changes
+
         ratio = Fraction(str(new)) / Fraction(str(old))
         if ratio.denominator == 1:
             return True  # every multiple of the new step was a multiple of the old one
