@@ -71,8 +71,8 @@ class OperationDiffer:
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
                                      where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
         if old.security != new.security and not new.reversed:  # a webhook's receiver sets its own security
-            for found in requirement_changes(old.security, new.security,
-                                             Where(_where(new, self.new).context, "request")):
+            at = Where(_where(new, self.new).context, "request")
+            for found in requirement_changes(old.security, new.security, at, self.schemas.ecosystem.api_server):
                 self.emit(found)
         if old.raw is not new.raw:  # x-kubernetes-* on an operation describe it for the graph (its verb and kind),
             # and an API server's spec that starts writing them changes nothing a client does
