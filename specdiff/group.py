@@ -38,7 +38,7 @@ from typing import Any
 
 from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
-from specdiff.notation import by_type, name, part, scope, where
+from specdiff.notation import by_type, field_path, name, part, scope, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, _plain
 
@@ -136,7 +136,7 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[An
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
         home = home[0], re.sub(r"/\d+$", "", home[1])
     where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
-                                              home or (_BODY if ctx.at_body() else ctx.path or ""))
+                                              home or (_BODY if ctx.at_body() else field_path(ctx) or ""))
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
 
@@ -260,7 +260,7 @@ def _message(members: Sequence[Finding]) -> str:
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
-        values["location"] = places_phrase(names, fields=any(m.change.context.path for m in members))
+        values["location"] = places_phrase(names, fields=any(field_path(m.change.context) for m in members))
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
@@ -268,7 +268,7 @@ def _message(members: Sequence[Finding]) -> str:
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
             template = for_many.get("value", template)
-    bodies = sorted(_distinct(m.change.context.path for m in members)) if first.change.context.at_body() else []
+    bodies = sorted(_distinct(field_path(m.change.context) for m in members)) if first.change.context.at_body() else []
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"

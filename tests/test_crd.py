@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from specdiff.cli import main
 from specdiff.errors import InputError, UsageError
 from specdiff.load import Document, load_text
+from specdiff.notation import field_path
 from specdiff.pipeline import run
 from specdiff.records import Report
 from specdiff.report import RenderOptions, render
@@ -120,7 +121,7 @@ def test_auto_policy_is_kubernetes_and_every_version_schema_is_both_ways() -> No
     ctx = finding.change.context
     assert (finding.rule, finding.level.value, finding.change.direction) == (
         "schema.enum.value-added", "breaking", "both")
-    assert (ctx.document, ctx.schema, ctx.path, ctx.gvk, ctx.group_version, ctx.stability) == (
+    assert (ctx.document, ctx.schema, field_path(ctx), ctx.gvk, ctx.group_version, ctx.stability) == (
         "frobs.example.com", "frobs.example.com/v1", ".spec.mode", "example.com/v1/Frob", "example.com/v1", "ga")
     assert finding.change.pointer == \
         "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/enum/1"

@@ -128,7 +128,7 @@ def test_escape(raw: str, escaped: str) -> None:
 def _finding(i: int, level: Level, size: int) -> Finding:
     name = f"/things/{i:05d}/" + "x" * size
     change = Change("removed" if level is Level.BREAKING else "added", "operation", "", None, None, "both",
-                    Context(operation=f"GET {name}"), f"/paths/{i}")
+                    Context(method="GET", route=name), f"/paths/{i}")
     return Finding("operation.removed" if level is Level.BREAKING else "operation.added", level,
                    f"operation GET {name} changed", "Clients notice.", change)
 
@@ -220,7 +220,8 @@ def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> Non
     """GH-42 autolinks, $…$ is math, @x mentions, a|b splits a table cell: in a code span none of them happens,
     and the rendered text is the spec's, character for character (no zero-width spaces in it)."""
     label = "GET /pets/{id}|GH-42/$x^2$/@octocat/a5c3785ed8d6 owner/repo#7 :smile: a_b*c"
-    change = Change("removed", "operation", "", None, None, "both", Context(operation=label), "/paths/x")
+    method, _, route = label.partition(" ")
+    change = Change("removed", "operation", "", None, None, "both", Context(method=method, route=route), "/paths/x")
     finding = Finding("operation.removed", Level.BREAKING, f"operation {label} removed", "Clients notice.", change)
     text = render(_report([finding]), "markdown", RenderOptions())
     html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)

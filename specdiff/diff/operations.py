@@ -119,7 +119,7 @@ class OperationDiffer:
             if isinstance(item, dict) and isinstance(before, dict) and item != before:
                 at = "/paths" + join_pointer((path,))
                 self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
-                                 Where(Context(path=f"path {path}"), "both"))
+                                 Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None
@@ -334,7 +334,7 @@ def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
 def _where(op: Operation, graph: SpecGraph) -> Where:
     """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
     resource, kind = graph.subject(op)
-    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
+    return Where(Context(group_version=op.group_version, stability=op.stability,
                          document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
                          method=op.method.upper(), route=op.path), "both",
                  op.kind)

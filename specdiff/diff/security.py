@@ -17,7 +17,7 @@ from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import OAuthFlow, Requirement, Security, SecurityScheme, SpecGraph
 from specdiff.graph.security import settled
 from specdiff.load.sourcemap import join_pointer
-from specdiff.records import Change, Context
+from specdiff.records import Change, Context, Part
 
 
 # -- requirements ---------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ def _used_by(labels: tuple[str, ...]) -> str:
 
 
 def _where(name: str) -> Where:
-    return Where(Context(path=f"security scheme {name}"), "request")
+    return Where(Context(part=Part("security scheme", name=name)), "request")
 
 
 def _scheme(old: SecurityScheme, new: SecurityScheme, where: Where, facts: dict[str, Any]) -> Iterator[Change]:
