@@ -119,6 +119,17 @@ class Context:
         """The operation as reports and the reached-operation lists name it, `GET /pets`; None outside one."""
         return operation_label(self)
 
+    def place_key(self) -> tuple[str | tuple[str, ...], ...]:
+        """The place as data, in the order a report reads it: by document, then group-version; in one of those,
+        its own changes first, then its operations (by route, then method, then part: parameters and the
+        request body before the responses, each response before its headers), then its named schemas by name;
+        in each, the whole before the fields inside it, by their steps. What findings sort by, so the places of
+        one schema or operation stay together whatever words the notation shows."""
+        part = self.part
+        return (self.document or "", self.group_version or "", self.schema or "", self.route or "",
+                self.method or "", ("", "", "", "") if part is None else (part.status, part.kind, part.location,
+                                                                          part.name), self.field)
+
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
         response, the items of a list or map it is made of count as the body too (`response 200[]`: a list of
@@ -136,8 +147,8 @@ class Context:
 
     def type_label(self) -> str:
         """The location by its type, `policy/v1 PodDisruptionBudgetStatus.currentHealthy`, as versions before
-        the kind notation wrote it: findings sort by it, so the notation never reorders a report; baseline
-        comments keep it, and scoped ignores written then name it."""
+        the kind notation wrote it: baseline comments keep it, scoped ignores written then name it, and a group
+        is shown at the member it sorts first (specdiff/group.py)."""
         return type_where(self)
 
     def long_label(self) -> str:
@@ -215,15 +226,14 @@ class Finding:
         """Stable id from structured fields only (never message text): survives rewording and renaming."""
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
-    def sort_key(self) -> tuple[int, str, str, str, str, str, str, str, str, str, str]:
-        """Most severe first, then by place (as its Go type names it, whatever the words shown), pointer and rule;
-        then by what changed there, so that two findings at one place (an item added to a list at the index where
-        another item changed) come out in one order whatever order they were found in: the order is total,
-        reports are the same bytes on every run."""
-        change, ctx = self.change, self.change.context
-        return (self.level.rank, ctx.type_label(), change.pointer, self.rule, change.kind, change.attribute,
-                ctx.long_label(), ctx.document or "", change.old_pointer or "", _ordering_text(change.old),
-                _ordering_text(change.new))
+    def sort_key(self) -> tuple[Any, ...]:
+        """Most severe first, then by place as data (`Context.place_key`), pointer and rule; then by what
+        changed there, so that two findings at one place (an item added to a list at the index where another
+        item changed) come out in one order whatever order they were found in: the order is total, reports are
+        the same bytes on every run."""
+        change = self.change
+        return (self.level.rank, change.context.place_key(), change.pointer, self.rule, change.kind,
+                change.attribute, change.old_pointer or "", ordering_text(change.old), ordering_text(change.new))
 
 
 def fingerprint(rule: str, change: Change) -> str:
@@ -243,7 +253,7 @@ def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str 
     return ctx.document, operation_label(ctx), ctx.schema, field_path(ctx)
 
 
-def _ordering_text(value: Any) -> str:
+def ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
     return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 

@@ -269,7 +269,7 @@ def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presenc
 
 def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[tuple[Event, list[Finding]]]:
     """The findings at THING, one event per message and level, its group-versions folded (`apps/{v1, v1beta1}`),
-    each with the findings it tells of."""
+    each with the findings it tells of; in report order (most severe first, then by place)."""
     scopes: dict[tuple[Level, str], list[str]] = {}
     behind: dict[tuple[Level, str], list[Finding]] = {}
     for finding in findings:
@@ -282,7 +282,7 @@ def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[tupl
             scopes.setdefault((member.level, member.message), []).extend(places)
             behind.setdefault((member.level, member.message), []).extend(member.members or (member,))
     events = []
-    for (level, message), places in sorted(scopes.items(), key=lambda item: (item[0][0].rank, item[0][1])):
+    for (level, message), places in scopes.items():
         events.append((Event(release, "changed", message + _scopes_of(places, message), level),
                        behind[(level, message)]))
     return events

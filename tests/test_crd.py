@@ -276,10 +276,10 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
             in text)
     records = json.loads(render(report, "json"))["findings"]
     assert [r["location"] for r in records] == [
+        {"label": "frobs.example.com", "document": "frobs.example.com"},
         {"label": "example.com/v1beta1 Frob.spec.a", "document": "frobs.example.com",
          "schema": "frobs.example.com/v1beta1", "path": ".spec.a",
-         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"},
-        {"label": "frobs.example.com", "document": "frobs.example.com"}]
+         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"}]
     markdown = render(report, "markdown")
     assert "| `crd.scope-changed` | Frob | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
 

@@ -31,3 +31,36 @@ def test_the_field_path_is_written_from_the_part_and_the_steps() -> None:
         "the document", "info", "path /pets", "security scheme oauth"]
 
 
+def test_places_sort_by_their_structure_a_whole_before_its_parts() -> None:
+    get = Context(method="GET", route="/pets", group_version="shop/v1")
+    places = [
+        Context(schema="Pet", group_version="shop/v1").at(".name"),
+        get.within(Part("response", "200")).at(".a"),
+        get.within(Part("response header", "200", "X-Rate")),
+        get.within(Part("response", "200")),
+        Context(schema="Pet", group_version="shop/v1"),
+        get.within(Part("response", "404")),
+        Context(method="POST", route="/pets", group_version="shop/v1"),
+        get.within(Part("parameter", name="limit", location="query")),
+        get,
+        Context(group_version="shop/v1"),
+        Context(method="DELETE", route="/pets/{id}", group_version="shop/v1"),
+        Context(schema="Owner", group_version="shop/v2"),
+        Context(part=Part("info")),
+    ]
+    ordered = sorted(places, key=Context.place_key)
+    assert [f"{c.operation or c.schema or c.group_version or ''} {field_path(c) or ''}".strip() for c in ordered] == [
+        "info",
+        "shop/v1",
+        "GET /pets",
+        "GET /pets query parameter limit",
+        "GET /pets response 200",
+        "GET /pets response 200.a",
+        "GET /pets response 200 header X-Rate",
+        "GET /pets response 404",
+        "POST /pets",
+        "DELETE /pets/{id}",
+        "Pet",
+        "Pet .name",
+        "Owner",
+    ]

@@ -265,17 +265,17 @@ def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> N
     routes = "crds/gateway-api/httproutes.standard.{}.yaml"
     crd = compare(corpus(routes.format("v0.5.0")), corpus(routes.format("v0.8.0")))[0]
     assert [cells for cells in _cells(render(crd, "markdown", RenderOptions())) if cells[0].startswith("crd.")] == [
-        ("crd.version.unserved", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute is no longer served"),
         ("crd.version.storage-changed", "HTTPRoute", "httproutes.gateway.networking.k8s.io: storage version v1alpha2 "
                                                      "-> v1beta1"),
+        ("crd.version.unserved", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute is no longer served"),
         ("crd.version.deprecated", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute: deprecated false -> true")]
     demo = compare("corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml")[0]
     frobbers = "/apis/frobs.example.com/v6/namespaces/{namespace}/frobbers"
     assert _cells(render(demo, "markdown", RenderOptions()))[:2] == [
-        ("response.status-removed", "frobs.example.com/v6 frobbers",
-         f"DELETE {frobbers}/{{name}} no longer answers 202"),
         ("parameter.became-required", "frobs.example.com/v6 frobbers",
-         f"Query parameter labelSelector of GET {frobbers} became required")]
+         f"Query parameter labelSelector of GET {frobbers} became required"),
+        ("response.media-type-removed", "frobs.example.com/v6 frobbers",
+         f"GET {frobbers} response 200 is no longer offered as application/yaml")]
 
 
 def test_a_reason_several_rows_share_is_printed_once_under_the_table() -> None:
