@@ -38,9 +38,9 @@ from typing import Any
 
 from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
-from specdiff.notation import by_type, name, part, scope, where
+from specdiff.notation import by_type, field_path, name, part, scope, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, _plain
+from specdiff.records import Change, Context, Finding, _plain, ordering_text
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -171,7 +171,7 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[An
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
         home = home[0], re.sub(r"/\d+$", "", home[1])
     where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
-                                              home or (_BODY if ctx.at_body() else ctx.path or ""))
+                                              home or (_BODY if ctx.at_body() else field_path(ctx) or ""))
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, values)
 
@@ -260,13 +260,31 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> l
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
-    return [members[0] if len(members) == 1 else folded(_named_first(members), copies)
+    return [members[0] if len(members) == 1 else folded(_shown_first(members), copies)
             for members in buckets.values()]
 
 
-def _named_first(members: list[Finding]) -> list[Finding]:
-    """A change found both in a named schema and where an operation uses it is shown as the named schema's."""
-    return sorted(members, key=lambda member: member.change.context.schema is None)
+def _shown_first(members: list[Finding]) -> list[Finding]:
+    """The members with the one the group is shown at and hashed from first, the others in report order, named
+    schemas' before operations' (a change found both in a named schema and where an operation uses it is shown
+    as the named schema's).
+
+    Which member comes first decides the group's pointer and, when its members' own keys differ (they joined
+    through one place of the spec text), its fingerprint. It is chosen from the members alone, never from the
+    report's order: among the named schemas' members (else all), the one earlier versions sorted first, by the
+    type notation (`Context.type_label`), then pointer and what changed, so every group keeps the fingerprint
+    and place that baselines and code-scanning alerts recorded however reports come to be ordered."""
+    ordered = sorted(members, key=lambda member: member.change.context.schema is None)
+    first = min(ordered, key=lambda member: (member.change.context.schema is None, _as_sorted_before(member)))
+    return [first, *(member for member in ordered if member is not first)]
+
+
+def _as_sorted_before(finding: Finding) -> tuple[str, ...]:
+    """Where earlier versions sorted a finding among those of one level and rule: by its place in the type
+    notation, then pointer, then what changed."""
+    change, ctx = finding.change, finding.change.context
+    return (ctx.type_label(), change.pointer, change.kind, change.attribute, ctx.long_label(), ctx.document or "",
+            change.old_pointer or "", ordering_text(change.old), ordering_text(change.new))
 
 
 def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:
@@ -280,17 +298,21 @@ def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> F
 
 
 def _message(members: Sequence[Finding]) -> str:
+    """The group's message: its first member's card and values, with the places, operations and values the
+    members differ in listed named schemas first, each in the order reports sort places in
+    (`Context.place_key`)."""
     first = members[0]
+    members = sorted(members, key=lambda m: (m.change.context.schema is None, m.change.context.place_key()))
     spans = first.rule_info.group
     resource = _resource_of(first) if spans == "resource" else None
     if resource is not None:
         return _resource_message(members, *resource)
     if spans == "resource" and _non_resource(first):
-        labels = sorted(_distinct(m.change.context.operation for m in members))
+        labels = _distinct(m.change.context.operation for m in members)
         gains = "gain" if first.change.kind == "added" else "lose"
         return f"non-resource URLs {gains} {len(labels)} operations: {_joined(labels, cut=False)}"
     if spans == "resource" and _api_resource(first):
-        labels = sorted(_distinct(m.change.context.operation for m in members))
+        labels = _distinct(m.change.context.operation for m in members)
         gains = "gains" if first.change.kind == "added" else "loses"
         return f"{first.change.context.resource} {gains} {len(labels)} operations: {_joined(labels)}"
     template = first.rule_info.message or first.message
@@ -309,7 +331,7 @@ def _message(members: Sequence[Finding]) -> str:
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
-        values["location"] = places_phrase(names, fields=any(m.change.context.path for m in members))
+        values["location"] = places_phrase(names, fields=any(field_path(m.change.context) for m in members))
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
@@ -317,7 +339,7 @@ def _message(members: Sequence[Finding]) -> str:
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)
             template = for_many.get("value", template)
-    bodies = sorted(_distinct(m.change.context.path for m in members)) if first.change.context.at_body() else []
+    bodies = _distinct(field_path(m.change.context) for m in members) if first.change.context.at_body() else []
     if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"

@@ -29,13 +29,33 @@ if TYPE_CHECKING:
 
 
 def part_text(part: Part) -> str:
-    """A part of an operation in words: `request body`, `response 200`, `response 200 header X-Rate`,
-    `query parameter limit`."""
+    """A part of an operation or of the document in words: `request body`, `response 200`, `response 200 header
+    X-Rate`, `query parameter limit`; `the document`, `info`, `path /pets`, `security scheme oauth`."""
     if part.kind == "parameter":
         return f"{part.location} parameter {part.name}"
     if part.kind == "response header":
         return f"response {part.status} header {part.name}"
-    return f"response {part.status}" if part.kind == "response" else part.kind
+    if part.kind == "response":
+        return f"response {part.status}"
+    if part.kind == "document":
+        return "the document"
+    return f"{part.kind} {part.name}" if part.name else part.kind
+
+
+def operation_label(ctx: Context) -> str | None:
+    """The operation a place is in, `GET /pets`, as the graph labels operations; None outside one."""
+    return f"{ctx.method} {ctx.route}" if ctx.method is not None and ctx.route is not None else None
+
+
+def field_path(ctx: Context) -> str | None:
+    """The place inside its schema, operation or document as one string, its part then its field steps:
+    `.spec.containers[].name`, `response 200.items[].id`, `query parameter limit`, `security`, `security scheme
+    oauth`; None for a whole schema or operation. What fingerprints have always hashed, and JSON reports give as
+    the location's `path`."""
+    steps = "".join(ctx.field)
+    if ctx.part is not None:
+        return part_text(ctx.part) + steps
+    return steps if ctx.field else None
 
 
 def _inside(ctx: Context) -> str:
@@ -59,12 +79,14 @@ def bare(ctx: Context) -> str:
 
 def _name(ctx: Context, held: Holders) -> str:
     """The place named from the one kind in `held` that reaches it, else by its type."""
-    if ctx.operation:
+    operation = operation_label(ctx)
+    if operation:
         inside = _inside(ctx)
         if inside and ctx.part is not None:
-            return f"{ctx.operation} {part_text(ctx.part)}: {inside}"
-        return f"{ctx.operation} {ctx.path.strip()}" if ctx.path else ctx.operation
-    path = ctx.path or ""
+            return f"{operation} {part_text(ctx.part)}: {inside}"
+        path = field_path(ctx)
+        return f"{operation} {path.strip()}" if path else operation
+    path = field_path(ctx) or ""
     if _from_kind(ctx, held):
         gvk, steps = held[0]
         head, path = gvk.rpartition("/")[2], "".join(steps) + path
@@ -121,7 +143,7 @@ def part(ctx: Context) -> str:
         return name(ctx)
     inside = _inside(ctx)
     if not inside or ctx.part is None:
-        return (ctx.path or "").strip()
+        return (field_path(ctx) or "").strip()
     return f"{inside} of {'the ' if ctx.part.kind == 'request body' else ''}{part_text(ctx.part)}"
 
 
@@ -132,9 +154,17 @@ def where(ctx: Context) -> str:
 
 def type_where(ctx: Context) -> str:
     """The place by its type, as versions before the kind notation wrote it (`policy/v1
-    PodDisruptionBudgetStatus.currentHealthy`): what sort order and baseline comments keep, and what scoped
-    ignores written then name."""
+    PodDisruptionBudgetStatus.currentHealthy`): what baseline comments keep, what scoped ignores written then
+    name, and how a group picks the member earlier versions showed it at (specdiff/group.py)."""
     return f"{_type_scope(ctx)} {by_type(ctx)}".strip()
+
+
+def long_where(ctx: Context) -> str:
+    """The place with full names, as versions before the short notation wrote it (`io.k8s.api.core.v1.PodSpec
+    .workloadRef`, `GET /pets response 200.items[].id`): what scoped ignores written then name."""
+    head = operation_label(ctx) or ctx.schema or ctx.document or ctx.group_version or ""
+    path = field_path(ctx)
+    return f"{head} {path}".strip() if path else head
 
 
 def by_type(ctx: Context) -> str:
@@ -155,7 +185,7 @@ def outline(ctx: Context) -> str:
         return f"{ctx.group_version} {ctx.resource}" if ctx.group_version and ctx.resource else ctx.operation
     if ctx.kind and not ctx.schema:
         return ctx.kind.rpartition("/")[2]
-    return type_name(ctx) or ctx.group_version or ctx.document or (ctx.path or "").strip()
+    return type_name(ctx) or ctx.group_version or ctx.document or (field_path(ctx) or "").strip()
 
 
 def beside(text: str, ctx: Context) -> str:

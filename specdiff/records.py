@@ -8,7 +8,7 @@ from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from specdiff.notation import part_text, type_where, where
+from specdiff.notation import field_path, long_where, operation_label, type_where, where
 
 if TYPE_CHECKING:
     from specdiff.trace import Trace
@@ -46,13 +46,15 @@ UNUSED = "unused"
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """The part of an operation a place is in, as data: sorting, grouping and predicates read these fields, and
-    only specdiff/notation.py turns them into words (`request body`, `response 200 header X-Rate`,
-    `query parameter limit`)."""
+    """The part of the spec a place is in outside any named schema, as data: a part of an operation (its request
+    body, a response, a response's header, a parameter), or of the document (the document itself, its `info`, a
+    path item, a security scheme). Sorting, grouping and predicates read these fields, and only
+    specdiff/notation.py turns them into words (`request body`, `response 200 header X-Rate`, `query parameter
+    limit`, `security scheme oauth`)."""
 
-    kind: str  # request body | response | response header | parameter
+    kind: str  # request body | response | response header | parameter | document | info | path | security scheme
     status: str = ""  # the response's status code (a response and its headers)
-    name: str = ""  # the header's or parameter's name
+    name: str = ""  # the header's, parameter's or security scheme's name; the path item's path
     location: str = ""  # the parameter's location: query, path, header, cookie
 
     @property
@@ -64,12 +66,10 @@ class Part:
 @dataclass(frozen=True, slots=True)
 class Context:
     """Where a change sits, as data: the operation (method and route), its part, the field path as a tuple of
-    steps; the schema, group-version and kind. `path` is the same place as one string, as fingerprints have
-    always hashed it."""
+    steps; the schema, group-version and kind. Nothing here is text made for a reader: labels, the field path
+    as one string and the place fingerprints hash are written from these fields by specdiff/notation.py."""
 
-    operation: str | None = None  # "GET /api/v1/pods/{}" as written in the new spec
     schema: str | None = None  # named schema (definition) the change is inside
-    path: str | None = None  # field path inside the schema or operation: ".spec.containers[].name"
     gvk: str | None = None  # "apps/v1/Deployment"
     group_version: str | None = None  # "apps/v1"
     stability: str = "stable"  # alpha | beta | stable
@@ -80,8 +80,8 @@ class Context:
     #: ... and the kind it serves, or the kind that holds a schema ("apps/v1/Deployment")
     kind: str | None = None
     method: str | None = None  # the operation's HTTP method: "GET"
-    route: str | None = None  # the operation's path template: "/api/v1/pods/{name}"
-    part: Part | None = None  # the part of the operation the place is in
+    route: str | None = None  # the operation's path template as the new spec writes it: "/api/v1/pods/{name}"
+    part: Part | None = None  # the part of the operation or document the place is in
     field: tuple[str, ...] = ()  # the steps from the schema or part to the place: (".spec", ".containers", "[]")
     #: the operations the change reaches (its own, or those using the schema it is in), set before classify
     operations: tuple[str, ...] = ()
@@ -94,31 +94,46 @@ class Context:
     #: where one kind's fields reach it (its place in that kind is a field, reported on its own); display only
     whole_type: bool = declared(default=False, compare=False)
 
-    def at(self, path_suffix: str) -> Context:
-        """This context with `path_suffix` added to the field path.
+    def at(self, step: str) -> Context:
+        """This context one step further along the field path.
 
         Called for every field and parameter a comparison passes, changed or not, so it passes the fields by
         position instead of going through `dataclasses.replace`, which costs four times more, or by keyword,
         which costs a third more (tests/test_records.py checks that no field is left behind or misplaced).
         """
-        return Context(self.operation, self.schema, (self.path or "") + path_suffix, self.gvk, self.group_version,
-                       self.stability, self.document, self.resource, self.kind, self.method, self.route, self.part,
-                       (*self.field, path_suffix), self.operations, self.held_by)  # a field: never the whole type
+        return Context(self.schema, self.gvk, self.group_version, self.stability, self.document, self.resource,
+                       self.kind, self.method, self.route, self.part, (*self.field, step), self.operations,
+                       self.held_by)
 
     def within(self, part: Part) -> Context:
         """This operation's context in one of its parts (a response's header within that response), with no
         field path yet."""
-        return Context(self.operation, self.schema, part_text(part), self.gvk, self.group_version, self.stability,
-                       self.document, self.resource, self.kind, self.method, self.route, part, (), self.operations,
-                       self.held_by)
+        return Context(self.schema, self.gvk, self.group_version, self.stability, self.document, self.resource,
+                       self.kind, self.method, self.route, part, (), self.operations, self.held_by)
 
     def reaching(self, operations: tuple[str, ...], held_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
                  ) -> Context:
         """This context with the operations the change reaches and the kinds holding its schema (the pipeline's,
         before classify)."""
-        return Context(self.operation, self.schema, self.path, self.gvk, self.group_version, self.stability,
-                       self.document, self.resource, self.kind, self.method, self.route, self.part, self.field,
-                       operations, held_by or self.held_by, self.whole_type)
+        return Context(self.schema, self.gvk, self.group_version, self.stability, self.document, self.resource,
+                       self.kind, self.method, self.route, self.part, self.field, operations,
+                       held_by or self.held_by, self.whole_type)
+
+    @property
+    def operation(self) -> str | None:
+        """The operation as reports and the reached-operation lists name it, `GET /pets`; None outside one."""
+        return operation_label(self)
+
+    def place_key(self) -> tuple[str | tuple[str, ...], ...]:
+        """The place as data, in the order a report reads it: by document, then group-version; in one of those,
+        its own changes first, then its operations (by route, then method, then part: parameters and the
+        request body before the responses, each response before its headers), then its named schemas by name;
+        in each, the whole before the fields inside it, by their steps. What findings sort by, so the places of
+        one schema or operation stay together whatever words the notation shows."""
+        part = self.part
+        return (self.document or "", self.group_version or "", self.schema or "", self.route or "",
+                self.method or "", ("", "", "", "") if part is None else (part.status, part.kind, part.location,
+                                                                          part.name), self.field)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
@@ -137,14 +152,14 @@ class Context:
 
     def type_label(self) -> str:
         """The location by its type, `policy/v1 PodDisruptionBudgetStatus.currentHealthy`, as versions before
-        the kind notation wrote it: findings sort by it, so the notation never reorders a report."""
+        the kind notation wrote it: baseline comments keep it, scoped ignores written then name it, and a group
+        is shown at the member it sorts first (specdiff/group.py)."""
         return type_where(self)
 
     def long_label(self) -> str:
         """The location with full names, as earlier versions wrote it: `io.k8s.api.core.v1.PodSpec .workloadRef`
         (scoped ignores written against it keep matching)."""
-        head = self.operation or self.schema or self.document or self.group_version or ""
-        return f"{head} {self.path}".strip() if self.path else head
+        return long_where(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,21 +231,21 @@ class Finding:
         """Stable id from structured fields only (never message text): survives rewording and renaming."""
         return self.group or fingerprint(self.first_id or self.rule, self.change)
 
-    def sort_key(self) -> tuple[int, str, str, str, str, str, str, str, str, str, str]:
-        """Most severe first, then by place (as its Go type names it, whatever the words shown), pointer and rule;
-        then by what changed there, so that two findings at one place (an item added to a list at the index where
-        another item changed) come out in one order whatever order they were found in: the order is total,
-        reports are the same bytes on every run."""
-        change, ctx = self.change, self.change.context
-        return (self.level.rank, ctx.type_label(), change.pointer, self.rule, change.kind, change.attribute,
-                ctx.long_label(), ctx.document or "", change.old_pointer or "", _ordering_text(change.old),
-                _ordering_text(change.new))
+    def sort_key(self) -> tuple[Any, ...]:
+        """Most severe first, then by place as data (`Context.place_key`), pointer and rule; then by what
+        changed there, so that two findings at one place (an item added to a list at the index where another
+        item changed) come out in one order whatever order they were found in: the order is total, reports are
+        the same bytes on every run."""
+        change = self.change
+        return (self.level.rank, change.context.place_key(), change.pointer, self.rule, change.kind,
+                change.attribute, change.old_pointer or "", ordering_text(change.old), ordering_text(change.new))
 
 
 def fingerprint(rule: str, change: Change) -> str:
-    ctx = change.context
-    payload = _COMPACT.encode([rule, change.kind, change.node, change.attribute, ctx.document, ctx.operation,
-                               ctx.schema, ctx.path, _plain(change.old), _plain(change.new)])
+    """The first 16 hex digits of the SHA-256 of the rule, what changed and where (`hashed_place`) and the
+    values: the same bytes for the same change whatever version of specdiff wrote the baseline."""
+    payload = _COMPACT.encode([rule, change.kind, change.node, change.attribute, *hashed_place(change.context),
+                               _plain(change.old), _plain(change.new)])
     return _sha256(payload)[:16]
 
 
@@ -240,7 +255,13 @@ _COMPACT = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))
 _SPACED = json.JSONEncoder(sort_keys=True, default=str)
 
 
-def _ordering_text(value: Any) -> str:
+def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str | None]:
+    """The place as fingerprints hash it, written from the structured fields: (document, operation label, named
+    schema, field path as one string), the four values earlier versions stored as text."""
+    return ctx.document, operation_label(ctx), ctx.schema, field_path(ctx)
+
+
+def ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
     return _COMPACT.encode(value)
 

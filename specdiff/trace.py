@@ -17,7 +17,7 @@ from typing import Any
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
-from specdiff.notation import distinct, folded, name, type_name, where
+from specdiff.notation import distinct, field_path, folded, name, type_name, where
 from specdiff.records import Context, Finding, History, Level
 
 #: how a Kubernetes field's description says it is on its way out
@@ -181,7 +181,7 @@ def _crd_flags(graph: SpecGraph, group_version: str | None) -> tuple[bool, bool]
 def about(finding: Finding, thing: str) -> bool:
     """Whether a finding is at THING or inside it, by any of the names reports give its place."""
     ctx = finding.change.context
-    whole = (ctx.schema or "") + (ctx.path or "") if not ctx.operation else ""  # io.k8s.api.core.v1.PodSpec.x
+    whole = (ctx.schema or "") + (field_path(ctx) or "") if not ctx.operation else ""  # io.k8s.api.core.v1.PodSpec.x
     names = (name(ctx), where(ctx), ctx.group_version or "", ctx.operation or "", whole)
     return any(label == thing or (label.startswith(thing) and label[len(thing)] in ".[{: ") for label in names
                if label)
@@ -268,7 +268,7 @@ def _lifecycle(release: str, before: Sequence[Presence], after: Sequence[Presenc
 
 def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[tuple[Event, list[Finding]]]:
     """The findings at THING, one event per message and level, its group-versions folded (`apps/{v1, v1beta1}`),
-    each with the findings it tells of."""
+    each with the findings it tells of; in report order (most severe first, then by place)."""
     scopes: dict[tuple[Level, str], list[str]] = {}
     behind: dict[tuple[Level, str], list[Finding]] = {}
     for finding in findings:
@@ -281,7 +281,7 @@ def _changes(release: str, thing: str, findings: Sequence[Finding]) -> list[tupl
             scopes.setdefault((member.level, member.message), []).extend(places)
             behind.setdefault((member.level, member.message), []).extend(member.members or (member,))
     events = []
-    for (level, message), places in sorted(scopes.items(), key=lambda item: (item[0][0].rank, item[0][1])):
+    for (level, message), places in scopes.items():
         events.append((Event(release, "changed", message + _scopes_of(places, message), level),
                        behind[(level, message)]))
     return events
@@ -313,7 +313,7 @@ def _folded(release: str, changes: Sequence[tuple[Event, list[Finding]]]) -> lis
             many, phrase = len(operations), operations_phrase(operations)
         else:
             names = distinct(name(ctx) for ctx in contexts)
-            many, phrase = len(names), places_phrase(names, fields=any(ctx.path for ctx in contexts))
+            many, phrase = len(names), places_phrase(names, fields=any(field_path(ctx) for ctx in contexts))
         if len(members) < 2 or many < 2:
             lines += [event for event, _ in members]
             continue

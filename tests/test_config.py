@@ -256,7 +256,7 @@ def test_baseline_from_configuration_and_expired_ignore_note(project: Path) -> N
     import json
 
     envelope = json.loads(out)
-    assert [f["rule"] for f in envelope["findings"]] == ["schema.enum.value-added", "operation.removed",
+    assert [f["rule"] for f in envelope["findings"]] == ["operation.removed", "schema.enum.value-added",
                                                          "operation.added"]
     assert envelope["notes"] == ["expired ignore (.specdiff.yaml:3): rule operation expired on "
                                  "2020-01-01 and no longer applies (the v2 cut)"]

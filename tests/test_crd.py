@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from specdiff.cli import main
 from specdiff.errors import InputError, UsageError
 from specdiff.load import Document, load_text
+from specdiff.notation import field_path
 from specdiff.pipeline import run
 from specdiff.records import Report
 from specdiff.report import RenderOptions, render
@@ -120,7 +121,7 @@ def test_auto_policy_is_kubernetes_and_every_version_schema_is_both_ways() -> No
     ctx = finding.change.context
     assert (finding.rule, finding.level.value, finding.change.direction) == (
         "schema.enum.value-added", "breaking", "both")
-    assert (ctx.document, ctx.schema, ctx.path, ctx.gvk, ctx.group_version, ctx.stability) == (
+    assert (ctx.document, ctx.schema, field_path(ctx), ctx.gvk, ctx.group_version, ctx.stability) == (
         "frobs.example.com", "frobs.example.com/v1", ".spec.mode", "example.com/v1/Frob", "example.com/v1", "stable")
     assert finding.change.pointer == \
         "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/enum/1"
@@ -275,10 +276,10 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
             in text)
     records = json.loads(render(report, "json"))["findings"]
     assert [r["location"] for r in records] == [
+        {"label": "frobs.example.com", "document": "frobs.example.com"},
         {"label": "example.com/v1beta1 Frob.spec.a", "document": "frobs.example.com",
          "schema": "frobs.example.com/v1beta1", "path": ".spec.a",
-         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"},
-        {"label": "frobs.example.com", "document": "frobs.example.com"}]
+         "group_version": "example.com/v1beta1", "gvk": "example.com/v1beta1/Frob"}]
     markdown = render(report, "markdown")
     assert "| `crd.scope-changed` | Frob | frobs.example.com: scope Namespaced -\\> Cluster |" in markdown
 

@@ -14,7 +14,7 @@ from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
-from specdiff.notation import finding_scope
+from specdiff.notation import field_path, finding_scope
 from specdiff.pipeline import run
 from specdiff.records import Context, Finding, Report
 from specdiff.report import render
@@ -40,7 +40,7 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     assert shard.message == ("optional query parameter shardSelector added to 402 operations: list, watch and "
                              "deletecollection of 66 resources in 33 group-versions of 21 API groups")
     assert len(shard.members) == len(shard.operations) == 402
-    assert {m.change.context.path for m in shard.members} == {"query parameter shardSelector"}
+    assert {field_path(m.change.context) for m in shard.members} == {"query parameter shardSelector"}
     assert {"GET /api/v1/pods", "GET /api/v1/watch/namespaces/{namespace}/pods"} <= set(shard.operations)
     assert shard.fingerprint == group_fingerprint(shard.members[0]) != shard.members[0].fingerprint
     ungrouped = compare(V2.format(35), V2.format(36), grouped=False)
@@ -94,7 +94,7 @@ def test_header_values_of_two_different_inlined_types_are_two_findings() -> None
     gain the same pattern, but they are different types, written out differently: two findings."""
     report = compare("crds/gateway-api/httproutes.experimental.v1.0.0.yaml",
                      "crds/gateway-api/httproutes.experimental.v1.6.1.yaml")
-    patterns = sorted((len(f.members), sorted({m.change.context.path or "" for m in f.members}))
+    patterns = sorted((len(f.members), sorted({field_path(m.change.context) or "" for m in f.members}))
                       for f in report.findings if f.rule == "schema.constraint-tightened"
                       and f.change.attribute == "pattern")
     filters = [f".spec.rules[]{copy}.filters[].{modifier}HeaderModifier.{verb}[].value"
@@ -200,7 +200,7 @@ def test_a_baseline_entry_accepts_the_whole_group_or_one_member() -> None:
 def test_operations_phrase_names_kubernetes_verbs_and_falls_back_to_labels() -> None:
     def at(label: str, group_version: str | None = None, resource: str | None = None) -> Context:
         method, _, route = label.partition(" ")
-        return Context(operation=label, group_version=group_version, resource=resource, method=method, route=route)
+        return Context(group_version=group_version, resource=resource, method=method, route=route)
 
     assert operations_phrase([at("GET /api/v1/pods", "core/v1", "pods"),
                               at("GET /api/v1/watch/pods", "core/v1", "pods"),
@@ -262,7 +262,7 @@ def test_the_same_media_type_added_to_several_responses_of_the_operations_is_one
               if f.rule == "response.media-type-added" and f.change.new == "application/cbor"]
     assert cbor.message.startswith("response 200, response 201 and response 202 can now also be application/cbor "
                                    "in 717 operations: ")
-    assert {m.change.context.path for m in cbor.members} == {"response 200", "response 201", "response 202"}
+    assert {field_path(m.change.context) for m in cbor.members} == {"response 200", "response 201", "response 202"}
     assert {m.change.new for m in cbor.members} == {"application/cbor"}
 
 
@@ -349,7 +349,7 @@ def test_one_change_at_one_place_reached_by_several_operations_is_one_finding() 
     assert [(f.change.pointer, f.level.value, f.operations) for f in removed] == [
         ("/components/schemas/GistFull/allOf/1/properties/forks/items/properties/url", "breaking",
          ("GET /gists/{id}", "GET /gists/{id}/{sha}"))]
-    assert {m.change.context.path for m in removed[0].members} == {"response 200.forks[].url"}
+    assert {field_path(m.change.context) for m in removed[0].members} == {"response 200.forks[].url"}
 
 
 def test_a_shared_schema_that_many_inline_copies_became_is_one_finding() -> None:

@@ -491,7 +491,7 @@ def test_trace_folds_a_releases_changes_of_one_rule_to_several_operations_or_pla
     assert [e.text for e in history.trace.events] == [
         "present in frob.example.com/v1 (stable)",
         *(f"{op} /apis/frob.example.com/v1/frobs{item} documents status {status}"
-          for op, item in (("DELETE", "/{name}"), ("GET", ""), ("GET", "/{name}"), ("POST", ""))
+          for op, item in (("GET", ""), ("POST", ""), ("DELETE", "/{name}"), ("GET", "/{name}"))
           for status in ("401", "403")),
         f"optional property Frob.colour added {gv}", f"optional property Frob.shape added {gv}"]
     assert "  v2: safe: optional property added in 2 places: Frob.colour and Frob.shape " \
@@ -531,9 +531,9 @@ def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
          "document (autoscaling/v2beta1)"),
         ("v1.24", Level.SAFE, f"request media type added in 7 operations: deletecollection, create, replace, "
          f"patch and delete {hpa}"),
-        ("v1.24", Level.SAFE, f"PATCH lists the patch types instead of application/json in 2 operations: patch {hpa}"),
         ("v1.24", Level.SAFE, "request media type taken in by a wider range in 5 operations: deletecollection, "
          f"create, replace and delete {hpa}"),
+        ("v1.24", Level.SAFE, f"PATCH lists the patch types instead of application/json in 2 operations: patch {hpa}"),
         *removed]
     assert [e.release for e in history.trace.events].count("v1.24") == 35
 
@@ -548,11 +548,11 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
         "15 operations: list, watch, deletecollection, read, create, replace, patch and delete of "
         "horizontalpodautoscalers and 1 discovery document documents status 401 (autoscaling/v2beta1)",
         f"request media type added in 7 operations: deletecollection, create, replace, patch and delete {hpa}",
+        "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
+        f"create, replace and delete {hpa}",
         "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
         "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
-        f"operations: patch {hpa}",
-        "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
-        f"create, replace and delete {hpa}"]
+        f"operations: patch {hpa}"]
     assert [e.release for e in history.trace.events].count("v1.24") == 8
 
 

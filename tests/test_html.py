@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import chromium
 import pytest
@@ -20,7 +21,7 @@ HOSTILE_SCHEMA = "Pet</h3><script>window.pwned=2</script>"
 HOSTILE_VALUE = "&lt;b&gt; \"quoted\" 'single' </li></ul><iframe src=https://evil.example>"
 
 
-def _finding(rule: str, level: Level, message: str, **context: str) -> Finding:
+def _finding(rule: str, level: Level, message: str, **context: Any) -> Finding:
     return Finding(rule, level, message, f"Because {rule}.",
                    Change("modified", "schema", "", None, None, "both", Context(**context), "/components/x"),
                    rule_info=card_info(rule))
@@ -30,11 +31,11 @@ REPORT = Report(
     SourceInfo("old <i>.yaml", "openapi-3.0", "Pets <script>window.pwned=3</script>", "1"),
     SourceInfo("new.yaml", "openapi-3.0", "Pets <script>window.pwned=3</script>", "2"), "openapi", (
         _finding("operation.removed", Level.BREAKING, f"operation {HOSTILE_OPERATION} removed",
-                 operation=HOSTILE_OPERATION, resource="/pets"),
+                 method="GET", route=HOSTILE_OPERATION.partition(" ")[2], resource="/pets"),
         _finding("specdiff.unclassified", Level.DANGEROUS, f"enum null -> {HOSTILE_VALUE}", schema=HOSTILE_SCHEMA,
-                 path=".kind"),
-        _finding("operation.added", Level.SAFE, "operation GET /toys added", operation="GET /toys",
-                 resource="/toys"),
+                 field=(".kind",)),
+        _finding("operation.added", Level.SAFE, "operation GET /toys added", method="GET",
+                 route="/toys", resource="/toys"),
     ), ("note <b>not bold</b>",))
 
 

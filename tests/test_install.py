@@ -100,6 +100,6 @@ def test_staged_blocks_a_breaking_commit(installed: Path, tmp_path: Path) -> Non
     lines = done.stdout.splitlines()
     assert [" ".join(line.split()[:2] + lines[i + 1].split()[:2]) for i, line in enumerate(lines)
             if line.startswith("breaking")] == [
-        "breaking schema.enum.value-added Enum value", "breaking schema.property.removed Property Frobber.size",
-        "breaking operation.removed Operation GET"]
+        "breaking operation.removed Operation GET", "breaking schema.enum.value-added Enum value",
+        "breaking schema.property.removed Property Frobber.size"]
     assert done.stdout.splitlines()[-1].startswith("specdiff: commit blocked; to accept these findings")

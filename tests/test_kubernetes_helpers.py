@@ -12,6 +12,7 @@ from rulecases import run_case
 from specdiff.diff.kubernetes import list_topology
 from specdiff.graph.lifecycle import STABLE, Lifecycle, lifecycle_of, marker_problems
 from specdiff.graph.schemas import deprecated_enum_values, documented_enum, enum_values
+from specdiff.notation import field_path
 
 LIVE_DESCRIPTION = (
     "PodPhase is a label for the condition of a pod.\n\nPossible enum values:\n"
@@ -155,4 +156,5 @@ def test_an_invalid_marker_in_a_new_type_or_deep_in_a_new_field_is_reported() ->
          "dangerous"),
         ("lifecycle.invalid", "/components/schemas/Width/x-kubernetes-api-lifecycle", "dangerous"),
     ]
-    assert {f.change.context.path for f in report.findings if f.rule == "lifecycle.invalid"} == {None, ".box.inner"}
+    assert {field_path(f.change.context) for f in report.findings if f.rule == "lifecycle.invalid"} == {
+        None, ".box.inner"}

@@ -12,7 +12,7 @@ from specdiff.records import Context, Part
 
 def _operation(label: str) -> Context:
     method, _, route = label.partition(" ")
-    return Context(operation=label, method=method, route=route)
+    return Context(method=method, route=route)
 
 
 def _query(name: str) -> Context:
@@ -22,10 +22,10 @@ def _query(name: str) -> Context:
 BODY = _operation("POST /pets").within(Part("request body"))
 RESPONSE = _operation("GET /pets").within(Part("response", "200"))
 
-POD_SPEC = Context(schema="io.k8s.api.core.v1.PodSpec", path=".workloadRef", group_version="core/v1")
-ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", path=".spec.rules[].filters[].type",
-                gvk="gateway.networking.k8s.io/v1/HTTPRoute", group_version="gateway.networking.k8s.io/v1",
-                document="httproutes.gateway.networking.k8s.io")
+POD_SPEC = Context(schema="io.k8s.api.core.v1.PodSpec", field=(".workloadRef",), group_version="core/v1")
+ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", gvk="gateway.networking.k8s.io/v1/HTTPRoute",
+                group_version="gateway.networking.k8s.io/v1", document="httproutes.gateway.networking.k8s.io",
+                field=(".spec", ".rules", "[]", ".filters", "[]", ".type"))
 
 
 @pytest.mark.parametrize(("ctx", "named", "located"), [
@@ -45,8 +45,8 @@ ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", path=".spec.ru
      "GET /pets query parameter filter[name]"),
     (replace(_operation("GET /api/v1/pods"), group_version="core/v1").within(Part("response", "200")),
      "GET /api/v1/pods response 200", "GET /api/v1/pods response 200"),  # the path carries the version
-    (Context(schema="Pet", path=".name"), "Pet.name", "Pet.name"),
-    (Context(schema="com.example.Pet", path=".name"), "com.example.Pet.name", "com.example.Pet.name"),
+    (Context(schema="Pet", field=(".name",)), "Pet.name", "Pet.name"),
+    (Context(schema="com.example.Pet", field=(".name",)), "com.example.Pet.name", "com.example.Pet.name"),
     (Context(document="frobs.example.com"), "frobs.example.com", "frobs.example.com"),
     (Context(group_version="apps/v1", document="apps/v1"), "apps/v1", "apps/v1"),
 ])
@@ -204,20 +204,20 @@ def test_a_message_names_its_place_once_and_says_what_was_not_written(
 @pytest.mark.parametrize(("text", "ctx", "said"), [
     ("Query parameter limit of GET /pets became required", _query("limit"),
      "Query parameter limit became required"),
-    ("GET /pets no longer answers 202", Context(operation="GET /pets"), "No longer answers 202"),
-    ("Operation GET /pets removed", Context(operation="GET /pets"), "Operation removed"),
+    ("GET /pets no longer answers 202", _operation("GET /pets"), "No longer answers 202"),
+    ("Operation GET /pets removed", _operation("GET /pets"), "Operation removed"),
     ("Pattern of GET /pets query parameter q loosened (a -> b)",
      _query("q"), "Pattern of query parameter q loosened (a -> b)"),
     ("Property POST /pets request body: name removed", BODY.at(".name"),
      "Property request body: name removed"),
-    ("GET /pets: sunset date 2031-06-30 -> 2031-03-31", Context(operation="GET /pets"),
+    ("GET /pets: sunset date 2031-06-30 -> 2031-03-31", _operation("GET /pets"),
      "Sunset date 2031-06-30 -> 2031-03-31"),
     ("application/json request bodies are now accepted as part of */* by DELETE /pets",
-     Context(operation="DELETE /pets"), "application/json request bodies are now accepted as part of */*"),
+     _operation("DELETE /pets"), "application/json request bodies are now accepted as part of */*"),
     # near misses: a Kubernetes resource's outline is its resource, so the message keeps the operation
-    ("Operation GET /api/v1/pods removed", Context(operation="GET /api/v1/pods", group_version="core/v1",
+    ("Operation GET /api/v1/pods removed", Context(method="GET", route="/api/v1/pods", group_version="core/v1",
                                                    resource="pods"), "Operation GET /api/v1/pods removed"),
-    ("Property Pet.name removed", Context(schema="Pet", path=".name"), "Property Pet.name removed"),
+    ("Property Pet.name removed", Context(schema="Pet", field=(".name",)), "Property Pet.name removed"),
 ])
 def test_a_change_beside_its_operation_does_not_name_it_again(text: str, ctx: Context, said: str) -> None:
     from specdiff.notation import beside

@@ -25,6 +25,9 @@ PLACES = ROOT / "tests" / "places"
 PAIRS = {"frobber": ("corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml"),
          "frob": ("tests/specs/frob-old.yaml", "tests/specs/frob-new.yaml"),
          "hostile": ("tests/specs/hostile-old.yaml", "tests/specs/hostile-new.yaml")}
+#: a small pair with a place of each shape outside the demo's: a response header, a request body's field, an
+#: operation's security, a security scheme, the document root, its info and a path item
+PLACES_PAIR = ("tests/specs/places-old.yaml", "tests/specs/places-new.yaml")
 TODAY = date(2026, 11, 25)  # the day the files were written: nothing in them expires
 
 
@@ -56,3 +59,54 @@ def test_earlier_scoped_ignores_each_still_match_a_finding(name: str, kind: str)
     ignored = {entry.rule for entry in config.ignores}
     assert [(f.rule, f.change.context.label()) for f in after.findings if f.rule in ignored
             and f.change.context.label()] == []
+
+
+#: fingerprints specdiff wrote before places were stored as data alone (method, route, part and field steps, no
+#: label text), by (rule, pointer): a place of every shape, each of which a baseline may list
+PINNED = {
+    "frobber": {
+        ("response.status-removed",
+         "/paths/~1apis~1frobs.example.com~1v6~1namespaces~1{namespace}~1frobbers~1{name}/delete/responses/202"):
+            "b65b9541a89a9e8f",
+        ("parameter.became-required",
+         "/paths/~1apis~1frobs.example.com~1v6~1namespaces~1{namespace}~1frobbers/get/parameters/0/schema"):
+            "0d9cf3f419049d32",
+        ("request.media-type-removed", "/paths/~1apis~1frobs.example.com~1v6~1namespaces~1{namespace}~1frobbers~1"
+         "{name}/patch/requestBody/content/application~1json-patch+json/schema"): "df6097653681d150",
+        ("operation.removed",
+         "/paths/~1apis~1frobs.example.com~1v6~1namespaces~1{namespace}~1frobbers~1{name}~1legacyfrob/post"):
+            "c9d4a1f1f2b7569e",
+        ("kubernetes.validation.rule-added",
+         "/components/schemas/com.example.frobs.v6.FrobberSpec/x-kubernetes-validations/0"): "157fd082fa1edf72",
+        ("schema.property.became-optional", "/components/schemas/com.example.frobs.v6.FrobberSpec/required"):
+            "d5a4c4192beb4d20",
+        ("info.version-changed", "/info/version"): "1a67ac0d847096e6",
+        ("group-version.added", "/paths/~1apis~1frobs.example.com~1v7beta1~1namespaces~1{namespace}~1frobbers"):
+            "df35972781d39afb",
+    },
+    "places": {
+        ("schema.type-changed", "/paths/~1frobs/get/responses/200/headers/X-Total/schema"): "3a49495f63ae5dbe",
+        ("schema.constraint-tightened",
+         "/paths/~1frobs/post/requestBody/content/application~1json/schema/properties/name/maxLength"):
+            "df885c211b23aa39",
+        ("security.alternative-added", "/paths/~1frobs/get/security/0"): "b35cffb6db4fec9a",
+        ("security.scheme.http-scheme-changed", "/components/securitySchemes/basic/scheme"): "70bbe3ebca469a16",
+        ("specdiff.unclassified", "/x-owner"): "c46f410ed4836bae",
+        ("specdiff.unclassified", "/info/x-audience"): "cad68ad576d9a848",
+        ("specdiff.unclassified", "/paths/~1frobs/x-rate"): "fd3bdbe1cb444f79",
+        ("schema.constraint-tightened", "/components/schemas/Frob/properties/name/maxLength"): "ed1ec286bd6b7e0f",
+        # a group (the same parameter added to two operations) and its members
+        ("parameter.optional-added", "/paths/~1frobs/get/parameters/1/schema"): "083101316c108533",
+        ("member parameter.optional-added", "/paths/~1frobs/get/parameters/1/schema"): "874ec3c964598795",
+        ("member parameter.optional-added", "/paths/~1frobs/post/parameters/0/schema"): "d7f087429ab69720",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_fingerprints_are_the_ones_earlier_versions_wrote(name: str) -> None:
+    old, new = (load(str(ROOT / path)) for path in PAIRS.get(name, PLACES_PAIR))
+    report = run(old, new, today=TODAY)
+    found = {(f.rule, f.change.pointer): f.fingerprint for f in report.findings}
+    found |= {(f"member {f.rule}", m.change.pointer): m.fingerprint for f in report.findings for m in f.members}
+    assert {key: found.get(key) for key in PINNED[name]} == PINNED[name]

@@ -33,27 +33,27 @@ def rows(found: tuple[Finding, ...]) -> list[tuple[str, str, str]]:
 
 def test_no_config_changes_nothing(findings: tuple[Finding, ...]) -> None:
     outcome = apply(findings, Config(), TODAY)
-    assert rows(outcome.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+    assert rows(outcome.findings) == [OLD_OP, ENUM, SIZE, NEW_OP]
     assert outcome.notes == ()
-    assert [f.fingerprint for f in findings] == ["e00f2dd944a06fa5", "29a69604336005d1", "b185485668643839",
+    assert [f.fingerprint for f in findings] == ["b185485668643839", "e00f2dd944a06fa5", "29a69604336005d1",
                                                 "0205d04225ada6af"]
 
 
 def test_level_override_and_off(findings: tuple[Finding, ...]) -> None:
     config = Config(levels={"schema.enum.value-added": "dangerous", "operation.added": "off"})
     outcome = apply(findings, config, TODAY)
-    assert rows(outcome.findings) == [SIZE, OLD_OP, ("schema.enum.value-added", "dangerous", ENUM[2])]
+    assert rows(outcome.findings) == [OLD_OP, SIZE, ("schema.enum.value-added", "dangerous", ENUM[2])]
 
 
 def test_level_override_by_prefix_most_specific_wins(findings: tuple[Finding, ...]) -> None:
     config = Config(levels={"schema": "safe", "schema.property.removed": "dangerous"})
     outcome = apply(findings, config, TODAY)
-    assert rows(outcome.findings) == [OLD_OP, ("schema.property.removed", "dangerous", SIZE[2]),
-                                      ("schema.enum.value-added", "safe", ENUM[2]), NEW_OP]
+    assert rows(outcome.findings) == [OLD_OP, ("schema.property.removed", "dangerous", SIZE[2]), NEW_OP,
+                                      ("schema.enum.value-added", "safe", ENUM[2])]
 
 
 @pytest.mark.parametrize(("select", "ignore", "expected"), [
-    ((), (), [ENUM, SIZE, OLD_OP, NEW_OP]),
+    ((), (), [OLD_OP, ENUM, SIZE, NEW_OP]),
     (("schema",), (), [ENUM, SIZE]),
     (("schema",), ("schema.property",), [ENUM]),
     (("schema.property.removed",), ("schema",), [SIZE]),  # the more specific selector wins
@@ -88,7 +88,7 @@ def test_a_location_matches_as_reports_write_it_and_as_earlier_versions_did(find
     for written in ("Frobber.size", "Frobber .size"):
         outcome = apply(findings, Config(ignores=(ScopedIgnore("schema", written, "moved", None, "cfg.yaml:3"),)),
                         TODAY)
-        assert rows(outcome.findings) == [ENUM, OLD_OP, NEW_OP] and outcome.notes == ()
+        assert rows(outcome.findings) == [OLD_OP, ENUM, NEW_OP] and outcome.notes == ()
 
 
 def test_location_glob_treats_brackets_literally() -> None:
@@ -104,7 +104,7 @@ def test_location_glob_treats_brackets_literally() -> None:
 def test_expired_ignore_stops_applying_and_says_so(findings: tuple[Finding, ...]) -> None:
     entry = ScopedIgnore("schema.enum.value-added", None, "clients updated", dt.date(2026, 5, 31), "cfg.yaml:4")
     outcome = apply(findings, Config(ignores=(entry,)), TODAY)
-    assert rows(outcome.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+    assert rows(outcome.findings) == [OLD_OP, ENUM, SIZE, NEW_OP]
     assert outcome.notes == ("expired ignore (cfg.yaml:4): rule schema.enum.value-added expired on 2026-05-31 and "
                              "no longer applies (clients updated)",)
 
@@ -113,7 +113,7 @@ def test_baseline_drops_listed_findings_and_reports_stale_entries(findings: tupl
     baseline = (BaselineEntry("e00f2dd944a06fa5", "schema.enum.value-added Frobber .mode", "b.txt:2"),
                 BaselineEntry("0123456789abcdef", "operation.removed GET /gone", "b.txt:3"))
     outcome = apply(findings, Config(baseline=baseline), TODAY)
-    assert rows(outcome.findings) == [SIZE, OLD_OP, NEW_OP]
+    assert rows(outcome.findings) == [OLD_OP, SIZE, NEW_OP]
     assert outcome.notes == ("unused baseline entry (b.txt:3): 0123456789abcdef (operation.removed GET /gone) "
                              "matched no finding; remove it",)
 
@@ -132,7 +132,7 @@ def test_pipeline_carries_notes_into_the_report() -> None:
                  Config(ignores=(entry,)), TODAY)
     assert report.notes == ("unused ignore (cfg.yaml:2): rule operation.removed at location 'GET /none' matched no "
                             "finding; remove it",)
-    assert rows(report.findings) == [ENUM, SIZE, OLD_OP, NEW_OP]
+    assert rows(report.findings) == [OLD_OP, ENUM, SIZE, NEW_OP]
 
 
 def test_a_glob_matches_as_the_regex_of_its_stars_did() -> None:

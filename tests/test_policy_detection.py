@@ -125,3 +125,44 @@ def test_release_notes_of_a_plain_api_name_no_kubernetes_group_version(tmp_path:
                                      "--format", "release-notes"])
     assert "### users\n- Operation `POST /api/v1/users` removed." in done.output
     assert "core/v1" not in done.output
+
+
+def pods(marked: bool, stated: bool) -> dict[str, Any]:
+    """A spec that defines a bearer-token scheme, whose one operation may carry a Kubernetes marker
+    (`x-kubernetes-action`) and may state its requirement."""
+    get: dict[str, Any] = {"responses": OK, **({"x-kubernetes-action": "list"} if marked else {}),
+                           **({"security": [{"BearerToken": []}]} if stated else {})}
+    return {"components": {"securitySchemes": {"BearerToken": {"type": "apiKey", "in": "header",
+                                                                "name": "authorization"}}},
+            "paths": {"/api/v1/pods": {"get": get}}}
+
+
+@pytest.mark.parametrize(("old", "new", "policy", "spec"), [
+    (pods(marked=True, stated=True), pods(marked=False, stated=False), "auto",
+     "Kubernetes API server (x-kubernetes-* extensions in 1 place in the old spec)"),
+    (pods(marked=False, stated=False), pods(marked=True, stated=True), "auto",
+     "Kubernetes API server (x-kubernetes-* extensions in 1 place)"),
+    (pods(marked=True, stated=True), pods(marked=False, stated=False), "openapi",
+     "Kubernetes API server (x-kubernetes-* extensions in 1 place in the old spec)"),
+])
+def test_a_requirement_left_out_is_read_by_what_both_specs_are_decided_to_be(
+        old: dict[str, Any], new: dict[str, Any], policy: str, spec: str) -> None:
+    """The versions disagree on Kubernetes markers; what the specs are is decided once, from both, and an
+    operation that leaves out its requirement while schemes are defined says nothing in an API server's spec on
+    either side (kube-openapi's per-group documents leave it out), whatever policy judges the changes."""
+    report = run_case({"old": old, "new": new, "policy": policy})
+    assert report.spec == spec
+    assert [(f.rule, f.change.pointer, f.level.value) for f in report.findings] == []
+
+
+@pytest.mark.parametrize(("old", "new", "found"), [
+    (pods(marked=False, stated=True), pods(marked=False, stated=False),
+     ("security.anonymous-allowed", "/paths/~1api~1v1~1pods/get/security", "safe")),
+    (pods(marked=False, stated=False), pods(marked=False, stated=True),
+     ("security.authentication-required", "/paths/~1api~1v1~1pods/get/security", "breaking")),
+])
+def test_in_a_plain_spec_a_requirement_left_out_lets_anyone_call(old: dict[str, Any], new: dict[str, Any],
+                                                                  found: tuple[str, str, str]) -> None:
+    report = run_case({"old": old, "new": new})
+    assert report.spec == "OpenAPI (no Kubernetes markers)"
+    assert [(f.rule, f.change.pointer, f.level.value) for f in report.findings] == [found]

@@ -89,8 +89,8 @@ def test_a_staged_breaking_change_is_blocked_and_can_be_accepted(project: Path,
                for line in lines)
     assert [" ".join(line.split()[:2] + lines[i + 1].split()[:2]) for i, line in enumerate(lines)
             if line.startswith("breaking")] == [
-        "breaking schema.enum.value-added Enum value", "breaking schema.property.removed Property Frobber.size",
-        "breaking operation.removed Operation GET"]
+        "breaking operation.removed Operation GET", "breaking schema.enum.value-added Enum value",
+        "breaking schema.property.removed Property Frobber.size"]
     assert lines[-1] == (
         "specdiff: commit blocked; to accept these findings, run `SPECDIFF_ACCEPT=1 git commit` again (it records "
         "them in specdiff-baseline.txt), or add an `ignore:` entry with a reason to .specdiff.yaml")

@@ -59,13 +59,13 @@ def test_github_annotations_point_at_the_line_in_yaml_and_json(as_json_input: bo
     found = _annotations(rendered("github", old, new))
     assert [(command, p["title"], p["file"], _token_at(p["file"], int(p["line"]), int(p["col"])))
             for command, p, _ in found] == [
-        ("error", "schema.enum.value-added (breaking)", new, "Auto"),
-        # a removal: the nearest enclosing element the new file still has (the schema's properties, the paths)
-        ("error", "schema.property.removed (breaking)", new, "properties"),
+        # a removal: the nearest enclosing element the new file still has (the paths, the schema's properties)
         ("error", "operation.removed (breaking)", new, "paths"),
+        ("error", "schema.enum.value-added (breaking)", new, "Auto"),
+        ("error", "schema.property.removed (breaking)", new, "properties"),
     ]  # operation.added is safe, below the default --annotate-level
     line = 25 if as_json_input else 13
-    assert found[2][2] == ("Operation GET /old removed%0AWhy: Clients that call a removed operation get 404 or 405 "
+    assert found[0][2] == ("Operation GET /old removed%0AWhy: Clients that call a removed operation get 404 or 405 "
                            f"instead of a response.%0ARemoved: /paths/~1old/get (line {line} of {old})")
 
 
@@ -84,7 +84,7 @@ def test_github_levels_and_escaping() -> None:
 def test_github_without_documents_has_no_places() -> None:
     report, _ = compare(OLD, NEW)
     first = render(report, "github").splitlines()[0]
-    assert first.startswith("::error title=schema.enum.value-added (breaking)::Enum value Auto added")
+    assert first.startswith("::error title=operation.removed (breaking)::Operation GET /old removed")
 
 
 # --- sarif --------------------------------------------------------------------------------------------------
@@ -109,13 +109,13 @@ def test_sarif_is_valid_with_rules_results_and_places() -> None:
                 r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"],
                 r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in run["results"]]
-    assert results == [("schema.enum.value-added", 1, "error", NEW, 20, 49),
-                       ("schema.property.removed", 2, "error", NEW, 19, 7),
-                       ("operation.removed", 0, "error", NEW, 3, 1)]
+    assert results == [("operation.removed", 0, "error", NEW, 3, 1),
+                       ("schema.enum.value-added", 1, "error", NEW, 20, 49),
+                       ("schema.property.removed", 2, "error", NEW, 19, 7)]
     report, _ = compare(OLD, NEW)
     assert [r["partialFingerprints"]["specdiff/v1"] for r in run["results"]] == [
         f.fingerprint for f in report.findings if f.level.value != "safe"]
-    assert run["results"][2]["message"]["text"] == (
+    assert run["results"][0]["message"]["text"] == (
         "Operation GET /old removed. Clients that call a removed operation get 404 or 405 instead of a response. "
         f"Removed: /paths/~1old/get (line 13 of {OLD}).")
 

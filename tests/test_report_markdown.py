@@ -128,7 +128,7 @@ def test_escape(raw: str, escaped: str) -> None:
 def _finding(i: int, level: Level, size: int) -> Finding:
     name = f"/things/{i:05d}/" + "x" * size
     change = Change("removed" if level is Level.BREAKING else "added", "operation", "", None, None, "both",
-                    Context(operation=f"GET {name}"), f"/paths/{i}")
+                    Context(method="GET", route=name), f"/paths/{i}")
     return Finding("operation.removed" if level is Level.BREAKING else "operation.added", level,
                    f"operation GET {name} changed", "Clients notice.", change)
 
@@ -220,7 +220,8 @@ def test_names_render_as_code_that_copies_exactly_and_nothing_goes_live() -> Non
     """GH-42 autolinks, $…$ is math, @x mentions, a|b splits a table cell: in a code span none of them happens,
     and the rendered text is the spec's, character for character (no zero-width spaces in it)."""
     label = "GET /pets/{id}|GH-42/$x^2$/@octocat/a5c3785ed8d6 owner/repo#7 :smile: a_b*c"
-    change = Change("removed", "operation", "", None, None, "both", Context(operation=label), "/paths/x")
+    method, _, route = label.partition(" ")
+    change = Change("removed", "operation", "", None, None, "both", Context(method=method, route=route), "/paths/x")
     finding = Finding("operation.removed", Level.BREAKING, f"operation {label} removed", "Clients notice.", change)
     text = render(_report([finding]), "markdown", RenderOptions())
     html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
@@ -264,17 +265,17 @@ def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> N
     routes = "crds/gateway-api/httproutes.standard.{}.yaml"
     crd = compare(corpus(routes.format("v0.5.0")), corpus(routes.format("v0.8.0")))[0]
     assert [cells for cells in _cells(render(crd, "markdown", RenderOptions())) if cells[0].startswith("crd.")] == [
-        ("crd.version.unserved", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute is no longer served"),
         ("crd.version.storage-changed", "HTTPRoute", "httproutes.gateway.networking.k8s.io: storage version v1alpha2 "
                                                      "-> v1beta1"),
+        ("crd.version.unserved", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute is no longer served"),
         ("crd.version.deprecated", "gateway.networking.k8s.io/v1alpha2", "HTTPRoute: deprecated false -> true")]
     demo = compare("corpora/demo/frobber-v6.yaml", "corpora/demo/frobber-v7.yaml")[0]
     frobbers = "/apis/frobs.example.com/v6/namespaces/{namespace}/frobbers"
     assert _cells(render(demo, "markdown", RenderOptions()))[:2] == [
-        ("response.status-removed", "frobs.example.com/v6 frobbers",
-         f"DELETE {frobbers}/{{name}} no longer answers 202"),
         ("parameter.became-required", "frobs.example.com/v6 frobbers",
-         f"Query parameter labelSelector of GET {frobbers} became required")]
+         f"Query parameter labelSelector of GET {frobbers} became required"),
+        ("response.media-type-removed", "frobs.example.com/v6 frobbers",
+         f"GET {frobbers} response 200 is no longer offered as application/yaml")]
 
 
 def test_a_reason_several_rows_share_is_printed_once_under_the_table() -> None:

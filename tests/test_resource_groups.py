@@ -170,7 +170,7 @@ def test_a_plain_api_folds_by_its_own_resource_not_as_kubernetes_does() -> None:
 
 def _op(label: str, **context: str) -> Context:
     method, _, route = label.partition(" ")
-    return Context(operation=label, method=method, route=route, **context)
+    return Context(method=method, route=route, **context)
 
 
 def test_discovery_documents_are_counted_apart_from_resources() -> None:

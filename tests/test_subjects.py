@@ -101,9 +101,9 @@ def test_report_grouping_reads_only_the_context() -> None:
 
     assert subject_of(finding(schema="Spec", group_version="apps/v1", kind="apps/v1/Deployment")) == Subject(
         "apps/v1", "Deployment")
-    assert subject_of(finding(operation="GET /x", group_version="core/v1", resource="pods/status")) == Subject(
+    assert subject_of(finding(method="GET", route="/x", group_version="core/v1", resource="pods/status")) == Subject(
         "core/v1", "pods")
-    assert subject_of(finding(operation="GET /pets", resource="pets")) == Subject("pets")
+    assert subject_of(finding(method="GET", route="/pets", resource="pets")) == Subject("pets")
     assert subject_of(finding(schema="Pet")) == Subject("Shared types", "Pet")
     assert subject_of(finding(schema="io.k8s.api.core.v1.PodSpec", group_version="core/v1")) == Subject(
         "core/v1", "PodSpec", shared=True)  # a type several kinds use: the release notes head it by group-version

@@ -18,7 +18,7 @@ from specdiff.classify.cards import (
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
-from specdiff.notation import kinds, name
+from specdiff.notation import field_path, kinds, name
 from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
@@ -208,7 +208,7 @@ def message_values(change: Change) -> dict[str, str]:
         "old": NOT_WRITTEN if change.old is None else show(change.old),
         "new": NOT_WRITTEN if change.new is None else show(change.new),
         "attribute": change.attribute,
-        "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (ctx.path or "").strip(),
+        "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (field_path(ctx) or "").strip(),
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
         "stability": ctx.stability, "group_version": ctx.group_version or "",
     }

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from specdiff.diff.residue import residue
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import SpecGraph
-from specdiff.records import Change, Context
+from specdiff.records import Change, Context, Part
 
 #: what the root's keywords are compared as: the graph reads paths, components, servers and security (and
 #: Swagger 2.0's spellings of them); tags and external documentation only document; `info` is compared below
@@ -36,5 +36,5 @@ def document_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:
                      old_pointer=None if before is None else "/info/version",
                      new_pointer=None if after is None else "/info/version")
     reached = old.normal.resolver.reached_roots(old.document) | new.normal.resolver.reached_roots(new.document)
-    yield from residue(o, n, HANDLES | reached, "", "", Where(Context(path="the document"), "both"))
-    yield from residue(old_info, new_info, INFO_HANDLES, "/info", "/info", Where(Context(path="info"), "both"))
+    yield from residue(o, n, HANDLES | reached, "", "", Where(Context(part=Part("document")), "both"))
+    yield from residue(old_info, new_info, INFO_HANDLES, "/info", "/info", Where(Context(part=Part("info")), "both"))

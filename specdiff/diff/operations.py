@@ -72,8 +72,8 @@ class OperationDiffer:
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
                                      where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
         if old.security != new.security and not new.reversed:  # a webhook's receiver sets its own security
-            for found in requirement_changes(old.security, new.security,
-                                             Where(_where(new, self.new).context, "request")):
+            at = Where(_where(new, self.new).context, "request")
+            for found in requirement_changes(old.security, new.security, at, self.schemas.ecosystem.api_server):
                 self.emit(found)
         if old.raw is not new.raw:  # x-kubernetes-* on an operation describe it for the graph (its verb and kind),
             # and an API server's spec that starts writing them changes nothing a client does
@@ -121,7 +121,7 @@ class OperationDiffer:
                     _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:
                 at = "/paths" + join_pointer((path,))
                 self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
-                                 Where(Context(path=f"path {path}"), "both"))
+                                 Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None
@@ -336,7 +336,7 @@ def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
 def _where(op: Operation, graph: SpecGraph) -> Where:
     """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
     resource, kind = graph.subject(op)
-    return Where(Context(operation=op.label, group_version=op.group_version, stability=op.stability,
+    return Where(Context(group_version=op.group_version, stability=op.stability,
                          document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
                          method=op.method.upper(), route=op.path), "both",
                  op.kind)

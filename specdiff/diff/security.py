@@ -15,15 +15,17 @@ from typing import Any
 
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import OAuthFlow, Requirement, Security, SecurityScheme, SpecGraph
+from specdiff.graph.security import settled
 from specdiff.load.sourcemap import join_pointer
-from specdiff.records import Change, Context
+from specdiff.records import Change, Context, Part
 
 
 # -- requirements ---------------------------------------------------------------------------------
-def requirement_changes(old: Security, new: Security, where: Where) -> Iterator[Change]:
+def requirement_changes(old: Security, new: Security, where: Where, api_server: bool) -> Iterator[Change]:
     """What changed in an operation's effective security: anonymous access taken away or given, then each
-    alternative that asks for credentials on both sides. A side that does not state its security is not
-    compared."""
+    alternative that asks for credentials on both sides. A side that does not state its security (in a
+    Kubernetes API server's spec, `api_server`: graph.security.settled) is not compared."""
+    old, new = settled(old, api_server), settled(new, api_server)
     if old == new or not (old.stated and new.stated):
         return
     at = where.at("security")
@@ -143,7 +145,7 @@ def _used_by(labels: tuple[str, ...]) -> str:
 
 
 def _where(name: str) -> Where:
-    return Where(Context(path=f"security scheme {name}"), "request")
+    return Where(Context(part=Part("security scheme", name=name)), "request")
 
 
 def _scheme(old: SecurityScheme, new: SecurityScheme, where: Where, facts: dict[str, Any]) -> Iterator[Change]:

@@ -36,7 +36,7 @@ from specdiff.graph.model import (
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
-from specdiff.graph.security import effective, schemes, settled
+from specdiff.graph.security import effective, schemes
 from specdiff.graph.stability import DECLARED, declared, of_version, written_level
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
@@ -153,7 +153,7 @@ class Builder:
         normal = Normaliser(self.resolver, part_keys)
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
-        return SpecGraph(doc, settled(self.operations, evidence is not None), schemas, self.graph,
+        return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
                          security_schemes=self.security_schemes, _normal=normal)
 

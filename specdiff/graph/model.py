@@ -99,8 +99,7 @@ class Security:
     alternatives: tuple[Requirement, ...] = ()
     pointer: str = field(default="", compare=False)  # where it is written: `.../get/security`, `/security`, ""
     #: False when neither the operation nor its document writes `security` although the document defines
-    #: schemes, in a Kubernetes spec (graph.security.settled): it does not say what it requires, so there is
-    #: nothing to compare
+    #: schemes: what that says depends on what the specs are, decided from both (graph.security.settled)
     stated: bool = True
 
     @property

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from specdiff.errors import InputError
-from specdiff.graph.model import OAuthFlow, Operation, Requirement, Security, SecurityScheme
+from specdiff.graph.model import OAuthFlow, Requirement, Security, SecurityScheme
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -34,14 +34,12 @@ def effective(raw_operation: dict[str, Any], at: str, written: Document, spec: D
     return Security(stated=not _defines_schemes(spec))
 
 
-def settled(operations: dict[str, Operation], kubernetes: bool) -> dict[str, Operation]:
-    """Leaving `security` out means anyone may call (OpenAPI's reading), except in a Kubernetes spec that defines
-    schemes: kube-openapi's per-group v3 documents leave out the requirement their swagger.json states, so there
-    it says nothing and is not compared."""
-    if kubernetes:
-        return operations
-    return {key: replace(op, security=replace(op.security, stated=True)) if not op.security.stated else op
-            for key, op in operations.items()}
+def settled(security: Security, api_server: bool) -> Security:
+    """What leaving `security` out says, for the ecosystem decided from both specs (graph.ecosystem): anyone may
+    call (OpenAPI's reading), except in a Kubernetes API server's spec that defines schemes, where it says
+    nothing and is not compared: kube-openapi's per-group v3 documents leave out the requirement their
+    swagger.json states. The graph records only that it was left out (`Security.stated`)."""
+    return security if security.stated or api_server else replace(security, stated=True)
 
 
 def requirement(raw: Any, pointer: str, document: Document) -> Security:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from specdiff import __version__
+from specdiff.notation import field_path
 from specdiff.records import Finding, Report, SourceInfo
 from specdiff.report import RenderOptions
 
@@ -53,7 +54,7 @@ def _place(finding: Finding) -> dict[str, Any]:
     change, ctx = finding.change, finding.change.context
     location = {key: value for key, value in (
         ("label", ctx.label()), ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema),
-        ("path", ctx.path), ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
+        ("path", field_path(ctx)), ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
     return {
         "rule": finding.rule,
         "level": finding.level.value,
