@@ -508,11 +508,12 @@ def baseline_command(old: str, new: str, output: str | None, policy: str | None,
     from specdiff.config import for_command, render_baseline
     from specdiff.load.pair import load_pair
     from specdiff.pipeline import run
+    from specdiff.policy import accepted
 
     def job() -> int:
         config = replace(for_command(config_file, no_config, select, ignore), baseline=(), baseline_path=None)
         report = run(*load_pair(old, new, limits), policy or config.policy or "auto", config)
-        text = render_baseline(report.findings)
+        text = render_baseline(accepted(report.findings))
         if output:
             write_atomic(output, text)
         else:
@@ -549,6 +550,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
     from specdiff.load import load
     from specdiff.load.git import exists_at
     from specdiff.pipeline import run
+    from specdiff.policy import accepted
     from specdiff.report import RenderOptions, render
 
     def job() -> int:
@@ -572,7 +574,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
         target = os.path.relpath(baseline or config.baseline_path or STAGED_BASELINE)
         if blocked and accept:
             kept = read_baseline(target) if os.path.exists(target) else ()
-            write_atomic(target, render_baseline(blocking, kept))
+            write_atomic(target, render_baseline(accepted(blocking), kept))
             click.echo(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in {target}; "
                        f"stage it (`git add {shlex.quote(target)}`) and commit again")
         elif blocked:

@@ -613,14 +613,15 @@ def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
     return tuple(entries)
 
 
-def render_baseline(findings: Iterable[Any], kept: Iterable[BaselineEntry] = ()) -> str:
+def render_baseline(entries: Iterable[tuple[str, Any]], kept: Iterable[BaselineEntry] = ()) -> str:
     """Sorted fingerprints with their rule and location: reviewable, stable diffs when the list changes.
 
-    `kept` are entries of an existing baseline that stay (with their comments) beside the findings added."""
+    `entries` are (fingerprint, finding) pairs (`policy.accepted`); `kept` are entries of an existing baseline
+    that stay (with their comments) beside the findings added."""
     rows = {entry.fingerprint: entry.comment for entry in kept}
-    for finding in findings:
+    for fingerprint, finding in entries:
         location = finding.change.context.type_label() or finding.change.pointer  # as earlier baselines
-        rows[finding.fingerprint] = " ".join(f"{finding.rule} {location}".splitlines())  # one line, as read back
+        rows[fingerprint] = " ".join(f"{finding.rule} {location}".splitlines())  # one line, as read back
     lines = ["# specdiff baseline: accepted findings, one fingerprint a line (rule and location after #)."]
     lines += [f"{fp}  # {rows[fp]}" for fp in sorted(rows)]
     return "\n".join(lines) + "\n"

@@ -103,19 +103,20 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     if whole != (old_graph, new_graph):  # a schema only left-out operations reach is left out with them
         findings = [f for f in findings if not _left_out(f.change, f.operations, whole)]
     notes = tuple(f"old: {note}" for note in old_graph.notes) + tuple(f"new: {note}" for note in new_graph.notes)
+    # CRDs inline each Go type at every field using it; an API server's spec names its types instead
+    copies = InlinedCopies(old.data, new.data) if ecosystem.spec == "crd" else None
     if config is not None:
         if config.filters:  # (the empty policy keeps every finding as it is, in the same order)
             from specdiff.policy import apply
 
-            outcome = apply(findings, config, today)
+            outcome = apply(findings, config, today, copies)
             findings, notes = list(outcome.findings), notes + outcome.notes
         if config.check_version:
             versions = source_info(old, old_graph).version, source_info(new, new_graph).version
             findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
-        # CRDs inline each Go type at every field using it; an API server's spec names its types instead
-        findings = group(findings, InlinedCopies(old.data, new.data) if ecosystem.spec == "crd" else None)
+        findings = group(findings, copies)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat(),
                   readers=readers, readers_configured=configured_readers is not None)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config, ScopedIgnore
-from specdiff.group import group_fingerprint
+from specdiff.group import InlinedCopies, group_fingerprint
 from specdiff.records import Finding, Level
 
 
@@ -126,9 +126,11 @@ class _Ignores:
         return rule is None or matches_rule(rule, finding.rule)
 
 
-def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = None) -> Outcome:
+def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = None,
+          copies: InlinedCopies | None = None) -> Outcome:
     """The policy stage; `today` decides expiry (injected so the result depends on inputs only; default: the
-    system date in UTC)."""
+    system date in UTC); `copies` are the inlined copies grouping will fold, so a baseline entry holding a group's
+    fingerprint matches its members as grouping will gather them."""
     today = today or utc_today()
     findings = list(findings)
     notes: list[str] = []
@@ -148,7 +150,8 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
         hits = ignores.hits(finding)
         used_ignores.update(hits)
         # (hashing every finding twice is skipped when there is no baseline to look them up in)
-        matched = baseline.intersection((finding.fingerprint, group_fingerprint(finding))) if baseline else set()
+        matched = (baseline.intersection((finding.fingerprint, group_fingerprint(finding, copies))) if baseline
+                   else set())
         in_baseline = bool(matched)
         used_baseline.update(matched)
         override = level_override(finding.rule, config.levels)
@@ -166,3 +169,15 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
             notes.append(f"unused baseline entry ({baseline_entry.origin}): {baseline_entry.fingerprint}{what} "
                          "matched no finding; remove it")
     return Outcome(tuple(sorted(kept, key=Finding.sort_key)), tuple(notes))
+
+
+def accepted(findings: Iterable[Finding]) -> list[tuple[str, Finding]]:
+    """The fingerprints a baseline lists to accept reported findings, each with the finding it stands for: a
+    group's own, which covers the members that share its key, and the own fingerprint of each member that joined
+    the group through another place it shares (its key is not the group's), which the group's does not cover."""
+    entries: list[tuple[str, Finding]] = []
+    for finding in findings:
+        entries.append((finding.fingerprint, finding))
+        entries += [(member.fingerprint, member) for member in finding.members
+                    if finding.fingerprint not in (member.fingerprint, group_fingerprint(member))]
+    return entries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,25 @@ def test_many_ignores_are_matched_through_an_index(tmp_path: Path) -> None:
     assert out.splitlines()[4:] == [*(f"note: unused ignore (.specdiff.yaml:{4001 + i}): any rule at location "
                                       f"'F.q{i}*' matched no finding; remove it" for i in range(300)),
                                     "", "0 breaking, 0 dangerous, 0 safe"]  # a long report ends with its counts
+
+
+@pytest.mark.parametrize("old, new", [
+    # a group whose members joined through a place they share: the group's fingerprint covers only its own key
+    ("openapi/github/api.github.com-2021-05-12.json", "openapi/github/api.github.com-2021-10-10.json"),
+    # groups of inlined copies in a CRD, whose fingerprints the copies decide
+    ("crds/gateway-api/httproutes.standard.v0.6.0.yaml", "crds/gateway-api/httproutes.standard.v0.8.0.yaml"),
+])
+def test_a_baseline_just_written_accepts_every_finding_and_every_entry_is_used(old: str, new: str,
+                                                                              tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from conftest import corpus
+
+    from specdiff.cli import main
+
+    pair = [str(corpus(old)), str(corpus(new)), "--no-config"]
+    written = CliRunner().invoke(main, ["baseline", *pair, "-o", str(tmp_path / "baseline.txt")])
+    assert (written.exit_code, written.stderr) == (0, "")
+    done = CliRunner().invoke(main, ["compare", *pair, "--baseline", str(tmp_path / "baseline.txt"),
+                                     "--format", "json"])
+    report = json.loads(done.stdout)
+    assert (done.exit_code, report["findings"], report["notes"]) == (0, [], [])
