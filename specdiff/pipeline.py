@@ -153,9 +153,7 @@ def _holders(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[tuple[str,
     """The kinds whose fields reach the named schema a change is in (graph/kind_paths.py): how a reader's
     notation names the place."""
     schema = change.context.schema
-    if not schema:
-        return ()
-    return (new if schema in new.schemas else old).held_by(schema)
+    return _holding(schema, old, new).held_by(schema) if schema else ()
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:
@@ -166,9 +164,13 @@ def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[
     if ctx.operation:
         return (ctx.operation,)
     if ctx.schema:
-        graph = new if ctx.schema in new.schemas else old
-        return graph.operations_reaching(ctx.schema)
+        return _holding(ctx.schema, old, new).operations_reaching(ctx.schema)
     return ()
+
+
+def _holding(schema: str, old: SpecGraph, new: SpecGraph) -> SpecGraph:
+    """The version a change to a named schema is judged in: the new one, unless the schema went with the old."""
+    return new if schema in new.schemas else old
 
 
 def source_info(doc: Document, graph: SpecGraph) -> SourceInfo:

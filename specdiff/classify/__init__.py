@@ -160,9 +160,9 @@ def shown_pair(old: Any, new: Any) -> tuple[str, str]:
     where they differ (`{.conditions[0].type: Scheduled, ...}`), which their shapes alone often do not tell
     apart ("an object with 1 key" both)."""
     old_text, new_text = show(old), show(new)
-    long_old = _too_long(old, json.dumps(old, sort_keys=True, default=str), 80)
-    long_new = _too_long(new, json.dumps(new, sort_keys=True, default=str), 80)
-    if not (long_old and long_new and type(old) is type(new)):
+    shapes = type(old) is type(new) and isinstance(old, dict | list) and (old_text, new_text) == (_shape(old),
+                                                                                                 _shape(new))
+    if not shapes:  # a side shown whole (or by its type or reference): it says what changed
         return old_text, new_text
     found = first_difference(old, new)
     if found is None:
