@@ -215,15 +215,31 @@ def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: b
 _PLACE_FIRST = re.compile(r"(`[^`]+`) (.+)")
 
 
+#: a change that names its place after a noun: "Optional property `PodSpec.field` added"
+_NOUN_PLACE = re.compile(r"((?:[\w-]+ )*?)([A-Za-z]+) (`[^`]+`) (.+)")
+
+
 def _one_sentence(parts: list[str]) -> str:
-    """Changes that say the same of several places read as one sentence ("`A`, `B` and `C` became optional");
-    others are joined with semicolons."""
-    found = [_PLACE_FIRST.fullmatch(part) for part in parts]
-    tails = {m.group(2) for m in found if m}
-    if len(parts) > 1 and all(found) and len(tails) == 1:
-        places = [m.group(1) for m in found if m]
-        return f"{', '.join(places[:-1])} and {places[-1]} {tails.pop()}"
+    """Changes that say the same of several places read as one sentence ("`A`, `B` and `C` became optional",
+    "Optional properties `A`, `B` and `C` added"); others are joined with semicolons."""
+    if len(parts) > 1:
+        found = [_PLACE_FIRST.fullmatch(part) for part in parts]
+        tails = {m.group(2) for m in found if m}
+        if all(found) and len(tails) == 1:
+            return f"{_listed([m.group(1) for m in found if m])} {tails.pop()}"
+        named = [_NOUN_PLACE.fullmatch(part) for part in parts]
+        said = {(m.group(1).lower(), m.group(2).lower(), m.group(4)) for m in named if m}
+        if all(named) and len(said) == 1:
+            first = named[0]
+            assert first is not None
+            lead, noun = first.group(1), first.group(2)
+            plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+            return f"{lead}{plural} {_listed([m.group(3) for m in named if m])} {first.group(4)}"
     return "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
+
+
+def _listed(names: list[str]) -> str:
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _spans(text: str, names: list[str]) -> str:
