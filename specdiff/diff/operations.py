@@ -75,10 +75,11 @@ class OperationDiffer:
             at = Where(_where(new, self.new).context, "request")
             for found in requirement_changes(old.security, new.security, at, self.schemas.ecosystem.api_server):
                 self.emit(found)
-        if old.raw is not new.raw:  # x-kubernetes-* on an operation describe it for the graph (its verb and kind),
-            # and an API server's spec that starts writing them changes nothing a client does
+        if old.raw is not new.raw and (_beyond(old.raw, HANDLES) or _beyond(new.raw, HANDLES)):
+            # x-kubernetes-* on an operation describe it for the graph (its verb and kind), and an API server's
+            # spec that starts writing them changes nothing a client does
             for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new),
-                                 prefix="x-kubernetes-"):
+                                 prefix=KUBERNETES_PREFIX):
                 self.emit(found)
         if old.servers != new.servers:
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
@@ -103,7 +104,7 @@ class OperationDiffer:
 
     def _unmodelled(self, old: Written, new: Written, handles: frozenset[str], where: Where) -> None:
         """What the objects write beyond `handles` (vendor extensions, keywords no family models), as data."""
-        if (_beyond(old.data, handles) or _beyond(new.data, handles)) and old.data != new.data:
+        if old.data != new.data and (_beyond(old.data, handles) or _beyond(new.data, handles)):
             for found in residue(old.data, new.data, handles, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
                 self.emit(found)
 
@@ -345,4 +346,6 @@ def _where(op: Operation, graph: SpecGraph) -> Where:
 def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:
     """Whether an object writes a key outside `handles` that no other family compares: only then is there
     anything for the residue to find (the check reads keys, where comparing whole operations reads everything)."""
+    if data.keys() <= handles:  # most objects: every key modelled (a check that allocates nothing)
+        return False
     return any(key not in handles and not key.startswith(KUBERNETES_PREFIX) for key in data)
