@@ -478,6 +478,8 @@ def test_changes_that_say_the_same_of_several_places_read_as_one_sentence() -> N
     assert _one_sentence(["Optional property `A.x` added", "optional property `B.y` added",
                           "optional property `C.z` added"]) == "Optional properties `A.x`, `B.y` and `C.z` added"
     assert _one_sentence(["Schema `A` added", "schema `B` added"]) == "Schemas `A` and `B` added"
+    assert _one_sentence(["Response status `404` removed", "response status `410` removed"]) == \
+        "Response statuses `404` and `410` removed"
     # near misses: different nouns, or different endings, stay apart
     assert _one_sentence(["Optional property `A.x` added", "required property `B.y` added"]) == \
         "Optional property `A.x` added; required property `B.y` added"

@@ -227,19 +227,22 @@ def _one_sentence(parts: list[str]) -> str:
         tails = {m.group(2) for m in found if m}
         if all(found) and len(tails) == 1:
             return f"{_listed([m.group(1) for m in found if m])} {tails.pop()}"
-        named = [_NOUN_PLACE.fullmatch(part) for part in parts]
-        said = {(m.group(1).lower(), m.group(2).lower(), m.group(4)) for m in named if m}
-        if all(named) and len(said) == 1:
-            first = named[0]
-            assert first is not None
-            lead, noun = first.group(1), first.group(2)
-            plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-            return f"{lead}{plural} {_listed([m.group(3) for m in named if m])} {first.group(4)}"
+        named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
+        if len(named) == len(parts) and len({(m[1].lower(), m[2].lower(), m[4]) for m in named}) == 1:
+            lead, noun, tail = named[0][1], named[0][2], named[0][4]
+            return f"{lead}{_plural(noun)} {_listed([m[3] for m in named])} {tail}"
     return "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
 
 
 def _listed(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _plural(noun: str) -> str:
+    """The plural of the nouns change messages name places with (property, parameter, schema, status)."""
+    if noun.endswith("y"):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith("s") else "s")
 
 
 def _spans(text: str, names: list[str]) -> str:
