@@ -315,7 +315,11 @@ def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:
-    """Equal in everything `_parameter` compares; the pointer and document may differ."""
+    """Equal in everything `_parameter` compares; the pointer and document may differ. The graph makes a
+    parameter from what the spec writes for it (its name, schema, style, ... all read from that object), so two
+    written alike are alike in everything."""
+    if old.written.data and new.written.data:
+        return old.written == new.written
     return (old.name == new.name and old.required == new.required and old.style == new.style
             and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
             and old.schema == new.schema and old.written == new.written)
