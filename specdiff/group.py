@@ -40,7 +40,7 @@ from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
 from specdiff.notation import by_type, field_path, name, part, scope, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, _plain, ordering_text
+from specdiff.records import Change, Context, Finding, _plain, hashed, ordering_text
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -245,8 +245,7 @@ _OWN_KIND = "the kind the operation acts on"
 
 def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> str:
     """The fingerprint of the group `finding` belongs to (whether or not it has company)."""
-    payload = json.dumps(["group", *group_key(finding, copies)], sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+    return hashed(["group", *group_key(finding, copies)])
 
 
 def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> list[Finding]:

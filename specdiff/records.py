@@ -111,13 +111,12 @@ class Context:
         return Context(self.schema, self.gvk, self.group_version, self.stability, self.document, self.resource,
                        self.kind, self.method, self.route, part, (), self.operations, self.held_by)
 
-    def reaching(self, operations: tuple[str, ...], held_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
-                 ) -> Context:
+    def reaching(self, operations: tuple[str, ...], held_by: tuple[tuple[str, tuple[str, ...]], ...]) -> Context:
         """This context with the operations the change reaches and the kinds holding its schema (the pipeline's,
         before classify)."""
         return Context(self.schema, self.gvk, self.group_version, self.stability, self.document, self.resource,
-                       self.kind, self.method, self.route, self.part, self.field, operations,
-                       held_by or self.held_by, self.whole_type)
+                       self.kind, self.method, self.route, self.part, self.field, operations, held_by,
+                       self.whole_type)
 
     @property
     def operation(self) -> str | None:
@@ -244,9 +243,13 @@ class Finding:
 def fingerprint(rule: str, change: Change) -> str:
     """The first 16 hex digits of the SHA-256 of the rule, what changed and where (`hashed_place`) and the
     values: the same bytes for the same change whatever version of specdiff wrote the baseline."""
-    payload = _COMPACT.encode([rule, change.kind, change.node, change.attribute, *hashed_place(change.context),
-                               _plain(change.old), _plain(change.new)])
-    return _sha256(payload)[:16]
+    return hashed([rule, change.kind, change.node, change.attribute, *hashed_place(change.context),
+                   _plain(change.old), _plain(change.new)])
+
+
+def hashed(value: Any) -> str:
+    """A fingerprint: the first 16 hex digits of the SHA-256 of a value's canonical JSON."""
+    return _sha256(_COMPACT.encode(value))[:16]
 
 
 #: canonical JSON of a value (what `json.dumps(value, sort_keys=True, default=str)` writes, compact or not),

@@ -15,7 +15,10 @@ def test_context_at_adds_a_step_and_keeps_every_other_field() -> None:
     assert context.at(".spec") == dataclasses.replace(context, field=(".status", ".spec"))
     within = Part("response", "200")
     assert context.within(within) == dataclasses.replace(context, part=within, field=())
-    assert context.reaching(("GET /x",)) == dataclasses.replace(context, operations=("GET /x",))
+    held = (("apps/v1/Deployment", (".spec",)),)
+    reached = context.reaching(("GET /x",), held)
+    assert reached == dataclasses.replace(context, operations=("GET /x",))
+    assert (reached.held_by, reached.whole_type) == (held, context.whole_type)  # display fields, not compared
 
 
 def test_the_field_path_is_written_from_the_part_and_the_steps() -> None:

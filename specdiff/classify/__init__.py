@@ -205,16 +205,16 @@ NOT_WRITTEN = "not written"
 def message_values(change: Change) -> dict[str, str]:
     ctx = change.context
     values = {
-        "old": NOT_WRITTEN if change.old is None else show(change.old),
-        "new": NOT_WRITTEN if change.new is None else show(change.new),
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (field_path(ctx) or "").strip(),
         "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
         "stability": ctx.stability, "group_version": ctx.group_version or "",
     }
-    if change.old is not None and change.new is not None and isinstance(change.old, dict | list):
-        values["old"], values["new"] = shown_pair(change.old, change.new)
-    values["old"], values["new"] = kinds(values["old"], values["new"])
+    if change.old is not None and change.new is not None:
+        old_text, new_text = shown_pair(change.old, change.new)
+    else:
+        old_text, new_text = (NOT_WRITTEN if side is None else show(side) for side in (change.old, change.new))
+    values["old"], values["new"] = kinds(old_text, new_text)
     for key, value in change.detail:
         values[key] = NOT_WRITTEN if value is None else show(value)
     return values
