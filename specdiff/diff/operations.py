@@ -104,7 +104,7 @@ class OperationDiffer:
 
     def _unmodelled(self, old: Written, new: Written, handles: frozenset[str], where: Where) -> None:
         """What the objects write beyond `handles` (vendor extensions, keywords no family models), as data."""
-        if old.data != new.data and (_beyond(old.data, handles) or _beyond(new.data, handles)):
+        if (_beyond(old.data, handles) or _beyond(new.data, handles)) and old.data != new.data:  # keys, then values
             for found in residue(old.data, new.data, handles, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
                 self.emit(found)
 
@@ -211,6 +211,8 @@ class OperationDiffer:
                              required=old.required))
             return
         assert old is not None and new is not None
+        if self.schemas.equal_means_unchanged and old == new:
+            return  # equal in everything, its media types' schemas and what no family models included
         if old.required != new.required:
             self.emit(change("modified", "request-body", "required", old=old.required, new=new.required, where=request,
                              old_pointer=old.pointer, new_pointer=new.pointer))
@@ -250,8 +252,8 @@ class OperationDiffer:
             if status not in old.responses:
                 self.emit(change("added", "response", new=status, where=at, new_pointer=response.pointer,
                                  status=status))
-            else:
-                self._response(old.responses[status], response, at)
+            elif not (self.schemas.equal_means_unchanged and old.responses[status] == response):
+                self._response(old.responses[status], response, at)  # (equal: nothing inside can differ)
         for status, response in old.responses.items():
             if status not in new.responses:
                 self.emit(change("removed", "response", old=status,
@@ -352,4 +354,4 @@ def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:
     anything for the residue to find (the check reads keys, where comparing whole operations reads everything)."""
     if data.keys() <= handles:  # most objects: every key modelled (a check that allocates nothing)
         return False
-    return any(key not in handles and not key.startswith(KUBERNETES_PREFIX) for key in data)
+    return any(not key.startswith(KUBERNETES_PREFIX) for key in data.keys() - handles)

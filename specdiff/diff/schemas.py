@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
@@ -522,20 +523,26 @@ class SchemaDiffer:
         old_targets = {key: self.old_normal.target(m, at, old.document) for key, (at, m) in old_members.items()}
         new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
 
+        old_said = cache(lambda key: canonical(old_targets[key]))  # each member's text made once, when asked
+        new_said = cache(lambda key: canonical(new_targets[key]))
+
         def same_types(a: str, b: str) -> bool:
             return (type_set(old_targets[a], old.document.dialect) == type_set(new_targets[b], new.document.dialect)
                     and nullable(old_targets[a]) == nullable(new_targets[b]))
 
         tiers: list[Callable[[str, str], bool]] = [
             lambda a, b: old_members[a][1] == new_members[b][1],  # written alike
-            lambda a, b: canonical(old_targets[a]) == canonical(new_targets[b]),  # say the same
+            lambda a, b: old_said(a) == new_said(b),  # say the same
             lambda a, b: a.startswith("#") and b.startswith("#") and same_types(a, b),  # two inline
             lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b)]  # one inline
-        for same in tiers:
+        for same in tiers:  # each member pairs once: the first, most telling tier that pairs it wins
             for old_key in old_members:
-                for new_key in new_members:
-                    if same(old_key, new_key):
-                        pair(old_key, new_key)
+                if old_key in pairs:
+                    continue
+                taken = set(pairs.values())
+                new_key = next((key for key in new_members if key not in taken and same(old_key, key)), None)
+                if new_key is not None:
+                    pair(old_key, new_key)
         return pairs
 
     def _read_as_one(self, old: Side, new: Side, where: Where) -> bool:

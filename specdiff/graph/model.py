@@ -190,9 +190,11 @@ class Operation:
     #: the operation object as written, for what no family models (specdiff.diff.residue)
     raw: Schema = field(default_factory=dict, compare=False, repr=False)
 
-    @property
-    def label(self) -> str:
-        return f"{self.method.upper()} {self.path}"
+    #: "GET /pets/{id}": read for every operation that reaches each changed schema, so made once
+    label: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"{self.method.upper()} {self.path}")
 
     def sent(self, part: str) -> str:
         """The direction of the operation's `request` or `response` part: a webhook's request is what the API
