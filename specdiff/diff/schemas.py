@@ -280,6 +280,8 @@ class SchemaDiffer:
         new_props = mapping(new.schema.get("properties"))
         old_required, new_required = required_set(old.schema), required_set(new.schema)
         for name, schema in new_props.items():
+            if self.equal_means_unchanged and old_props.get(name, MISSING) == schema:
+                continue  # (as `compare` would, before a pointer and a place are made for it)
             pointer = new.property_pointer(name)
             if name not in old_props:
                 at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
