@@ -142,3 +142,44 @@ def test_what_no_family_models_inside_an_operation_is_found_with_both_values(
                  "auto", None, grouped=False)
     assert [(f.rule, f.change.pointer, f.change.old, f.change.new) for f in report.findings] == [
         ("specdiff.unclassified", pointer, old, new)]
+
+
+def _extension_changes(old: Any, new: Any) -> list[tuple[str, str, str | None, str | None, Any, Any]]:
+    before, after = copy.deepcopy(BASE), copy.deepcopy(BASE)
+    _at(before, "/paths/~1frobs/get")["x-codegen"] = old
+    _at(after, "/paths/~1frobs/get")["x-codegen"] = new
+    report = run(load_text(json.dumps(before), "old.json", None), load_text(json.dumps(after), "new.json", None),
+                 "auto", None, grouped=False)
+    return [(f.change.kind, f.change.attribute, f.change.old_pointer, f.change.new_pointer, f.change.old,
+             f.change.new) for f in report.findings]
+
+
+AT = "/paths/~1frobs/get/x-codegen"
+MANY = {"async": False, "name": "frob", "tags": ["a", "b"], "retries": 3, "paging": {"size": 10}}
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    # one plain entry of many changed: that entry, with both values
+    ({**MANY, "retries": 4}, [("modified", "x-codegen/retries", AT + "/retries", AT + "/retries", 3, 4)]),
+    # an entry added and one removed
+    ({**{k: v for k, v in MANY.items() if k != "name"}, "label": "x"},
+     [("added", "x-codegen/label", None, AT + "/label", None, "x"),
+      ("removed", "x-codegen/name", AT + "/name", None, "frob", None)]),
+    # inside an entry: an item inserted in its list is found at its own index, not as every later one changed
+    ({**MANY, "tags": ["a", "z", "b"]}, [("added", "x-codegen/tags/1", None, AT + "/tags/1", None, "z")]),
+    ({**MANY, "paging": {"size": 20}}, [("modified", "x-codegen/paging/size", AT + "/paging/size",
+                                          AT + "/paging/size", 10, 20)]),
+    # an entry that became another type is one change of that entry
+    ({**MANY, "retries": "3"}, [("modified", "x-codegen/retries", AT + "/retries", AT + "/retries", 3, "3")]),
+    # a mapping keeping fewer than a third of its keys is one change of the whole keyword
+    ({"async": False, "mode": "x", "level": 1, "owner": "y"},
+     [("modified", "x-codegen", AT, AT, MANY, {"async": False, "mode": "x", "level": 1, "owner": "y"})]),
+    # more than five places: the whole keyword
+    ({"async": True, "name": "f", "tags": [], "retries": 0, "paging": {}},
+     [("modified", "x-codegen", AT, AT, MANY, {"async": True, "name": "f", "tags": [], "retries": 0,
+                                                "paging": {}})]),
+])
+def test_a_changed_mapping_no_family_models_is_read_key_by_key(new: Any, expected: list[Any]) -> None:
+    """The top of an unmodelled mapping is read key by key (its unchanged entries are never walked); lists and
+    mappings inside it that changed are compared as deepdiff compares them, moved items paired."""
+    assert _extension_changes(MANY, new) == expected

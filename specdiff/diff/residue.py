@@ -2,9 +2,10 @@
 
 Each family declares the keywords it compares (`HANDLES` in diff/schemas.py, diff/operations.py and
 diff/document.py); what else a node it visits writes (`xml`, `externalDocs`, a keyword of a later JSON Schema, a
-vendor extension no family knows, `x-go-name`, `x-codegen: {...}`) goes to deepdiff, and each place inside it
-that changed becomes one change with both values and exact pointers: `extension` for vendor extensions,
-`keyword` for the rest. No card claims them, so they come out as `specdiff.unclassified`.
+vendor extension no family knows, `x-go-name`, `x-codegen: {...}`) is compared as data: a mapping's top key by
+key, the lists and mappings that changed inside it by deepdiff, and each place that changed becomes one change
+with both values and exact pointers: `extension` for vendor extensions, `keyword` for the rest. No card claims
+them, so they come out as `specdiff.unclassified`.
 
 The cost stays that of the typed differ: only nodes it visits are looked at, after its own shortcut (equal text
 means no change), and only their keys outside the model are compared, never a whole document.
@@ -40,19 +41,20 @@ def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[st
         yield from _keyword(key, before, after, old_pointer, new_pointer, where)
 
 
+#: (the place named on the old side, the place on the new side, old value, new value): a list item that changed
+#: may have moved, old index 3 being new index 6
+Place = tuple[list[Any], list[Any], Any, Any]
+
+#: a mapping that keeps fewer than this share of its keys changed as a whole, not key by key (deepdiff's rule
+#: inside a value, applied to its top as well)
+SHARED_KEYS = 0.33
+
+
 def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where
              ) -> Iterator[Change]:
-    places: list[tuple[list[Any], list[Any], Any, Any]] = [([], [], before, after)]
+    places: list[Place] = [([], [], before, after)]
     if before is not MISSING and after is not MISSING:
-        from deepdiff import DeepDiff  # loaded only when a keyword no family models differs (most runs: never)
-        from deepdiff.helper import notpresent
-
-        found = DeepDiff(before, after, view="tree")
-        # (the place deepdiff names, the place on the new side: a list item that changed may have moved, old index
-        # 3 being new index 6; old value; new value)
-        places = [(level.path(output_format="list"), level.path(output_format="list", use_t2=True),
-                   MISSING if level.t1 is notpresent else level.t1, MISSING if level.t2 is notpresent else level.t2)
-                  for levels in found.values() for level in levels]
+        places = _places(before, after)
         if not places or len(places) > MOST_PLACES:
             places = [([], [], before, after)]
     for named, in_new, o, n in sorted(places, key=_reading_order):
@@ -64,7 +66,39 @@ def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: s
                      new_pointer=None if kind == "removed" else new_pointer + join_pointer((key, *map(str, in_new))))
 
 
-def _reading_order(place: tuple[list[Any], list[Any], Any, Any]) -> tuple[Any, ...]:
+def _places(before: Any, after: Any) -> list[Place]:
+    """Where two values differ. The top of a mapping is read here, key by key, so that the unchanged entries of
+    a large extension (`x-github`, `encoding`) are never walked and a changed plain value needs no deepdiff; a
+    changed list or mapping inside goes to deepdiff, which pairs moved list items."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return _deep_places(before, after, [])
+    union, shared = before.keys() | after.keys(), before.keys() & after.keys()
+    if len(union) > 1 and len(shared) / len(union) < SHARED_KEYS:
+        return [([], [], before, after)]
+    places: list[Place] = []
+    for name in union:
+        old_value, new_value = before.get(name, MISSING), after.get(name, MISSING)
+        if old_value is MISSING or new_value is MISSING:
+            places.append(([name], [name], old_value, new_value))
+        elif old_value != new_value or type(old_value) is not type(new_value):
+            places.extend(_deep_places(old_value, new_value, [name]))
+    return places
+
+
+def _deep_places(before: Any, after: Any, inside: list[Any]) -> list[Place]:
+    containers = (dict, list)
+    if not (isinstance(before, containers) and type(before) is type(after)):
+        return [(inside, inside, before, after)]  # a plain value, or one of another type: one place
+    from deepdiff import DeepDiff  # loaded only when a list or mapping no family models differs
+    from deepdiff.helper import notpresent
+
+    found = DeepDiff(before, after, view="tree", threshold_to_diff_deeper=SHARED_KEYS)
+    return [([*inside, *level.path(output_format="list")], [*inside, *level.path(output_format="list", use_t2=True)],
+             MISSING if level.t1 is notpresent else level.t1, MISSING if level.t2 is notpresent else level.t2)
+            for levels in found.values() for level in levels]
+
+
+def _reading_order(place: Place) -> tuple[Any, ...]:
     """Places in document order (list indexes as numbers, 2 before 10); at one place, an item removed, then
     changed, then added. deepdiff reports its kinds of difference in an order that varies from run to run."""
     named, _, o, n = place
