@@ -181,6 +181,12 @@ class Change:
         """RFC 6901 pointer into the document the change is visible in (new, else old)."""
         return self.new_pointer if self.new_pointer is not None else (self.old_pointer or "")
 
+    def with_context(self, context: Context) -> Change:
+        """This change at another context (the pipeline's, which adds what the change reaches), by position as
+        `Context.at` is: `dataclasses.replace` costs five times more, for each of thousands of changes."""
+        return Change(self.kind, self.node, self.attribute, self.old, self.new, self.direction, context,
+                      self.old_pointer, self.new_pointer, self.detail)
+
     def fact(self, name: str, default: Any = None) -> Any:
         for key, value in self.detail:
             if key == name:
