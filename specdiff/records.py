@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
+from functools import total_ordering
 from typing import TYPE_CHECKING, Any
 
 from specdiff.notation import field_path, long_where, operation_label, type_where, where
@@ -243,7 +244,27 @@ class Finding:
         the same bytes on every run."""
         change = self.change
         return (self.level.rank, change.context.place_key(), change.pointer, self.rule, change.kind,
-                change.attribute, change.old_pointer or "", ordering_text(change.old), ordering_text(change.new))
+                change.attribute, change.old_pointer or "", _InOrder(change.old), _InOrder(change.new))
+
+
+@total_ordering
+class _InOrder:
+    """A value ordered by its canonical JSON (`ordering_text`), encoded only when a comparison reaches it: findings
+    seldom tie on everything a sort key puts before their values, so most are never encoded for sorting."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _InOrder) and ordering_text(self.value) == ordering_text(other.value)
+
+    def __lt__(self, other: _InOrder) -> bool:
+        return ordering_text(self.value) < ordering_text(other.value)
+
+    def __hash__(self) -> int:
+        return hash(ordering_text(self.value))
 
 
 def fingerprint(rule: str, change: Change) -> str:
