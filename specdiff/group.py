@@ -40,7 +40,7 @@ from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
 from specdiff.notation import by_type, field_path, name, part, scope, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, _plain, hashed, ordering_text
+from specdiff.records import Change, Context, Finding, InOrder, _plain, hashed
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -295,23 +295,16 @@ def _shown_first(members: list[Finding]) -> list[Finding]:
     and place that baselines and code-scanning alerts recorded however reports come to be ordered."""
     ordered = sorted(members, key=lambda member: member.change.context.schema is None)
     named = [member for member in ordered if member.change.context.schema is not None]
-    placed = [(_placed_before(member), member) for member in named or ordered]
-    least = min(place for place, _ in placed)
-    first = min((member for place, member in placed if place == least), key=_valued_before)
+    first = min(named or ordered, key=_as_sorted_before)
     return [first, *(member for member in ordered if member is not first)]
 
 
-def _placed_before(finding: Finding) -> tuple[str, ...]:
+def _as_sorted_before(finding: Finding) -> tuple[Any, ...]:
     """Where earlier versions sorted a finding among those of one level and rule: by its place in the type
-    notation, then pointer and what changed; then by its values (`_valued_before`), which two members rarely
-    need, so they are encoded only for those."""
+    notation, then pointer, then what changed."""
     change, ctx = finding.change, finding.change.context
     return (ctx.type_label(), change.pointer, change.kind, change.attribute, ctx.long_label(), ctx.document or "",
-            change.old_pointer or "")
-
-
-def _valued_before(finding: Finding) -> tuple[str, str]:
-    return ordering_text(finding.change.old), ordering_text(finding.change.new)
+            change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 
 def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:

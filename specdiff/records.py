@@ -244,13 +244,14 @@ class Finding:
         the same bytes on every run."""
         change = self.change
         return (self.level.rank, change.context.place_key(), change.pointer, self.rule, change.kind,
-                change.attribute, change.old_pointer or "", _InOrder(change.old), _InOrder(change.new))
+                change.attribute, change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 
 @total_ordering
-class _InOrder:
+class InOrder:
     """A value ordered by its canonical JSON (`ordering_text`), encoded only when a comparison reaches it: findings
-    seldom tie on everything a sort key puts before their values, so most are never encoded for sorting."""
+    seldom tie on everything a sort key puts before their values (`Finding.sort_key`, the member a group is shown
+    at), so most are never encoded for ordering."""
 
     __slots__ = ("value",)
 
@@ -258,9 +259,9 @@ class _InOrder:
         self.value = value
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _InOrder) and ordering_text(self.value) == ordering_text(other.value)
+        return isinstance(other, InOrder) and ordering_text(self.value) == ordering_text(other.value)
 
-    def __lt__(self, other: _InOrder) -> bool:
+    def __lt__(self, other: InOrder) -> bool:
         return ordering_text(self.value) < ordering_text(other.value)
 
     def __hash__(self) -> int:
