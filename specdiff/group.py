@@ -157,7 +157,7 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
               ) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring); with `copies`, a change
     inside an inlined copy of a type is placed by that copy, so the same change in each copy is one. `values`
-    are the change's `_plain_values` when the caller has them already."""
+    are the change's `_Values` when the caller has them already."""
     change, ctx = finding.change, finding.change.context
     spans = finding.rule_info.group
     resource = _resource_of(finding) if spans == "resource" else None
@@ -168,7 +168,7 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
     if spans == "resource" and _api_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
-    compared = () if change.node in _VALUE_NODES else _compared(values or _plain_values(change))
+    compared = () if change.node in _VALUE_NODES else (values or _Values.of(change)).compared
     home = copies.home(change) if copies is not None else None
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
         home = home[0], re.sub(r"/\d+$", "", home[1])
@@ -190,7 +190,7 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple
         return [group_key(finding, copies)]  # nowhere in the text: the group key alone
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
-    values = _plain_values(change)
+    values = _Values.of(change)
     place = ("place", *verdict, change.pointer, values.old, values.new, _plain(change.detail))
     if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
@@ -211,7 +211,7 @@ def _list_key(finding: Finding, copies: InlinedCopies | None, values: _Values) -
         return None
     below = re.sub(r"/\d+$", "", held[1]) if (change.node, change.attribute) == ("validation", "rule") else held[1]
     return ("list", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            _unversioned(change.context.schema), held[0], below, *_compared(values))
+            _unversioned(change.context.schema), held[0], below, *values.compared)
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
@@ -248,15 +248,15 @@ class _Values(NamedTuple):
     new: Any
     relative: Any
 
+    @classmethod
+    def of(cls, change: Change) -> _Values:
+        new = _plain(change.new)
+        return cls(_plain(change.old), new, _OWN_KIND if change.fact("own_kind") else new)
 
-def _plain_values(change: Change) -> _Values:
-    new = _plain(change.new)
-    return _Values(_plain(change.old), new, _OWN_KIND if change.fact("own_kind") else new)
-
-
-def _compared(values: _Values) -> tuple[Any, Any]:
-    """What a group's members share of their values: the old one and the new one as the operation sees it."""
-    return values.old, values.relative
+    @property
+    def compared(self) -> tuple[Any, Any]:
+        """What a group's members share of their values: the old one and the new one as the operation sees it."""
+        return self.old, self.relative
 
 
 #: what `_plain` writes for the new value of a change the differ says is the kind the operation acts on
