@@ -34,13 +34,13 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
 from specdiff.notation import by_type, field_path, name, part, scope, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, _plain, hashed, ordering_text
+from specdiff.records import Change, Context, Finding, InOrder, _plain, hashed
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -153,9 +153,11 @@ def _digest(schema: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[Any, ...]:
+def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Values | None = None
+              ) -> tuple[Any, ...]:
     """What makes two findings the same logical change (see the module docstring); with `copies`, a change
-    inside an inlined copy of a type is placed by that copy, so the same change in each copy is one."""
+    inside an inlined copy of a type is placed by that copy, so the same change in each copy is one. `values`
+    are the change's `_Values` when the caller has them already."""
     change, ctx = finding.change, finding.change.context
     spans = finding.rule_info.group
     resource = _resource_of(finding) if spans == "resource" else None
@@ -166,14 +168,14 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None) -> tuple[An
     if spans == "resource" and _api_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
-    values = () if change.node in _VALUE_NODES else (_plain(change.old), _plain(_relative(change)))
+    compared = () if change.node in _VALUE_NODES else (values or _Values.of(change)).compared
     home = copies.home(change) if copies is not None else None
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
         home = home[0], re.sub(r"/\d+$", "", home[1])
     where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
                                               home or (_BODY if ctx.at_body() else field_path(ctx) or ""))
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            *where, values)
+            *where, compared)
 
 
 def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple[Any, ...]]:
@@ -188,16 +190,18 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple
         return [group_key(finding, copies)]  # nowhere in the text: the group key alone
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
-    place = ("place", *verdict, change.pointer, _plain(change.old), _plain(change.new), _plain(change.detail))
+    values = _Values.of(change)
+    place = ("place", *verdict, change.pointer, values.old, values.new, _plain(change.detail))
     if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
         inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
-        return [union, place] if change.context.operation and inline else [group_key(finding, copies), union, place]
-    listed = _list_key(finding, copies)
-    return [group_key(finding, copies), *([listed] if listed else []), place]
+        return ([union, place] if change.context.operation and inline
+                else [group_key(finding, copies, values), union, place])
+    listed = _list_key(finding, copies, values)
+    return [group_key(finding, copies, values), *([listed] if listed else []), place]
 
 
-def _list_key(finding: Finding, copies: InlinedCopies | None) -> tuple[Any, ...] | None:
+def _list_key(finding: Finding, copies: InlinedCopies | None, values: _Values) -> tuple[Any, ...] | None:
     """The same change on each list of one inlined type (`InlinedCopies.list_home`), whatever the field path. A
     validation rule is named by its text, not by its index: Gateway API writes one rule twice in one of its two
     `filters` lists, so the lists give the next rule different indices."""
@@ -207,7 +211,7 @@ def _list_key(finding: Finding, copies: InlinedCopies | None) -> tuple[Any, ...]
         return None
     below = re.sub(r"/\d+$", "", held[1]) if (change.node, change.attribute) == ("validation", "rule") else held[1]
     return ("list", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            _unversioned(change.context.schema), held[0], below, _plain(change.old), _plain(_relative(change)))
+            _unversioned(change.context.schema), held[0], below, *values.compared)
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
@@ -234,13 +238,29 @@ def _non_resource(finding: Finding) -> bool:
         finding.change.fact("non_resource"))
 
 
-def _relative(change: Change) -> Any:
-    """The new value, or what it is to the operation when the differ knows: each DELETE that now answers the
-    object it deletes names its own kind, and all of them are one change from `Status` to "the deleted object"."""
-    return _OWN_KIND if change.fact("own_kind") else change.new
+class _Values(NamedTuple):
+    """A change's values as fingerprints write them (`records._plain`), encoded once for all the keys naming them:
+    the old, the new, and the new as what it is to the operation when the differ knows (each DELETE that now
+    answers the object it deletes names its own kind, and all of them are one change from `Status` to "the
+    deleted object")."""
+
+    old: Any
+    new: Any
+    relative: Any
+
+    @classmethod
+    def of(cls, change: Change) -> _Values:
+        new = _plain(change.new)
+        return cls(_plain(change.old), new, _OWN_KIND if change.fact("own_kind") else new)
+
+    @property
+    def compared(self) -> tuple[Any, Any]:
+        """What a group's members share of their values: the old one and the new one as the operation sees it."""
+        return self.old, self.relative
 
 
-_OWN_KIND = "the kind the operation acts on"
+#: what `_plain` writes for the new value of a change the differ says is the kind the operation acts on
+_OWN_KIND = _plain("the kind the operation acts on")
 
 
 def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> str:
@@ -274,16 +294,17 @@ def _shown_first(members: list[Finding]) -> list[Finding]:
     type notation (`Context.type_label`), then pointer and what changed, so every group keeps the fingerprint
     and place that baselines and code-scanning alerts recorded however reports come to be ordered."""
     ordered = sorted(members, key=lambda member: member.change.context.schema is None)
-    first = min(ordered, key=lambda member: (member.change.context.schema is None, _as_sorted_before(member)))
+    named = [member for member in ordered if member.change.context.schema is not None]
+    first = min(named or ordered, key=_as_sorted_before)
     return [first, *(member for member in ordered if member is not first)]
 
 
-def _as_sorted_before(finding: Finding) -> tuple[str, ...]:
+def _as_sorted_before(finding: Finding) -> tuple[Any, ...]:
     """Where earlier versions sorted a finding among those of one level and rule: by its place in the type
     notation, then pointer, then what changed."""
     change, ctx = finding.change, finding.change.context
     return (ctx.type_label(), change.pointer, change.kind, change.attribute, ctx.long_label(), ctx.document or "",
-            change.old_pointer or "", ordering_text(change.old), ordering_text(change.new))
+            change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 
 def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:
@@ -291,7 +312,7 @@ def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> F
     places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
     of 21 API groups")."""
     first = members[0]
-    operations = tuple(sorted({op for member in members for op in member.operations}))
+    operations = tuple(sorted(set().union(*(member.operations for member in members))))
     return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
                    members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info)
 

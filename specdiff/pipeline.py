@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 
 from specdiff.classify import Calendar, classify
@@ -144,8 +144,8 @@ def release_gate(findings: list[Finding], policy: str, versions: tuple[str | Non
 def placed(changes: Iterable[Change], old: SpecGraph, new: SpecGraph) -> list[Change]:
     """The changes with the operations each reaches, and the kinds that hold its schema, on their context: facts
     of the graphs, decided here so classify and the reports never call back into them."""
-    return [replace(change, context=change.context.reaching(operations_reached(change, old, new),
-                                                            _holders(change, old, new)))
+    return [change.with_context(change.context.reaching(operations_reached(change, old, new),
+                                                        _holders(change, old, new)))
             for change in changes]
 
 

@@ -110,3 +110,9 @@ def test_findings_that_tie_on_place_and_rule_sort_by_what_changed_whatever_order
     expected = [added, other_value, changed, removed]  # by kind, then by value
     assert sorted(found, key=Finding.sort_key) == expected
     assert sorted(reversed(found), key=Finding.sort_key) == expected
+
+
+def test_findings_that_tie_up_to_their_values_order_by_the_values_json_text() -> None:
+    ten, nine, mapping, text = (_finding("added", None, value) for value in (10, 9, {"a": 1}, "x"))
+    # "10" before "9", and '"x"' before '{"a": 1}': values of any two types compare by their text
+    assert sorted([nine, mapping, ten, text], key=Finding.sort_key) == [text, ten, nine, mapping]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from specdiff.notation import field_path
-from specdiff.records import Context, Part
+from specdiff.records import Change, Context, Part
 
 
 def test_context_at_adds_a_step_and_keeps_every_other_field() -> None:
@@ -19,6 +19,15 @@ def test_context_at_adds_a_step_and_keeps_every_other_field() -> None:
     reached = context.reaching(("GET /x",), held)
     assert reached == dataclasses.replace(context, operations=("GET /x",))
     assert (reached.held_by, reached.whole_type) == (held, context.whole_type)  # display fields, not compared
+
+
+def test_a_change_with_another_context_keeps_every_other_field() -> None:
+    values = {f.name: f"value of {f.name}" for f in dataclasses.fields(Change)}
+    values["context"] = Context(schema="Pet")
+    change = Change(**values)
+    placed = Context(schema="Pet", operations=("GET /pets",))
+    assert change.with_context(placed) == dataclasses.replace(change, context=placed)
+    assert change.with_context(placed).context.operations == ("GET /pets",)
 
 
 def test_the_field_path_is_written_from_the_part_and_the_steps() -> None:

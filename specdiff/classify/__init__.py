@@ -44,29 +44,21 @@ def classify(changes: Iterable[Change], policy: str, readers: str | None = None,
     index = _index()
     findings = []
     for change in changes:
-        chosen = next((c for c in index.get((change.node, change.kind), ()) if _claims(c, change, calendar)), None)
+        chosen = next((c for c in index.fitting(change) if c.predicate is None
+                       or PREDICATES[c.predicate](change, calendar)), None)  # (the loader knows each name)
         chosen = chosen or card(UNCLASSIFIED)
         assert chosen is not None, "rules/ must ship specdiff.unclassified"
         findings.append(_finding(chosen, change, policy, change.context.operations, readers, calendar))
     return findings
 
 
-def _claims(candidate: Card, change: Change, calendar: Calendar) -> bool:
-    if not candidate.matches_shape(change.node, change.kind, change.attribute, change.direction):
-        return False
-    # the loader knows each name
-    return candidate.predicate is None or PREDICATES[candidate.predicate](change, calendar)
+class _Index:
+    """The cards by (node, change kind), most specific first, so the first claim wins; and the cards whose
+    shape fits each (node, change kind, attribute, direction) a run meets, matched once: thousands of changes
+    come in a few dozen shapes."""
 
-
-_indexed: tuple[tuple[Card, ...], dict[tuple[str, str], tuple[Card, ...]]] = ((), {})
-
-
-def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
-    """Cards by (node, change kind), most specific first, so the first claim wins; made again only when the
-    catalogue itself is another one (a run reads it here first, unless a configuration names rules)."""
-    global _indexed
-    cards = catalogue()
-    if _indexed[0] is not cards:
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        self.cards = cards
         buckets: dict[tuple[str, str], list[Card]] = {}
         for item in cards:
             nodes = item.match.get("node")
@@ -76,9 +68,30 @@ def _index() -> dict[tuple[str, str], tuple[Card, ...]]:
             for node in nodes if isinstance(nodes, list) else [nodes]:
                 for kind in kinds if isinstance(kinds, list) else [kinds]:
                     buckets.setdefault((node, kind), []).append(item)
-        _indexed = (cards, {key: tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
-                            for key, items in buckets.items()})
-    return _indexed[1]
+        self._by_kind = {key: tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
+                         for key, items in buckets.items()}
+        self._by_shape: dict[tuple[str, str, str, str], tuple[Card, ...]] = {}
+
+    def fitting(self, change: Change) -> tuple[Card, ...]:
+        shape = (change.node, change.kind, change.attribute, change.direction)
+        found = self._by_shape.get(shape)
+        if found is None:
+            kind = self._by_kind.get(shape[:2], ())
+            found = self._by_shape[shape] = tuple(item for item in kind if item.matches_shape(*shape))
+        return found
+
+
+_indexed = _Index(())
+
+
+def _index() -> _Index:
+    """The index of the catalogue in use, made again only when the catalogue itself is another one (a run reads
+    it here first, unless a configuration names rules)."""
+    global _indexed
+    cards = catalogue()
+    if _indexed.cards is not cards:
+        _indexed = _Index(cards)
+    return _indexed
 
 
 def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers: str, calendar: Calendar
