@@ -354,4 +354,7 @@ def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:
     anything for the residue to find (the check reads keys, where comparing whole operations reads everything)."""
     if data.keys() <= handles:  # most objects: every key modelled (a check that allocates nothing)
         return False
-    return any(not key.startswith(KUBERNETES_PREFIX) for key in data.keys() - handles)
+    for key in data.keys() - handles:  # (a loop: a generator costs more than the few keys it would read)
+        if not key.startswith(KUBERNETES_PREFIX):
+            return True
+    return False

@@ -11,6 +11,7 @@ names `Foo`). Other operations go under their first tag, else their path's first
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from specdiff.graph.kubernetes_names import group_version_kinds
@@ -47,6 +48,7 @@ def operation_subjects(graph: SpecGraph) -> dict[str, Subject]:
             for key, op in graph.operations.items()}
 
 
+@lru_cache(maxsize=4096)  # the operations of one path (get, put, patch, delete, ...) share it
 def kubernetes_resource(path: str) -> str | None:
     """The resource a Kubernetes path acts on: `pods`, or `pods/status` for a subresource; None when the path
     names none (`/apis/apps/v1/`: discovery)."""
