@@ -429,8 +429,11 @@ class SchemaDiffer:
             members = self._members(keyword, union, normal, rename=union is old)
             if not members:
                 return False
-            closest = self._closest(plain, members, normal, union.document)
             rest = {k: v for k, v in union.schema.items() if k != keyword}
+            if keyword != "items" and _constrains(rest, members):
+                self._constraint_union(keyword, plain, union, rest, members, where, added=union is new)
+                return True
+            closest = self._closest(plain, members, normal, union.document)
             pointer, member = members[closest]
             lifted = Side(overlay(member, rest) if rest else member, pointer, union.document)
             if union is new:
@@ -454,6 +457,25 @@ class SchemaDiffer:
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
             return True
         return False
+
+    def _constraint_union(self, keyword: str, plain: Side, union: Side, rest: Schema,
+                          members: dict[str, tuple[str, Schema]], where: Where, added: bool) -> None:
+        """A `oneOf`/`anyOf` that came (or went) beside a schema's own type, each branch only narrowing that
+        schema: the schema is compared without it, and the union is one constraint added (or removed)."""
+        base = Side(rest, union.pointer, union.document)  # the same place: its keywords, compared here
+        if rest != plain.schema:
+            old, new = (plain, base) if added else (base, plain)
+            self._keywords(old, new, where)
+        count = len(members)
+        condition = f"{'exactly one' if keyword == 'oneOf' else 'at least one'} of {count} conditions ({keyword})"
+        pointer = f"{union.pointer}/{keyword}"
+        # an `anyOf` one of whose branches the old schema already demanded holds for every value valid before
+        implied = added and keyword == "anyOf" and any(_implies(plain.schema, member) for _, member in members.values())
+        branches = union.schema[keyword]  # the union as written: two unions of as many branches are two changes
+        self.emit(change("added" if added else "removed", "schema", keyword, old=None if added else branches,
+                         new=branches if added else None, where=where, old_pointer=None if added else pointer,
+                         new_pointer=pointer if added else None, constrains=True, condition=condition,
+                         implied=implied))
 
     def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], normal: Normaliser,
                  doc: Document) -> str:
@@ -613,6 +635,25 @@ class SchemaDiffer:
                 found[f"#{inline}"] = (pointer, member)
                 inline += 1
         return found
+
+
+def _constrains(rest: Schema, members: dict[str, tuple[str, Schema]]) -> bool:
+    """Whether a union's branches only narrow the object written beside them (Gateway API's address: an object
+    of `type` and `value`, with `oneOf: [{type: IPAddress, value: an IP}, {type: anything else}]`): the schema
+    is an object of its own and no branch is a type of its own (no `type`, no `$ref`). A scalar's branches
+    (`oneOf: [{enum: [a, b]}, {enum: [null]}]`) list its values, and are compared as alternatives."""
+    own = rest.get("type")
+    is_object = "properties" in rest or own == "object" or (isinstance(own, list) and "object" in own)
+    return is_object and all("type" not in member and "$ref" not in member for _, member in members.values())
+
+
+def _implies(schema: Schema, branch: Schema) -> bool:
+    """Whether every value `schema` accepts meets `branch`, read keyword by keyword: the fields it requires are
+    required there, and each other keyword is written there alike (`required: [source]` meets `{required:
+    [source]}`)."""
+    required = set(required_set(schema))
+    return bool(branch) and all(set(map(str, value)) <= required if key == "required" and isinstance(value, list)
+                                else schema.get(key, MISSING) == value for key, value in branch.items())
 
 
 def _union_members(side: Side, keyword: str) -> Any:
