@@ -133,7 +133,8 @@ class SchemaDiffer:
                 # the named pair is compared once on its own; here only what is written beside the refs,
                 # x-kubernetes-* markers as written (they override what the named type says)
                 self.extensions.compare(written_old, written_new, where)
-                old_beside, new_beside = _plain(o.beside), _plain(n.beside)
+                old_beside = _plain(o.beside, self.old.schemas[o.named].schema)
+                new_beside = _plain(n.beside, self.new.schemas[n.named].schema)
                 if old_beside or new_beside:
                     self._keywords(Side(old_beside, old.pointer, old.document),
                                    Side(new_beside, new.pointer, new.document), where)
@@ -674,9 +675,12 @@ def _unwrapped(side: Side, normal: Normaliser) -> Side:
     return side if schema is side.schema else Side(schema, pointer, side.document)
 
 
-def _plain(beside: Schema | None) -> Schema:
-    """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written."""
-    return {k: v for k, v in (beside or {}).items() if not k.startswith("x-kubernetes-")}
+def _plain(beside: Schema | None, target: Schema) -> Schema:
+    """What is written beside a `$ref` apart from the x-kubernetes-* markers, which are compared as written, and
+    apart from what the named schema it refers to says itself (`{type: object, $ref: ApiKey}` with `ApiKey` an
+    object says no more than `{$ref: ApiKey}`)."""
+    return {k: v for k, v in (beside or {}).items()
+            if not k.startswith("x-kubernetes-") and target.get(k, MISSING) != v}
 
 
 SCALAR_TYPES = ("string", "integer", "number", "boolean")
