@@ -63,6 +63,8 @@ for _name, _fact, _doc in (
     ("constraining_union", "constrains",
      "A `oneOf` or `anyOf` beside the schema's own type or properties, each branch only narrowing that schema."),
     ("implied_branch", "implied", "An added `anyOf` condition one of whose branches the old schema already demanded."),
+    ("values_left_open", "open",
+     "An enum in an `anyOf` branch beside a branch that takes any value of its type: it lists known values."),
     ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),

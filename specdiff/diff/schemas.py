@@ -84,6 +84,8 @@ class SchemaDiffer:
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
+        #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
+        self._open_enums: set[str] = set()
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
         #: value, so `default: ""`, `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do
         #: not) says nothing
@@ -265,16 +267,18 @@ class SchemaDiffer:
             return
         old_keys, new_keys = by_value(old_enum), by_value(new_enum)
         added, removed, _ = keyed_difference(old_keys, new_keys)
+        # a branch of an `anyOf` beside one that takes any value of its type: the list names known values
+        left_open = {"open": True} if new.pointer in self._open_enums else {}
         for key in added:
             value = new_enum[new_keys[key]]
             self.emit(change("added", "enum-value", "enum", new=value, where=where, old_pointer=_enum_pointer(old),
-                             new_pointer=_enum_pointer(new, new_keys[key]), value=value))
+                             new_pointer=_enum_pointer(new, new_keys[key]), value=value, **left_open))
         deprecated = {canonical(value) for value in deprecated_enum_values(old.schema)}
         for key in removed:
             value = old_enum[old_keys[key]]
             self.emit(change("removed", "enum-value", "enum", old=value, where=where,
                              old_pointer=_enum_pointer(old, old_keys[key]), new_pointer=_enum_pointer(new),
-                             value=value, deprecated=key in deprecated))
+                             value=value, deprecated=key in deprecated, **left_open))
 
     def _properties(self, old: Side, new: Side, where: Where) -> None:
         old_props = mapping(old.schema.get("properties"))
@@ -500,13 +504,19 @@ class SchemaDiffer:
         new_members = self._members(keyword, new, self.new_normal, rename=False)
         pairs = self._paired(keyword, old, new, old_members, new_members)
         label = "" if keyword == "allOf" else f"<{keyword}>"
+        open_types = _open_types(keyword, old, old_members) & _open_types(keyword, new, new_members)
         for old_key, key in pairs.items():
             (old_pointer, old_schema), (pointer, schema) = old_members[old_key], new_members[key]
             old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
             if old_key != key:  # the same branch under another name, or spelt inline: compare what it says
                 old_side = self._resolved(old_side, self.old_normal)
                 new_side = self._resolved(new_side, self.new_normal)
+            types = type_set(schema, new.document.dialect)
+            listing = bool(types) and types <= open_types
+            if listing:
+                self._open_enums.add(new_side.pointer)
             self.compare(old_side, new_side, where.at(label))
+            self._open_enums.discard(new_side.pointer)
         self._member_notes(keyword, old, new, old_members, new_members, pairs, where)
         return pairs
 
@@ -655,6 +665,22 @@ def _implies(schema: Schema, branch: Schema) -> bool:
     required = set(required_set(schema))
     return bool(branch) and all(set(map(str, value)) <= required if key == "required" and isinstance(value, list)
                                 else schema.get(key, MISSING) == value for key, value in branch.items())
+
+
+#: what a branch may say and still take every value of its type
+_OPEN_BRANCH = frozenset({"type", "description", "title", "example", "examples", "nullable"})
+
+
+def _open_types(keyword: str, side: Side, members: dict[str, tuple[str, Schema]]) -> frozenset[str]:
+    """The scalar types an `anyOf` takes whole: those of its branches that say nothing but their type
+    (`anyOf: [{type: string}, {type: string, enum: [gpt-4o, ...]}]`: any string, the enum naming known ones)."""
+    if keyword != "anyOf":
+        return frozenset()
+    found: set[str] = set()
+    for _, member in members.values():
+        if "type" in member and member.keys() <= _OPEN_BRANCH:
+            found |= type_set(member, side.document.dialect) & {"string", "integer", "number"}
+    return frozenset(found)
 
 
 def _union_members(side: Side, keyword: str) -> Any:
