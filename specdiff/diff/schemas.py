@@ -37,7 +37,7 @@ from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
-from specdiff.graph.normalise import Node, Normaliser, overlay
+from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -667,8 +667,8 @@ def _implies(schema: Schema, branch: Schema) -> bool:
                                 else schema.get(key, MISSING) == value for key, value in branch.items())
 
 
-#: what a branch may say and still take every value of its type
-_OPEN_BRANCH = frozenset({"type", "description", "title", "example", "examples", "nullable"})
+#: what a branch may say and still take every value of its type: its type, nullable, and annotations
+_OPEN_BRANCH = frozenset({"type", "nullable", *ANNOTATIONS - {"$ref"}})
 
 
 def _open_types(keyword: str, side: Side, members: dict[str, tuple[str, Schema]]) -> frozenset[str]:
