@@ -435,7 +435,7 @@ class SchemaDiffer:
             if not members:
                 return False
             rest = {k: v for k, v in union.schema.items() if k != keyword}
-            if keyword != "items" and _constrains(rest, members):
+            if keyword != "items" and _constrains(rest, members, union.document.dialect):
                 self._constraint_union(keyword, plain, union, rest, members, where, added=union is new)
                 return True
             closest = self._closest(plain, members, normal, union.document)
@@ -648,13 +648,12 @@ class SchemaDiffer:
         return found
 
 
-def _constrains(rest: Schema, members: dict[str, tuple[str, Schema]]) -> bool:
+def _constrains(rest: Schema, members: dict[str, tuple[str, Schema]], dialect: str) -> bool:
     """Whether a union's branches only narrow the object written beside them (Gateway API's address: an object
     of `type` and `value`, with `oneOf: [{type: IPAddress, value: an IP}, {type: anything else}]`): the schema
     is an object of its own and no branch is a type of its own (no `type`, no `$ref`). A scalar's branches
     (`oneOf: [{enum: [a, b]}, {enum: [null]}]`) list its values, and are compared as alternatives."""
-    own = rest.get("type")
-    is_object = "properties" in rest or own == "object" or (isinstance(own, list) and "object" in own)
+    is_object = "properties" in rest or "object" in type_set(rest, dialect)
     return is_object and all("type" not in member and "$ref" not in member for _, member in members.values())
 
 
