@@ -1,0 +1,89 @@
+"""Findings of every real pair in the corpora, one text file a pair, for a before/after comparison of verdicts.
+
+    python -m benchmarks.verdicts OUT_DIR [--corpora ../shared/corpora] [--tool "specdiff"] [--only SUBSTRING]
+    diff -r BEFORE_DIR AFTER_DIR
+
+Each line is one finding: level, rule, pointer, message, and the number of members of a group. A change of
+verdict, wording or grouping shows as a changed line; the files are sorted, so the same findings give the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+_TAG = re.compile(r"v?(\d+(?:\.\d+)*)")
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    found = _TAG.findall(name)
+    return tuple(int(part) for part in found[-1].split(".")) if found else ()
+
+
+def real_pairs(corpora: Path) -> list[tuple[str, str]]:
+    """Consecutive versions of each real spec, as paths relative to the corpora."""
+    pairs: list[tuple[str, str]] = []
+
+    def consecutive(files: list[str]) -> None:
+        pairs.extend(zip(files, files[1:], strict=False))
+
+    for folder in sorted((corpora / "openapi").iterdir()):
+        files = sorted(p.name for p in folder.iterdir() if p.suffix in (".json", ".yaml", ".yml"))
+        consecutive([f"openapi/{folder.name}/{name}" for name in files])
+    v2 = sorted((corpora / "kubernetes/v2").glob("swagger-v*.json"), key=lambda p: _version_key(p.stem))
+    consecutive([f"kubernetes/v2/{p.name}" for p in v2])
+    v3 = sorted((corpora / "kubernetes/v3").iterdir(), key=lambda p: _version_key(p.name))
+    consecutive([f"kubernetes/v3/{p.name}" for p in v3])
+    series: dict[str, list[Path]] = defaultdict(list)
+    for crd in (corpora / "crds").glob("*/*.yaml"):
+        plural = crd.name.split(".")[0]
+        channel = crd.name.split(".")[1] if crd.parent.name == "gateway-api" else ""
+        series[f"{crd.parent.name}/{plural}.{channel}"].append(crd)
+    for _, files in sorted(series.items()):
+        files.sort(key=lambda p: _version_key(p.stem))
+        consecutive([f"crds/{p.parent.name}/{p.name}" for p in files])
+    return pairs
+
+
+def _lines(report: dict[str, object]) -> list[str]:
+    lines = []
+    for finding in report.get("findings", []):  # type: ignore[union-attr]
+        members = len(finding.get("members", [])) if isinstance(finding, dict) else 0
+        lines.append(f"{finding['level']}\t{finding['rule']}\t{finding.get('pointer', '')}\t"
+                     f"{finding['message']}\t{members}")
+    return sorted(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared/corpora")
+    parser.add_argument("--tool", default=f"{sys.executable} -m specdiff")
+    parser.add_argument("--only", default="", help="pairs whose old path contains this text")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for old, new in real_pairs(args.corpora):
+        if args.only not in old:
+            continue
+        command = [*shlex.split(args.tool), str(args.corpora / old), str(args.corpora / new),
+                   "--format", "json", "--no-config", "--today", "2026-01-15"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        name = f"{old}__{Path(new).name}".replace("/", "_") + ".txt"
+        if done.returncode > 1:
+            text = f"exit {done.returncode}: {done.stderr.strip()}\n"
+        else:
+            text = "".join(f"{line}\n" for line in _lines(json.loads(done.stdout)))
+        (args.out / name).write_text(text)
+        print(f"{old} -> {new}: {text.count(chr(10))} findings", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
