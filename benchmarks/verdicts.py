@@ -18,6 +18,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 _TAG = re.compile(r"v?(\d+(?:\.\d+)*)")
 
@@ -52,17 +53,17 @@ def real_pairs(corpora: Path) -> list[tuple[str, str]]:
     return pairs
 
 
-def _lines(report: dict[str, object]) -> list[str]:
+def _lines(report: dict[str, Any]) -> list[str]:
     lines = []
-    for finding in report.get("findings", []):  # type: ignore[union-attr]
-        members = len(finding.get("members", [])) if isinstance(finding, dict) else 0
+    for finding in report["findings"]:
+        members = len(finding.get("members", []))
         lines.append(f"{finding['level']}\t{finding['rule']}\t{finding.get('pointer', '')}\t"
                      f"{finding['message']}\t{members}")
     return sorted(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared/corpora")
     parser.add_argument("--tool", default=f"{sys.executable} -m specdiff")
