@@ -47,9 +47,9 @@ def real_pairs(corpora: Path) -> list[tuple[str, str]]:
         plural = crd.name.split(".")[0]
         channel = crd.name.split(".")[1] if crd.parent.name == "gateway-api" else ""
         series[f"{crd.parent.name}/{plural}.{channel}"].append(crd)
-    for _, files in sorted(series.items()):
-        files.sort(key=lambda p: _version_key(p.stem))
-        consecutive([f"crds/{p.parent.name}/{p.name}" for p in files])
+    for _, crds in sorted(series.items()):
+        crds.sort(key=lambda p: _version_key(p.stem))
+        consecutive([f"crds/{p.parent.name}/{p.name}" for p in crds])
     return pairs
 
 
