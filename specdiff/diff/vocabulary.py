@@ -131,6 +131,8 @@ VOCABULARY: dict[str, Node] = {
     # a field that two served versions type differently: `types` says which versions give which type
     "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
                                                     "conversion": (str,)}),
+    "crd-enum-clash": Node(("added",), ("enum",), {**_CRD_VERSION, "field": (str,), "values": (str,),
+                                                    "wider": (str,), "conversion": (str,)}),
     # the release gate (specdiff.classify.release_gate, --check-version): the version a release declares
     # (`info.version`; for Kubernetes, the group-version a change is in) against what its findings need
     "release": Node(("modified",), ("version", "version-format", "api-version"),
