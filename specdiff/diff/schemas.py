@@ -16,7 +16,7 @@ from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
 from specdiff.diff.compositions import composed, may_overlap
-from specdiff.diff.evidence import empty_already_invalid, said_required, said_written
+from specdiff.diff.evidence import empty_already_invalid, merge_keys, said_required, said_written
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -86,6 +86,8 @@ class SchemaDiffer:
         self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
+        #: the old spec's merge keys, by where each named type is written, read when first needed
+        self._keys: dict[tuple[Document, str], dict[str, str]] | None = None
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
         #: value, so `default: ""`, `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do
         #: not) says nothing
@@ -336,9 +338,21 @@ class SchemaDiffer:
         said = said_required(field)
         if said or not self.ecosystem.builtin_types:
             return said
+        keys = self._merge_keys().get((old.document, old.pointer), {})
+        if name in keys:
+            return keys[name]
         node = self.old_normal.node(*self.old_normal.unwrap(field, old.property_pointer(name)), old.document)
         named = self.old.schemas.get(node.named) if node.named is not None else None
         return empty_already_invalid(node.named, named.schema) if named and node.named else None
+
+    def _merge_keys(self) -> dict[tuple[Document, str], dict[str, str]]:
+        """The old spec's lists merged by a field of their items (specdiff.diff.evidence.merge_keys), by where
+        each named type is written, read once."""
+        if self._keys is None:
+            keys = merge_keys(self.old.schemas)
+            self._keys = {(named.document, named.pointer): keys[name] for name, named in self.old.schemas.items()
+                          if name in keys}
+        return self._keys
 
     def _still_written(self, old: Side, name: str) -> str | None:
         """The old spec's words that say the server defaults or populates the field, so readers still see it."""

@@ -65,7 +65,8 @@ def _corrections(findings: list[Finding]) -> list[str]:
     for finding in findings:
         by_rule.setdefault(finding.rule, []).append(
             sentence(finding, partial(_spans, names=_names(finding)), scoped=False).rstrip("."))
-    return ["The old spec already said so, in its descriptions or in the fields its types required; each finding's "
+    return ["The old spec already said so, in its descriptions, in the fields its types required or in the keys its "
+            "lists merge by; each finding's "
             "reason quotes the words.", "",
             *(_wrapped(f"- {_one_sentence(parts)}. (`{rule}`)") for rule, parts in by_rule.items())]
 
