@@ -280,14 +280,22 @@ def rev_versions(path: str, spec: str) -> list[Version]:
     return found
 
 
-_PARTS = re.compile(r"(\d+)")
+_PARTS = re.compile(r"([0-9]+)")
 
 
-def version_key(tag: str) -> tuple[tuple[int, int | str], ...]:
-    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release."""
+def version_key(tag: str) -> tuple[tuple[int, int | str, str], ...]:
+    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release. A number is
+    ASCII digits (`v1²` has none after the 1), compared by its length then its digits: no conversion to int, which
+    Python refuses past 4,300 digits."""
     head, dash, suffix = tag.partition("-")
-    key: list[tuple[int, int | str]] = [(1, int(part)) if part.isdigit() else (0, part)
-                                        for part in _PARTS.split(head) if part]
-    key.append((2, 0) if not dash else (-1, 0))
-    key += [(1, int(part)) if part.isdigit() else (0, part) for part in _PARTS.split(suffix) if part]
+    key = [_part(part) for part in _PARTS.split(head) if part]
+    key.append((2, 0, "") if not dash else (-1, 0, ""))
+    key += [_part(part) for part in _PARTS.split(suffix) if part]
     return tuple(key)
+
+
+def _part(part: str) -> tuple[int, int | str, str]:
+    if not _PARTS.fullmatch(part):
+        return 0, part, ""
+    digits = part.lstrip("0") or "0"
+    return 1, len(digits), digits

@@ -275,6 +275,20 @@ def test_tags_give_the_versions_sorted_as_versions(tagged: Path) -> None:
                                   ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
 
 
+def test_tags_with_odd_numbers_sort_without_a_crash(tagged: Path) -> None:
+    """`v1²` holds no ASCII digit after the 1, and a 5,000-digit number is past what Python turns into an int:
+    both sort as tags like any other (`²` after `.`); git itself cannot resolve a name that long, so it holds no
+    version of the file."""
+    big = "v1." + "9" * 5000
+    git(tagged, "tag", "v1²")
+    head = git(tagged, "rev-parse", "HEAD").strip()
+    with (tagged / ".git" / "packed-refs").open("a", encoding="utf-8") as refs:  # too long a name for a file
+        refs.write(f"{head} refs/tags/{big}\n")
+    code, stdout, stderr = history_cli("api.json", "--tags", "v1*", "--format", "json")
+    assert (code, stderr) == (1, "")
+    assert [v["label"] for v in json.loads(stdout)["versions"]] == ["v1.9.0", "v1.10.0", "v1.11.0-rc.1", "v1²"]
+
+
 def test_revs_give_the_commits_that_changed_the_spec(tagged: Path) -> None:
     code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
     assert code == 1
@@ -340,6 +354,26 @@ def test_trace_of_a_field_added_later_and_of_an_operation(series: list[str]) -> 
     assert (envelope["trace"]["present_in"], trace_of(envelope)) == (
         ["v1", "v2", "v3", "v4"], [("v1", "present", None, "present")])
     assert json.loads(history_cli(*series, "--format", "json")[1])["trace"] is None
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_trace_through_wrong_typed_keywords_is_no_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        jobs: str) -> None:
+    """`allOf: 5` and `properties` holding a list hold no field: the trace finds Frobber.size where the keywords
+    say it is, in this process and in the pool's workers alike."""
+    monkeypatch.chdir(tmp_path)
+    plain = json.loads(spec({"size": {"type": "integer"}}))
+    odd = [json.loads(spec({"size": {"type": "integer"}})), json.loads(spec({}))]
+    odd[0]["components"]["schemas"]["Frobber"]["allOf"] = 5
+    odd[1]["components"]["schemas"]["Frobber"]["properties"] = [{"size": {"type": "integer"}}]
+    for name, doc in (("a.json", plain), ("b.json", odd[0]), ("c.json", odd[1])):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    code, stdout, stderr = history_cli("a.json", "b.json", "c.json", "--format", "json", "--trace", "Frobber.size",
+                                       "--jobs", jobs)
+    assert (code, stderr) == (1, "")
+    assert trace_of(json.loads(stdout)) == [
+        ("a", "present", None, "present"), ("c", "removed", None, "removed"),
+        ("c", "changed", "breaking", "property Frobber.size removed")]
 
 
 def test_trace_is_in_every_format(series: list[str]) -> None:
