@@ -429,7 +429,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
     PATH and the versions come from git. Each version is read once; the steps run in parallel (--jobs).
     """
     from specdiff.config import for_command
-    from specdiff.release_train import Settings, default_jobs, given, history, rev_versions, tag_versions
+    from specdiff.release_train import Settings, given, history, job_count, rev_versions, tag_versions
     from specdiff.report.timeline import TIMELINE_FORMATS, render_history
 
     def job() -> int:
@@ -452,7 +452,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         config = _for_run(for_command(config_file, no_config, select, ignore), check_version, choose)
         settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
-        workers = min(jobs or default_jobs(), len(chosen) - 1)
+        workers = job_count(jobs, len(chosen))
         progress = _progress_line if sys.stderr.isatty() else None
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
