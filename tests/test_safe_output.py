@@ -197,3 +197,61 @@ def test_the_ci_log_and_the_page_carry_no_control_or_bidi_characters(report: Rep
     assert "RED" in text and "evil" in text and "\\x1b]8;;http://evil.example\\x07" in text and "\\u202eevil" in text
     if fmt == "github":
         assert len(text.splitlines()) == len(report.findings)
+
+
+# -- markdown that wraps: release notes -------------------------------------------------------------------------
+#: a CRD version name with a backtick, a link, a mention and DEL: written in headings and before bullets
+HOSTILE_VERSION = "v2`[gv](http://evil.example/gv) @everyone`\x7f"
+#: property names: one ending in a backtick, which a count of backticks reads as opening a span, then one whose
+#: wrapping at 200 characters would put `~~~` (a fence) at a line's start inside its span
+HOSTILE_NAMES = ["a`", "b [x](http://evil.example/x) @everyone ~~~" + "q" * 150]
+
+
+def _crd(versions: dict[str, dict[str, Any]]) -> str:
+    return json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "frobs.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Frob", "plural": "frobs", "singular": "frob", "listKind": "FrobList"},
+                 "versions": [{"name": name, "served": True, "storage": name == "v1", "schema": {"openAPIV3Schema": {
+                     "type": "object", "properties": {"spec": {"type": "object", "properties": properties}}}}}
+                     for name, properties in versions.items()]}})
+
+
+@pytest.fixture
+def hostile_crds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """v1 and a hostile version; then each gains a field of its own (so bullets name their version), and v1 the
+    hostile names."""
+    keep = {"keep": {"type": "string"}}
+    added = {name: {"type": "string"} for name in HOSTILE_NAMES}
+    (tmp_path / "old.json").write_text(_crd({"v1": keep, HOSTILE_VERSION: keep}), encoding="utf-8")
+    (tmp_path / "new.json").write_text(_crd({"v1": {**keep, **added, "x": {"type": "string"}},
+                                             HOSTILE_VERSION: {**keep, "y": {"type": "string"}}}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return ["old.json", "new.json"]
+
+
+@pytest.mark.parametrize("args", [["--format", "release-notes"], ["--format", "markdown"],
+                                  ["--format", "job-summary"], ["history", "--format", "markdown"]],
+                         ids=["release-notes", "markdown", "job-summary", "history"])
+def test_hostile_names_stay_inert_in_markdown_however_it_is_wrapped(hostile_crds: list[str], args: list[str]) -> None:
+    """Rendered by GitHub's cmark-gfm: no live link, no mention, no fenced block, no control character; every
+    hostile name reads as it is (release notes give each one code span, whole)."""
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    command = args[:1] if args[0] == "history" else []
+    done = CliRunner().invoke(cli.main, [*command, *hostile_crds, "--no-config", *args[len(command):]])
+    assert done.exit_code in (0, 1), done.stderr
+    text = done.stdout
+    assert _unsafe_characters(text) == set()
+    assert all(len(line) <= 200 or "q" * 150 in line for line in text.splitlines())
+    html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    assert "<a " not in html and "<pre" not in html
+    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    assert "@everyone" not in outside_code and "evil.example" not in outside_code
+    spans = [" ".join(span.split()) for span in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    shown = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    for name in HOSTILE_NAMES:
+        assert name in shown, name
+        assert args[1] != "release-notes" or any(name in span for span in spans), name
