@@ -117,6 +117,35 @@ def test_json_keeps_the_strings_exactly(report: Report) -> None:
     assert sorted(removed) == sorted(HOSTILE)
 
 
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit"])
+def test_data_formats_escape_del_c1_and_bidi_and_read_back_the_same(report: Report, fmt: str) -> None:
+    """DEL, U+009B (a control sequence to some terminals), bidi overrides and (in XML) a carriage return are
+    written as escapes, which JSON and XML read back as the characters the spec holds."""
+    import xml.etree.ElementTree as ET
+
+    text = render(report, fmt, RenderOptions(annotate_level="safe"))
+    assert _unsafe_characters(text) == set()
+    if fmt == "junit":
+        read = "".join(ET.fromstring(text.split("\n", 1)[1]).itertext())
+    else:
+        read = "|".join(_strings(json.loads(text)))
+    assert "\x7fdel\x9bcsi" in read and "\u202eevil" in read and "/forged\r\n" in read
+
+
+def _strings(data: Any) -> list[str]:
+    if isinstance(data, dict):
+        return [text for value in data.values() for text in _strings(value)]
+    if isinstance(data, list):
+        return [text for value in data for text in _strings(value)]
+    return [data] if isinstance(data, str) else []
+
+
+def test_the_history_json_escapes_them_too(hostile_crds: list[str]) -> None:
+    done = CliRunner().invoke(cli.main, ["history", *hostile_crds, "--no-config", "--format", "json"])
+    assert _unsafe_characters(done.stdout) == set() and "\\u007f" in done.stdout
+    assert HOSTILE_VERSION in json.dumps(json.loads(done.stdout), ensure_ascii=False)
+
+
 #: strings YAML reads a line break into (NEL, U+0085) where JSON keeps them as written
 LINE_BREAKS = ["a\x85b", "x\x85", "\x85", "a\nb\x85c", "a\u2028b\u2029c", "a\rb"]
 
