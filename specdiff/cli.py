@@ -15,7 +15,7 @@ import click
 
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
-from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError
+from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, one_line
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
@@ -384,7 +384,7 @@ def guarded(job: Any) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence against a traceback
         if os.environ.get("SPECDIFF_DEBUG"):
             raise
-        detail = " ".join(f"{type(err).__name__}: {err}".split())
+        detail = " ".join(one_line(f"{type(err).__name__}: {err}").split())
         click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
 

@@ -284,3 +284,20 @@ def test_hostile_names_stay_inert_in_markdown_however_it_is_wrapped(hostile_crds
     for name in HOSTILE_NAMES:
         assert name in shown, name
         assert args[1] != "release-notes" or any(name in span for span in spans), name
+
+
+def test_errors_write_no_control_or_bidi_character(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error line names files and quotes input: DEL, escapes and bidi overrides in them become spaces, in a
+    tool error and in the last-resort internal error alike."""
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli.main, ["a\u202egnp.json", "b\x7f\x1b[31m.json", "--no-config"])
+    assert (done.exit_code, done.stderr) == (2, "specdiff: error: a gnp.json: no such file\n")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("odd \x1b]52;c;ZXZpbA==\x07 \u202eevil\x7f")
+
+    specs = Path(__file__).parent / "specs"
+    monkeypatch.setattr("specdiff.pipeline.run", broken)
+    done = CliRunner().invoke(cli.main, [str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"), "--no-config"])
+    assert (done.exit_code, done.stderr) == (2, "specdiff: internal error: RuntimeError: odd ]52;c;ZXZpbA== evil "
+                                                "(set SPECDIFF_DEBUG=1 for details)\n")
