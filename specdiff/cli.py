@@ -575,10 +575,10 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
         if blocked and accept:
             kept = read_baseline(target) if os.path.exists(target) else ()
             write_atomic(target, render_baseline(accepted(blocking), kept))
-            click.echo(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in {target}; "
-                       f"stage it (`git add {shlex.quote(target)}`) and commit again")
+            click.echo(one_line(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in "
+                                f"{target}; stage it (`git add {shlex.quote(target)}`) and commit again"))
         elif blocked:
-            click.echo(_how_to_accept(target, blocked))
+            click.echo(one_line(_how_to_accept(target, blocked)))  # the baseline's name comes from the config
         return EXIT_FINDINGS if blocked else EXIT_OK
 
     sys.exit(guarded(job))

@@ -301,3 +301,29 @@ def test_errors_write_no_control_or_bidi_character(tmp_path: Path, monkeypatch: 
     done = CliRunner().invoke(cli.main, [str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"), "--no-config"])
     assert (done.exit_code, done.stderr) == (2, "specdiff: internal error: RuntimeError: odd ]52;c;ZXZpbA== evil "
                                                 "(set SPECDIFF_DEBUG=1 for details)\n")
+
+
+def test_the_pre_commit_hook_names_its_baseline_without_control_characters(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baseline's name comes from a configuration anyone can commit: the hook's last line shows it as one
+    line of plain text."""
+    import subprocess
+
+    specs = Path(__file__).parent / "specs"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.delenv("PRE_COMMIT", raising=False)
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q"], check=True)
+    Path("api.yaml").write_bytes((specs / "frob-old.yaml").read_bytes())
+    name = "base\x1b]0;title\x07\u202eline.txt"
+    Path(name).write_text("", encoding="utf-8")
+    subprocess.run(["git", "add", "."], check=True)
+    subprocess.run(["git", *identity, "commit", "-q", "-m", "v1"], check=True)
+    Path("api.yaml").write_bytes((specs / "frob-new.yaml").read_bytes())
+    subprocess.run(["git", "add", "api.yaml"], check=True)
+    done = CliRunner().invoke(cli.main, ["staged", "api.yaml", "--no-config", "--baseline", name])
+    assert done.exit_code == 1
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("specdiff: commit blocked; ") and "base ]0;title  line.txt" in last
+    assert _unsafe_characters(done.stdout) == set()
