@@ -16,7 +16,7 @@ import click
 
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
-from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError
+from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, one_line
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
@@ -385,7 +385,7 @@ def guarded(job: Any) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence against a traceback
         if os.environ.get("SPECDIFF_DEBUG"):
             raise
-        detail = " ".join(f"{type(err).__name__}: {err}".split())
+        detail = " ".join(one_line(f"{type(err).__name__}: {err}").split())
         click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
 
@@ -503,7 +503,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
     PATH and the versions come from git. Each version is read once; the steps run in parallel (--jobs).
     """
     from specdiff.config import for_command
-    from specdiff.release_train import Settings, default_jobs, given, history, rev_versions, tag_versions
+    from specdiff.release_train import Settings, given, history, job_count, rev_versions, tag_versions
     from specdiff.report.timeline import TIMELINE_FORMATS, render_history
 
     def job() -> int:
@@ -526,7 +526,7 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         config = _for_run(for_command(config_file, no_config, select, ignore), check_version, choose)
         settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
-        workers = min(jobs or default_jobs(), len(chosen) - 1)
+        workers = job_count(jobs, len(chosen))
         progress = _progress_line if sys.stderr.isatty() else None
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -649,10 +649,10 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
         if blocked and accept:
             kept = read_baseline(target) if os.path.exists(target) else ()
             write_atomic(target, render_baseline(accepted(blocking), kept))
-            click.echo(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in {target}; "
-                       f"stage it (`git add {shlex.quote(target)}`) and commit again")
+            click.echo(one_line(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in "
+                                f"{target}; stage it (`git add {shlex.quote(target)}`) and commit again"))
         elif blocked:
-            click.echo(_how_to_accept(target, blocked))
+            click.echo(one_line(_how_to_accept(target, blocked)))  # the baseline's name comes from the config
         return EXIT_FINDINGS if blocked else EXIT_OK
 
     sys.exit(guarded(job))

@@ -471,6 +471,21 @@ def test_a_long_bullet_goes_on_at_the_next_line_and_renders_as_the_same_paragrap
     assert _wrapped("- short") == "- short"
 
 
+@pytest.mark.parametrize("line, spans", [
+    ("a `b c` d", ["`b c`"]),
+    ("`` a` `` and `x y`", ["`` a` ``", "`x y`"]),  # a longer fence holds a backtick
+    ("`a\\` b `c`", ["`a\\`", "`c`"]),  # a backslash inside a span is literal: it ends there
+    ("\\`a `b` c`", ["`b`"]),  # an escaped backtick opens nothing
+    ("\\\\`a` b", ["`a`"]),  # an escaped backslash escapes no backtick
+    ("``a` b", []),  # no closer of the same length: literal backticks
+    ("\\``a` b`", ["`a`"]),  # the escaped first backtick leaves a run of one
+])
+def test_code_spans_are_found_as_commonmark_reads_them(line: str, spans: list[str]) -> None:
+    from specdiff.report.markdown import code_spans
+
+    assert [line[start:end] for start, end in code_spans(line)] == spans
+
+
 def test_changes_that_say_the_same_of_several_places_read_as_one_sentence() -> None:
     from specdiff.report.release_notes import _one_sentence
 

@@ -807,9 +807,13 @@ def _discriminator(schema: Schema, member: Callable[[str], str]) -> Any:
 
 
 def _member_names(schema: Schema) -> list[str]:
-    """The names of the schemas a `oneOf` or `anyOf` refers to."""
-    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in schema.get(keyword) or ()
+    """The names of the schemas a `oneOf` or `anyOf` refers to (none when the keyword holds no list)."""
+    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in _listed(schema.get(keyword))
             if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _last_segment(ref: str) -> str:
