@@ -5,12 +5,12 @@ commands no line of their own (`escape_data`)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from specdiff import __version__
 from specdiff.manifests import RULES, ManifestReport, ObjectFinding
 from specdiff.records import Level, hashed
+from specdiff.report import json_text
 from specdiff.report.github import COMMANDS, escape_data, escape_property
 from specdiff.report.markdown import code_span, escape
 from specdiff.report.sarif import FINGERPRINT, LEVELS, SCHEMA, _artifact
@@ -92,7 +92,7 @@ def _json(report: ManifestReport) -> str:
                        "file": o.file, "line": o.line, "reason": "neither side describes this kind"}
                       for o in report.skipped],
     }
-    return json.dumps(envelope, indent=2, ensure_ascii=False) + "\n"
+    return json_text(envelope)
 
 
 _ICONS = {Level.BREAKING: "🔴", Level.DANGEROUS: "🟠", Level.SAFE: "🟢"}
@@ -139,7 +139,7 @@ def _sarif(report: ManifestReport, findings: list[ObjectFinding]) -> str:
                                "rules": rules}},
            "columnKind": "unicodeCodePoints", "results": results,
            "properties": {"old": report.old, "new": report.new}}
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False) + "\n"
+    return json_text({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
 
 
 def _annotation(finding: ObjectFinding) -> str:
