@@ -216,7 +216,7 @@ class Builder:
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
-        elif not any(isinstance(value, (dict, list)) for value in schema.values()):
+        elif not isinstance(ref, str) and not any(isinstance(value, (dict, list)) for value in schema.values()):
             found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
             return found
         return self._walk_refs(schema, pointer, doc)
@@ -240,7 +240,8 @@ class Builder:
                 target, target_doc, target_pointer = self.resolver.lookup(ref, current_doc, ref_at)
                 if name is not None:
                     found.add(name)
-                    self._named_refs[(current_doc, ref)] = name
+                    if not self.resolver.modern(current_doc):  # a 2020-12 ref reads by where it is written
+                        self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
                     home = self.resolver.home(target_doc, target_pointer)
