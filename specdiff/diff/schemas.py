@@ -80,7 +80,9 @@ class SchemaDiffer:
         self._stack: set[tuple[int, str, int, str]] = set()
         #: equal text means equal meaning when the schemas reached through refs to places other than named
         #: schemas (`#/x-lib/Foo`, another file) are equal on both sides: named pairs are compared on their own
-        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque
+        #: (a `$dynamicRef` reaches what the path to it binds, which equal text cannot vouch for either)
+        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque and not (
+            old.normal.resolver.writes_dynamic_refs() or new.normal.resolver.writes_dynamic_refs())
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
@@ -124,7 +126,7 @@ class SchemaDiffer:
             return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
-        if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
+        if not (self.old_normal.refers(old.schema, old.document) or self.new_normal.refers(new.schema, new.document)):
             if not self._union_against_plain(old, new, where):
                 self._keywords(old, new, where)
             return
@@ -228,8 +230,17 @@ class SchemaDiffer:
         if self.include_docs:
             compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
-        for found in residue(o, n, HANDLES, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
+        for found in residue(o, n, self._handles(old, new), old.pointer, new.pointer, where, KUBERNETES_PREFIX):
             self.emit(found)
+
+    def _handles(self, old: Side, new: Side) -> frozenset[str]:
+        """The keywords compared here: in 2020-12 documents, those naming schemas too (graph.refs2020), which
+        change nothing where no reference reads them and are read through the references that do."""
+        if self.old_normal.resolver.modern(old.document) or self.new_normal.resolver.modern(new.document):
+            from specdiff.graph.refs2020 import naming_keywords
+
+            return HANDLES | naming_keywords() | {"$dynamicRef"}
+        return HANDLES
 
     def value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:

@@ -1,0 +1,235 @@
+"""OpenAPI 3.1 schema references as JSON Schema 2020-12 resolves them, with python-jsonschema's `referencing`.
+
+In a 3.1 document a schema's `$ref` resolves against the base URI of the schema resource around it: the
+document's own location, or the `$id` of an enclosing schema (an embedded resource, itself relative to the one
+around it); its fragment is a JSON pointer into that resource or a plain name (`$anchor`, `$dynamicAnchor`).
+`referencing` knows these rules, dialect by dialect (`jsonSchemaDialect`, a schema's `$schema`): it finds the
+resources and anchors of each document and resolves a reference to its target, `$dynamicRef` against the
+dynamic scope it is given. Around it specdiff keeps what it adds: the target's place (document and pointer: one
+identity for every spelling, and source positions), files read only inside the spec's folder and through the
+loader's budgets, and nothing from the network unless remote references are allowed: a URI that no schema
+declares is an input error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urldefrag, urljoin, urlsplit
+
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema_specifications import REGISTRY as METASCHEMAS
+
+from specdiff.load.document import REMOTE_SCHEMES, Document
+
+#: the keywords that give a document identifiers its references resolve against
+IDENTIFIERS = frozenset({"$id", "$anchor", "$dynamicAnchor", "$dynamicRef"})
+#: where an OpenAPI document holds schemas outside other schemas (3.2 adds `itemSchema` to media types)
+_SCHEMA_KEYS = frozenset({"schema", "itemSchema"})
+#: values that hold examples or vendor data, never schemas
+_NOT_OPENAPI = frozenset({"example", "examples", "default", "enum", "const"})
+
+#: (document, pointer) of a target
+Place = tuple[Document, str]
+
+
+@cache
+def naming_keywords() -> frozenset[str]:
+    """The keywords of the 2020-12 core vocabulary, read from its metaschema, that name schemas or hold them
+    (`$id`, `$anchor`, `$dynamicAnchor`, `$defs`, `$comment`, `$vocabulary`): they constrain no value, so beside a
+    `$ref` they are not laid over its target, and their own changes show only where a reference reads them.
+    `$ref` and `$dynamicRef` are followed; `$schema` changes what every keyword means, so it stays compared."""
+    core = METASCHEMAS.contents("https://json-schema.org/draft/2020-12/meta/core")
+    return frozenset(core["properties"]) - {"$ref", "$dynamicRef", "$schema"}
+
+
+def declares_identifiers(data: Any) -> bool:
+    """Whether any mapping of a document writes an identifier (one pass, stopping at the first)."""
+    if isinstance(data, dict) and isinstance(data.get("$self"), str) and _version(data).startswith("3.2"):
+        return True
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if not IDENTIFIERS.isdisjoint(node):
+                return True
+            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            pending.extend(value for value in node if isinstance(value, (dict, list)))
+    return False
+
+
+def file_uri(doc: Document) -> str | None:
+    """The `file:` URI of a document read from a file."""
+    return (doc.base.resolve() / Path(doc.name).name).as_uri() if doc.base is not None else None
+
+
+def document_uri(doc: Document) -> str:
+    """The URI a document is retrieved from: its file, its URL, or a name for an input with no folder; an
+    OpenAPI 3.2 document's `$self` is resolved against it."""
+    uri = doc.name if urlsplit(doc.name).scheme.lower() in REMOTE_SCHEMES else file_uri(doc)
+    if uri is None:
+        uri = "file:///" + quote(Path(doc.name).name)
+    own = doc.data.get("$self") if isinstance(doc.data, dict) and _version(doc.data).startswith("3.2") else None
+    return urldefrag(urljoin(uri, own))[0] if isinstance(own, str) else uri
+
+
+def _specification(doc: Document) -> referencing.Specification[Any]:
+    """How `referencing` reads one document: an OpenAPI document is no schema, but holds schemas, each read in
+    the document's dialect (`jsonSchemaDialect`, 2020-12 when it names none) unless it names its own
+    (`$schema`); a file of one schema is read in the dialect of the spec that refers to it."""
+    data = doc.data
+    dialect_id = data.get("jsonSchemaDialect") if isinstance(data, dict) else None
+    dialect = referencing.jsonschema.specification_with(
+        dialect_id if isinstance(dialect_id, str) else "", default=referencing.jsonschema.DRAFT202012)
+    if not (isinstance(data, dict) and "openapi" in data):
+        return dialect
+
+    def id_of(contents: Any) -> str | None:
+        return None if contents is data else dialect.id_of(contents)
+
+    def subresources_of(contents: Any) -> Any:
+        return _schemas_of(data) if contents is data else dialect.subresources_of(contents)
+
+    def anchors_in(_: Any, contents: Any) -> Any:
+        return () if contents is data else dialect.anchors_in(contents)
+
+    # (referencing's attrs classes take their fields as keywords; mypy's attrs plugin does not see them)
+    return referencing.Specification(  # type: ignore[call-arg]
+        name="openapi", id_of=id_of, subresources_of=subresources_of, anchors_in=anchors_in,
+        maybe_in_subresource=lambda segments, resolver, subresource: resolver)
+
+
+def _schemas_of(data: dict[str, Any]) -> Iterator[Any]:
+    """The schemas an OpenAPI document holds outside other schemas: named ones, and those of parameters, media
+    types and headers wherever these are written."""
+    components = data.get("components")
+    named = components.get("schemas") if isinstance(components, dict) else None
+    if isinstance(named, dict):
+        yield from (schema for schema in named.values() if isinstance(schema, (dict, bool)))
+    pending: list[Any] = [value for key, value in data.items() if key != "components"]
+    if isinstance(components, dict):
+        pending.extend(value for key, value in components.items() if key != "schemas")
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key in _SCHEMA_KEYS and isinstance(value, (dict, bool)):
+                    yield value
+                elif key not in _NOT_OPENAPI and not key.startswith("x-") and isinstance(value, (dict, list)):
+                    pending.append(value)
+
+
+def _version(data: dict[str, Any]) -> str:
+    return str(data.get("openapi", ""))
+
+
+class Resources:
+    """The schema resources of one side of a comparison (its documents and the files they name), in one
+    `referencing` registry; `place` maps what the registry returns back to where it is written."""
+
+    def __init__(self) -> None:
+        self.registry: referencing.Registry[Any] = referencing.Registry()
+        self.documents: dict[str, Document] = {}  # URI -> document
+        #: id of every mapping of the documents added -> where it is written
+        self._places: dict[int, Place] = {}
+        #: id of each resource's contents -> its URI: the base URI inside it
+        self._bases: dict[int, str] = {}
+        #: whether a document added writes a `$dynamicRef`
+        self.dynamic = False
+
+    def add(self, doc: Document) -> None:
+        """Register a document and the schema resources and anchors it declares."""
+        uri = document_uri(doc)
+        if uri in self.documents:
+            return
+        self.documents[uri] = doc
+        resource = referencing.Resource.from_contents(doc.data, default_specification=_specification(doc))
+        self.registry = self.registry.with_resource(uri, resource).crawl()
+        self._index(doc)
+        for known in self.registry:
+            contents = self.registry[known].contents
+            if isinstance(contents, dict) and id(contents) in self._places:
+                self._bases.setdefault(id(contents), known)
+        self._bases[id(doc.data)] = uri
+
+    def _index(self, doc: Document) -> None:
+        pending: list[tuple[Any, str]] = [(doc.data, "")]
+        places = self._places
+        while pending:
+            node, pointer = pending.pop()
+            if isinstance(node, dict):
+                places.setdefault(id(node), (doc, pointer))
+                if "$dynamicRef" in node:
+                    self.dynamic = True
+                pending.extend((value, pointer + "/" + _escape(key)) for key, value in node.items()
+                               if isinstance(value, (dict, list)))
+            else:
+                pending.extend((value, f"{pointer}/{i}") for i, value in enumerate(node)
+                               if isinstance(value, (dict, list)))
+
+    def base(self, doc: Document, pointer: str) -> str:
+        """The base URI at a place of a document: that of the innermost resource around it."""
+        return self.scope(doc, pointer)[-1]
+
+    def scope(self, doc: Document, pointer: str) -> tuple[str, ...]:
+        """The URIs of the resources around a place of a document, outermost (the document) first."""
+        node: Any = doc.data
+        scope = [self._bases[id(node)]]
+        for token in pointer.lstrip("/").split("/") if pointer else ():
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict):
+                node = node.get(token)
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                break
+            uri = self._bases.get(id(node))
+            if uri is not None and uri != scope[-1]:
+                scope.append(uri)
+        return tuple(scope)
+
+    def locate(self, ref: str, base: str, scope: tuple[str, ...] = (), dynamic: bool = False) -> Place | None:
+        """Where a reference written under `base` points, or None when nothing is there; `scope` is the dynamic
+        scope (URIs of the resources entered, outermost first) a `$dynamicRef` resolves against. Raises
+        `Unknown` for a URI that no document added declares."""
+        uri, fragment = urldefrag(urljoin(base, ref))
+        try:
+            resource = self.registry.get_or_retrieve(uri).value
+        except (referencing.exceptions.NoSuchResource, referencing.exceptions.Unretrievable):
+            raise Unknown(uri) from None
+        resolver = self.registry.resolver(base_uri=scope[0] if dynamic and scope else base)
+        try:
+            for entered in scope[1:] if dynamic else ():
+                resolver = resolver.lookup(entered).resolver
+            if dynamic:
+                resolver = resolver.lookup(base).resolver
+            contents = resolver.lookup(uri + ("#" + fragment if fragment else "")).contents
+        except referencing.exceptions.Unresolvable:
+            return None
+        found = self._places.get(id(contents)) if isinstance(contents, dict) else None
+        if found is not None:
+            return found
+        home = self._places.get(id(resource.contents))
+        if home is None or not fragment.startswith("/"):
+            return None
+        return home[0], home[1] + fragment
+
+
+class Unknown(Exception):
+    """A reference to a URI that no document of the spec declares."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(uri)
+        self.uri = uri
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+

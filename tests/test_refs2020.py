@@ -1,0 +1,265 @@
+"""OpenAPI 3.1 schema references resolved as JSON Schema 2020-12 does (graph/refs2020.py), through the command
+line as users run it: `$id` resources and references relative to them, `$anchor`, `$dynamicRef` against the
+dynamic scope, the dialect a document or schema names; one identity whatever the spelling; a URI that no schema
+declares is a one-line error, never a fetch; and a 3.0 document resolves as it always has."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+
+from specdiff.cli import main
+
+
+def _api(schemas: dict[str, Any], body: dict[str, Any], version: str = "3.1.0", **top: Any) -> dict[str, Any]:
+    """One POST /pets whose request body is `body`, with the named schemas given."""
+    return {"openapi": version, "info": {"title": "pets", "version": "1"}, **top,
+            "paths": {"/pets": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}},
+                                         "responses": {"200": {"description": "ok"}}}}},
+            "components": {"schemas": schemas}}
+
+
+def _run(folder: Path, old: Any, new: Any, *options: str) -> tuple[int, Any, str]:
+    """(exit code, JSON report or None, stderr) of `specdiff old.yaml new.yaml` in `folder`."""
+    for name, data in (("old.yaml", old), ("new.yaml", new)):
+        (folder / name).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(main, [str(folder / "old.yaml"), str(folder / "new.yaml"), "--no-config",
+                                       "--format", "json", *options])
+    report = json.loads(result.stdout) if result.exit_code in (0, 1) else None
+    return result.exit_code, report, result.stderr
+
+
+def _found(folder: Path, old: Any, new: Any) -> list[tuple[str, str]]:
+    code, report, stderr = _run(folder, old, new)
+    assert code in (0, 1), stderr
+    return sorted((f["rule"], f["pointer"]) for f in report["findings"])
+
+
+def _pet(name_type: str = "string", **extra: Any) -> dict[str, Any]:
+    return {**extra, "type": "object", "required": ["name"], "properties": {"name": {"type": name_type}}}
+
+
+# -- $anchor ----------------------------------------------------------------------------------------------------
+def test_a_ref_to_an_anchor_reaches_the_schema_that_declares_it(tmp_path: Path) -> None:
+    def spec(kind: str) -> dict[str, Any]:
+        return _api({"Pet": _pet(kind, **{"$anchor": "pet"})}, {"$ref": "#pet"})
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_an_anchor_inside_a_named_schema_reads_its_place(tmp_path: Path) -> None:
+    """`#name` declared on a property: the change is found where that property is written."""
+    def spec(limit: int) -> dict[str, Any]:
+        pet = _pet()
+        pet["properties"]["name"] = {"$anchor": "name", "type": "string", "maxLength": limit}
+        return _api({"Pet": pet}, {"type": "object", "properties": {"name": {"$ref": "#name"}}})
+
+    assert _found(tmp_path, spec(10), spec(5)) == [
+        ("schema.constraint-tightened", "/components/schemas/Pet/properties/name/maxLength")]
+
+
+# -- $id: embedded resources and references relative to them ------------------------------------------------------
+def _tagged(limit: int) -> dict[str, Any]:
+    """Pet and Tag as resources of their own; Pet names its sibling by a reference relative to its `$id`."""
+    pet = _pet(**{"$id": "https://example.com/schemas/pet"})
+    pet["properties"]["tag"] = {"$ref": "tag"}
+    tag = {"$id": "https://example.com/schemas/tag", "type": "object",
+           "properties": {"label": {"type": "string", "maxLength": limit}}}
+    return _api({"Pet": pet, "Tag": tag}, {"$ref": "https://example.com/schemas/pet"})
+
+
+def test_a_relative_ref_resolves_against_the_id_of_its_resource(tmp_path: Path) -> None:
+    assert _found(tmp_path, _tagged(10), _tagged(5)) == [
+        ("schema.constraint-tightened", "/components/schemas/Tag/properties/label/maxLength")]
+
+
+def test_a_resource_nested_in_another_takes_its_base_from_the_one_around_it(tmp_path: Path) -> None:
+    """`$id: item` inside `https://example.com/list/` is `https://example.com/list/item`; a pointer fragment
+    reads inside that resource, not the document."""
+    def spec(kind: str) -> dict[str, Any]:
+        listing = {"$id": "https://example.com/list/", "type": "array",
+                   "items": {"$ref": "item#/properties/value"},
+                   "$defs": {"item": {"$id": "item", "type": "object",
+                                      "properties": {"value": {"type": kind}}}}}
+        return _api({"List": listing}, {"$ref": "#/components/schemas/List"})
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/List/$defs/item/properties/value")]
+
+
+def test_a_pointer_fragment_reads_inside_the_resource_its_base_names(tmp_path: Path) -> None:
+    """Inside a schema with `$id`, `#/properties/name` is that schema's property, not the document's."""
+    def spec(kind: str) -> dict[str, Any]:
+        owner = {"$id": "https://example.com/owner", "type": "object",
+                 "properties": {"name": {"type": kind}, "alias": {"$ref": "#/properties/name"}}}
+        return _api({"Owner": owner}, {"$ref": "#/components/schemas/Owner"})
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Owner/properties/name")]
+
+
+# -- identity: one schema whatever the spelling -------------------------------------------------------------------
+def test_moving_from_a_pointer_to_an_id_or_an_anchor_is_no_change(tmp_path: Path) -> None:
+    old = _api({"Pet": _pet(), "Tag": {"type": "string"}},
+               {"type": "object", "properties": {"pet": {"$ref": "#/components/schemas/Pet"},
+                                                 "tag": {"$ref": "#/components/schemas/Tag"}}})
+    new = _api({"Pet": _pet(**{"$id": "https://example.com/pet", "$comment": "identified"}),
+                "Tag": {"$anchor": "tag", "type": "string"}},
+               {"type": "object", "properties": {"pet": {"$ref": "https://example.com/pet"},
+                                                 "tag": {"$ref": "#tag"}}})
+    assert _found(tmp_path, old, new) == []
+    assert _found(tmp_path, new, old) == []
+
+
+def test_a_changed_schema_behind_a_new_spelling_is_still_found(tmp_path: Path) -> None:
+    """The near miss of the above: the spelling moved and the schema changed; only the change is reported."""
+    old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"})
+    new = _api({"Pet": _pet("integer", **{"$id": "https://example.com/pet"})}, {"$ref": "https://example.com/pet"})
+    assert _found(tmp_path, old, new) == [("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+# -- files, dialects, and what is refused -------------------------------------------------------------------------
+def test_an_anchor_in_a_file_beside_the_spec(tmp_path: Path) -> None:
+    """A file of schemas reached by its path: its anchors resolve against the file's own location."""
+    def schemas(kind: str) -> dict[str, Any]:
+        return {"$defs": {"Pet": _pet(kind, **{"$anchor": "pet"})}}
+
+    spec = _api({}, {"$ref": "pets.yaml#pet"})
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "pets.yaml").write_text(yaml.safe_dump(schemas("string")), encoding="utf-8")
+    (tmp_path / "new" / "pets.yaml").write_text(yaml.safe_dump(schemas("integer")), encoding="utf-8")
+    for side in ("old", "new"):
+        (tmp_path / side / "api.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = CliRunner().invoke(main, [str(tmp_path / "old" / "api.yaml"), str(tmp_path / "new" / "api.yaml"),
+                                       "--no-config", "--format", "json"])
+    assert result.exit_code == 1, result.stderr
+    assert [(f["rule"], f["pointer"]) for f in json.loads(result.stdout)["findings"]] == [
+        ("schema.type-changed", "/$defs/Pet/properties/name")]
+
+
+def test_a_schema_naming_draft_07_has_its_plain_name_ids_read_as_anchors(tmp_path: Path) -> None:
+    """`$schema` chooses the dialect: in draft-07 `$id: "#pet"` names the schema as 2020-12's `$anchor` does."""
+    def spec(kind: str) -> dict[str, Any]:
+        return _api({"Pet": _pet(kind, **{"$schema": "http://json-schema.org/draft-07/schema#", "$id": "#pet"})},
+                    {"$ref": "#pet"})
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_the_document_dialect_chooses_how_ids_are_read(tmp_path: Path) -> None:
+    """`jsonSchemaDialect` for every schema of the document that names none."""
+    def spec(kind: str) -> dict[str, Any]:
+        return _api({"Pet": _pet(kind, **{"$id": "#pet"})}, {"$ref": "#pet"},
+                    jsonSchemaDialect="http://json-schema.org/draft-07/schema#")
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_a_ref_to_an_id_no_schema_declares_is_a_one_line_error_and_no_fetch(tmp_path: Path) -> None:
+    spec = _tagged(10)
+    spec["components"]["schemas"]["Pet"]["properties"]["tag"] = {"$ref": "tags"}
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
+    assert stderr.startswith(f"specdiff: error: {tmp_path / 'old.yaml'}:")
+    assert "'https://example.com/schemas/tags'" in stderr and "$id" in stderr
+
+
+def test_an_anchor_no_schema_declares_points_at_nothing(tmp_path: Path) -> None:
+    spec = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "#cat"})
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert stderr == f"specdiff: error: {tmp_path / 'old.yaml'}:12:15: $ref '#cat' points at nothing\n"
+
+
+def test_a_file_uri_outside_the_spec_folder_is_refused(tmp_path: Path) -> None:
+    """An absolute `file:` URI is a base like any other, and the file it names is still confined."""
+    spec = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "file:///etc/hostname"})
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert "leaves the spec's folder (refused)" in stderr and stderr.count("\n") == 1
+
+
+def test_a_3_0_document_keeps_its_resolution(tmp_path: Path) -> None:
+    """`$id` and `$anchor` mean nothing in OpenAPI 3.0: `#pet` is a JSON pointer that points at nothing."""
+    spec = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "#pet"}, version="3.0.3")
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert stderr.endswith("$ref '#pet' points at nothing\n")
+
+
+# -- $dynamicRef: generics bound by the dynamic scope -------------------------------------------------------------
+def _generic_list(number: dict[str, Any], extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 specification's generic array: numberArray and stringArray bind its items."""
+    schemas = {
+        "genericArrayComponent": {"$id": "fully_generic_array", "type": "array",
+                                  "items": {"$dynamicRef": "#generic-array"},
+                                  "$defs": {"allowAll": {"$dynamicAnchor": "generic-array"}}},
+        "numberArray": {"$id": "array_of_numbers", "$ref": "fully_generic_array",
+                        "$defs": {"numbersOnly": number}},
+        "stringArray": {"$id": "array_of_strings", "$ref": "fully_generic_array",
+                        "$defs": {"stringsOnly": {"$dynamicAnchor": "generic-array", "type": "string"}}},
+        **(extra or {})}
+    spec = _api(schemas, {"$ref": "#/components/schemas/numberArray"})
+    operation = spec["paths"]["/pets"]["post"]
+    spec["paths"]["/strings"] = {"post": {**operation, "requestBody": {"content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/stringArray"}}}}}}
+    spec["paths"]["/numbers"] = {"get": {"responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/numberArray"}}}}}}}
+    return spec
+
+
+def _numbers(kind: str) -> dict[str, Any]:
+    return {"$dynamicAnchor": "generic-array", "type": kind}
+
+
+def test_a_generic_reads_its_items_as_the_scope_that_uses_it_binds_them(tmp_path: Path) -> None:
+    """The binding of numberArray changed: its uses (a request and a response) see it, one change; stringArray,
+    bound by its own scope, and the generic itself do not."""
+    code, report, stderr = _run(tmp_path, _generic_list(_numbers("number")), _generic_list(_numbers("integer")))
+    assert code == 1, stderr
+    assert [(f["rule"], f["pointer"], f["location"]["label"], f["operations"]) for f in report["findings"]] == [
+        ("schema.type-changed", "/components/schemas/numberArray/$defs/numbersOnly", "numberArray[]",
+         ["GET /numbers", "POST /pets"])]
+
+
+def test_a_generic_unchanged_in_every_scope_is_no_change(tmp_path: Path) -> None:
+    """The near miss: the binding keeps its meaning while the `$defs` entry holding it is renamed."""
+    old, new = _generic_list(_numbers("number")), _generic_list(_numbers("number"))
+    numbers = new["components"]["schemas"]["numberArray"]["$defs"]
+    numbers["numbers"] = numbers.pop("numbersOnly")
+    assert _found(tmp_path, old, new) == []
+
+
+def test_a_dynamic_anchor_that_goes_leaves_the_generic_default(tmp_path: Path) -> None:
+    """numberArray no longer declares the anchor: its items are bound by the generic's own, which takes any
+    value; a request accepts more, a response may carry what readers never met."""
+    code, report, stderr = _run(tmp_path, _generic_list(_numbers("number")), _generic_list({"type": "number"}))
+    assert code == 1, stderr
+    assert [(f["rule"], f["old_pointer"], f["new_pointer"], f["location"]["label"]) for f in report["findings"]] == [
+        ("schema.type-changed", "/components/schemas/numberArray/$defs/numbersOnly",
+         "/components/schemas/genericArrayComponent/$defs/allowAll", "numberArray[]")]
+
+
+def _tree(data: str) -> dict[str, Any]:
+    """The specification's tree: strictTree binds `node` to itself, so its children are strict trees, a cycle
+    through `$dynamicRef`."""
+    return _api({"tree": {"$id": "https://example.com/tree", "$dynamicAnchor": "node", "type": "object",
+                          "properties": {"data": {"type": data},
+                                         "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}},
+                  "strictTree": {"$id": "https://example.com/strict-tree", "$dynamicAnchor": "node",
+                                 "$ref": "tree", "unevaluatedProperties": False}},
+                {"$ref": "https://example.com/strict-tree"})
+
+
+def test_a_cycle_through_dynamic_refs_is_compared_once(tmp_path: Path) -> None:
+    assert _found(tmp_path, _tree("string"), _tree("integer")) == [
+        ("schema.type-changed", "/components/schemas/tree/properties/data")]
