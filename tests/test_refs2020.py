@@ -6,6 +6,7 @@ declares is a one-line error, never a fetch; and a 3.0 document resolves as it a
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import yaml
 from click.testing import CliRunner
 
 from specdiff.cli import main
+from tests.test_budgets import run_specdiff
 
 
 def _api(schemas: dict[str, Any], body: dict[str, Any], version: str = "3.1.0", **top: Any) -> dict[str, Any]:
@@ -263,3 +265,69 @@ def _tree(data: str) -> dict[str, Any]:
 def test_a_cycle_through_dynamic_refs_is_compared_once(tmp_path: Path) -> None:
     assert _found(tmp_path, _tree("string"), _tree("integer")) == [
         ("schema.type-changed", "/components/schemas/tree/properties/data")]
+
+
+# -- bounds (docs/security-model.md): each through the command line, under the hang guard and the memory cap ----------
+def _bounded(folder: Path, make: Any) -> subprocess.CompletedProcess[str]:
+    for side, kind in (("old", "string"), ("new", "integer")):
+        (folder / f"{side}.json").write_text(json.dumps(make(kind)), encoding="utf-8")
+    return run_specdiff(folder, "old.json", "new.json", "--format", "json")
+
+
+def _pointers(done: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
+    assert done.returncode == 1, done.stderr
+    return [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def _id_chain(links: int) -> Any:
+    """Named schemas each a resource whose `$ref` names the next relative to its own `$id`."""
+    def make(kind: str) -> dict[str, Any]:
+        schemas = {f"S{i}": {"$id": f"https://example.com/s{i}/", "$ref": f"../s{i + 1}/"} for i in range(links)}
+        schemas[f"S{links}"] = {"$id": f"https://example.com/s{links}/", "type": "object",
+                                "properties": {"v": {"type": kind}}}
+        return _api(schemas, {"$ref": "https://example.com/s0/"})
+    return make
+
+
+def test_a_chain_of_ids_is_followed_to_its_end(tmp_path: Path) -> None:
+    assert _pointers(_bounded(tmp_path, _id_chain(200))) == [
+        ("schema.type-changed", "/components/schemas/S200/properties/v")]
+
+
+def test_a_chain_of_ids_past_the_depth_bound_is_refused_by_name(tmp_path: Path) -> None:
+    done = _bounded(tmp_path, _id_chain(2000))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--max-depth" in done.stderr
+
+
+def test_thousands_of_anchors_are_each_resolved_once(tmp_path: Path) -> None:
+    def make(kind: str) -> dict[str, Any]:
+        schemas = {f"A{i}": {"$anchor": f"a{i}", "type": "object",
+                             "properties": {"v": {"type": kind if i == 2999 else "string"}}} for i in range(3000)}
+        return _api(schemas, {"type": "object", "properties": {f"p{i}": {"$ref": f"#a{i}"} for i in range(3000)}})
+
+    assert _pointers(_bounded(tmp_path, make)) == [("schema.type-changed", "/components/schemas/A2999/properties/v")]
+
+
+def test_a_thousand_bindings_of_one_generic_are_each_read_once(tmp_path: Path) -> None:
+    def make(kind: str) -> dict[str, Any]:
+        schemas: dict[str, Any] = {"G": {"$id": "https://example.com/g", "type": "array",
+                                         "items": {"$dynamicRef": "#t"}, "$defs": {"any": {"$dynamicAnchor": "t"}}}}
+        for i in range(1000):
+            schemas[f"L{i}"] = {"$id": f"https://example.com/l{i}", "$ref": "g", "$defs": {
+                "t": {"$dynamicAnchor": "t", "type": kind if i == 999 else "string"}}}
+        return _api(schemas, {"type": "object", "properties": {f"p{i}": {"$ref": f"https://example.com/l{i}"}
+                                                               for i in range(1000)}})
+
+    assert _pointers(_bounded(tmp_path, make)) == [("schema.type-changed", "/components/schemas/L999/$defs/t")]
+
+
+def test_a_cycle_of_dynamic_refs_with_no_schema_in_it_is_a_one_line_error(tmp_path: Path) -> None:
+    def make(kind: str) -> dict[str, Any]:
+        return _api({"A": {"$dynamicAnchor": "a", "$dynamicRef": "#b"}, "B": {"$dynamicAnchor": "b",
+                                                                              "$dynamicRef": "#a"}},
+                    {"$ref": "#/components/schemas/A"})
+
+    done = _bounded(tmp_path, make)
+    assert done.returncode == 2
+    assert done.stderr == "specdiff: error: old.json:1:296: $dynamicRef cycle with no schema in it, at '#b'\n"

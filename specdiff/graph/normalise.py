@@ -114,6 +114,7 @@ class Normaliser:
         beside: Schema | None = None
         binding: tuple[Hashable, ...] = ()
         dynamic = False
+        met: set[tuple[int, str, int]] = set()  # places a chain through `$dynamicRef`s has reached
         while reference is not None:
             keyword, ref = reference
             modern = self.resolver.modern(doc)
@@ -126,6 +127,9 @@ class Normaliser:
             unnamed = named is None
             if keyword == "$dynamicRef":
                 dynamic = True
+                if (id(doc), pointer, id(schema)) in met:
+                    raise Resolver.error(f"$dynamicRef cycle with no schema in it, at {ref!r}", doc, at)
+                met.add((id(doc), pointer, id(schema)))
                 target, target_doc, target_pointer = self.generics.follow(schema, ref, doc, at, pointer)
                 if named is None and not binding:
                     home = self.resolver.home(target_doc, target_pointer)

@@ -48,6 +48,8 @@ class Resolver:
         self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
         self._resources: Resources | None = None
         self._modern: dict[int, bool] = {}
+        #: (ref, base URI, dynamic scope, whether dynamic) -> the place a 2020-12 reference reaches
+        self._located: dict[tuple[str, str, tuple[str, ...], bool], tuple[Document, str]] = {}
 
     def modern(self, doc: Document) -> bool:
         """Whether a document's references resolve as JSON Schema 2020-12 does: a 3.1 document (or a file it
@@ -127,6 +129,10 @@ class Resolver:
 
         resources = self._resources_with(doc)
         base = resources.base(doc, at)
+        key = (ref, base, scope, dynamic)
+        found = self._located.get(key)
+        if found is not None:
+            return found
         try:
             found = resources.locate(ref, base, scope, dynamic)
         except Unknown as unknown:
@@ -134,6 +140,7 @@ class Resolver:
             found = resources.locate(ref, base, scope, dynamic)
         if found is None:
             raise self.error(f"$ref {ref!r} points at nothing", doc, at)
+        self._located[key] = found
         return found
 
     def _retrieve(self, uri: str, ref: str, doc: Document, at: str) -> Document:

@@ -137,15 +137,21 @@ class Resources:
     def __init__(self) -> None:
         self.registry: referencing.Registry[Any] = referencing.Registry()
         self.documents: dict[str, Document] = {}  # URI -> document
+        self._added: set[int] = set()
         #: id of every mapping of the documents added -> where it is written
         self._places: dict[int, Place] = {}
         #: id of each resource's contents -> its URI: the base URI inside it
         self._bases: dict[int, str] = {}
+        self._scopes: dict[tuple[int, str], tuple[str, ...]] = {}
         #: whether a document added writes a `$dynamicRef`
         self.dynamic = False
 
     def add(self, doc: Document) -> None:
-        """Register a document and the schema resources and anchors it declares."""
+        """Register a document and the schema resources and anchors it declares (once: a spec asks for each of
+        its refs)."""
+        if id(doc) in self._added:
+            return
+        self._added.add(id(doc))
         uri = document_uri(doc)
         if uri in self.documents:
             return
@@ -180,6 +186,9 @@ class Resources:
 
     def scope(self, doc: Document, pointer: str) -> tuple[str, ...]:
         """The URIs of the resources around a place of a document, outermost (the document) first."""
+        known = self._scopes.get((id(doc), pointer))
+        if known is not None:
+            return known
         node: Any = doc.data
         scope = [self._bases[id(node)]]
         for token in pointer.lstrip("/").split("/") if pointer else ():
@@ -193,7 +202,8 @@ class Resources:
             uri = self._bases.get(id(node))
             if uri is not None and uri != scope[-1]:
                 scope.append(uri)
-        return tuple(scope)
+        found = self._scopes[(id(doc), pointer)] = tuple(scope)
+        return found
 
     def locate(self, ref: str, base: str, scope: tuple[str, ...] = (), dynamic: bool = False) -> Place | None:
         """Where a reference written under `base` points, or None when nothing is there; `scope` is the dynamic
