@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
 from specdiff.cli import main
+from specdiff.errors import InputError
+from specdiff.load import Document, load
+from specdiff.pipeline import run
 from tests.test_budgets import run_specdiff
 
 
@@ -331,3 +336,35 @@ def test_a_cycle_of_dynamic_refs_with_no_schema_in_it_is_a_one_line_error(tmp_pa
     done = _bounded(tmp_path, make)
     assert done.returncode == 2
     assert done.stderr == "specdiff: error: old.json:1:296: $dynamicRef cycle with no schema in it, at '#b'\n"
+
+
+# -- the document's own base: `$self` (OpenAPI 3.2) ---------------------------------------------------------------
+def _self_based(folder: Path, kind: str) -> Document:
+    """A 3.2 document whose `$self` puts it at https://example.com/api/openapi.yaml: `schemas/pet.yaml` is the
+    file beside it that this URI names, and `$id: schemas/tag` a resource under the same base.
+
+    The version gate reads 3.1 and 3.0 only, so the document is read as 3.1 and given 3.2's `$self` and version
+    afterwards: what is tested is the resolution, not the reading."""
+    (folder / "schemas").mkdir(parents=True, exist_ok=True)
+    (folder / "schemas" / "pet.yaml").write_text(yaml.safe_dump(_pet(kind)), encoding="utf-8")
+    spec = _api({"Tag": {"$id": "schemas/tag", "type": "string", "maxLength": 10 if kind == "string" else 5}},
+                {"type": "object", "properties": {"pet": {"$ref": "schemas/pet.yaml"},
+                                                  "tag": {"$ref": "https://example.com/api/schemas/tag"}}})
+    (folder / "openapi.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    doc = load(str(folder / "openapi.yaml"))
+    return replace(doc, data={**doc.data, "openapi": "3.2.0", "$self": "https://example.com/api/openapi.yaml"})
+
+
+def test_self_gives_the_document_its_base(tmp_path: Path) -> None:
+    report = run(_self_based(tmp_path / "old", "string"), _self_based(tmp_path / "new", "integer"))
+    assert sorted((f.rule, f.change.pointer) for f in report.findings) == [
+        ("schema.constraint-tightened", "/components/schemas/Tag/maxLength"),
+        ("schema.type-changed", "/properties/name")]
+
+
+def test_without_self_the_same_uri_is_no_schema_of_the_spec(tmp_path: Path) -> None:
+    """The near miss: read as 3.1, `$self` means nothing, and https://example.com/api/schemas/tag is not fetched."""
+    doc = _self_based(tmp_path, "string")
+    plain = replace(doc, data={key: value for key, value in doc.data.items() if key != "$self"})
+    with pytest.raises(InputError, match="no schema of the spec declares 'https://example.com/api/schemas/tag'"):
+        run(plain, plain)

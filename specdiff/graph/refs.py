@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
 #: the dialects whose schemas are JSON Schema 2020-12 (or name their own dialect)
-MODERN = ("openapi-3.1",)
+MODERN = ("openapi-3.1", "openapi-3.2")
 
 
 class Resolver:
@@ -136,8 +136,11 @@ class Resolver:
         try:
             found = resources.locate(ref, base, scope, dynamic)
         except Unknown as unknown:
-            resources.add(self._retrieve(unknown.uri, ref, doc, at))
-            found = resources.locate(ref, base, scope, dynamic)
+            resources.add(self._retrieve(unknown.uri, ref, doc, at), unknown.uri)
+            try:
+                found = resources.locate(ref, base, scope, dynamic)
+            except Unknown as still:
+                raise self._undeclared(ref, still.uri, doc, at) from None
         if found is None:
             raise self.error(f"$ref {ref!r} points at nothing", doc, at)
         self._located[key] = found
@@ -163,8 +166,11 @@ class Resolver:
             return self._external(os.path.relpath(path, doc.base.resolve()) if doc.base else uri, doc, at)
         if urlsplit(uri).scheme.lower() in REMOTE_SCHEMES and self.root.limits.allow_remote_refs:
             return self._remote(uri, doc, at)
-        raise self.error(f"$ref {ref!r}: no schema of the spec declares {uri!r} as its $id (schemas are not "
-                         "fetched by their $id; remote references only with --allow-remote-refs)", doc, at)
+        raise self._undeclared(ref, uri, doc, at)
+
+    def _undeclared(self, ref: str, uri: str, doc: Document, at: str) -> InputError:
+        return self.error(f"$ref {ref!r}: no schema of the spec declares {uri!r} as its $id (schemas are not "
+                          "fetched by their $id; remote references only with --allow-remote-refs)", doc, at)
 
     def scope(self, doc: Document, pointer: str) -> tuple[str, ...]:
         """The resources around a place of a 2020-12 document (their URIs, outermost first): the dynamic scope

@@ -146,24 +146,26 @@ class Resources:
         #: whether a document added writes a `$dynamicRef`
         self.dynamic = False
 
-    def add(self, doc: Document) -> None:
+    def add(self, doc: Document, retrieved_as: str | None = None) -> None:
         """Register a document and the schema resources and anchors it declares (once: a spec asks for each of
-        its refs)."""
-        if id(doc) in self._added:
+        its refs); one read for a reference to another URI (under a 3.2 document's `$self`) is known by that URI
+        too, and its own references resolve against it."""
+        first = id(doc) not in self._added
+        uris = [*([retrieved_as] if retrieved_as else []), *([document_uri(doc)] if first else [])]
+        new = [uri for uri in dict.fromkeys(uris) if uri not in self.documents]
+        if new:
+            resource = referencing.Resource.from_contents(doc.data, default_specification=_specification(doc))
+            self.registry = self.registry.with_resources((uri, resource) for uri in new).crawl()
+            self.documents.update((uri, doc) for uri in new)
+        if not first:
             return
         self._added.add(id(doc))
-        uri = document_uri(doc)
-        if uri in self.documents:
-            return
-        self.documents[uri] = doc
-        resource = referencing.Resource.from_contents(doc.data, default_specification=_specification(doc))
-        self.registry = self.registry.with_resource(uri, resource).crawl()
         self._index(doc)
         for known in self.registry:
             contents = self.registry[known].contents
             if isinstance(contents, dict) and id(contents) in self._places:
                 self._bases.setdefault(id(contents), known)
-        self._bases[id(doc.data)] = uri
+        self._bases[id(doc.data)] = uris[0]
 
     def _index(self, doc: Document) -> None:
         pending: list[tuple[Any, str]] = [(doc.data, "")]
