@@ -187,9 +187,17 @@ def test_an_anchor_no_schema_declares_points_at_nothing(tmp_path: Path) -> None:
     assert stderr == f"specdiff: error: {tmp_path / 'old.yaml'}:12:15: $ref '#cat' points at nothing\n"
 
 
-def test_a_file_uri_outside_the_spec_folder_is_refused(tmp_path: Path) -> None:
-    """An absolute `file:` URI is a base like any other, and the file it names is still confined."""
+def test_a_file_url_is_refused_as_in_any_document(tmp_path: Path) -> None:
     spec = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "file:///etc/hostname"})
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert "'file:///etc/hostname' refused: only http and https" in stderr and stderr.count("\n") == 1
+
+
+def test_an_id_that_moves_the_base_out_of_the_folder_reads_nothing_there(tmp_path: Path) -> None:
+    """`$id: file:///etc/` makes `hostname` mean /etc/hostname: the file is still confined to the spec's folder."""
+    spec = _api({"Etc": {"$id": "file:///etc/", "properties": {"host": {"$ref": "hostname"}}}},
+                {"$ref": "#/components/schemas/Etc"})
     code, _, stderr = _run(tmp_path, spec, spec)
     assert code == 2
     assert "leaves the spec's folder (refused)" in stderr and stderr.count("\n") == 1

@@ -127,6 +127,8 @@ class Resolver:
         looked up again."""
         from specdiff.graph.refs2020 import Unknown
 
+        if urlsplit(ref).scheme.lower() == "file":  # a base may be a file's URI; a written `file:` URL is refused
+            raise self.error(f"$ref {ref!r} refused: only http and https addresses can be fetched", doc, at)
         resources = self._resources_with(doc)
         base = resources.base(doc, at)
         key = (ref, base, scope, dynamic)
