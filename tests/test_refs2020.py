@@ -376,3 +376,27 @@ def test_without_self_the_same_uri_is_no_schema_of_the_spec(tmp_path: Path) -> N
     plain = replace(doc, data={key: value for key, value in doc.data.items() if key != "$self"})
     with pytest.raises(InputError, match="no schema of the spec declares 'https://example.com/api/schemas/tag'"):
         run(plain, plain)
+
+
+# -- which keywords are keywords: the 2020-12 metaschema ----------------------------------------------------------
+def test_keywords_that_only_name_or_hold_schemas_change_nothing_in_3_1(tmp_path: Path) -> None:
+    """`$comment`, `$vocabulary` and an unused `$defs` entry added, in a 3.1 document that declares no identifier."""
+    old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"})
+    new = _api({"Pet": _pet(**{"$comment": "kept in step with the store", "$vocabulary": {},
+                               "$defs": {"Legacy": {"type": "string"}}})}, {"$ref": "#/components/schemas/Pet"})
+    assert _found(tmp_path, old, new) == []
+
+
+def test_a_dialect_change_is_still_reported(tmp_path: Path) -> None:
+    """The near miss: `$schema` changes what every keyword of the schema means, so it is not one of them."""
+    old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"})
+    new = _api({"Pet": _pet(**{"$schema": "http://json-schema.org/draft-07/schema#"})},
+               {"$ref": "#/components/schemas/Pet"})
+    assert _found(tmp_path, old, new) == [("specdiff.unclassified", "/components/schemas/Pet/$schema")]
+
+
+def test_in_3_0_those_keywords_are_data_as_before(tmp_path: Path) -> None:
+    old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"}, version="3.0.3")
+    new = _api({"Pet": _pet(**{"$comment": "kept in step with the store"})}, {"$ref": "#/components/schemas/Pet"},
+               version="3.0.3")
+    assert _found(tmp_path, old, new) == [("specdiff.unclassified", "/components/schemas/Pet/$comment")]

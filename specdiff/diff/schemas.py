@@ -38,6 +38,7 @@ from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
+from specdiff.graph.refs import MODERN
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -236,7 +237,7 @@ class SchemaDiffer:
     def _handles(self, old: Side, new: Side) -> frozenset[str]:
         """The keywords compared here: in 2020-12 documents, those naming schemas too (graph.refs2020), which
         change nothing where no reference reads them and are read through the references that do."""
-        if self.old_normal.resolver.modern(old.document) or self.new_normal.resolver.modern(new.document):
+        if old.document.dialect in MODERN or new.document.dialect in MODERN:
             from specdiff.graph.refs2020 import naming_keywords
 
             return HANDLES | naming_keywords() | {"$dynamicRef"}

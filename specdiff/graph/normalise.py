@@ -18,7 +18,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from specdiff.graph.refs import Resolver
+from specdiff.graph.refs import MODERN, Resolver
 from specdiff.load.document import Document
 
 Schema = dict[str, Any]
@@ -118,7 +118,7 @@ class Normaliser:
         while reference is not None:
             keyword, ref = reference
             modern = self.resolver.modern(doc)
-            extra = siblings(schema, modern)
+            extra = siblings(schema, doc.dialect in MODERN)
             if keyword == "$dynamicRef":
                 extra.pop("$dynamicRef", None)
             if extra:
@@ -272,8 +272,8 @@ class Generics:
 
 
 def siblings(schema: Schema, modern: bool = False) -> Schema:
-    """What a schema that holds a `$ref` says beside it, annotations left out; in a 2020-12 document (`modern`),
-    the keywords that only name or hold schemas too (`$id`, `$anchor`, `$defs`)."""
+    """What a schema that holds a `$ref` says beside it, annotations left out; in a 2020-12 document (`modern`:
+    OpenAPI 3.1 and later), the keywords that only name or hold schemas too (`$id`, `$anchor`, `$defs`)."""
     if modern:
         from specdiff.graph.refs2020 import naming_keywords
 
