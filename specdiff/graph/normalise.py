@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from specdiff.graph.refs import MODERN, Resolver
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
 
 Schema = dict[str, Any]
 
@@ -245,7 +246,7 @@ class Generics:
             return [self._copy(item, f"{below}/{i}", places, scope) for i, item in enumerate(node)]
         if not isinstance(node, dict):
             return node
-        copy = {key: self._copy(value, below + "/" + key.replace("~", "~0").replace("/", "~1"), places, scope)
+        copy = {key: self._copy(value, below + join_pointer((key,)), places, scope)
                 for key, value in node.items()}
         self._scopes[id(copy)] = scope
         if below in places:
@@ -263,7 +264,7 @@ class Generics:
                 if isinstance(node, dict):
                     if isinstance(node.get("$dynamicRef"), str):
                         found.append((below, node["$dynamicRef"]))
-                    pending.extend((value, below + "/" + key.replace("~", "~0").replace("/", "~1"))
+                    pending.extend((value, below + join_pointer((key,)))
                                    for key, value in node.items() if isinstance(value, (dict, list)))
                 elif isinstance(node, list):
                     pending.extend((value, f"{below}/{i}") for i, value in enumerate(node))

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urldefrag, urljoin, urlsplit
+from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 
 import referencing
 import referencing.exceptions
@@ -25,6 +25,7 @@ import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from specdiff.load.document import REMOTE_SCHEMES, Document
+from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
 
 #: the keywords that give a document identifiers its references resolve against
 IDENTIFIERS = frozenset({"$id", "$anchor", "$dynamicAnchor", "$dynamicRef"})
@@ -176,7 +177,7 @@ class Resources:
                 places.setdefault(id(node), (doc, pointer))
                 if "$dynamicRef" in node:
                     self.dynamic = True
-                pending.extend((value, pointer + "/" + _escape(key)) for key, value in node.items()
+                pending.extend((value, pointer + join_pointer((key,))) for key, value in node.items()
                                if isinstance(value, (dict, list)))
             else:
                 pending.extend((value, f"{pointer}/{i}") for i, value in enumerate(node)
@@ -193,12 +194,11 @@ class Resources:
             return known
         node: Any = doc.data
         scope = [self._bases[id(node)]]
-        for token in pointer.lstrip("/").split("/") if pointer else ():
-            token = token.replace("~1", "/").replace("~0", "~")
+        for token in split_pointer(pointer):
             if isinstance(node, dict):
                 node = node.get(token)
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
+            elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
+                node = node[index]
             else:
                 break
             uri = self._bases.get(id(node))
@@ -231,7 +231,7 @@ class Resources:
         home = self._places.get(id(resource.contents))
         if home is None or not fragment.startswith("/"):
             return None
-        return home[0], home[1] + fragment
+        return home[0], home[1] + unquote(fragment)
 
 
 class Unknown(Exception):
@@ -240,8 +240,4 @@ class Unknown(Exception):
     def __init__(self, uri: str) -> None:
         super().__init__(uri)
         self.uri = uri
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
