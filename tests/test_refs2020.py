@@ -400,3 +400,30 @@ def test_in_3_0_those_keywords_are_data_as_before(tmp_path: Path) -> None:
     new = _api({"Pet": _pet(**{"$comment": "kept in step with the store"})}, {"$ref": "#/components/schemas/Pet"},
                version="3.0.3")
     assert _found(tmp_path, old, new) == [("specdiff.unclassified", "/components/schemas/Pet/$comment")]
+
+
+def test_wrong_typed_naming_keywords_name_nothing(tmp_path: Path) -> None:
+    """`$id: 5`, `$anchor: [pet]`, `$defs: none` beside real identifiers: they name and hold nothing, and the
+    rest of the document resolves and compares as ever."""
+    def spec(kind: str) -> dict[str, Any]:
+        return _api({"Pet": _pet(kind, **{"$anchor": "pet", "$defs": "none"}),
+                     "Odd": {"$id": 5, "$anchor": ["pet"], "type": "string"}}, {"$ref": "#pet"})
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_a_wrong_typed_dialect_is_a_one_line_error(tmp_path: Path) -> None:
+    spec = _api({"Pet": _pet(**{"$anchor": "pet", "$schema": 7})}, {"$ref": "#pet"})
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert stderr.startswith(f"specdiff: error: {tmp_path / 'old.yaml'}: the schemas cannot be read as the JSON "
+                             "Schema dialects they name") and stderr.count("\n") == 1
+
+
+def test_a_pointer_through_a_plain_value_points_at_nothing(tmp_path: Path) -> None:
+    spec = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "#/components/schemas/Pet/type/x"})
+    code, _, stderr = _run(tmp_path, spec, spec)
+    assert code == 2
+    assert stderr == (f"specdiff: error: {tmp_path / 'old.yaml'}:12:15: $ref '#/components/schemas/Pet/type/x' "
+                      "points at nothing\n")

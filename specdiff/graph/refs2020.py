@@ -24,6 +24,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
+from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
 from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
 
@@ -91,13 +92,21 @@ def _specification(doc: Document) -> referencing.Specification[Any]:
         return dialect
 
     def id_of(contents: Any) -> str | None:
-        return None if contents is data else dialect.id_of(contents)
+        found = None if contents is data or not isinstance(contents, dict) else dialect.id_of(contents)
+        return found if isinstance(found, str) else None  # a wrong-typed `$id` names nothing
 
     def subresources_of(contents: Any) -> Any:
-        return _schemas_of(data) if contents is data else dialect.subresources_of(contents)
+        if contents is data:
+            return _schemas_of(data)
+        try:  # a wrong-typed keyword (`$defs: x`) holds no schema, as the differ reads it
+            return [each for each in dialect.subresources_of(contents) if isinstance(each, (dict, bool))]
+        except (AttributeError, TypeError):
+            return []
 
     def anchors_in(_: Any, contents: Any) -> Any:
-        return () if contents is data else dialect.anchors_in(contents)
+        if contents is data or not isinstance(contents, dict):
+            return ()
+        return [anchor for anchor in dialect.anchors_in(contents) if isinstance(anchor.name, str)]
 
     # (referencing's attrs classes take their fields as keywords; mypy's attrs plugin does not see them)
     return referencing.Specification(  # type: ignore[call-arg]
@@ -156,7 +165,11 @@ class Resources:
         new = [uri for uri in dict.fromkeys(uris) if uri not in self.documents]
         if new:
             resource = referencing.Resource.from_contents(doc.data, default_specification=_specification(doc))
-            self.registry = self.registry.with_resources((uri, resource) for uri in new).crawl()
+            try:
+                self.registry = self.registry.with_resources((uri, resource) for uri in new).crawl()
+            except (AttributeError, TypeError) as err:  # a schema naming another dialect, read by its rules
+                raise InputError(f"the schemas cannot be read as the JSON Schema dialects they name ({err})",
+                                 file=doc.name) from None
             self.documents.update((uri, doc) for uri in new)
         if not first:
             return
@@ -223,8 +236,8 @@ class Resources:
             if dynamic:
                 resolver = resolver.lookup(base).resolver
             contents = resolver.lookup(uri + ("#" + fragment if fragment else "")).contents
-        except referencing.exceptions.Unresolvable:
-            return None
+        except (referencing.exceptions.Unresolvable, TypeError, ValueError):  # (a pointer through a string, or a
+            return None  # list's token that is no index)
         found = self._places.get(id(contents)) if isinstance(contents, dict) else None
         if found is not None:
             return found
