@@ -427,3 +427,13 @@ def test_a_pointer_through_a_plain_value_points_at_nothing(tmp_path: Path) -> No
     assert code == 2
     assert stderr == (f"specdiff: error: {tmp_path / 'old.yaml'}:12:15: $ref '#/components/schemas/Pet/type/x' "
                       "points at nothing\n")
+
+
+def test_a_schema_dialect_written_on_the_document_itself_does_not_make_it_a_schema(tmp_path: Path) -> None:
+    """`$schema` is no field of an OpenAPI document: its schemas are still found where OpenAPI holds them."""
+    def spec(kind: str) -> dict[str, Any]:
+        return {**_api({"Pet": _pet(kind, **{"$anchor": "pet"})}, {"$ref": "#pet"}),
+                "$schema": "https://json-schema.org/draft/2020-12/schema"}
+
+    assert _found(tmp_path, spec("string"), spec("integer")) == [
+        ("schema.type-changed", "/components/schemas/Pet/properties/name")]

@@ -88,7 +88,7 @@ def _specification(doc: Document) -> referencing.Specification[Any]:
     dialect_id = data.get("jsonSchemaDialect") if isinstance(data, dict) else None
     dialect = referencing.jsonschema.specification_with(
         dialect_id if isinstance(dialect_id, str) else "", default=referencing.jsonschema.DRAFT202012)
-    if not (isinstance(data, dict) and "openapi" in data):
+    if not _is_openapi(data):
         return dialect
 
     def id_of(contents: Any) -> str | None:
@@ -136,6 +136,10 @@ def _schemas_of(data: dict[str, Any]) -> Iterator[Any]:
                     pending.append(value)
 
 
+def _is_openapi(data: Any) -> bool:
+    return isinstance(data, dict) and "openapi" in data
+
+
 def _version(data: dict[str, Any]) -> str:
     return str(data.get("openapi", ""))
 
@@ -164,8 +168,10 @@ class Resources:
         uris = [*([retrieved_as] if retrieved_as else []), *([document_uri(doc)] if first else [])]
         new = [uri for uri in dict.fromkeys(uris) if uri not in self.documents]
         if new:
-            resource = referencing.Resource.from_contents(doc.data, default_specification=_specification(doc))
             try:
+                specification = _specification(doc)  # (an OpenAPI document is read as one whatever it writes)
+                resource = (specification.create_resource(doc.data) if _is_openapi(doc.data)
+                            else referencing.Resource.from_contents(doc.data, default_specification=specification))
                 self.registry = self.registry.with_resources((uri, resource) for uri in new).crawl()
             except (AttributeError, TypeError) as err:  # a schema naming another dialect, read by its rules
                 raise InputError(f"the schemas cannot be read as the JSON Schema dialects they name ({err})",
@@ -236,8 +242,8 @@ class Resources:
             if dynamic:
                 resolver = resolver.lookup(base).resolver
             contents = resolver.lookup(uri + ("#" + fragment if fragment else "")).contents
-        except (referencing.exceptions.Unresolvable, TypeError, ValueError):  # (a pointer through a string, or a
-            return None  # list's token that is no index)
+        except (referencing.exceptions.Unresolvable, AttributeError, TypeError, ValueError):
+            return None  # (also a pointer through a plain value, a list's token that is no index)
         found = self._places.get(id(contents)) if isinstance(contents, dict) else None
         if found is not None:
             return found
