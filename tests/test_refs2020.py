@@ -20,6 +20,7 @@ from specdiff.errors import InputError
 from specdiff.load import Document, load
 from specdiff.pipeline import run
 from tests.test_budgets import run_specdiff
+from tests.test_lazy_imports import _compare, _imported_after
 
 
 def _api(schemas: dict[str, Any], body: dict[str, Any], version: str = "3.1.0", **top: Any) -> dict[str, Any]:
@@ -437,3 +438,16 @@ def test_a_schema_dialect_written_on_the_document_itself_does_not_make_it_a_sche
 
     assert _found(tmp_path, spec("string"), spec("integer")) == [
         ("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_referencing_is_loaded_only_for_documents_that_declare_identifiers(tmp_path: Path) -> None:
+    """Start-up is most of a small comparison's time: a 3.1 pair resolving pointers alone does without it."""
+    plain = _api({"Pet": _pet(**{"$comment": "no identifier"})}, {"$ref": "#/components/schemas/Pet"})
+    anchored = _api({"Pet": _pet(**{"$anchor": "pet"})}, {"$ref": "#pet"})
+    loaded = {}
+    for name, spec in (("plain", plain), ("anchored", anchored)):
+        (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+        path = tmp_path / f"{name}.yaml"
+        loaded[name] = _imported_after(_compare(path, path), tmp_path)
+    assert "referencing" not in loaded["plain"] and "jsonschema_specifications" not in loaded["plain"]
+    assert "referencing" in loaded["anchored"]

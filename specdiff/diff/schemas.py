@@ -38,7 +38,7 @@ from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
-from specdiff.graph.refs import MODERN
+from specdiff.graph.refs import MODERN, naming_keywords
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -238,8 +238,6 @@ class SchemaDiffer:
         """The keywords compared here: in 2020-12 documents, those naming schemas too (graph.refs2020), which
         change nothing where no reference reads them and are read through the references that do."""
         if old.document.dialect in MODERN or new.document.dialect in MODERN:
-            from specdiff.graph.refs2020 import naming_keywords
-
             return HANDLES | naming_keywords() | {"$dynamicRef"}
         return HANDLES
 

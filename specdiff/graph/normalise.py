@@ -18,7 +18,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from specdiff.graph.refs import MODERN, Resolver
+from specdiff.graph.refs import MODERN, Resolver, naming_keywords
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
@@ -276,8 +276,6 @@ def siblings(schema: Schema, modern: bool = False) -> Schema:
     """What a schema that holds a `$ref` says beside it, annotations left out; in a 2020-12 document (`modern`:
     OpenAPI 3.1 and later), the keywords that only name or hold schemas too (`$id`, `$anchor`, `$defs`)."""
     if modern:
-        from specdiff.graph.refs2020 import naming_keywords
-
         return {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in naming_keywords()}
     return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
 

@@ -10,7 +10,10 @@ that comes back to where it started without reaching a schema is an input error,
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -28,6 +31,39 @@ if TYPE_CHECKING:
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
 #: the dialects whose schemas are JSON Schema 2020-12 (or name their own dialect)
 MODERN = ("openapi-3.1", "openapi-3.2")
+#: the keywords that give a document identifiers its references resolve against
+IDENTIFIERS = frozenset({"$id", "$anchor", "$dynamicAnchor", "$dynamicRef"})
+
+
+def declares_identifiers(data: Any) -> bool:
+    """Whether any mapping of a document writes an identifier (one pass, stopping at the first)."""
+    if isinstance(data, dict) and isinstance(data.get("$self"), str) and str(data.get("openapi", "")).startswith("3.2"):
+        return True
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if not IDENTIFIERS.isdisjoint(node):
+                return True
+            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            pending.extend(value for value in node if isinstance(value, (dict, list)))
+    return False
+
+
+@cache
+def naming_keywords() -> frozenset[str]:
+    """The keywords of the 2020-12 core vocabulary that name schemas or hold them (`$id`, `$anchor`,
+    `$dynamicAnchor`, `$defs`, `$comment`, `$vocabulary`), read from python-jsonschema's copy of its metaschema:
+    they constrain no value, so beside a `$ref` they are not laid over its target, and their own changes show
+    only where a reference reads them. `$ref` and `$dynamicRef` are followed; `$schema` changes what every
+    keyword means, so it stays compared. (The file is read without importing its package, which builds a
+    registry of every metaschema: most 3.1 comparisons need no more than this list.)"""
+    found = importlib.util.find_spec("jsonschema_specifications")
+    assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
+    core = Path(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
+    return frozenset(json.loads(core.read_text(encoding="utf-8"))["properties"]) - {"$ref", "$dynamicRef",
+                                                                                   "$schema"}
 
 
 class Resolver:
@@ -56,12 +92,7 @@ class Resolver:
         refers to) that declares identifiers. The others resolve a ref the same wherever it is written."""
         known = self._modern.get(id(doc))
         if known is None:
-            if doc.dialect in MODERN:
-                from specdiff.graph.refs2020 import declares_identifiers
-
-                known = declares_identifiers(doc.data)
-            else:
-                known = False
+            known = doc.dialect in MODERN and declares_identifiers(doc.data)
             self._modern[id(doc)] = known
         return known
 

@@ -14,7 +14,6 @@ declares is an input error.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
@@ -22,14 +21,11 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
-from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
 from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
 
-#: the keywords that give a document identifiers its references resolve against
-IDENTIFIERS = frozenset({"$id", "$anchor", "$dynamicAnchor", "$dynamicRef"})
 #: where an OpenAPI document holds schemas outside other schemas (3.2 adds `itemSchema` to media types)
 _SCHEMA_KEYS = frozenset({"schema", "itemSchema"})
 #: values that hold examples or vendor data, never schemas
@@ -37,32 +33,6 @@ _NOT_OPENAPI = frozenset({"example", "examples", "default", "enum", "const"})
 
 #: (document, pointer) of a target
 Place = tuple[Document, str]
-
-
-@cache
-def naming_keywords() -> frozenset[str]:
-    """The keywords of the 2020-12 core vocabulary, read from its metaschema, that name schemas or hold them
-    (`$id`, `$anchor`, `$dynamicAnchor`, `$defs`, `$comment`, `$vocabulary`): they constrain no value, so beside a
-    `$ref` they are not laid over its target, and their own changes show only where a reference reads them.
-    `$ref` and `$dynamicRef` are followed; `$schema` changes what every keyword means, so it stays compared."""
-    core = METASCHEMAS.contents("https://json-schema.org/draft/2020-12/meta/core")
-    return frozenset(core["properties"]) - {"$ref", "$dynamicRef", "$schema"}
-
-
-def declares_identifiers(data: Any) -> bool:
-    """Whether any mapping of a document writes an identifier (one pass, stopping at the first)."""
-    if isinstance(data, dict) and isinstance(data.get("$self"), str) and _version(data).startswith("3.2"):
-        return True
-    pending = [data]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            if not IDENTIFIERS.isdisjoint(node):
-                return True
-            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
-        elif isinstance(node, list):
-            pending.extend(value for value in node if isinstance(value, (dict, list)))
-    return False
 
 
 def file_uri(doc: Document) -> str | None:
@@ -141,7 +111,7 @@ def _is_openapi(data: Any) -> bool:
 
 
 def _version(data: dict[str, Any]) -> str:
-    return str(data.get("openapi", ""))
+    return str(data.get("openapi", ""))  # (graph.refs reads it the same way)
 
 
 class Resources:
