@@ -451,3 +451,23 @@ def test_referencing_is_loaded_only_for_documents_that_declare_identifiers(tmp_p
         loaded[name] = _imported_after(_compare(path, path), tmp_path)
     assert "referencing" not in loaded["plain"] and "jsonschema_specifications" not in loaded["plain"]
     assert "referencing" in loaded["anchored"]
+
+
+def test_a_changed_binding_is_reported_at_each_use_of_the_generic_folded_as_one(tmp_path: Path) -> None:
+    """A page generic uses its item twice (`items[]` and `first`); PetPage binds the item to a pet whose name
+    changed type: one change, at both places the generic reads it."""
+    def spec(kind: str) -> dict[str, Any]:
+        page = {"$id": "https://example.com/page", "type": "object",
+                "properties": {"items": {"type": "array", "items": {"$dynamicRef": "#item"}},
+                               "first": {"$dynamicRef": "#item"}},
+                "$defs": {"anything": {"$dynamicAnchor": "item"}}}
+        pets = {"$id": "https://example.com/pets", "$ref": "page",
+                "$defs": {"pet": {"$dynamicAnchor": "item", "type": "object",
+                                  "properties": {"name": {"type": kind}}}}}
+        return _api({"Page": page, "PetPage": pets}, {"$ref": "https://example.com/pets"})
+
+    code, report, stderr = _run(tmp_path, spec("string"), spec("integer"))
+    assert code == 1, stderr
+    assert [(f["rule"], f["pointer"], [m["location"]["label"] for m in f["members"]]) for f in report["findings"]] == [
+        ("schema.type-changed", "/components/schemas/PetPage/$defs/pet/properties/name",
+         ["PetPage.first.name", "PetPage.items[].name"])]

@@ -86,7 +86,7 @@ class SchemaDiffer:
             old.normal.resolver.writes_dynamic_refs() or new.normal.resolver.writes_dynamic_refs())
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
-        self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
+        self._followed: set[tuple[Hashable, ...]] = set()
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
@@ -157,7 +157,9 @@ class SchemaDiffer:
                 return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
-        key = (o.identity, n.identity, where.direction, where.context.stability)
+        key: tuple[Hashable, ...] = (o.identity, n.identity, where.direction, where.context.stability)
+        if o.generic or n.generic:  # a generic's binding, reported at each use and folded by group (its place)
+            key = (*key, where.context.schema, where.context.field)
         if key not in self._followed:
             self._followed.add(key)
             self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)

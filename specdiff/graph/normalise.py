@@ -49,6 +49,8 @@ class Node:
     #: reached through `$ref`s with nothing but annotations beside them, reading as written (no generic bound):
     #: a place a named pair holding it compares
     bare: bool = False
+    #: reached through a `$dynamicRef`: what it is depends on the path to it, so each use is compared where it is
+    generic: bool = False
 
 
 class Normaliser:
@@ -155,7 +157,7 @@ class Normaliser:
         if laid:
             identity = (identity, canonical(laid))
         return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside,
-                    not (laid or binding or dynamic))
+                    not (laid or binding or dynamic), dynamic)
 
     @property
     def generics(self) -> Generics:
