@@ -471,3 +471,17 @@ def test_a_changed_binding_is_reported_at_each_use_of_the_generic_folded_as_one(
     assert [(f["rule"], f["pointer"], [m["location"]["label"] for m in f["members"]]) for f in report["findings"]] == [
         ("schema.type-changed", "/components/schemas/PetPage/$defs/pet/properties/name",
          ["PetPage.first.name", "PetPage.items[].name"])]
+
+
+def test_dynamic_refs_that_fan_out_compare_each_pair_once(tmp_path: Path) -> None:
+    """Six levels of ten properties, each a `$dynamicRef` to the next level's anchor: a million paths to the
+    leaves, each leaf changed found once, under the hang guard and the memory cap."""
+    def make(kind: str) -> dict[str, Any]:
+        levels: dict[str, Any] = {f"L{n}": {"$dynamicAnchor": f"l{n}", "type": "object", "properties": {
+            f"p{i}": {"$dynamicRef": f"#l{n + 1}"} for i in range(10)}} for n in range(1, 6)}
+        levels["L6"] = {"$dynamicAnchor": "l6", "type": "object",
+                        "properties": {f"p{i}": {"type": kind} for i in range(10)}}
+        return _api(levels, {"$ref": "#/components/schemas/L1"})
+
+    assert sorted(_pointers(_bounded(tmp_path, make))) == [
+        ("schema.type-changed", f"/components/schemas/L6/properties/p{i}") for i in range(10)]

@@ -49,7 +49,8 @@ class Node:
     #: reached through `$ref`s with nothing but annotations beside them, reading as written (no generic bound):
     #: a place a named pair holding it compares
     bare: bool = False
-    #: reached through a `$dynamicRef`: what it is depends on the path to it, so each use is compared where it is
+    #: reached through a `$dynamicRef` of a generic bound by the scope that uses it: each use is compared where it
+    #: is (one level: what the binding holds is compared once, as any schema)
     generic: bool = False
 
 
@@ -116,7 +117,7 @@ class Normaliser:
         named: str | None = None
         beside: Schema | None = None
         binding: tuple[Hashable, ...] = ()
-        dynamic = False
+        dynamic = generic = False
         met: set[tuple[int, str, int]] = set()  # places a chain through `$dynamicRef`s has reached
         while reference is not None:
             keyword, ref = reference
@@ -130,6 +131,7 @@ class Normaliser:
             unnamed = named is None
             if keyword == "$dynamicRef":
                 dynamic = True
+                generic = generic or self.generics.is_bound(schema)
                 if (id(doc), pointer, id(schema)) in met:
                     raise Resolver.error(f"$dynamicRef cycle with no schema in it, at {ref!r}", doc, at)
                 met.add((id(doc), pointer, id(schema)))
@@ -157,7 +159,7 @@ class Normaliser:
         if laid:
             identity = (identity, canonical(laid))
         return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside,
-                    not (laid or binding or dynamic), dynamic)
+                    not (laid or binding or dynamic), generic)
 
     @property
     def generics(self) -> Generics:
@@ -208,6 +210,10 @@ class Generics:
         if bound is not None:
             return bound
         return self.resolver.dynamic(ref, doc, at, self.scope(schema, pointer, doc))
+
+    def is_bound(self, schema: Schema) -> bool:
+        """Whether a `$dynamicRef` holder is one of a generic bound by the scope that reached it."""
+        return id(schema) in self._bound
 
     def binding_of(self, copy: Schema) -> tuple[Hashable, ...]:
         return self._bindings[id(copy)]
