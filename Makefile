@@ -24,9 +24,12 @@ $(STAMP): pyproject.toml $(LOCK)
 setup: $(STAMP)
 
 # Refresh the lock after changing dependencies in pyproject.toml (or to take newer releases): commit both together.
+# requirements.txt, what the GitHub action installs, is the run-time part of it (tests/runtime_lock.py).
 lock: setup
 	$(BIN)/pip-compile --quiet --upgrade --extra dev --all-build-deps --generate-hashes --allow-unsafe --strip-extras \
 	  --no-emit-index-url --no-emit-find-links --output-file $(LOCK) pyproject.toml
+	$(PIP) install --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python tests/runtime_lock.py
 
 demo: setup
 	@echo "\$$ specdiff $(DEMO_OLD) $(DEMO_NEW)"

@@ -600,7 +600,8 @@ def _how_to_accept(target: str, blocked: list[str]) -> str:
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Markdown report to post.")
 @click.option("--error", "error_file", type=click.Path(dir_okay=False),
               help="specdiff's error output: post that the comparison failed, and why.")
-@click.option("--print", "print_only", is_flag=True, help="Print the comment instead of posting it.")
+@click.option("--print", "print_only", is_flag=True,
+              help="Print the comment, marker included, exactly as it would be posted, instead of posting it.")
 def github_comment(spec: str, report_file: str | None, error_file: str | None, print_only: bool) -> None:
     """Post or update the pull request's comment for SPEC (the GitHub action's last step).
 
@@ -622,7 +623,7 @@ def github_comment(spec: str, report_file: str | None, error_file: str | None, p
             raise click.UsageError("give one of --report and --error")
         body = read(report_file, 1 << 20) if report_file else pull_request.failure_report(read(error_file or "", 2000))
         if print_only:
-            click.echo(body, nl=False)
+            click.echo(pull_request.comment(spec, body), nl=False)
             return EXIT_OK
         api = pull_request.Api(os.environ.get("GITHUB_API_URL", "https://api.github.com"),
                                os.environ.get("GITHUB_TOKEN", ""))

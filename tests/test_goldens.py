@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from excerpts import excerpts, refreshed
+from runtime_lock import RUNTIME_LOCK, runtime_lock
 
 from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, rules_root
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
@@ -101,6 +102,14 @@ def test_explain_documents_every_card(rule_id: str) -> None:
         assert lines[lines.index(heading) + 1].startswith("  "), f"{rule_id}: empty {heading!r} section"
     if rule_id != "specdiff.unclassified":  # the fallback has no case of its own: it fires on what nothing claims
         assert any(line.startswith("Test case: ") for line in lines), f"{rule_id}: no case that fires"
+
+
+def test_the_actions_lock_is_cut_from_the_projects_lock() -> None:
+    """requirements.txt (what action.yml installs) pins exactly the lock's versions and hashes."""
+    text = RUNTIME_LOCK.read_text(encoding="utf-8")
+    assert text == runtime_lock(), "requirements.txt is out of date: run `python tests/runtime_lock.py` (make lock)"
+    assert re.findall(r"^(click|pyyaml|setuptools)==", text, re.M) == ["click", "pyyaml", "setuptools"]
+    assert not re.search(r"^(pytest|mypy|ruff)==", text, re.M)
 
 
 def test_explain_an_unknown_rule_suggests_close_ids() -> None:
