@@ -132,6 +132,23 @@ def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
     assert len(golden.splitlines()) < 130 and golden.count("shardSelector") == 1
 
 
+def test_the_openapi_release_notes_example_matches_the_code() -> None:
+    """reports/examples/: the Museum API's notes from 1.0.0 to 1.2.1 that `make example-notes` writes, headed by
+    the spec's tags, as the provider's own documentation is."""
+    from conftest import corpus
+
+    museum = "openapi/museum-3.1/museum-"
+    old, new = corpus(f"{museum}2023-11-01-0624581.yaml"), corpus(f"{museum}2024-11-20-2770b2b.yaml")
+    relative = [os.path.relpath(path, ROOT) for path in (old, new)]
+    done = subprocess.run([sys.executable, "-m", "specdiff", *relative, "--no-config", "--today", _demo()["DEMO_TODAY"],
+                           "--format", "release-notes"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    golden = (REPORTS / "examples" / "museum-1.0.0-to-1.2.1.release-notes.md").read_text(encoding="utf-8")
+    assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
+    assert [line for line in golden.splitlines() if line.startswith("### ")][:3] == [
+        "### Events", "### General", "### Events"]
+
+
 @pytest.mark.parametrize("name", ["release-notes", "html"])
 def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The graph stage names each change's group/version, resource and kind on its context: rendered without
