@@ -19,6 +19,8 @@ from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -398,13 +400,19 @@ def guarded(job: Any) -> int:
               help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
                    "versions (v1.9 before v1.10).")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format: text, markdown, json, html; repeat for several (with --output-dir).")
+              help="Output format: text, markdown, json, html, release-notes (one section per release, newest "
+                   "first); repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding of any step is at or above this level.  [default: breaking, or the "
                    "config's]")
+@click.option("--summary", "summary_only", is_flag=True,
+              help="Only the table of steps by level, the trace (--trace) and the API versions by release: "
+                   "no section per step.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress on stderr (by default a line every few seconds when stderr is no terminal).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
 @click.option("--keep-going", is_flag=True,
@@ -419,10 +427,11 @@ def guarded(job: Any) -> int:
 @limit_options
 @today_option
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
-                    output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                    jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
-                    check_version: bool, choose: Choice, limits: Limits, today: date | None, config_file: str | None,
-                    no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+                        output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
+                        summary_only: bool, quiet: bool, jobs: int | None, keep_going: bool, trace: str | None,
+                        no_group: bool, include_docs: bool, check_version: bool, choose: Choice, limits: Limits,
+                        today: date | None, config_file: str | None, no_config: bool, select: tuple[str, ...],
+                        ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
@@ -453,7 +462,8 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
-        progress = _progress_line if sys.stderr.isatty() else None
+        terminal = sys.stderr.isatty()
+        progress: Callable[[int, int], None] | None = None if quiet else _progress_line if terminal else _ProgressLog()
         if workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
@@ -461,11 +471,13 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                 train = history(chosen, settings, pool, workers, keep_going, progress)
         else:
             train = history(chosen, settings, None, 1, keep_going, progress)
-        if progress is not None:
+        if progress is not None and terminal:
             click.echo("\r\033[K", err=True, nl=False)
+        if summary_only and "release-notes" in formats:
+            raise click.UsageError("--summary leaves out the steps, which are what --format release-notes shows")
         threshold = fail_on or config.fail_on or "breaking"
         for name in formats:
-            text = render_history(train, name)
+            text = render_history(train, name, steps=not summary_only)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
             else:
@@ -477,6 +489,27 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
 
 def _progress_line(done: int, total: int) -> None:
     click.echo(f"\r\033[Kspecdiff history: {done}/{total} steps compared", err=True, nl=False)
+
+
+#: seconds between two progress lines in a log (stderr is no terminal): a CI log shows the history is alive
+PROGRESS_EVERY = 5.0
+
+
+class _ProgressLog:
+    """Progress for a log: a plain line once PROGRESS_EVERY seconds have passed since the last (a short history
+    says nothing), rather than a line rewritten in place, which a log would keep as noise."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.last = self.clock()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            click.echo(f"specdiff history: {done}/{total} steps compared", err=True)
 
 
 def check_outputs(formats: tuple[str, ...], known: Any, output: str | None, output_dir: str | None) -> None:

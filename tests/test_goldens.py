@@ -149,6 +149,22 @@ def test_the_openapi_release_notes_example_matches_the_code() -> None:
         "### Events", "### General", "### Events"]
 
 
+def test_the_kubernetes_history_release_notes_example_matches_the_code() -> None:
+    """reports/examples/: the HTTPRoute CRD's notes over four releases that `make example-notes` writes, the
+    newest release first."""
+    from conftest import corpus
+
+    files = [corpus(f"crds/gateway-api/httproutes.standard.{v}.yaml") for v in ("v1.0.0", "v1.1.0", "v1.2.0", "v1.4.0")]
+    done = subprocess.run([sys.executable, "-m", "specdiff", "history", *(os.path.relpath(f, ROOT) for f in files),
+                           "--no-config", "--today", _demo()["DEMO_TODAY"], "--format", "release-notes"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    golden = (REPORTS / "examples" / "httproute-v1.0.0-to-v1.4.0.history.release-notes.md").read_text(encoding="utf-8")
+    assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
+    assert re.findall(r"^## (.*)$", golden, re.M) == ["v1.4.0 (from v1.2.0)", "v1.2.0 (from v1.1.0)",
+                                                      "v1.1.0 (from v1.0.0)"]
+
+
 @pytest.mark.parametrize("name", ["release-notes", "html"])
 def test_grouping_by_api_needs_only_the_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The graph stage names each change's group/version, resource and kind on its context: rendered without

@@ -35,16 +35,16 @@ _UNLISTED = {"schema.added", "info.version-changed"}
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    return "\n".join(notes(report, 1)).rstrip("\n") + "\n"
+    return "\n".join(notes(report, 1, f"Release notes: {_title(report)}", _between(report))).rstrip("\n") + "\n"
 
 
-def notes(report: Report, depth: int) -> list[str]:
-    """The lines of one release's notes, its heading at `depth` (1: a page of its own; a history's releases
-    go one level down)."""
+def notes(report: Report, depth: int, title: str, between: str) -> list[str]:
+    """The lines of one release's notes under `title` (markdown) at `depth` (1: a page of its own; a history's
+    releases go one level down), saying the changes are from `between` (`1.0.0 to 1.1.0`)."""
     listed = replace(report, findings=tuple(f for f in report.findings if f.rule not in _UNLISTED))
     level = "#" * depth
-    lines = [f"{level} Release notes: {_title(report)}", "",
-             _wrapped(f"Changes from {_between(report)}: "
+    lines = [f"{level} {title}", "",
+             _wrapped(f"Changes from {between}: "
                       + ", ".join(f"{n} {level}" for level, n in listed.summary().items()) + "."), ""]
     sections = grouped(listed)
     if not sections:
@@ -342,9 +342,15 @@ def _source(name: str) -> str:
     return code_span(name.rstrip("/").rpartition("/")[2] or name)
 
 
+def api_name(report: Report) -> str:
+    """The API's title as its spec gives it (escaped), else the newer file as a reader knows it."""
+    title = report.new.title or report.old.title
+    return escape(title) if title else _source(report.new.name)
+
+
 def _title(report: Report) -> str:
     old, new = report.old, report.new
-    name = escape(new.title or old.title or new.name)
+    name = api_name(report)
     if old.version and new.version and old.version != new.version:
         return f"{name} {escape(old.version)} → {escape(new.version)}"
     return name
