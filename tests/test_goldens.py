@@ -70,8 +70,11 @@ def test_reports_do_not_depend_on_the_process(fresh: dict[str, bytes], tmp_path:
 
 def test_readme_excerpts_are_current() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert excerpts(readme) == ["reports/specdiff.txt", "reports/specdiff.md", "reports/specdiff.github.txt",
-                                "reports/specdiff.release-notes.md"]
+    assert excerpts(readme) == ["reports/specdiff.release-notes.md", "reports/specdiff.txt", "reports/specdiff.md",
+                                "reports/specdiff.github.txt"]
+    first_screen = readme.split("\n## ", 1)[0]  # the release notes come right after `make demo` and `make test`
+    assert first_screen.index("make demo") < first_screen.index("make test") < first_screen.index(
+        "# Release notes: Frobber API v6 → v7")
     assert readme == refreshed(readme), "README.md quotes reports/ as it was: run `make reports`"
 
 
