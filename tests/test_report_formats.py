@@ -583,3 +583,17 @@ def test_release_notes_name_a_git_source_by_its_path_at_the_revision() -> None:
                     SourceInfo("../api/reference/openapi.json", "openapi-3.0"), "openapi", ())
     assert render(report, "release-notes").splitlines()[2] == (
         "Changes from `reference/openapi.json` at `3d6c3c4` to `openapi.json`: 0 breaking, 0 dangerous, 0 safe.")
+
+
+def test_a_rule_cards_code_reads_as_code_and_a_stray_backtick_as_text() -> None:
+    """Card titles and reasons mark code with backticks (`oneOf`): rendered, it is code, never a backtick."""
+    import cmarkgfm
+
+    from specdiff.report.markdown import escape
+    from specdiff.report.release_notes import prose
+
+    assert prose("`anyOf` alternative added") == "`anyOf` alternative added"
+    html = cmarkgfm.github_flavored_markdown_to_html(f"- *{prose('`anyOf` alternative added')}*, below")
+    assert "<em><code>anyOf</code> alternative added</em>" in html
+    assert prose("a ` b <i>") == escape("a ` b <i>")  # unpaired: all text
+    assert prose("x `<b>` y") == "x `<b>` y" and "<b>" not in cmarkgfm.github_flavored_markdown_to_html("x `<b>` y")

@@ -64,7 +64,7 @@ def notes(report: Report, depth: int, title: str, between: str) -> list[str]:
             lines += [f"{level}## {escape(_heading_title(heading, headings[heading]))}",
                       *(_wrapped(line) for line in _versioned(headings[heading]))]
         if said:
-            lines += ["", "Why:", *(_wrapped(f"- *{escape(title)}*: {prose(why)}") for title, why in said.values())]
+            lines += ["", "Why:", *(_wrapped(f"- *{prose(title)}*: {prose(why)}") for title, why in said.values())]
         lines.append("")
     return lines
 
@@ -229,7 +229,7 @@ def _line(findings: list[Finding], with_reason: bool, scoped: bool,
     first = findings[0]
     given = (said or {}).get(first.rule)
     given = given if given and given[1] == reason(first) else None  # at the section's end, under its title
-    rule = f" (*{escape(given[0])}*, below)" if given else ""
+    rule = f" (*{prose(given[0])}*, below)" if given else ""
     parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
     why = "Not classified yet: review it by hand." if is_unclassified(first) else \
         prose(reason(first)) if with_reason and not given else ""
