@@ -557,3 +557,24 @@ def test_the_sarif_workflow_fails_when_the_specs_cannot_be_compared(
     assert job.conclusion == "failure"
     assert job.outcomes[2:] == [("github/codeql-action/upload-sarif@v3", "skipped"),
                                 ("Fail on specdiff's verdict", "failure")]
+
+
+def test_the_recipe_for_other_ci_systems_fails_a_breaking_change(workspace: tuple[Path, str], tmp_path: Path,
+                                                                 action_bin: Path) -> None:
+    """The page's shell recipe, its commands run in order in a shallow clone as another CI system would run them:
+    the job fails (exit 1) on a breaking change, with the report written; a clean change passes."""
+    page = (ROOT / "docs" / "github-action.md").read_text(encoding="utf-8")
+    (script,) = re.findall(r"```sh\n(.*?)```", page, re.S)
+    work, base = workspace
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "GITHUB_"))}
+    env.update(PATH=f"{action_bin}{os.pathsep}{env['PATH']}", BASE_SHA=base, GIT_CONFIG_NOSYSTEM="1")
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "--noprofile", "--norc", "-e", "-c", script], cwd=work, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    done = run()
+    assert done.returncode == 1, done.stderr
+    assert "`schema.property.removed`" in (work / "report.md").read_text(encoding="utf-8")
+    shutil.copy(SPECS / "frob-old.yaml", work / "api" / "openapi.yaml")
+    assert run().returncode == 0
