@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from specdiff.load.parse import Limits
     from specdiff.records import Change, Context, Finding, History, Level, Report, SourceInfo, Step, Version
 
-__version__ = "0.1.0"
+from specdiff.version import __version__
+
 __all__ = ["compare", "history", "render", "Config", "Change", "Context", "Finding", "History", "Level", "Report",
            "SourceInfo", "Step", "Version", "__version__"]
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from specdiff import __version__
 from specdiff.records import Finding, History, Level, Step
 from specdiff.report import RenderOptions
 from specdiff.trace import Event
+from specdiff.version import __version__
 
 TIMELINE_FORMATS = ("text", "markdown", "json", "html", "release-notes")
 #: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
