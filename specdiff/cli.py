@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -463,14 +464,16 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                             trace)
         workers = min(jobs or default_jobs(), len(chosen) - 1)
         terminal = sys.stderr.isatty()
-        progress: Callable[[int, int], None] | None = None if quiet else _progress_line if terminal else _ProgressLog()
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
+        log = _ProgressLog(len(chosen) - 1) if not (quiet or terminal) else None
+        progress: Callable[[int, int], None] | None = None if quiet else _progress_line if terminal else log
+        with log or contextlib.nullcontext():
+            if workers > 1:
+                from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                train = history(chosen, settings, pool, workers, keep_going, progress)
-        else:
-            train = history(chosen, settings, None, 1, keep_going, progress)
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    train = history(chosen, settings, pool, workers, keep_going, progress)
+            else:
+                train = history(chosen, settings, None, 1, keep_going, progress)
         if progress is not None and terminal:
             click.echo("\r\033[K", err=True, nl=False)
         if summary_only and "release-notes" in formats:
@@ -496,20 +499,32 @@ PROGRESS_EVERY = 5.0
 
 
 class _ProgressLog:
-    """Progress for a log: a plain line once PROGRESS_EVERY seconds have passed since the last (a short history
-    says nothing), rather than a line rewritten in place, which a log would keep as noise."""
+    """Progress for a log (stderr is no terminal): while the history runs, a plain line every PROGRESS_EVERY
+    seconds with the steps compared so far (a shorter history says nothing), rather than a line rewritten in place,
+    which a log keeps as noise. Its own clock says it, so a history on a process pool, which hears of its steps
+    only as each run of them comes back, still shows it is alive."""
 
-    def __init__(self) -> None:
-        import time
+    def __init__(self, total: int) -> None:
+        import threading
 
-        self.clock = time.monotonic
-        self.last = self.clock()
+        self.done, self.total = 0, total
+        self.stopped = threading.Event()
+        self.beat = threading.Thread(target=self._beat, name="specdiff-progress", daemon=True)
+
+    def __enter__(self) -> _ProgressLog:
+        self.beat.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.beat.join()
 
     def __call__(self, done: int, total: int) -> None:
-        now = self.clock()
-        if now - self.last >= PROGRESS_EVERY:
-            self.last = now
-            click.echo(f"specdiff history: {done}/{total} steps compared", err=True)
+        self.done, self.total = done, total
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(PROGRESS_EVERY):
+            click.echo(f"specdiff history: {self.done}/{self.total} steps compared", err=True)
 
 
 def check_outputs(formats: tuple[str, ...], known: Any, output: str | None, output_dir: str | None) -> None:

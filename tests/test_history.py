@@ -606,11 +606,14 @@ def test_a_log_gets_a_plain_progress_line_every_few_seconds_and_quiet_silences_i
 
     code, _, stderr = history_cli(*series, "--jobs", "1")
     assert (code, stderr) == (1, "")  # a history shorter than the interval says nothing
-    monkeypatch.setattr(specdiff.cli, "PROGRESS_EVERY", 0.0)
-    code, _, stderr = history_cli(*series, "--jobs", "1")
-    assert (code, stderr.splitlines()) == (1, [f"specdiff history: {n}/3 steps compared" for n in (1, 2, 3)])
-    assert "\r" not in stderr and "\033" not in stderr
-    assert history_cli(*series, "--jobs", "1", "--quiet")[::2] == (1, "")
+    monkeypatch.setattr(specdiff.cli, "PROGRESS_EVERY", 0.0)  # as often as the interpreter lets the clock run
+    for jobs in ("1", "2"):  # in this process, and on a pool that reports only as each run comes back
+        code, _, stderr = history_cli(*series, "--jobs", jobs)
+        counts = [int(re.fullmatch(r"specdiff history: (\d)/3 steps compared", line).group(1))  # type: ignore[union-attr]
+                  for line in stderr.splitlines()]
+        assert code == 1 and counts and counts == sorted(counts), jobs  # lines, each saying how far it got
+        assert "\r" not in stderr and "\033" not in stderr
+        assert history_cli(*series, "--jobs", jobs, "--quiet")[::2] == (1, "")
 
 
 def test_revs_label_a_commit_by_its_tag_else_its_date_and_subject(tagged: Path) -> None:
