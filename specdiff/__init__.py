@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from specdiff.load.parse import Limits
     from specdiff.records import Change, Context, Finding, History, Level, Report, SourceInfo, Step, Version
 
-__version__ = "0.1.0"
-__all__ = ["compare", "history", "Config", "Change", "Context", "Finding", "History", "Level", "Report", "SourceInfo",
-           "Step", "Version", "__version__"]
+from specdiff.version import __version__
+
+__all__ = ["compare", "history", "render", "Config", "Change", "Context", "Finding", "History", "Level", "Report",
+           "SourceInfo", "Step", "Version", "__version__"]
 
 #: public names imported on first use, so that `specdiff --help` does not load the configuration and records
 _LAZY = {"Config": "specdiff.config", "Change": "specdiff.records", "Context": "specdiff.records",
@@ -74,6 +75,30 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
         bounds = limits or DEFAULT_LIMITS
         return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
                    chosen, today, grouped)
+
+
+def render(result: Report | History, format: str = "text") -> str:
+    """`result` as `--format FORMAT` writes it: a `Report` from `compare` in any of the command's formats (text,
+    json, yaml, markdown, job-summary, release-notes, github, sarif, junit, jsonpatch, html), a `History` in any of
+    `history`'s (text, markdown, json, html, release-notes).
+
+    github, sarif and jsonpatch read the documents for source lines and raw values, which a `Report` does not
+    keep: from here they render without them (no line numbers). Raises `specdiff.errors.UsageError` for a format
+    the result has none of.
+    """
+    from specdiff.errors import UsageError
+    from specdiff.records import History
+    from specdiff.report import FORMATS
+    from specdiff.report import render as render_report
+    from specdiff.report.timeline import TIMELINE_FORMATS, render_history
+
+    if isinstance(result, History):
+        if format not in TIMELINE_FORMATS:
+            raise UsageError(f"no {format!r} format for a history; choose from {', '.join(TIMELINE_FORMATS)}")
+        return render_history(result, format)
+    if format not in FORMATS:
+        raise UsageError(f"no {format!r} format for a report; choose from {', '.join(FORMATS)}")
+    return render_report(result, format)
 
 
 def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None = None, revs: str | None = None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -20,6 +21,8 @@ from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, 
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -472,13 +475,19 @@ def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple
               help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
                    "versions (v1.9 before v1.10).")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format: text, markdown, json, html; repeat for several (with --output-dir).")
+              help="Output format: text, markdown, json, html, release-notes (one section per release, newest "
+                   "first); repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding of any step is at or above this level.  [default: breaking, or the "
                    "config's]")
+@click.option("--summary", "summary_only", is_flag=True,
+              help="Only the table of steps by level, the trace (--trace) and the API versions by release: "
+                   "no section per step.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress on stderr (by default a line every few seconds when stderr is no terminal).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
 @click.option("--keep-going", is_flag=True,
@@ -493,10 +502,11 @@ def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple
 @limit_options
 @today_option
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
-                    output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                    jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
-                    check_version: bool, choose: Choice, limits: Limits, today: date | None, config_file: str | None,
-                    no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+                        output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
+                        summary_only: bool, quiet: bool, jobs: int | None, keep_going: bool, trace: str | None,
+                        no_group: bool, include_docs: bool, check_version: bool, choose: Choice, limits: Limits,
+                        today: date | None, config_file: str | None, no_config: bool, select: tuple[str, ...],
+                        ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
@@ -527,19 +537,24 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
         workers = job_count(jobs, len(chosen))
-        progress = _progress_line if sys.stderr.isatty() else None
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
+        terminal = sys.stderr.isatty()
+        log = _ProgressLog(len(chosen) - 1) if not (quiet or terminal) else None
+        progress: Callable[[int, int], None] | None = None if quiet else _progress_line if terminal else log
+        with log or contextlib.nullcontext():
+            if workers > 1:
+                from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                train = history(chosen, settings, pool, workers, keep_going, progress)
-        else:
-            train = history(chosen, settings, None, 1, keep_going, progress)
-        if progress is not None:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    train = history(chosen, settings, pool, workers, keep_going, progress)
+            else:
+                train = history(chosen, settings, None, 1, keep_going, progress)
+        if progress is not None and terminal:
             click.echo("\r\033[K", err=True, nl=False)
+        if summary_only and "release-notes" in formats:
+            raise click.UsageError("--summary leaves out the steps, which are what --format release-notes shows")
         threshold = fail_on or config.fail_on or "breaking"
         for name in formats:
-            text = render_history(train, name)
+            text = render_history(train, name, steps=not summary_only)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
             else:
@@ -551,6 +566,39 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
 
 def _progress_line(done: int, total: int) -> None:
     click.echo(f"\r\033[Kspecdiff history: {done}/{total} steps compared", err=True, nl=False)
+
+
+#: seconds between two progress lines in a log (stderr is no terminal): a CI log shows the history is alive
+PROGRESS_EVERY = 5.0
+
+
+class _ProgressLog:
+    """Progress for a log (stderr is no terminal): while the history runs, a plain line every PROGRESS_EVERY
+    seconds with the steps compared so far (a shorter history says nothing), rather than a line rewritten in place,
+    which a log keeps as noise. Its own clock says it, so a history on a process pool, which hears of its steps
+    only as each run of them comes back, still shows it is alive."""
+
+    def __init__(self, total: int) -> None:
+        import threading
+
+        self.done, self.total = 0, total
+        self.stopped = threading.Event()
+        self.beat = threading.Thread(target=self._beat, name="specdiff-progress", daemon=True)
+
+    def __enter__(self) -> _ProgressLog:
+        self.beat.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.beat.join()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(PROGRESS_EVERY):
+            click.echo(f"specdiff history: {self.done}/{self.total} steps compared", err=True)
 
 
 def check_outputs(formats: tuple[str, ...], known: Any, output: str | None, output_dir: str | None) -> None:
@@ -674,7 +722,8 @@ def _how_to_accept(target: str, blocked: list[str]) -> str:
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Markdown report to post.")
 @click.option("--error", "error_file", type=click.Path(dir_okay=False),
               help="specdiff's error output: post that the comparison failed, and why.")
-@click.option("--print", "print_only", is_flag=True, help="Print the comment instead of posting it.")
+@click.option("--print", "print_only", is_flag=True,
+              help="Print the comment, marker included, exactly as it would be posted, instead of posting it.")
 def github_comment(spec: str, report_file: str | None, error_file: str | None, print_only: bool) -> None:
     """Post or update the pull request's comment for SPEC (the GitHub action's last step).
 
@@ -696,7 +745,7 @@ def github_comment(spec: str, report_file: str | None, error_file: str | None, p
             raise click.UsageError("give one of --report and --error")
         body = read(report_file, 1 << 20) if report_file else pull_request.failure_report(read(error_file or "", 2000))
         if print_only:
-            click.echo(body, nl=False)
+            click.echo(pull_request.comment(spec, body), nl=False)
             return EXIT_OK
         api = pull_request.Api(os.environ.get("GITHUB_API_URL", "https://api.github.com"),
                                os.environ.get("GITHUB_TOKEN", ""))

@@ -25,6 +25,7 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -618,7 +619,7 @@ def evaluate(rule: str, value: Any) -> tuple[bool | None, str]:
     from celpy.adapter import json_to_cel
 
     try:
-        environment = celpy.Environment()
+        environment = _environment()
         program = environment.program(environment.compile(rule))
         value_in_cel = json_to_cel(value)
         result = program.evaluate({"self": value_in_cel, "oldSelf": value_in_cel})
@@ -629,6 +630,19 @@ def evaluate(rule: str, value: Any) -> tuple[bool | None, str]:
     if isinstance(result, (bool, celpy.celtypes.BoolType)):
         return bool(result), ""
     return None, "the rule does not give a boolean"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    """cel-python's environment, made once: making one sets the process's recursion limit to 2,500, which the
+    depth bounds of every later comparison in the process must not inherit, so the limit is put back."""
+    import celpy
+
+    limit = sys.getrecursionlimit()
+    try:
+        return celpy.Environment()
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 _NO_SUCH_MEMBER = re.compile(r"no such member in mapping: '([^']{1,200})'")

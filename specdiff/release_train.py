@@ -130,9 +130,10 @@ def _load(source: str, limits: Limits, stdin: Stdin | None) -> Graphed:
     return graphed(load_text(stdin.text, STDIN, None, limits))
 
 
-def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: Stdin | None = None) -> _Outcome:
-    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn;
-    `-` is the text `stdin` holds.
+def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: Stdin | None = None,
+                compared: Callable[[], None] | None = None) -> _Outcome:
+    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn
+    (`compared` is told after each, in this process); `-` is the text `stdin` holds.
 
     A version that cannot be read is recorded with its one-line error, and so are the steps on either side of it.
     """
@@ -152,6 +153,8 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: S
             presences.append((index, locate(current.graph, settings.trace)))
         if before is not None:
             steps.append(_step(index - 1, before, current, sources[offset - 1], source, settings))
+            if compared is not None:
+                compared()
         before = current
     return _Outcome(tuple(unreadable), tuple(steps), tuple(presences))
 
@@ -188,17 +191,22 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     outcomes: list[_Outcome] = []
     done, total = 0, len(versions) - 1
 
-    def finished(outcome: _Outcome) -> None:
-        nonlocal done
+    def finished(outcome: _Outcome, counted: bool = False) -> None:
         outcomes.append(outcome)
-        done += len(outcome.steps)
+        if not counted:
+            advance(len(outcome.steps))
+
+    def advance(steps: int) -> None:
+        nonlocal done
+        done += steps
         if progress is not None:
             progress(done, total)
 
     stdin = _stdin(sources, settings.limits)
-    if executor is None:
+    if executor is None:  # in this process, progress goes step by step
         for part in split:
-            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings, stdin))
+            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings, stdin, lambda: advance(1)),
+                     counted=True)
     else:
         futures: list[Future[_Outcome]] = [executor.submit(compare_run, sources[part.start:part.stop + 1],
                                                            part.start, settings, stdin) for part in split]
@@ -290,9 +298,27 @@ def _git(*args: str) -> list[str]:
     return [line for line in done.stdout.decode("utf-8", "surrogateescape").splitlines() if line]
 
 
-def _at(rev: str, path: str) -> Version:
+def _at(rev: str, path: str, label: str | None = None) -> Version:
     """The spec at a revision, named the way `REV:path` reads it from the working directory."""
-    return Version(rev, f"{rev}:./{os.path.relpath(path)}")
+    return Version(label or rev, f"{rev}:./{os.path.relpath(path)}")
+
+
+#: characters of a commit's subject a version's label keeps
+_SUBJECT = 60
+
+
+def _commit_labels(revs: Sequence[str]) -> list[str]:
+    """What a release manager knows each commit by: a tag on it (the highest version, when several), else its
+    date and subject with its short hash (`2026-01-15 Add pets (3d6c3c4)`), never a bare hash."""
+    labels = []
+    for line in _git("log", "--no-walk=unsorted", "--format=%h%x09%cs%x09%D%x09%s", *revs, "--"):
+        short, day, refs, subject = (line.split("\t", 3) + ["", "", ""])[:4]
+        tags = [ref[len("tag: "):] for ref in refs.split(", ") if ref.startswith("tag: ")]
+        subject = subject if len(subject) <= _SUBJECT else subject[:_SUBJECT - 1].rstrip() + "…"
+        labels.append(max(tags, key=version_key) if tags else f"{day} {subject} ({short})".replace("  ", " "))
+    if len(labels) != len(revs):
+        raise UsageError(f"git log gave {len(labels)} commit(s) for {len(revs)} revision(s)")
+    return labels
 
 
 def tag_versions(path: str, pattern: str) -> list[Version]:
@@ -313,10 +339,10 @@ def rev_versions(path: str, spec: str) -> list[Version]:
     version the range starts from."""
     commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", path)
     start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
-    found = ([_at(start.rstrip("."), path)] if start else []) + [_at(commit, path) for commit in commits]
-    if len(found) < 2:
-        raise UsageError(f"--revs {spec!r} gives {len(found)} version(s) of {path}; a history needs two")
-    return found
+    revs = ([start.rstrip(".")] if start else []) + commits
+    if len(revs) < 2:
+        raise UsageError(f"--revs {spec!r} gives {len(revs)} version(s) of {path}; a history needs two")
+    return [_at(rev, path, label) for rev, label in zip(revs, _commit_labels(revs), strict=True)]
 
 
 _PARTS = re.compile(r"([0-9]+)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -638,3 +639,68 @@ def test_trace_by_the_whole_name_of_a_type() -> None:
     assert whole.trace is not None
     assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
         ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.BREAKING)]
+
+
+def test_summary_prints_the_table_and_the_trace_without_the_steps(series: list[str]) -> None:
+    code, stdout, stderr = history_cli(*series, "--summary", "--trace", "Frobber.size", "--today", "2026-01-15")
+    assert (code, stderr) == (1, "")
+    assert stdout.splitlines()[2:] == [
+        "step      breaking  dangerous       safe",
+        "v1 → v2          0          0          1",
+        "v2 → v3          1          0          0",
+        "v3 → v4          0          0          0",
+        "total            1          0          1", "",
+        "Trace of Frobber.size", "  v1: present", "  v3: removed", "  v3: breaking: property Frobber.size removed"]
+    code, markdown, _ = history_cli(*series, "--summary", "--format", "markdown")
+    assert code == 1 and "| v2 → v3 | 1 | 0 | 0 |" in markdown and "### Step" not in markdown
+    code, _, stderr = history_cli(*series, "--summary", "--format", "release-notes")
+    assert code == 2 and stderr.strip().splitlines()[-1] == (
+        "Error: --summary leaves out the steps, which are what --format release-notes shows")
+
+
+def test_release_notes_of_a_history_give_each_release_newest_first(series: list[str]) -> None:
+    """A changelog as readers know one: the API once, then a section per release, the newest on top, each
+    written as `--format release-notes` writes one release, and nothing of the tool."""
+    import cmarkgfm
+
+    code, notes, stderr = history_cli(*series, "--format", "release-notes")
+    assert (code, stderr) == (1, "")
+    html = cmarkgfm.github_flavored_markdown_to_html(notes)
+    assert re.findall(r"<h[12]>(.*?)</h[12]>", html) == [
+        "Release notes: frob", "v4 (from v3)", "v3 (from v2)", "v2 (from v1)"]
+    assert notes.split("## v3 (from v2)\n\n", 1)[1].split("\n\n## ", 1)[0].splitlines() == [
+        "Changes from v2 to v3: 1 breaking, 0 dangerous, 0 safe.", "",
+        "### Breaking changes (action required)", "", "#### /frobs",
+        "- Property `Frobber.size` removed. Clients that read or write the property lose it."]
+    assert "No API changes." in notes.split("## v3", 1)[0]
+    assert "policy" not in notes and "schema.property" not in notes
+
+
+def test_a_log_gets_a_plain_progress_line_every_few_seconds_and_quiet_silences_it(
+        series: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """stderr is no terminal here (a CI log): lines, not a line rewritten in place; none from --quiet."""
+    import specdiff.cli
+
+    code, _, stderr = history_cli(*series, "--jobs", "1")
+    assert (code, stderr) == (1, "")  # a history shorter than the interval says nothing
+    monkeypatch.setattr(specdiff.cli, "PROGRESS_EVERY", 0.0)  # as often as the interpreter lets the clock run
+    for jobs in ("1", "2"):  # in this process, and on a pool that reports only as each run comes back
+        code, _, stderr = history_cli(*series, "--jobs", jobs)
+        counts = [int(re.fullmatch(r"specdiff history: (\d)/3 steps compared", line).group(1))  # type: ignore[union-attr]
+                  for line in stderr.splitlines()]
+        assert code == 1 and counts and counts == sorted(counts), jobs  # lines, each saying how far it got
+        assert "\r" not in stderr and "\033" not in stderr
+        assert history_cli(*series, "--jobs", jobs, "--quiet")[::2] == (1, "")
+
+
+def test_revs_label_a_commit_by_its_tag_else_its_date_and_subject(tagged: Path) -> None:
+    (tagged / "api.json").write_text(SERIES["frob-v2.json"], encoding="utf-8")
+    git(tagged, "commit", "-q", "-am", "Bring the size back")
+    short = git(tagged, "rev-parse", "--short", "HEAD").strip()
+    day = git(tagged, "log", "-1", "--format=%cs").strip()
+    code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
+    assert code == 1
+    assert [v["label"] for v in json.loads(stdout)["versions"]] == [
+        "v1.9.0", "v1.10.0", "v1.11.0-rc.1", f"{day} Bring the size back ({short})"]
+    code, text, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--summary")
+    assert f"v1.11.0-rc.1 → {day} Bring the size back ({short})" in text

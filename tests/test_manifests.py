@@ -291,3 +291,14 @@ def test_httproute_v1alpha2_objects_against_the_gateway_api_releases_that_stop_s
         steps[new] = [(f["rule"], f["replacement"], f["changes"]) for f in json.loads(out)["findings"]]
     assert steps == {"v0.8.0": [("manifest.version-not-served", "gateway.networking.k8s.io/v1beta1", [])],
                      "v1.0.0": [("manifest.version-not-served", "gateway.networking.k8s.io/v1beta1", [])]}
+
+
+def test_evaluating_rules_leaves_the_recursion_limit_as_it_was(cluster: tuple[Path, Path, Path]) -> None:
+    """cel-python sets the process's recursion limit when it makes an environment; the depth bounds of later
+    comparisons in the same process (the Python API, a test run) must not inherit it."""
+    import sys
+
+    old, new, objects = cluster
+    before = sys.getrecursionlimit()
+    assert run(str(old), str(new), str(objects), "--no-config")[0] == 1
+    assert sys.getrecursionlimit() == before

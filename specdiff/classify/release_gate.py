@@ -55,7 +55,12 @@ def gate(findings: Sequence[Finding], policy: str, old_version: str | None, new_
     return [change("modified", "release", "version", where=where, old=old_version, new=new_version,
                    old_pointer=_POINTER, new_pointer=_POINTER,
                    required="minor" if old[0] == _ZERO and required == "major" else required,
-                   declared=declared, because=because)]
+                   declared=_DECLARED[declared], because=because)]
+
+
+#: what a declared bump is, in the words of the rule's message: a version that did not go up is no release
+_DECLARED = {"major": "a major release", "minor": "a minor release", "patch": "a patch release",
+             "none": "not a higher version"}
 
 
 def needed(findings: Sequence[Finding]) -> tuple[str, str]:

@@ -70,7 +70,8 @@ VOCABULARY: dict[str, Node] = {
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response", "schema"),
                        {"media_type": (str,), "others": (str,)}),
-    "response": Node(("added", "removed"), ("",), {"status": (str,)}),
+    # modified "status": the one success status an operation answered became another (202 -> 200)
+    "response": Node(KINDS, ("", "status"), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,

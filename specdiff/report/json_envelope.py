@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from specdiff import __version__
 from specdiff.notation import field_path
 from specdiff.records import Finding, Report, SourceInfo
 from specdiff.report import RenderOptions, json_text
+from specdiff.version import __version__
 
 #: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
 SCHEMA_VERSION = 2

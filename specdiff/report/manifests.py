@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from specdiff import __version__
 from specdiff.manifests import RULES, ManifestReport, ObjectFinding
 from specdiff.records import Level, hashed
 from specdiff.report import json_text
@@ -15,6 +14,7 @@ from specdiff.report.github import COMMANDS, escape_data, escape_property
 from specdiff.report.markdown import code_span, escape
 from specdiff.report.sarif import FINGERPRINT, LEVELS, SCHEMA, _artifact
 from specdiff.report.text import clean
+from specdiff.version import __version__
 
 FORMATS = ("text", "json", "markdown", "sarif", "github")
 MARKER = "<!-- specdiff manifests -->"

@@ -13,11 +13,11 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from specdiff import __version__
 from specdiff.records import Finding, Level, Report, RuleInfo
 from specdiff.report import RenderOptions, annotated, json_text
 from specdiff.report.sections import reason, sentence
 from specdiff.report.sources import source_location
+from specdiff.version import __version__
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {Level.BREAKING: "error", Level.DANGEROUS: "warning", Level.SAFE: "note"}
