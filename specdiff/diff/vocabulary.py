@@ -116,6 +116,9 @@ VOCABULARY: dict[str, Node] = {
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
     # node that changed (`xml/name`); vendor extensions come as `extension` changes the same way
     "keyword": Node(KINDS, ("*",)),
+    # a file the spec reaches through `$ref` that differs where no other change points (specdiff.diff.files):
+    # `file` is its path inside the spec's folder, `places` where it differs
+    "file": Node(("modified",), ("",), {"file": (str,), "places": (str,)}),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
                         {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,),

@@ -15,7 +15,14 @@ from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
 from specdiff.load.files import inside
 from specdiff.load.parse import decode, parse_text
-from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
+from specdiff.load.sourcemap import (
+    JsonSourceMap,
+    SourceMap,
+    YamlSourceMap,
+    array_index,
+    join_pointer,
+    split_pointer,
+)
 
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
 
@@ -36,6 +43,16 @@ class Resolver:
         #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
         self._found: dict[tuple[str, int], tuple[Any, Document, str]] = {}
         self._names: dict[tuple[str, int], str | None] = {}
+        #: each file or URL loaded -> the places that refer to it ((document, pointer of the `$ref`)), by its key
+        self.referrers: dict[str, set[tuple[Document, str]]] = {}
+        self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
+        self._base: Path | None = None
+        self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
+        #: the places `inline` wrote into data compared as data, by document id: a difference there is reported
+        #: where the data is compared
+        self.inlined: dict[int, set[str]] = {}
+        #: `$ref`s in data compared as data that could not be followed: (document name, pointer) -> the error
+        self.unfollowed: dict[tuple[str, str], str] = {}
 
     def split(self, ref: str, doc: Document, at: str) -> tuple[Document, str]:
         """The document a ref points into and the pointer inside it."""
@@ -55,7 +72,20 @@ class Resolver:
             raise self.error(f"$ref to file {location!r} cannot be resolved from this input", doc, at)
         if "\0" in location:
             raise self.error(f"$ref {location!r} holds a NUL character, which no file name can", doc, at)
-        base = self.root.base.resolve() if self.root.base else doc.base.resolve()
+        known = self._files.get((doc.base, location))
+        if known is not None:  # the files of one folder refer to the same few others thousands of times
+            if known in self._keys:
+                self.referrers[self._keys[known]].add((doc, at))
+            return known
+        found = self._file(location, doc, at)
+        self._files[(doc.base, location)] = found
+        return found
+
+    def _file(self, location: str, doc: Document, at: str) -> Document:
+        assert doc.base is not None and doc.reader is not None
+        if self._base is None:
+            self._base = self.root.base.resolve() if self.root.base else doc.base.resolve()
+        base = self._base
         try:
             target = (doc.base / location).resolve()
         except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
@@ -73,6 +103,7 @@ class Resolver:
             except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
                 raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
             self._loaded(key, load_text_any(text, name, target.parent, doc))
+        self.referrers.setdefault(key, set()).add((doc, at))
         return self.externals[key]
 
     def _own_files(self) -> dict[Path, Document]:
@@ -102,6 +133,7 @@ class Resolver:
             text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
                 f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
             self._loaded(url, load_text_any(text, url, None, doc))
+        self.referrers.setdefault(url, set()).add((doc, at))
         return self.externals[url]
 
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
@@ -115,6 +147,45 @@ class Resolver:
             self._check_chain(node, target_doc, pointer, doc, at)
         found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
         return found
+
+    def inline(self, value: Any, doc: Document, at: str) -> Any:
+        """`value` with every `$ref` in it replaced by what it points at, as a bundler writes it: for data
+        compared as data (vendor extensions, links, code samples), where an unfollowed `$ref` would hide a change
+        to its file. A `$ref` back into one being followed stays as written; one that cannot be followed (a
+        dangling pointer, a remote document not allowed) stays as written and is kept in `unfollowed`."""
+        return self._inline(value, doc, at, frozenset())
+
+    def _inline(self, value: Any, doc: Document, at: str, following: frozenset[tuple[int, str]]) -> Any:
+        if isinstance(value, list):
+            items = [self._inline(item, doc, f"{at}/{i}", following) for i, item in enumerate(value)]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+        if not isinstance(value, dict):
+            return value
+        ref = value.get("$ref")
+        if isinstance(ref, str):
+            try:
+                target, target_doc, pointer = self.lookup(ref, doc, at + "/$ref")
+            except InputError as err:
+                self.unfollowed.setdefault((doc.name, at + "/$ref"), err.one_line())
+                return value
+            place = (id(target_doc), pointer)
+            if place in following:
+                return value
+            self.inlined.setdefault(id(target_doc), set()).add(pointer)
+            resolved = self._inline(target, target_doc, pointer, following | {place})
+            beside = {k: v for k, v in value.items() if k != "$ref"}
+            return {**resolved, **beside} if beside and isinstance(resolved, dict) else resolved
+        found = {key: self._inline(item, doc, at + join_pointer((str(key),)), following) for key, item in value.items()}
+        return value if all(found[key] is item for key, item in value.items()) else found
+
+    def reached(self, doc: Document) -> frozenset[str]:
+        """The pointers into `doc` that a `$ref` resolved so far points at (indexed once per batch of lookups)."""
+        if self._reached[0] != len(self._found):
+            index: dict[int, set[str]] = {}
+            for _, target, pointer in self._found.values():
+                index.setdefault(id(target), set()).add(pointer)
+            self._reached = (len(self._found), {key: frozenset(found) for key, found in index.items()})
+        return self._reached[1].get(id(doc), frozenset())
 
     def reached_roots(self, doc: Document) -> frozenset[str]:
         """The top-level keys of `doc` that a `$ref` resolved so far points into (`x-lib` for `#/x-lib/Foo`):

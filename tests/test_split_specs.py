@@ -1,0 +1,159 @@
+"""Specs split across files as users write them: `$ref`s followed wherever bundlers follow them, on disk and at
+git revisions, and a file that differs where nothing was reported is said, never "No changes found"."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from specdiff.cli import main
+
+ROOT = """\
+openapi: 3.0.3
+info: {title: sizes, version: "1"}
+paths:
+  /v2/sizes:
+    get:
+      $ref: resources/sizes/sizes_list.yml
+"""
+OPERATION = """\
+operationId: sizes_list
+responses:
+  '200':
+    description: The sizes
+    content:
+      application/json:
+        schema:
+          type: object
+          properties:
+            disk:
+              $ref: models/disk_info.yml
+"""
+DISK = """\
+type: object
+properties:
+  type:
+    type: string
+    description: The type of disk.
+    enum: [local, {member}, scratch]
+"""
+#: the three files of one version: the root, the operation it refers to, the schema the operation refers to
+FILES = ("root.yaml", "resources/sizes/sizes_list.yml", "resources/sizes/models/disk_info.yml")
+
+ADDED = ("schema.enum.value-added", "breaking", "/properties/type/enum/1")
+REMOVED = ("schema.enum.value-removed", "dangerous", "/properties/type/enum")
+
+
+def write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def version(member: str, operation: str = OPERATION, description: str = "The type of disk.") -> dict[str, str]:
+    return dict(zip(FILES, (ROOT, operation, DISK.replace("{member}", member).replace("The type of disk.",
+                                                                                       description)), strict=True))
+
+
+def cli(*args: str) -> tuple[int, dict[str, object], str]:
+    result = CliRunner().invoke(main, ["compare", "--format", "json", "--no-config", "--", *args])
+    return result.exit_code, json.loads(result.stdout) if result.stdout else {}, result.stderr
+
+
+def findings(report: dict[str, object]) -> list[tuple[str, str, str]]:
+    return [(f["rule"], f["level"], f["pointer"]) for f in report["findings"]]  # type: ignore[attr-defined]
+
+
+def test_an_enum_member_replaced_behind_an_operation_ref_is_found(tmp_path: Path) -> None:
+    """`get: {$ref: resources/sizes/sizes_list.yml}` is the operation, as Redocly and swagger-cli bundle it."""
+    write(tmp_path / "old", version("remote"))
+    write(tmp_path / "new", version("boot"))
+    code, report, err = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, err) == (1, "")
+    assert findings(report) == [ADDED, REMOVED]
+    assert [f["location"]["label"] for f in report["findings"]] == [  # type: ignore[attr-defined]
+        "GET /v2/sizes response 200: disk.type"] * 2
+
+
+def test_a_description_changed_in_a_referenced_file_is_no_change(tmp_path: Path) -> None:
+    write(tmp_path / "old", version("remote"))
+    write(tmp_path / "new", version("remote", description="The kind of disk."))
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, findings(report), report["notes"]) == (0, [], [])
+
+
+def test_an_extension_written_behind_a_ref_is_compared_through_it(tmp_path: Path) -> None:
+    """Code samples written in files of their own: the sample that changed is the change."""
+    samples = OPERATION + "x-codeSamples:\n  - $ref: examples/curl.yml\n"
+    old, new = version("remote", samples), version("remote", samples)
+    write(tmp_path / "old", {**old, "resources/sizes/examples/curl.yml": "lang: cURL\nsource: curl -X GET\n"})
+    write(tmp_path / "new", {**new, "resources/sizes/examples/curl.yml": "lang: cURL\nsource: curl -X HEAD\n"})
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert findings(report) == [("specdiff.unclassified", "dangerous", "/paths/~1v2~1sizes/get/x-codeSamples/0/source")]
+
+
+def test_a_ref_that_cannot_be_followed_is_said_in_a_note(tmp_path: Path) -> None:
+    samples = OPERATION + "x-codeSamples:\n  - $ref: examples/missing.yml\n"
+    write(tmp_path / "old", version("remote", samples))
+    write(tmp_path / "new", version("remote", samples))
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    where = "resources/sizes/sizes_list.yml:13:5: $ref 'examples/missing.yml': no such file: not followed, so " \
+            "what it points at is not compared"
+    assert (code, findings(report)) == (0, [])
+    assert report["notes"] == [f"old: {tmp_path}/old/{where}", f"new: {tmp_path}/new/{where}"]
+
+
+def test_a_file_that_differs_where_no_rule_looks_is_reported_not_passed(tmp_path: Path) -> None:
+    """The path item's own extension, written in its file, is nothing the comparison reads: the guard says so,
+    and the text report never says "No changes found"."""
+    item = "x-rate-limit: {limit}\nget:\n  $ref: sizes_list.yml\n"
+    root = ROOT.replace("    get:\n      $ref: resources/sizes/sizes_list.yml", "    $ref: resources/sizes/item.yml")
+    for side, limit in (("old", "5"), ("new", "10")):
+        write(tmp_path / side, {**version("remote"), "root.yaml": root,
+                                "resources/sizes/item.yml": item.replace("{limit}", limit)})
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, findings(report)) == (0, [("reference.file-unreported", "dangerous", "/x-rate-limit")])
+    assert report["findings"][0]["message"] == (  # type: ignore[index]
+        "resources/sizes/item.yml changed at /x-rate-limit, where no rule reports what the change does")
+    text = CliRunner().invoke(main, ["--no-config", str(tmp_path / "old/root.yaml"),
+                                     str(tmp_path / "new/root.yaml")]).stdout
+    assert "No changes found" not in text and "reference.file-unreported" in text
+
+
+# -- the same three files at git revisions ---------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
+    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git is not installed")
+def test_the_split_spec_at_two_revisions_reads_every_file_at_its_revision(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the referenced schema changes in the commit; the working tree holds a third version that must not
+    be read."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    git(repo, "init", "-q", "-b", "main")
+    write(repo / "spec", version("remote"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "v1")
+    write(repo / "spec", version("boot"))
+    git(repo, "commit", "-q", "-am", "a disk type replaced")
+    write(repo / "spec", version("network"))
+    monkeypatch.chdir(repo / "spec")
+    code, report, err = cli("HEAD^:./root.yaml", "HEAD:./root.yaml")
+    assert (code, err, findings(report)) == (1, "", [ADDED, REMOVED])
+    assert report["findings"][0]["new"] == "boot"  # type: ignore[index]
+    git(repo, "add", "-A")  # the index: what is staged, read through one git process that sees it
+    code, report, _ = cli("HEAD:./root.yaml", ":./root.yaml")
+    assert report["findings"][0]["new"] == "network"  # type: ignore[index]
