@@ -88,13 +88,24 @@ def test_a_description_changed_in_a_referenced_file_is_no_change(tmp_path: Path)
 
 
 def test_an_extension_written_behind_a_ref_is_compared_through_it(tmp_path: Path) -> None:
-    """Code samples written in files of their own: the sample that changed is the change."""
-    samples = OPERATION + "x-codeSamples:\n  - $ref: examples/curl.yml\n"
-    old, new = version("remote", samples), version("remote", samples)
-    write(tmp_path / "old", {**old, "resources/sizes/examples/curl.yml": "lang: cURL\nsource: curl -X GET\n"})
-    write(tmp_path / "new", {**new, "resources/sizes/examples/curl.yml": "lang: cURL\nsource: curl -X HEAD\n"})
+    """A vendor extension whose value is written in a file of its own: the setting that changed is the change."""
+    limited = OPERATION + "x-rate-limit:\n  $ref: limits.yml\n"
+    write(tmp_path / "old", {**version("remote", limited), "resources/sizes/limits.yml": "per_minute: 60\n"})
+    write(tmp_path / "new", {**version("remote", limited), "resources/sizes/limits.yml": "per_minute: 30\n"})
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
-    assert findings(report) == [("specdiff.unclassified", "dangerous", "/paths/~1v2~1sizes/get/x-codeSamples/0/source")]
+    assert findings(report) == [
+        ("specdiff.unclassified", "dangerous", "/paths/~1v2~1sizes/get/x-rate-limit/per_minute")]
+
+
+def test_code_samples_behind_refs_are_documentation(tmp_path: Path) -> None:
+    """Redoc's code samples, each in a file of its own: compared through their refs with --include-docs only."""
+    samples = OPERATION + "x-codeSamples:\n  - $ref: examples/curl.yml\n"
+    write(tmp_path / "old", {**version("remote", samples), "resources/sizes/examples/curl.yml": "source: curl\n"})
+    write(tmp_path / "new", {**version("remote", samples), "resources/sizes/examples/curl.yml": "source: curl -s\n"})
+    old, new = str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml")
+    assert findings(cli(old, new)[1]) == []
+    docs = CliRunner().invoke(main, ["compare", "--format", "json", "--no-config", "--include-docs", old, new])
+    assert findings(json.loads(docs.stdout)) == [("docs.changed", "safe", "/paths/~1v2~1sizes/get")]
 
 
 def test_a_ref_that_cannot_be_followed_is_said_in_a_note(tmp_path: Path) -> None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from specdiff.diff.vocabulary import Where, change
+from specdiff.diff.kernel import canonical
+from specdiff.diff.vocabulary import CODE_SAMPLES, DOC_ATTRIBUTES, Where, change
 from specdiff.graph.model import SpecGraph
 from specdiff.load.sourcemap import join_pointer, split_pointer
 from specdiff.records import Change, Context, Part
 
 #: keys under which a difference only documents
-DOCUMENTATION = frozenset({"description", "summary", "title", "example", "examples", "externalDocs"})
+DOCUMENTATION = frozenset({*DOC_ATTRIBUTES, *CODE_SAMPLES})
 #: how many places of one file a finding shows
 SHOWN = 3
 
@@ -36,16 +37,31 @@ def unreported_files(old: SpecGraph, new: SpecGraph, changes: Iterable[Change]) 
     pointed = {pointer for found in changes for pointer in (found.old_pointer, found.new_pointer)
                if pointer is not None}
     around = {ancestor for pointer in pointed for ancestor in _ancestors(pointer)}
+
+    def reported(pointer: str) -> bool:
+        """Whether a change points at the place, inside it or around it."""
+        return pointer in around or any(ancestor in pointed for ancestor in _ancestors(pointer))
+
     for key in differing:
-        used = old.normal.resolver.reached(old_files[key]) | new.normal.resolver.reached(new_files[key])
-        compared = (old.normal.resolver.inlined.get(id(old_files[key]), set())
-                    | new.normal.resolver.inlined.get(id(new_files[key]), set()))
-        places = [place for place in _differences(old_files[key].data, new_files[key].data, ())
-                  if not _documents(place) and any(a in used for a in _ancestors(join_pointer(place)))
-                  and not any(a in compared for a in _ancestors(join_pointer(place)))]
-        unreported = [join_pointer(place) for place in places
-                      if join_pointer(place) not in around
-                      and not any(ancestor in pointed for ancestor in _ancestors(join_pointer(place)))]
+        sides = [(graph.normal.resolver, files[key]) for graph, files in ((old, old_files), (new, new_files))]
+        used = frozenset().union(*(resolver.reached(doc) for resolver, doc in sides))
+        compared = set().union(*(resolver.inlined.get(id(doc), set()) for resolver, doc in sides))
+        #: the refs written in the file (where, target) and those that reach into it (target, from where)
+        outgoing = [(at, target) for resolver, doc in sides
+                    for source, at, _, target in resolver.links if source == id(doc)]
+        incoming = [(target, at) for resolver, doc in sides
+                    for _, at, home, target in resolver.links if home == id(doc)]
+        unreported = []
+        for place in _differences(old_files[key].data, new_files[key].data, ()):
+            pointer = join_pointer(place)
+            above = set(_ancestors(pointer))
+            if _documents(place) or not above & used or above & compared or reported(pointer):
+                continue
+            if any(reported(target) for at, target in outgoing if pointer in _ancestors(at)):
+                continue  # a $ref written there leads to what a change points at
+            if any(reported(at) for target, at in incoming if target in above):
+                continue  # a change points at the $ref that leads here
+            unreported.append(pointer)
         if not unreported:
             continue
         shown = ", ".join(pointer or "/" for pointer in unreported[:SHOWN])
@@ -83,5 +99,11 @@ def _differences(before: Any, after: Any, at: tuple[str, ...]) -> Iterator[tuple
         for index, (old_item, new_item) in enumerate(zip(before, after, strict=True)):
             if old_item != new_item:
                 yield from _differences(old_item, new_item, (*at, str(index)))
+    elif isinstance(before, list) and isinstance(after, list):
+        # items added or removed: each one that the other side does not hold (new indexes, then old ones)
+        old_items, new_items = {canonical(item) for item in before}, {canonical(item) for item in after}
+        alone = [(*at, str(i)) for i, item in enumerate(after) if canonical(item) not in old_items] + [
+            (*at, str(i)) for i, item in enumerate(before) if canonical(item) not in new_items]
+        yield from alone or [at]
     elif before != after or type(before) is not type(after):
         yield at

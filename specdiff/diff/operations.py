@@ -12,7 +12,7 @@ from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
 from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
-from specdiff.diff.vocabulary import Where, change
+from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
 from specdiff.graph.sunset import unreadable
 from specdiff.load.sourcemap import join_pointer
@@ -22,7 +22,7 @@ from specdiff.records import Context, Part
 #: consumes, produces and schemes are media types and servers); specdiff.diff.residue compares the rest as data
 HANDLES = frozenset({"parameters", "requestBody", "responses", "deprecated", "operationId", "summary", "description",
                      "tags", "externalDocs", "security", "servers", "callbacks", "consumes", "produces", "schemes",
-                     "x-sunset", "x-stability-level"})
+                     "x-sunset", "x-stability-level", *CODE_SAMPLES})
 #: what the graph and this differ read of the objects inside an operation (Swagger 2.0 writes a parameter's or
 #: header's schema keywords on the object itself); specdiff.diff.residue compares the rest of each as data
 _DOCUMENTING = ("$ref", "description", "summary", "example", "examples")
@@ -66,7 +66,9 @@ class OperationDiffer:
                                                   ("description", old.description, new.description),
                                                   ("tags", list(old.tags), list(new.tags)),
                                                   ("externalDocs", old.raw.get("externalDocs"),
-                                                   new.raw.get("externalDocs"))):
+                                                   new.raw.get("externalDocs")),
+                                                  *((samples, old.raw.get(samples), new.raw.get(samples))
+                                                    for samples in CODE_SAMPLES)):
                 if old_text != new_text:
                     kind = "added" if not old_text else "removed" if not new_text else "modified"
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,

@@ -61,9 +61,11 @@ SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "f
                               "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
 #: keywords that only document, compared with --include-docs
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples", "externalDocs")
+#: an operation's code samples, as Redoc and Redocly write them: documentation, compared with --include-docs
+CODE_SAMPLES = ("x-codeSamples", "x-code-samples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES, *CODE_SAMPLES),
                       {**_SUNSET, "non_resource": (bool,)}),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),

@@ -48,6 +48,8 @@ class Resolver:
         self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
         self._base: Path | None = None
         self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
+        #: every `$ref` followed: (id of its document, where it is written, id of the target's document, pointer)
+        self.links: set[tuple[int, str, int, str]] = set()
         #: the places `inline` wrote into data compared as data, by document id: a difference there is reported
         #: where the data is compared
         self.inlined: dict[int, set[str]] = {}
@@ -139,13 +141,13 @@ class Resolver:
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
         """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""
         found = self._found.get((ref, id(doc)))
-        if found is not None:
-            return found
-        target_doc, pointer = self.split(ref, doc, at)
-        node = self._walk(ref, target_doc, pointer, doc, at)
-        if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
-            self._check_chain(node, target_doc, pointer, doc, at)
-        found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
+        if found is None:
+            target_doc, pointer = self.split(ref, doc, at)
+            node = self._walk(ref, target_doc, pointer, doc, at)
+            if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
+                self._check_chain(node, target_doc, pointer, doc, at)
+            found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
+        self.links.add((id(doc), at.removesuffix("/$ref"), id(found[1]), found[2]))
         return found
 
     def inline(self, value: Any, doc: Document, at: str) -> Any:
