@@ -394,6 +394,9 @@ def guarded(job: Any) -> int:
 @click.option("--revs", metavar="RANGE",
               help="Take the versions of the one PATH from git: the commits of RANGE that changed it (A..B starts "
                    "with the spec at A).")
+@click.option("--path-filter", "path_filter", multiple=True, metavar="PATH",
+              help="With --revs: take the commits that changed anything under PATH (repeat for several).  "
+                   "[default: the spec's folder when it refers to other files, else the file]")
 @click.option("--tags", metavar="PATTERN",
               help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
                    "versions (v1.9 before v1.10).")
@@ -418,7 +421,8 @@ def guarded(job: Any) -> int:
 @selection_options
 @limit_options
 @today_option
-def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
+def history_command(versions: tuple[str, ...], revs: str | None, path_filter: tuple[str, ...], tags: str | None,
+                    formats: tuple[str, ...],
                     output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
                     jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
                     check_version: bool, choose: Choice, limits: Limits, today: date | None, config_file: str | None,
@@ -441,10 +445,14 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         for value, what in [*((v, "VERSION") for v in versions), (config_file, "--config"), (output, "--output"),
                             (output_dir, "--output-dir")]:
             _not_a_url(value, what)
+        if path_filter and not revs:
+            raise click.UsageError("--path-filter chooses the commits of --revs: give --revs")
+        notes: tuple[str, ...] = ()
         if tags:
             chosen = tag_versions(versions[0], tags)
         elif revs:
-            chosen = rev_versions(versions[0], revs)
+            picked = rev_versions(versions[0], revs, path_filter)
+            chosen, notes = picked.versions, picked.notes
         elif len(versions) < 2:
             raise click.UsageError("a history needs two versions or more (or one PATH with --revs or --tags)")
         else:
@@ -461,6 +469,10 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                 train = history(chosen, settings, pool, workers, keep_going, progress)
         else:
             train = history(chosen, settings, None, 1, keep_going, progress)
+        if notes:
+            from dataclasses import replace
+
+            train = replace(train, notes=notes)
         if progress is not None:
             click.echo("\r\033[K", err=True, nl=False)
         threshold = fail_on or config.fail_on or "breaking"

@@ -20,7 +20,7 @@ from datetime import date
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
-from specdiff.load import load
+from specdiff.load import load, refers_to_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import History, Report, Step, Version
@@ -269,15 +269,51 @@ def tag_versions(path: str, pattern: str) -> list[Version]:
     return found
 
 
-def rev_versions(path: str, spec: str) -> list[Version]:
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The versions a history compares, and how they were chosen (what a range's commits left out, and why)."""
+
+    versions: list[Version]
+    notes: tuple[str, ...] = ()
+
+
+#: how many of the commits left out a note names
+_NAMED = 20
+
+
+def rev_versions(path: str, spec: str, path_filter: Sequence[str] = ()) -> Chosen:
     """The commits of a range that changed `path`, oldest first; for `A..B` the spec at A comes first, as the
-    version the range starts from."""
-    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", path)
+    version the range starts from.
+
+    A spec split across files changes in the files it refers to as much as in its root, so a commit counts when
+    it changed anything under `path_filter` (git pathspecs): by default the spec's folder when its root refers to
+    other files (a `$ref` may not leave the folder, so nothing it reaches is outside), else the file itself. The
+    commits of the range left out are named in a note, with why."""
+    filters = list(path_filter) or [_default_filter(path, spec)]
+    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", *filters)
     start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
     found = ([_at(start.rstrip("."), path)] if start else []) + [_at(commit, path) for commit in commits]
     if len(found) < 2:
         raise UsageError(f"--revs {spec!r} gives {len(found)} version(s) of {path}; a history needs two")
-    return found
+    taken = set(commits)
+    left = [commit for commit in _git("rev-list", "--reverse", "--abbrev-commit", spec) if commit not in taken]
+    if not left:
+        return Chosen(found)
+    named = ", ".join(left[:_NAMED]) + (f" and {len(left) - _NAMED} more" if len(left) > _NAMED else "")
+    under = " or ".join(filters)
+    return Chosen(found, (f"{len(left)} commit{'s' * (len(left) != 1)} of {spec} left out, as "
+                          f"{'they change' if len(left) != 1 else 'it changes'} nothing under {under}: {named}",))
+
+
+def _default_filter(path: str, spec: str) -> str:
+    """The spec's folder when the spec at the range's newest commit refers to other files, else the file."""
+    newest = _git("rev-list", "-1", spec)
+    relative = os.path.relpath(path)
+    try:
+        split = bool(newest) and refers_to_files(load(f"{newest[0]}:./{relative}"))
+    except SpecdiffError:  # not there, or unreadable, at the newest commit: reading the versions will say so
+        split = False
+    return (os.path.dirname(relative) or ".") if split else relative
 
 
 _PARTS = re.compile(r"(\d+)")

@@ -8,6 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
@@ -168,3 +169,50 @@ def test_the_split_spec_at_two_revisions_reads_every_file_at_its_revision(
     git(repo, "add", "-A")  # the index: what is staged, read through one git process that sees it
     code, report, _ = cli("HEAD:./root.yaml", ":./root.yaml")
     assert report["findings"][0]["new"] == "network"  # type: ignore[index]
+
+
+# -- a history over a split spec --------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git is not installed")
+def test_a_history_of_a_split_spec_has_every_commit_that_changed_a_file_it_reaches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five commits change the API, three of them only in referenced files; a sixth changes a file outside the
+    spec's folder and is left out, named in a note."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    git(repo, "init", "-q", "-b", "main")
+    write(repo / "spec", version("remote"))
+    write(repo, {"README.md": "sizes\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "tag", "base")
+    steps = [("spec/resources/sizes/models/disk_info.yml", "remote", "boot"),  # referenced only
+             ("spec/root.yaml", "title: sizes", "title: disk sizes"),  # the root only
+             ("spec/resources/sizes/sizes_list.yml", "operationId: sizes_list", "operationId: list_sizes"),
+             ("README.md", "sizes", "the sizes API"),  # outside the spec's folder
+             ("spec/resources/sizes/models/disk_info.yml", "scratch", "network"),  # referenced only
+             ("spec/root.yaml", "  /v2/sizes:", "  /v2/disk-sizes:")]  # the root only
+    for number, (name, before, after) in enumerate(steps, 1):
+        text = (repo / name).read_text(encoding="utf-8")
+        assert before in text
+        (repo / name).write_text(text.replace(before, after), encoding="utf-8")
+        git(repo, "commit", "-q", "-am", f"step {number}")
+    commits = git(repo, "rev-list", "--reverse", "--abbrev-commit", "base..HEAD").split()
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(main, ["history", "--no-config", "--format", "json", "spec/root.yaml",
+                                       "--revs", "base..HEAD"])
+    assert result.stderr == ""
+    train = json.loads(result.stdout)
+    jsonschema.validate(train, json.loads((Path(__file__).parent / "schemas/history.schema.json").read_text()))
+    assert [v["label"] for v in train["versions"]] == ["base", *commits[:3], *commits[4:]]
+    assert train["notes"] == [f"1 commit of base..HEAD left out, as it changes nothing under spec: {commits[3]}"]
+    assert [[f["rule"] for f in step["findings"]] for step in train["steps"]] == [
+        ["schema.enum.value-added", "schema.enum.value-removed"], [], ["operation.id-changed"],
+        ["schema.enum.value-added", "schema.enum.value-removed"], ["operation.removed", "operation.added"]]
+    text = CliRunner().invoke(main, ["history", "--no-config", "spec/root.yaml", "--revs", "base..HEAD",
+                                     "--path-filter", "spec/root.yaml"]).stdout
+    assert f"note: 4 commits of base..HEAD left out, as they change nothing under spec/root.yaml: {commits[0]}, " \
+           f"{commits[2]}, {commits[3]}, {commits[4]}" in text

@@ -14,7 +14,7 @@ from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
-__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "load", "load_text", "detect_dialect"]
+__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "load", "load_text", "detect_dialect", "refers_to_files"]
 
 _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -36,6 +36,21 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     if path.is_dir():
         return _load_dir(path, source, limits)
     return load_text(read_file(path, source, limits), source, path.parent, limits, reader=_file_reader(limits))
+
+
+def refers_to_files(doc: Document) -> bool:
+    """Whether a spec is split across files: a `$ref` of its own documents names another file (not a URL)."""
+    pending: list[Any] = [doc.data, *(part.data for _, part in doc.parts)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.partition("#")[0] and "://" not in ref:
+                return True
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return False
 
 
 def read_file(path: Path, name: str, limits: Limits) -> str:
