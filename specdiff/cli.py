@@ -556,7 +556,9 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
                    baseline: str | None, accept: bool, today: date | None) -> None:
     """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
 
-    A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
+    A FILE that is part of a spec split across files (no OpenAPI document of its own) stands for the staged specs
+    that reach it through $refs, found in the folders above it. A spec that HEAD does not have yet is new, so
+    there is nothing to break; it is skipped.
     """
     from specdiff.config import for_command, read_baseline, render_baseline
     from specdiff.load import load
@@ -564,6 +566,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
     from specdiff.pipeline import run
     from specdiff.policy import accepted
     from specdiff.report import RenderOptions, render
+    from specdiff.staged import specs_to_check
 
     def job() -> int:
         config = for_command(config_file, no_config, select, ignore, baseline)
@@ -571,7 +574,10 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
             config = for_command(config_file, no_config, select, ignore, STAGED_BASELINE)
         threshold = fail_on or config.fail_on or "breaking"
         blocked, blocking = [], []
-        for name in files:
+        staged = specs_to_check(files)
+        for note in staged.notes:
+            click.echo(f"specdiff: note: {note}")
+        for name in staged.specs:
             if not exists_at("HEAD", name):
                 continue
             old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")

@@ -216,3 +216,32 @@ def test_a_history_of_a_split_spec_has_every_commit_that_changed_a_file_it_reach
                                      "--path-filter", "spec/root.yaml"]).stdout
     assert f"note: 4 commits of base..HEAD left out, as they change nothing under spec/root.yaml: {commits[0]}, " \
            f"{commits[2]}, {commits[3]}, {commits[4]}" in text
+
+
+# -- the pre-commit hook's command on a staged fragment ---------------------------------------------------------
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git is not installed")
+def test_a_staged_fragment_checks_the_specs_that_reach_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the referenced schema is staged: the spec above it that reaches it is compared in its place, and a
+    staged file no spec reaches is said, not refused as "not an OpenAPI document"."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    git(repo, "init", "-q", "-b", "main")
+    write(repo / "spec", {**version("remote"), "resources/unused.yml": "type: string\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "v1")
+    write(repo / "spec", {**version("boot"), "resources/unused.yml": "type: integer\n"})
+    git(repo, "add", "-A")
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(main, ["staged", "--no-config", "spec/resources/sizes/models/disk_info.yml",
+                                       "spec/resources/unused.yml"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("specdiff: note: spec/resources/unused.yml: not an OpenAPI document or CRD, and no staged "
+                        "spec refers to it; not compared")
+    assert lines[1].startswith("specdiff HEAD:./spec/root.yaml -> :./spec/root.yaml ")
+    assert "Enum value boot added to GET /v2/sizes response 200: disk.type" in result.stdout
+    assert "not an OpenAPI" not in result.stderr

@@ -228,6 +228,20 @@ def _tree_files(found: GitSource) -> list[str]:
     return sorted(n for n in names if n.endswith(_SPEC_SUFFIXES))
 
 
+def read_text(source: str, limits: Limits) -> str:
+    """The text of one file given as `REV:path` (`:path` for the staged version)."""
+    found = parse_source(source)
+    if found is None:
+        raise InputError("not a file in the git repository here", file=source)
+    return _read_blob(found, found.path, source, limits, _Reader(found, limits).objects)
+
+
+def staged_files(folder: str) -> list[str]:
+    """The spec files (.json, .yaml, .yml) staged directly inside `folder` (relative to the working directory)."""
+    found = parse_source(f":./{folder}")
+    return [] if found is None else _tree_files(found)
+
+
 def exists_at(rev: str, path: str) -> bool:
     """Whether `path` (relative to the working directory) is a file or folder at `rev` ("" for the index)."""
     if rev and not is_revision(rev):
