@@ -41,6 +41,7 @@ class Settings:
     include_docs: bool = False
     limits: Limits = DEFAULT_LIMITS
     trace: str | None = None  # the element whose life to follow (specdiff/trace.py)
+    repo: str | None = None  # the directory of the repository `REV:path` versions resolve against (default: here)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
         index = first + offset
         current: Graphed | str
         try:
-            current = graphed(load(source, settings.limits))
+            current = graphed(load(source, settings.limits, settings.repo))
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))
@@ -240,9 +241,9 @@ def _separates(text: str, at: int, following: int) -> bool:
 # --- versions from git ----------------------------------------------------------------------------------------
 
 
-def _git(*args: str) -> list[str]:
+def _git(*args: str, repo: str | None = None) -> list[str]:
     try:
-        done = subprocess.run(["git", *args], capture_output=True, check=False)
+        done = subprocess.run(["git", *args], capture_output=True, check=False, cwd=repo)
     except OSError:
         raise UsageError("git is not installed: --revs and --tags read versions from git") from None
     if done.returncode != 0:
@@ -251,19 +252,24 @@ def _git(*args: str) -> list[str]:
     return [line for line in done.stdout.decode("utf-8", "surrogateescape").splitlines() if line]
 
 
-def _at(rev: str, path: str) -> Version:
-    """The spec at a revision, named the way `REV:path` reads it from the working directory."""
-    return Version(rev, f"{rev}:./{os.path.relpath(path)}")
+def _at(rev: str, path: str, repo: str | None = None) -> Version:
+    """The spec at a revision, named the way `REV:path` reads it from the working directory (or from `repo`, the
+    directory `path` is relative to)."""
+    return Version(rev, f"{rev}:./{_relative(path, repo)}")
 
 
-def tag_versions(path: str, pattern: str) -> list[Version]:
+def _relative(path: str, repo: str | None) -> str:
+    return os.path.normpath(path) if repo is not None else os.path.relpath(path)
+
+
+def tag_versions(path: str, pattern: str, repo: str | None = None) -> list[Version]:
     """The tags matching `pattern` (a git glob) at which `path` exists, sorted as versions (v1.9 < v1.10 <
     v1.10.1, and v2.0.0-rc.1 < v2.0.0); tags from before the file existed are no version of it."""
     from specdiff.load.git import exists_at
 
-    tags = sorted(_git("tag", "--list", pattern), key=version_key)
-    relative = os.path.relpath(path)
-    found = [_at(tag, path) for tag in tags if exists_at(tag, relative)]
+    tags = sorted(_git("tag", "--list", pattern, repo=repo), key=version_key)
+    relative = _relative(path, repo)
+    found = [_at(tag, path, repo) for tag in tags if exists_at(tag, relative, repo)]
     if len(found) < 2:
         raise UsageError(f"--tags {pattern!r} gives {len(found)} tag(s) holding {path}; a history needs two")
     return found
@@ -281,7 +287,7 @@ class Chosen:
 _NAMED = 20
 
 
-def rev_versions(path: str, spec: str, path_filter: Sequence[str] = ()) -> Chosen:
+def rev_versions(path: str, spec: str, path_filter: Sequence[str] = (), repo: str | None = None) -> Chosen:
     """The commits of a range that changed `path`, oldest first; for `A..B` the spec at A comes first, as the
     version the range starts from.
 
@@ -289,14 +295,15 @@ def rev_versions(path: str, spec: str, path_filter: Sequence[str] = ()) -> Chose
     it changed anything under `path_filter` (git pathspecs): by default the spec's folder when its root refers to
     other files (a `$ref` may not leave the folder, so nothing it reaches is outside), else the file itself. The
     commits of the range left out are named in a note, with why."""
-    filters = list(path_filter) or [_default_filter(path, spec)]
-    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", *filters)
+    filters = list(path_filter) or [_default_filter(path, spec, repo)]
+    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", *filters, repo=repo)
     start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
-    found = ([_at(start.rstrip("."), path)] if start else []) + [_at(commit, path) for commit in commits]
+    found = ([_at(start.rstrip("."), path, repo)] if start else []) + [_at(commit, path, repo) for commit in commits]
     if len(found) < 2:
         raise UsageError(f"--revs {spec!r} gives {len(found)} version(s) of {path}; a history needs two")
     taken = set(commits)
-    left = [commit for commit in _git("rev-list", "--reverse", "--abbrev-commit", spec) if commit not in taken]
+    left = [commit for commit in _git("rev-list", "--reverse", "--abbrev-commit", spec, repo=repo)
+            if commit not in taken]
     if not left:
         return Chosen(found)
     named = ", ".join(left[:_NAMED]) + (f" and {len(left) - _NAMED} more" if len(left) > _NAMED else "")
@@ -305,12 +312,12 @@ def rev_versions(path: str, spec: str, path_filter: Sequence[str] = ()) -> Chose
                           f"{'they change' if len(left) != 1 else 'it changes'} nothing under {under}: {named}",))
 
 
-def _default_filter(path: str, spec: str) -> str:
+def _default_filter(path: str, spec: str, repo: str | None) -> str:
     """The spec's folder when the spec at the range's newest commit refers to other files, else the file."""
-    newest = _git("rev-list", "-1", spec)
-    relative = os.path.relpath(path)
+    newest = _git("rev-list", "-1", spec, repo=repo)
+    relative = _relative(path, repo)
     try:
-        split = bool(newest) and refers_to_files(load(f"{newest[0]}:./{relative}"))
+        split = bool(newest) and refers_to_files(load(f"{newest[0]}:./{relative}", repo=repo))
     except SpecdiffError:  # not there, or unreadable, at the newest commit: reading the versions will say so
         split = False
     return (os.path.dirname(relative) or ".") if split else relative

@@ -245,3 +245,36 @@ def test_a_staged_fragment_checks_the_specs_that_reach_it(tmp_path: Path, monkey
     assert lines[1].startswith("specdiff HEAD:./spec/root.yaml -> :./spec/root.yaml ")
     assert "Enum value boot added to GET /v2/sizes response 200: disk.type" in result.stdout
     assert "not an OpenAPI" not in result.stderr
+
+
+# -- the Python API reads git inputs from the repository it is given ---------------------------------------------
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git is not installed")
+def test_the_python_api_reads_git_inputs_from_the_repository_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from a folder outside any repository: `repo=` says where `REV:path` is read, for compare and history."""
+    import specdiff
+    from specdiff.errors import InputError
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    git(repo, "init", "-q", "-b", "main")
+    write(repo / "spec", version("remote"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "v1")
+    write(repo / "spec", version("boot"))
+    git(repo, "commit", "-q", "-am", "a disk type replaced")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    report = specdiff.compare("HEAD^:spec/root.yaml", "HEAD:spec/root.yaml", repo=repo)
+    assert [(f.rule, f.change.pointer) for f in report.findings] == [
+        (ADDED[0], ADDED[2]), (REMOVED[0], REMOVED[2])]
+    train = specdiff.history(["spec/root.yaml"], revs="HEAD^..HEAD", repo=repo, jobs=1)
+    assert [v.label for v in train.versions] == ["HEAD^", git(repo, "rev-parse", "--short", "HEAD").strip()]
+    assert [f.rule for f in train.findings] == [ADDED[0], REMOVED[0]]
+    with pytest.raises(InputError, match=r"^HEAD\^:spec/root.yaml: no such file$"):  # without it, read from here
+        specdiff.compare("HEAD^:spec/root.yaml", "HEAD:spec/root.yaml")

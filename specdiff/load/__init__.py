@@ -19,8 +19,10 @@ __all__ = ["Document", "Limits", "DEFAULT_LIMITS", "load", "load_text", "detect_
 _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
 
-def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path")."""
+def load(source: str, limits: Limits = DEFAULT_LIMITS, repo: str | None = None) -> Document:
+    """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path"); `repo` is
+    the directory of the repository `REV:path` resolves against (default: the working directory), and with one
+    a source is always read as `REV:path`."""
     if source == "-":
         raw = sys.stdin.buffer.read(limits.max_bytes + 1)
         if len(raw) > limits.max_bytes:
@@ -29,9 +31,11 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     if ":" in source:
         from specdiff.load.git import load_git, parse_source
 
-        found = parse_source(source)
+        found = parse_source(source, Path(repo) if repo is not None else None)
         if found is not None:
             return load_git(found, limits)
+    if repo is not None:
+        raise InputError("with a repository given, a source is REV:path (:path for the staged version)", file=source)
     path = Path(source)
     if path.is_dir():
         return _load_dir(path, source, limits)

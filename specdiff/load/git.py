@@ -42,9 +42,9 @@ def _git(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProces
         return subprocess.CompletedProcess(["git", *args], 127, b"", b"")
 
 
-def _repository() -> tuple[Path, str] | None:
-    """(top level, prefix of the working directory inside it), or None outside a work tree."""
-    done = _git(["rev-parse", "--show-toplevel", "--show-prefix"])
+def _repository(here: Path | None = None) -> tuple[Path, str] | None:
+    """(top level, prefix of `here`, by default the working directory, inside it), or None outside a work tree."""
+    done = _git(["rev-parse", "--show-toplevel", "--show-prefix"], here)
     if done.returncode != 0:
         return None
     lines = done.stdout.decode("utf-8", "surrogateescape").splitlines()
@@ -53,26 +53,30 @@ def _repository() -> tuple[Path, str] | None:
     return Path(lines[0]), lines[1] if len(lines) > 1 else ""
 
 
-def is_revision(rev: str) -> bool:
-    """A commit or tree of the repository here; never read as an option."""
+def is_revision(rev: str, here: Path | None = None) -> bool:
+    """A commit or tree of the repository here (or at `here`); never read as an option."""
     if not rev or rev.startswith("-"):
         return False
-    return _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"]).returncode == 0
+    return _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"], here).returncode == 0
 
 
-def parse_source(source: str) -> GitSource | None:
-    """`REV:path` as a git source, or None when it should be read as a local path."""
+def parse_source(source: str, here: Path | None = None) -> GitSource | None:
+    """`REV:path` as a git source, or None when it should be read as a local path. `here` is the directory of the
+    repository it resolves against (default: the working directory): `./` and `../` paths start there."""
     rev, colon, path = source.partition(":")
-    if not colon or not path or Path(source).exists():
+    if not colon or not path or (here is None and Path(source).exists()):
         return None
-    repository = _repository()
+    repository = _repository(here)
     if repository is None:
+        if here is not None:
+            raise InputError(f"{str(here)!r} is not inside a git repository", file=source)
         return None
     toplevel, prefix = repository
-    if rev and not is_revision(rev):
+    if rev and not is_revision(rev, here):
         if _DRIVE.match(rev) or not _LOOKS_LIKE_REF.match(rev):
             return None  # a drive letter or a path with a colon: the file loader says what is wrong
-        raise InputError(f"no such file, and {rev!r} is not a revision of the git repository here", file=source)
+        where = "here" if here is None else f"at {str(here)!r}"
+        raise InputError(f"no such file, and {rev!r} is not a revision of the git repository {where}", file=source)
     # like git: relative to the top level, unless it starts with ./ or ../ (then relative to here)
     if path.startswith(("./", "../")) or path in (".", ".."):
         path = str(PurePosixPath(prefix) / path)
@@ -242,8 +246,10 @@ def staged_files(folder: str) -> list[str]:
     return [] if found is None else _tree_files(found)
 
 
-def exists_at(rev: str, path: str) -> bool:
-    """Whether `path` (relative to the working directory) is a file or folder at `rev` ("" for the index)."""
-    if rev and not is_revision(rev):
+def exists_at(rev: str, path: str, repo: str | None = None) -> bool:
+    """Whether `path` (relative to the working directory, or to `repo`) is a file or folder at `rev` ("" for the
+    index)."""
+    here = Path(repo) if repo is not None else None
+    if rev and not is_revision(rev, here):
         return False
-    return _git(["cat-file", "-e", f"{rev}:./{path}"]).returncode == 0
+    return _git(["cat-file", "-e", f"{rev}:./{path}"], here).returncode == 0
