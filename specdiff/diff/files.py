@@ -1,13 +1,16 @@
 """The completeness guard: a file the spec reaches through `$ref` that differs where no change points.
 
 Every file both versions reach (`Resolver.externals`, by its path inside the spec's folder) is compared as data
-once the differ is done, at the places a `$ref` of either side reaches (what nothing uses in a shared file is no
-part of the API). A place that differs counts as reported when a change points at it, inside it or around it
-(the pointers of a change reached through a file are pointers into that file), or when it was written into data
-the differ compares as data (`Resolver.inline`: a code sample's file); documentation (descriptions, summaries,
-titles, examples) is left to `--include-docs`. Each file left with an unreported
-difference becomes one `file` change, so a comparison never says "No changes found" while a file it reached
-changed. A file only one side reaches is the change of the `$ref` that reaches it, reported where it is written.
+once the differ is done, at the places a `$ref` of each side reaches: what nothing uses in a shared file is no
+part of the API, and what only one side reaches (a schema added to a shared file for a new operation) is new or
+gone with what reaches it, reported there. A place that differs counts as reported when a change points at it,
+inside it or around it (the pointers of a change reached through a file are pointers into that file), inside
+the object holding it (the differ compares an object it reports in whole), through a `$ref` written there or
+leading there, or when it was written into data the differ compares as data
+(`Resolver.inline`: a code sample's file); documentation (descriptions, summaries, titles, examples) is left to
+`--include-docs`. Each file left with an unreported difference becomes one `file` change, so a comparison never
+says "No changes found" while a file it reached changed. A file only one side reaches is the change of the
+`$ref` that reaches it, reported where it is written.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def unreported_files(old: SpecGraph, new: SpecGraph, changes: Iterable[Change]) 
 
     for key in differing:
         sides = [(graph.normal.resolver, files[key]) for graph, files in ((old, old_files), (new, new_files))]
-        used = frozenset().union(*(resolver.reached(doc) for resolver, doc in sides))
+        used = [resolver.reached(doc) for resolver, doc in sides]
         compared = set().union(*(resolver.inlined.get(id(doc), set()) for resolver, doc in sides))
         #: the refs written in the file (where, target) and those that reach into it (target, from where)
         outgoing = [(at, target) for resolver, doc in sides
@@ -55,8 +58,11 @@ def unreported_files(old: SpecGraph, new: SpecGraph, changes: Iterable[Change]) 
         for place in _differences(old_files[key].data, new_files[key].data, ()):
             pointer = join_pointer(place)
             above = set(_ancestors(pointer))
-            if _documents(place) or not above & used or above & compared or reported(pointer):
+            if _documents(place) or not all(above & reached for reached in used) or above & compared or \
+                    reported(pointer):
                 continue
+            if len(place) > 1 and join_pointer(place[:-1]) in around:
+                continue  # a change points in the object holding it: the differ compared that object whole
             if any(reported(target) for at, target in outgoing if pointer in _ancestors(at)):
                 continue  # a $ref written there leads to what a change points at
             if any(reported(at) for target, at in incoming if target in above):
