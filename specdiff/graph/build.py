@@ -46,7 +46,8 @@ _PATH_PARAM = re.compile(r"\{[^}/]*\}")
 #: what the graph reads of the objects of an operation itself (their schemas, media and headers); documentation
 #: is compared where the differ reads it. The rest is compared as data, with its `$ref`s followed (Builder._data)
 _READ = frozenset({"schema", "items", "content", "headers", "description", "summary", "example", "examples"})
-_READ_OPERATION = frozenset({"parameters", "requestBody", "responses", "callbacks", *_READ})
+_READ_OPERATION = frozenset({"parameters", "requestBody", "responses", "callbacks", "security", "servers", "tags",
+                             "consumes", "produces", "schemes", *_READ})
 #: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
 _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum",
                    "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
@@ -164,8 +165,8 @@ class Builder:
         extensions, links, code samples) with its `$ref`s followed, so a change behind one is a change here."""
         copied: dict[str, Any] | None = None
         for key, value in obj.items():
-            if key in read or not isinstance(value, dict | list):
-                continue
+            if key in read or not isinstance(value, dict | list) or key.startswith("x-kubernetes-"):
+                continue  # (Kubernetes' markers are read where they mean something, never through a $ref)
             inlined = self.resolver.inline(value, doc, at + join_pointer((str(key),)))
             if inlined is not value:
                 copied = copied if copied is not None else dict(obj)

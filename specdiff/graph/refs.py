@@ -48,7 +48,8 @@ class Resolver:
         self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
         self._base: Path | None = None
         self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
-        #: every `$ref` followed: (id of its document, where it is written, id of the target's document, pointer)
+        #: every `$ref` followed from or into a file or URL: (id of its document, where it is written, id of the
+        #: target's document, pointer)
         self.links: set[tuple[int, str, int, str]] = set()
         #: the places `inline` wrote into data compared as data, by document id: a difference there is reported
         #: where the data is compared
@@ -147,7 +148,8 @@ class Resolver:
             if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
                 self._check_chain(node, target_doc, pointer, doc, at)
             found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
-        self.links.add((id(doc), at.removesuffix("/$ref"), id(found[1]), found[2]))
+        if doc in self._keys or found[1] in self._keys:  # (refs within the spec's own documents are not needed)
+            self.links.add((id(doc), at.removesuffix("/$ref"), id(found[1]), found[2]))
         return found
 
     def inline(self, value: Any, doc: Document, at: str) -> Any:
