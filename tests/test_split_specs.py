@@ -137,6 +137,23 @@ def test_a_file_that_differs_where_no_rule_looks_is_reported_not_passed(tmp_path
     assert "No changes found" not in text and "reference.file-unreported" in text
 
 
+@pytest.mark.parametrize(("ref", "error"), [
+    ("ops/missing.yml", "spec.yaml:5:5: $ref 'ops/missing.yml': no such file"),
+    ("'#/paths/~1a/get'", "spec.yaml:5:5: $ref cycle with no schema in it: /paths/~1a/get -> /paths/~1a/get"),
+    ("'#/info/title'", "spec.yaml:2:8: an operation must be a mapping"),
+    ("../outside.yml", "spec.yaml:5:5: $ref '../outside.yml' leaves the spec's folder (refused)"),
+])
+def test_an_operation_ref_that_leads_nowhere_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   ref: str, error: str) -> None:
+    (tmp_path / "outside.yml").write_text("responses: {}\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api/spec.yaml").write_text(
+        f"openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      $ref: {ref}\n")
+    monkeypatch.chdir(tmp_path / "api")
+    result = CliRunner().invoke(main, ["--no-config", "spec.yaml", "spec.yaml"])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"specdiff: error: {error}\n")
+
+
 # -- the same three files at git revisions ---------------------------------------------------------------------
 
 

@@ -157,7 +157,7 @@ class Builder:
         read it) and where it is written: its own refs resolve there."""
         found, at, doc = self._deref(raw, place.pointer, place.document)
         if not isinstance(found, dict):
-            raise InputError("an operation must be a mapping", file=doc.name, place=at)
+            raise self.resolver.error("an operation must be a mapping", doc, at)
         return found, Place(at, doc)
 
     def _data(self, obj: dict[str, Any], at: str, doc: Document, read: frozenset[str]) -> dict[str, Any]:
