@@ -120,21 +120,40 @@ def test_a_ref_that_cannot_be_followed_is_said_in_a_note(tmp_path: Path) -> None
     assert report["notes"] == [f"old: {tmp_path}/old/{where}", f"new: {tmp_path}/new/{where}"]
 
 
-def test_a_file_that_differs_where_no_rule_looks_is_reported_not_passed(tmp_path: Path) -> None:
-    """The path item's own extension, written in its file, is nothing the comparison reads: the guard says so,
-    and the text report never says "No changes found"."""
+def test_a_path_items_own_extension_behind_its_ref_is_compared(tmp_path: Path) -> None:
     item = "x-rate-limit: {limit}\nget:\n  $ref: sizes_list.yml\n"
     root = ROOT.replace("    get:\n      $ref: resources/sizes/sizes_list.yml", "    $ref: resources/sizes/item.yml")
     for side, limit in (("old", "5"), ("new", "10")):
         write(tmp_path / side, {**version("remote"), "root.yaml": root,
                                 "resources/sizes/item.yml": item.replace("{limit}", limit)})
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, findings(report)) == (0, [("specdiff.unclassified", "dangerous", "/x-rate-limit")])
+
+
+def test_a_file_that_differs_where_no_rule_looks_is_reported_not_passed(tmp_path: Path) -> None:
+    """A webhook's own extension, written in its file, is nothing the comparison reads: the guard says so, and
+    the text report never says "No changes found"."""
+    hook = "x-rate-limit: {limit}\npost:\n  responses: {'200': {description: ok}}\n"
+    root = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\nwebhooks:\n  sized: {$ref: hooks/sized.yml}\n"
+    for side, limit in (("old", "5"), ("new", "10")):
+        write(tmp_path / side, {"root.yaml": root, "hooks/sized.yml": hook.replace("{limit}", limit)})
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
     assert (code, findings(report)) == (0, [("reference.file-unreported", "dangerous", "/x-rate-limit")])
     assert report["findings"][0]["message"] == (  # type: ignore[index]
-        "resources/sizes/item.yml changed at /x-rate-limit, where no rule reports what the change does")
+        "hooks/sized.yml changed at /x-rate-limit, where no rule reports what the change does")
     text = CliRunner().invoke(main, ["--no-config", str(tmp_path / "old/root.yaml"),
                                      str(tmp_path / "new/root.yaml")]).stdout
     assert "No changes found" not in text and "reference.file-unreported" in text
+
+
+def test_the_documents_own_extension_behind_a_ref_is_compared(tmp_path: Path) -> None:
+    """Redocly's tag groups written in a file of their own, referred to from the root."""
+    root = ROOT + "x-tagGroups:\n  $ref: tag_groups.yml\n"
+    for side, tags in (("old", "[Sizes]"), ("new", "[Sizes, Droplets]")):
+        write(tmp_path / side, {**version("remote"), "root.yaml": root,
+                                "tag_groups.yml": f"- name: Compute\n  tags: {tags}\n"})
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, findings(report)) == (0, [("specdiff.unclassified", "dangerous", "/x-tagGroups/0/tags/1")])
 
 
 @pytest.mark.parametrize(("ref", "error"), [

@@ -15,7 +15,7 @@ from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
 from specdiff.graph.sunset import unreadable
-from specdiff.load.sourcemap import join_pointer
+from specdiff.load.sourcemap import split_pointer
 from specdiff.records import Context, Part
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
@@ -111,20 +111,17 @@ class OperationDiffer:
                 self.emit(found)
 
     def _path_items(self) -> None:
-        """What each path item both specs write beyond its operations, parameters and servers, as data."""
-        old_data, new_data = self.old.document.data, self.new.document.data
-        old_paths = old_data.get("paths") if isinstance(old_data, dict) else None
-        new_paths = new_data.get("paths") if isinstance(new_data, dict) else None
-        if self.old.document.parts or self.new.document.parts or not (
-                isinstance(old_paths, dict) and isinstance(new_paths, dict)):
+        """What each path item both specs write beyond its operations, parameters and servers, as data (past the
+        item's own `$ref`s, its data's `$ref`s followed: `SpecGraph.written`)."""
+        if self.old.document.parts or self.new.document.parts:
             return
-        for path, item in new_paths.items():
-            before = old_paths.get(path)
-            if isinstance(item, dict) and isinstance(before, dict) and (
-                    _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:
-                at = "/paths" + join_pointer((path,))
-                self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
-                                 Where(Context(part=Part("path", name=path)), "both"))
+        for at, item in self.new.written.items():
+            before = self.old.written.get(at)
+            if not at.startswith("/paths/") or before is None or item == before or not (
+                    _beyond(item.data, PATH_ITEM_HANDLES) or _beyond(before.data, PATH_ITEM_HANDLES)):
+                continue
+            path = split_pointer(at)[1]
+            self._unmodelled(before, item, PATH_ITEM_HANDLES, Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None

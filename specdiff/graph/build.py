@@ -46,6 +46,9 @@ _PATH_PARAM = re.compile(r"\{[^}/]*\}")
 #: what the graph reads of the objects of an operation itself (their schemas, media and headers); documentation
 #: is compared where the differ reads it. The rest is compared as data, with its `$ref`s followed (Builder._data)
 _READ = frozenset({"schema", "items", "content", "headers", "description", "summary", "example", "examples"})
+_READ_PATH_ITEM = frozenset({"parameters", "servers", *METHODS, *_READ})
+_READ_ROOT = frozenset({"paths", "components", "definitions", "parameters", "responses", "securityDefinitions",
+                        "security", "servers", "webhooks", "tags", "info", *_READ})
 _READ_OPERATION = frozenset({"parameters", "requestBody", "responses", "callbacks", "security", "servers", "tags",
                              "consumes", "produces", "schemes", *_READ})
 #: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
@@ -89,6 +92,7 @@ class Builder:
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
         self._added: list[Document] = []
+        self.written: dict[str, Written] = {}
         self.doc: Document
         self.data: dict[str, Any] = {}
         self.v2 = False
@@ -118,6 +122,7 @@ class Builder:
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
+            self.written[item_pointer] = Written(self._data(item, at, item_doc, _READ_PATH_ITEM), at)
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
             for method in METHODS:
@@ -163,17 +168,15 @@ class Builder:
     def _data(self, obj: dict[str, Any], at: str, doc: Document, read: frozenset[str]) -> dict[str, Any]:
         """An object as its unmodelled keys are compared, as data: what the graph does not `read` itself (vendor
         extensions, links, code samples) with its `$ref`s followed, so a change behind one is a change here."""
-        copied: dict[str, Any] | None = None
-        for key, value in obj.items():
-            if key in read or not isinstance(value, dict | list) or key.startswith("x-kubernetes-"):
-                continue  # (Kubernetes' markers are read where they mean something, never through a $ref)
-            inlined = self.resolver.inline(value, doc, at + join_pointer((str(key),)))
-            if inlined is not value:
-                copied = copied if copied is not None else dict(obj)
-                copied[key] = inlined
-        return obj if copied is None else copied
+        data, _ = self.resolver.written(obj, doc, at, read)
+        return data if isinstance(data, dict) else obj
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
+        if isinstance(doc.data, dict):  # last: a root key that `$ref`s point into is compared where it is used
+            read = _READ_ROOT | self.resolver.reached_roots(doc)
+            self.written[""] = Written(self._data(doc.data, "", doc, read), "")
+            if isinstance(doc.data.get("info"), dict):
+                self.written["/info"] = Written(self._data(doc.data["info"], "/info", doc, _READ), "/info")
         notes = self._settle_variants(part_keys or {}) + tuple(
             f"{why}: not followed, so what it points at is not compared"
             for _, why in sorted(self.resolver.unfollowed.items()))
@@ -184,7 +187,7 @@ class Builder:
                          for (target_doc, pointer), target in self._unnamed.items()}
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
-                         security_schemes=self.security_schemes, _normal=normal)
+                         security_schemes=self.security_schemes, written=self.written, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:

@@ -152,6 +152,23 @@ class Resolver:
             self.links.add((id(doc), at.removesuffix("/$ref"), id(found[1]), found[2]))
         return found
 
+    def written(self, obj: Any, doc: Document, at: str, read: frozenset[str]) -> tuple[Any, str]:
+        """An object past its own `$ref`s, as data compared as data: what `read` leaves out with its `$ref`s
+        followed (`inline`), and the pointer where it is written."""
+        while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
+            obj, doc, at = self.lookup(obj["$ref"], doc, at)
+        if not isinstance(obj, dict):
+            return obj, at
+        copied: dict[str, Any] | None = None
+        for key, value in obj.items():
+            if key in read or not isinstance(value, dict | list) or key.startswith("x-kubernetes-"):
+                continue  # (Kubernetes' markers are read where they mean something, never through a $ref)
+            inlined = self.inline(value, doc, at + join_pointer((str(key),)))
+            if inlined is not value:
+                copied = copied if copied is not None else dict(obj)
+                copied[key] = inlined
+        return (obj if copied is None else copied), at
+
     def inline(self, value: Any, doc: Document, at: str) -> Any:
         """`value` with every `$ref` in it replaced by what it points at, as a bundler writes it: for data
         compared as data (vendor extensions, links, code samples), where an unfollowed `$ref` would hide a change
