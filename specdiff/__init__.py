@@ -106,7 +106,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
 
     from specdiff.errors import UsageError
     from specdiff.load.parse import DEFAULT_LIMITS
-    from specdiff.release_train import Settings, default_jobs, given, rev_versions, tag_versions
+    from specdiff.release_train import Settings, given, job_count, rev_versions, tag_versions
     from specdiff.release_train import history as run_history
 
     names = [os.fspath(version) for version in versions]
@@ -123,7 +123,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
     settings_config = _config(config, baseline)
     settings = Settings(policy or settings_config.policy or "auto", settings_config, today, grouped,
                         limits=limits or DEFAULT_LIMITS, trace=trace, repo=here)
-    count = min(jobs or default_jobs(), max(1, len(chosen) - 1))
+    count = job_count(jobs, len(chosen))
     if executor is not None or count == 1:
         train = run_history(chosen, settings, executor, count, keep_going)
     else:

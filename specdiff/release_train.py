@@ -20,7 +20,7 @@ from datetime import date
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
-from specdiff.load import load, refers_to_files
+from specdiff.load import STDIN, load, load_text, read_stdin, refers_to_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import History, Report, Step, Version
@@ -104,8 +104,36 @@ def size_of(source: str) -> float:
         return 1.0
 
 
-def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outcome:
-    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn.
+@dataclass(frozen=True, slots=True)
+class Stdin:
+    """What `-` held, read once by the process that runs the history (a pool's workers have no stdin to read),
+    or why it could not be read."""
+
+    text: str | None
+    error: str | None = None
+
+
+def _stdin(sources: Sequence[str], limits: Limits) -> Stdin | None:
+    """Stdin's text when a version is `-`, for every job to read the same text; None when none is."""
+    if "-" not in sources:
+        return None
+    try:
+        return Stdin(read_stdin(limits))
+    except SpecdiffError as err:
+        return Stdin(None, err.one_line())
+
+
+def _load(source: str, limits: Limits, stdin: Stdin | None, repo: str | None = None) -> Graphed:
+    if source != "-" or stdin is None:
+        return graphed(load(source, limits, repo))
+    if stdin.text is None:
+        raise InputError(stdin.error or "stdin could not be read")
+    return graphed(load_text(stdin.text, STDIN, None, limits))
+
+
+def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: Stdin | None = None) -> _Outcome:
+    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn;
+    `-` is the text `stdin` holds.
 
     A version that cannot be read is recorded with its one-line error, and so are the steps on either side of it.
     """
@@ -117,7 +145,7 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
         index = first + offset
         current: Graphed | str
         try:
-            current = graphed(load(source, settings.limits, settings.repo))
+            current = _load(source, settings.limits, stdin, settings.repo)
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))
@@ -134,7 +162,7 @@ def _step(index: int, old: Graphed | str, new: Graphed | str, old_source: str, n
     if isinstance(old, str) or isinstance(new, str):
         missing = " and ".join(source for source, side in ((old_source, old), (new_source, new))
                                if isinstance(side, str))
-        return index, None, f"not compared: {missing} could not be read"
+        return index, None, f"{missing} could not be read"  # why: the formats say that it was not compared
     try:
         return index, compare_graphed(old, new, settings.policy, settings.config, settings.today, settings.grouped,
                                       settings.include_docs), None
@@ -147,7 +175,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     """Compare each consecutive pair of `versions` (oldest first) in `jobs` contiguous runs.
 
     Without an executor the runs go one after the other in this process. Without `keep_going`, the first version
-    (oldest first) that cannot be read, or the first pair that cannot be compared, raises its one-line error.
+    (oldest first) that cannot be read, or the first pair that cannot be compared, raises its one-line error; with
+    it, that error is raised only when no pair at all could be compared.
     """
     if len(versions) < 2:
         raise UsageError("a history needs at least two versions")
@@ -167,12 +196,13 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
         if progress is not None:
             progress(done, total)
 
+    stdin = _stdin(sources, settings.limits)
     if executor is None:
         for part in split:
-            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings))
+            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings, stdin))
     else:
         futures: list[Future[_Outcome]] = [executor.submit(compare_run, sources[part.start:part.stop + 1],
-                                                           part.start, settings) for part in split]
+                                                           part.start, settings, stdin) for part in split]
         for future in as_completed(futures):
             finished(future.result())
     errors = dict(pair for outcome in outcomes for pair in outcome.unreadable)
@@ -183,6 +213,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     failed = [error for index, (_, error) in sorted(results.items()) if error is not None]
     if failed and not keep_going:
         raise InputError(failed[0])
+    if all(report is None for report, _ in results.values()):  # a history that compared nothing passes no gate
+        raise InputError(f"no two versions could be compared: {errors[min(errors)] if errors else failed[0]}")
     steps = tuple(Step(marked[i], marked[i + 1], *results[i]) for i in range(total))
     train = History(marked, steps, today=today.isoformat())
     if settings.trace is None:
@@ -193,6 +225,13 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
         raise UsageError(f"--trace {settings.trace!r}: no version holds it; name a group-version (apps/v1beta1), an "
                          "operation (GET /pets) or a type and field (PodSpec.workloadRef), as reports do")
     return History(marked, steps, traced, today.isoformat())
+
+
+def job_count(jobs: int | None, versions: int) -> int:
+    """How many jobs run a history of `versions`: `jobs` (default: the cores), no more than it has steps."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    return min(jobs or default_jobs(), max(1, versions - 1))
 
 
 def default_jobs() -> int:
@@ -323,14 +362,22 @@ def _default_filter(path: str, spec: str, repo: str | None) -> str:
     return (os.path.dirname(relative) or ".") if split else relative
 
 
-_PARTS = re.compile(r"(\d+)")
+_PARTS = re.compile(r"([0-9]+)")
 
 
-def version_key(tag: str) -> tuple[tuple[int, int | str], ...]:
-    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release."""
+def version_key(tag: str) -> tuple[tuple[int, int | str, str], ...]:
+    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release. A number is
+    ASCII digits (`v1²` has none after the 1), compared by its length then its digits: no conversion to int, which
+    Python refuses past 4,300 digits."""
     head, dash, suffix = tag.partition("-")
-    key: list[tuple[int, int | str]] = [(1, int(part)) if part.isdigit() else (0, part)
-                                        for part in _PARTS.split(head) if part]
-    key.append((2, 0) if not dash else (-1, 0))
-    key += [(1, int(part)) if part.isdigit() else (0, part) for part in _PARTS.split(suffix) if part]
+    key = [_part(part) for part in _PARTS.split(head) if part]
+    key.append((2, 0, "") if not dash else (-1, 0, ""))
+    key += [_part(part) for part in _PARTS.split(suffix) if part]
     return tuple(key)
+
+
+def _part(part: str) -> tuple[int, int | str, str]:
+    if not _PARTS.fullmatch(part):
+        return 0, part, ""
+    digits = part.lstrip("0") or "0"
+    return 1, len(digits), digits

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from specdiff.classify.release_gate import declared_bump, needed
+from specdiff.classify.release_gate import declared_bump, needed, semver
 from specdiff.cli import main
 from tests.conftest import corpus
 
@@ -96,10 +96,27 @@ def test_the_configuration_turns_the_gate_on_and_is_validated(releases: Path) ->
 
 
 @pytest.mark.parametrize(("old", "new", "bump"), [
-    ((1, 2, 3), (2, 0, 0), "major"), ((1, 2, 3), (1, 3, 0), "minor"), ((1, 2, 3), (1, 2, 4), "patch"),
-    ((1, 2, 3), (1, 2, 3), "none"), ((2, 0, 0), (1, 9, 9), "none"), ((1, 2, 3), (1, 1, 9), "none")])
-def test_the_declared_bump(old: tuple[int, int, int], new: tuple[int, int, int], bump: str) -> None:
-    assert declared_bump(old, new) == bump
+    ("1.2.3", "2.0.0", "major"), ("1.2.3", "1.3.0", "minor"), ("1.2.3", "1.2.4", "patch"),
+    ("1.2.3", "1.2.3", "none"), ("2.0.0", "1.9.9", "none"), ("1.2.3", "1.1.9", "none"),
+    ("1.9.0", "1.10.0", "minor"), ("9.0.0", "10.0.0", "major"), ("1.2.10", "1.2.9", "none")])
+def test_the_declared_bump(old: str, new: str, bump: str) -> None:
+    old_version, new_version = semver(old), semver(new)
+    assert old_version is not None and new_version is not None
+    assert declared_bump(old_version, new_version) == bump
+
+
+def test_a_version_number_of_any_length_is_compared_not_a_crash(releases: Path) -> None:
+    """5,000 digits: past what Python turns into an int, yet a semantic version; compared as digits."""
+    big = "1" + "0" * 5000
+    (releases / "f.json").write_text(pets(f"{big}.0.0", "name"), encoding="utf-8")
+    (releases / "g.json").write_text(pets(f"{big}.1.0", "name", "age"), encoding="utf-8")
+    (releases / "h.json").write_text(pets(f"{big}.1.1", "name"), encoding="utf-8")
+    assert cli("compare", "f.json", "g.json", "--check-version")[0] == 0
+    code, envelope = cli("compare", "g.json", "h.json", "--check-version")
+    assert (code, [rule for rule, _, _ in gate_findings(envelope)]) == (1, ["release.version-bump-too-small"])
+    assert gate_findings(envelope)[0][2].endswith("is a patch release, but the changes need a major one: property "
+                                                 "Pet.age removed")
+    assert semver("1.\u0661.0") is None  # digits are ASCII digits, as semver writes them
 
 
 def test_nothing_changed_needs_no_bump() -> None:

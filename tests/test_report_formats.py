@@ -358,7 +358,7 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
     log = _validate_sarif(render(report, "sarif", options))
     results = log["runs"][0]["results"]
-    assert len(results) == len([f for f in report.findings if f.level.value != "safe"]) == 24
+    assert len(results) == len([f for f in report.findings if f.level.value != "safe"]) == 23
     every = json.loads(render(report, "sarif", replace(options, annotate_level="safe")))["runs"][0]["results"]
     assert sorted(r["ruleId"] for r in every) == sorted(f.rule for f in report.findings)  # --annotate-level safe
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
@@ -471,6 +471,21 @@ def test_a_long_bullet_goes_on_at_the_next_line_and_renders_as_the_same_paragrap
     assert _wrapped("- short") == "- short"
 
 
+@pytest.mark.parametrize("line, spans", [
+    ("a `b c` d", ["`b c`"]),
+    ("`` a` `` and `x y`", ["`` a` ``", "`x y`"]),  # a longer fence holds a backtick
+    ("`a\\` b `c`", ["`a\\`", "`c`"]),  # a backslash inside a span is literal: it ends there
+    ("\\`a `b` c`", ["`b`"]),  # an escaped backtick opens nothing
+    ("\\\\`a` b", ["`a`"]),  # an escaped backslash escapes no backtick
+    ("``a` b", []),  # no closer of the same length: literal backticks
+    ("\\``a` b`", ["`a`"]),  # the escaped first backtick leaves a run of one
+])
+def test_code_spans_are_found_as_commonmark_reads_them(line: str, spans: list[str]) -> None:
+    from specdiff.report.markdown import code_spans
+
+    assert [line[start:end] for start, end in code_spans(line)] == spans
+
+
 def test_changes_that_say_the_same_of_several_places_read_as_one_sentence() -> None:
     from specdiff.report.release_notes import _one_sentence
 
@@ -518,7 +533,8 @@ def test_kubernetes_release_notes_head_each_kind_once_and_fit_a_page() -> None:
     assert corrections.split("\n\n")[1] == (
         "- `ValidatingAdmissionPolicyBinding.spec`, `ValidatingAdmissionPolicyBinding.spec.policyName`, "
         "`ValidatingAdmissionPolicyBinding.spec.validationActions`, `HorizontalPodAutoscaler.spec`,\n  `CronJob.spec`, "
-        "`LeaseCandidate.spec` and `IPAddress.spec` became required. (`schema.property.became-required`)")
+        "`LeaseCandidate.spec`, `StorageVersion.status.storageVersions[].apiServerID` and `IPAddress.spec` became "
+        "required. (`schema.property.became-required`)")
     assert notes.index("## New features") < notes.index("## Documentation corrections") < notes.index("## Other")
     breaking = {f.rule for f in report.findings if f.level is Level.BREAKING}  # each bullet names its rule
     assert breaking == set(re.findall(r"\(`([\w.-]+)`\)$", notes.split("## New features")[0], re.M))

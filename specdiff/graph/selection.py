@@ -66,7 +66,7 @@ def check_pattern(pattern: Any) -> str:
                              "exponential time; write it without the nesting")
         try:
             re.compile(text)
-        except re.error as err:
+        except (re.error, OverflowError) as err:  # OverflowError: a repeat count past what `re` can count
             raise ValueError(f"{text[:60]!r} is no regular expression: {err}") from None
     return pattern
 

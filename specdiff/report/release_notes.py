@@ -21,7 +21,7 @@ from specdiff.group import operations_phrase
 from specdiff.notation import bare, by_type, type_name, used_by
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
-from specdiff.report.markdown import code_span, escape
+from specdiff.report.markdown import code_span, escape, wrapped
 from specdiff.report.sections import Subject, grouped, headed, is_unclassified, reason, sentence
 
 #: rules whose findings a kind lists in one bullet
@@ -65,7 +65,8 @@ def _corrections(findings: list[Finding]) -> list[str]:
     for finding in findings:
         by_rule.setdefault(finding.rule, []).append(
             sentence(finding, partial(_spans, names=_names(finding)), scoped=False).rstrip("."))
-    return ["The old spec already said so, in its descriptions or in the fields its types required; each finding's "
+    return ["The old spec already said so, in its descriptions, in the fields its types required or in the keys its "
+            "lists merge by; each finding's "
             "reason quotes the words.", "",
             *(_wrapped(f"- {_one_sentence(parts)}. (`{rule}`)") for rule, parts in by_rule.items())]
 
@@ -127,33 +128,15 @@ def _versioned(bullets: dict[str, list[str]]) -> list[str]:
     bullets of a heading do not all hold in the same ones."""
     if len({_folded_versions(v) for v in bullets.values()}) == 1:
         return list(bullets)
-    return [f"- `{_folded_versions(versions)}`: {bullet[2:]}" for bullet, versions in bullets.items()]
+    return [f"- {code_span(_folded_versions(versions))}: {bullet[2:]}" for bullet, versions in bullets.items()]
 
 
 #: the longest line a page should carry; longer bullets go on at the next line
 _WIDTH = 200
-_BULLET = re.compile(r" *- ")
-_TICK = re.compile(r"(?<!\\)`")  # a code span's fence, not an escaped backtick
-_STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]")  # a list item, heading, quote, underline or table at a line's start
 
 
 def _wrapped(bullet: str) -> str:
-    """Lines of a bullet past _WIDTH broken at a space outside code spans, its next line indented under its
-    text: the same paragraph once rendered, so no break goes before a word that would start a list, quote or
-    heading there."""
-    out = []
-    for line in bullet.split("\n"):
-        lead = _BULLET.match(line)
-        indent = " " * len(lead.group(0)) if lead else ""
-        while len(line) > _WIDTH:
-            spaces = [i for i in range(len(indent) + 2, _WIDTH) if line[i] == " "
-                      and len(_TICK.findall(line, 0, i)) % 2 == 0 and not _STARTS_BLOCK.match(line, i + 1)]
-            if not spaces:
-                break
-            out.append(line[:spaces[-1]])
-            line = indent + line[spaces[-1] + 1:]
-        out.append(line)
-    return "\n".join(out)
+    return wrapped(bullet, _WIDTH)
 
 
 def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool,

@@ -6,14 +6,13 @@ exactly as `specdiff OLD NEW`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from specdiff import __version__
 from specdiff.records import Finding, History, Level, Step
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, json_text
 from specdiff.trace import Event
 
 TIMELINE_FORMATS = ("text", "markdown", "json", "html")
@@ -274,7 +273,7 @@ def envelope(history: History) -> dict[str, Any]:
 
 
 def _json(history: History) -> str:
-    return json.dumps(envelope(history), indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+    return json_text(envelope(history))
 
 
 _RENDERERS: dict[str, Callable[[History], str]] = {
