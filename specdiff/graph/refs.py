@@ -90,8 +90,6 @@ class Resolver:
         self._found: dict[tuple[str, int] | tuple[str, int, str], tuple[Any, Document, str]] = {}
         self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
         self._resources: Resources | None = None
-        #: each file or URL loaded -> the places that refer to it ((document, pointer of the `$ref`)), by its key
-        self.referrers: dict[str, set[tuple[Document, str]]] = {}
         self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
         self._base: Path | None = None
         self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
@@ -144,8 +142,6 @@ class Resolver:
             raise self.error(f"$ref {location!r} holds a NUL character, which no file name can", doc, at)
         known = self._files.get((doc.base, location))
         if known is not None:  # the files of one folder refer to the same few others thousands of times
-            if known in self._keys:
-                self.referrers[self._keys[known]].add((doc, at))
             return known
         found = self._file(location, doc, at)
         self._files[(doc.base, location)] = found
@@ -173,7 +169,6 @@ class Resolver:
             except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
                 raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
             self._loaded(key, load_text_any(text, name, target.parent, doc))
-        self.referrers.setdefault(key, set()).add((doc, at))
         return self.externals[key]
 
     def _resources_with(self, doc: Document) -> Resources:
@@ -280,7 +275,6 @@ class Resolver:
             text = decode(fetch(url, limits.max_bytes, limits.remote_timeout, lambda why: self.error(
                 f"remote $ref {url!r} could not be fetched: {why}", doc, at)), url)
             self._loaded(url, load_text_any(text, url, None, doc))
-        self.referrers.setdefault(url, set()).add((doc, at))
         return self.externals[url]
 
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
