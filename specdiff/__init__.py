@@ -50,7 +50,7 @@ def __dir__() -> list[str]:
 def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: str | None = None,
             config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
             baseline: str | os.PathLike[str] | None = None, today: date | None = None,
-            limits: Limits | None = None, grouped: bool = True) -> Report:
+            limits: Limits | None = None, grouped: bool = True, repo: str | os.PathLike[str] | None = None) -> Report:
     """Compare two specs and return the classified report, after the policy stage.
 
     `old` and `new` are what the command line takes: files, per-group directories, or `REV:path` in a git
@@ -61,7 +61,9 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     ignores have expired are judged on it, and reports name it (default: the system date in UTC). `limits`
     bounds what an input may cost (`specdiff.load.parse.Limits`: size, depth, YAML aliases, remote refs;
     default: the command line's defaults).
-    `grouped=False` gives one finding per place instead of one per logical change (`--no-group`).
+    `grouped=False` gives one finding per place instead of one per logical change (`--no-group`). `repo` is the
+    directory of the git repository `REV:path` inputs resolve against (default: the working directory; `./` and
+    `../` paths start there); with it, both inputs are `REV:path`.
 
     Raises `specdiff.errors.SpecdiffError` (with a one-line message) for unreadable or invalid input.
     """
@@ -73,8 +75,9 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
     chosen = _config(config, baseline)
     with collector_paused():
         bounds = limits or DEFAULT_LIMITS
-        return run(load(os.fspath(old), bounds), load(os.fspath(new), bounds), policy or chosen.policy or "auto",
-                   chosen, today, grouped)
+        here = os.fspath(repo) if repo is not None else None
+        return run(load(os.fspath(old), bounds, here), load(os.fspath(new), bounds, here),
+                   policy or chosen.policy or "auto", chosen, today, grouped)
 
 
 def render(result: Report | History, format: str = "text") -> str:
@@ -102,14 +105,18 @@ def render(result: Report | History, format: str = "text") -> str:
 
 
 def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None = None, revs: str | None = None,
-            executor: Executor | None = None, jobs: int | None = None, keep_going: bool = False,
+            path_filter: Sequence[str | os.PathLike[str]] = (), executor: Executor | None = None,
+            jobs: int | None = None, keep_going: bool = False,
             policy: str | None = None, config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
             baseline: str | os.PathLike[str] | None = None, today: date | None = None,
-            limits: Limits | None = None, grouped: bool = True, trace: str | None = None) -> History:
+            limits: Limits | None = None, grouped: bool = True, trace: str | None = None,
+            repo: str | os.PathLike[str] | None = None) -> History:
     """Compare each of `versions` (oldest first) with the next: `specdiff history` as a `History` record.
 
     `versions` are what `compare` takes; with `tags` (a git glob) or `revs` (a git range) give one path and the
-    versions come from git, as `--tags` and `--revs` take them. Each version is read once; runs of consecutive
+    versions come from git, as `--tags` and `--revs` take them (`path_filter` as `--path-filter`; the commits a
+    range leaves out are in the record's `notes`); `repo`, as in `compare`, is the repository they are read from,
+    and paths are relative to it. Each version is read once; runs of consecutive
     pairs are submitted to `executor` (any `concurrent.futures.Executor`: a thread or process pool, a Dask
     client's executor), `jobs` runs in all (default: the cores here). Without an executor a process pool of
     `jobs` workers runs them, or this process when there is one job. `trace` names an element whose life the
@@ -120,6 +127,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
     version carries its error and the steps beside it say why they were not compared.
     """
     from concurrent.futures import ProcessPoolExecutor
+    from dataclasses import replace
 
     from specdiff.errors import UsageError
     from specdiff.load.parse import DEFAULT_LIMITS
@@ -131,16 +139,22 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
         raise UsageError("give one of tags and revs")
     if (tags is not None or revs is not None) and len(names) != 1:
         raise UsageError("tags and revs take the versions of one path from git: give one path")
-    chosen = tag_versions(names[0], tags) if tags is not None else rev_versions(names[0], revs) \
-        if revs is not None else given(names)
+    if path_filter and revs is None:
+        raise UsageError("path_filter chooses the commits of revs: give revs")
+    here = os.fspath(repo) if repo is not None else None
+    picked = rev_versions(names[0], revs, [os.fspath(p) for p in path_filter], here) if revs is not None else None
+    chosen = tag_versions(names[0], tags, here) if tags is not None else picked.versions if picked is not None \
+        else given(names)
     settings_config = _config(config, baseline)
     settings = Settings(policy or settings_config.policy or "auto", settings_config, today, grouped,
-                        limits=limits or DEFAULT_LIMITS, trace=trace)
+                        limits=limits or DEFAULT_LIMITS, trace=trace, repo=here)
     count = job_count(jobs, len(chosen))
     if executor is not None or count == 1:
-        return run_history(chosen, settings, executor, count, keep_going)
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        return run_history(chosen, settings, pool, count, keep_going)
+        train = run_history(chosen, settings, executor, count, keep_going)
+    else:
+        with ProcessPoolExecutor(max_workers=count) as pool:
+            train = run_history(chosen, settings, pool, count, keep_going)
+    return replace(train, notes=picked.notes) if picked is not None and picked.notes else train
 
 
 def _config(config: str | os.PathLike[str] | Mapping[str, Any] | Config | None,

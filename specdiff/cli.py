@@ -471,6 +471,9 @@ def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple
 @click.option("--revs", metavar="RANGE",
               help="Take the versions of the one PATH from git: the commits of RANGE that changed it (A..B starts "
                    "with the spec at A).")
+@click.option("--path-filter", "path_filter", multiple=True, metavar="PATH",
+              help="With --revs: take the commits that changed anything under PATH (repeat for several).  "
+                   "[default: the spec's folder when it refers to other files, else the file]")
 @click.option("--tags", metavar="PATTERN",
               help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
                    "versions (v1.9 before v1.10).")
@@ -501,12 +504,12 @@ def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple
 @selection_options
 @limit_options
 @today_option
-def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
-                        output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                        summary_only: bool, quiet: bool, jobs: int | None, keep_going: bool, trace: str | None,
-                        no_group: bool, include_docs: bool, check_version: bool, choose: Choice, limits: Limits,
-                        today: date | None, config_file: str | None, no_config: bool, select: tuple[str, ...],
-                        ignore: tuple[str, ...]) -> None:
+def history_command(versions: tuple[str, ...], revs: str | None, path_filter: tuple[str, ...], tags: str | None,
+                    formats: tuple[str, ...], output: str | None, output_dir: str | None, policy: str | None,
+                    fail_on: str | None, summary_only: bool, quiet: bool, jobs: int | None, keep_going: bool,
+                    trace: str | None, no_group: bool, include_docs: bool, check_version: bool, choose: Choice,
+                    limits: Limits, today: date | None, config_file: str | None, no_config: bool,
+                    select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
@@ -525,10 +528,14 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         for value, what in [*((v, "VERSION") for v in versions), (config_file, "--config"), (output, "--output"),
                             (output_dir, "--output-dir")]:
             _not_a_url(value, what)
+        if path_filter and not revs:
+            raise click.UsageError("--path-filter chooses the commits of --revs: give --revs")
+        notes: tuple[str, ...] = ()
         if tags:
             chosen = tag_versions(versions[0], tags)
         elif revs:
-            chosen = rev_versions(versions[0], revs)
+            picked = rev_versions(versions[0], revs, path_filter)
+            chosen, notes = picked.versions, picked.notes
         elif len(versions) < 2:
             raise click.UsageError("a history needs two versions or more (or one PATH with --revs or --tags)")
         else:
@@ -548,6 +555,8 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
                     train = history(chosen, settings, pool, workers, keep_going, progress)
             else:
                 train = history(chosen, settings, None, 1, keep_going, progress)
+        if notes:
+            train = dataclasses.replace(train, notes=notes)
         if progress is not None and terminal:
             click.echo("\r\033[K", err=True, nl=False)
         if summary_only and "release-notes" in formats:
@@ -666,7 +675,9 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
                    baseline: str | None, accept: bool, today: date | None) -> None:
     """Compare the staged version of each spec FILE with HEAD's (the pre-commit hook).
 
-    A file that HEAD does not have yet is new, so there is nothing to break; it is skipped.
+    A FILE that is part of a spec split across files (no OpenAPI document of its own) stands for the staged specs
+    that reach it through $refs, found in the folders above it. A spec that HEAD does not have yet is new, so
+    there is nothing to break; it is skipped.
     """
     from specdiff.config import for_command, read_baseline, render_baseline
     from specdiff.load import load
@@ -674,6 +685,7 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
     from specdiff.pipeline import run
     from specdiff.policy import accepted
     from specdiff.report import RenderOptions, render
+    from specdiff.staged import specs_to_check
 
     def job() -> int:
         config = for_command(config_file, no_config, select, ignore, baseline)
@@ -681,7 +693,10 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
             config = for_command(config_file, no_config, select, ignore, STAGED_BASELINE)
         threshold = fail_on or config.fail_on or "breaking"
         blocked, blocking = [], []
-        for name in files:
+        staged = specs_to_check(files)
+        for note in staged.notes:
+            click.echo(f"specdiff: note: {note}")
+        for name in staged.specs:
             if not exists_at("HEAD", name):
                 continue
             old_doc, new_doc = load(f"HEAD:./{name}"), load(f":./{name}")

@@ -389,6 +389,7 @@ class History:
     steps: tuple[Step, ...]
     trace: Trace | None = None  # `--trace THING`: the life of one element across the versions
     today: str = ""  # the reference date (`YYYY-MM-DD`) every step was judged on, as a report's `today`
+    notes: tuple[str, ...] = ()  # how the versions were chosen: commits of a range left out, and why
 
     @property
     def findings(self) -> tuple[Finding, ...]:

@@ -20,7 +20,7 @@ from datetime import date
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
-from specdiff.load import STDIN, load, load_text, read_stdin
+from specdiff.load import STDIN, load, load_text, read_stdin, refers_to_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import History, Report, Step, Version
@@ -41,6 +41,7 @@ class Settings:
     include_docs: bool = False
     limits: Limits = DEFAULT_LIMITS
     trace: str | None = None  # the element whose life to follow (specdiff/trace.py)
+    repo: str | None = None  # the directory of the repository `REV:path` versions resolve against (default: here)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +123,9 @@ def _stdin(sources: Sequence[str], limits: Limits) -> Stdin | None:
         return Stdin(None, err.one_line())
 
 
-def _load(source: str, limits: Limits, stdin: Stdin | None) -> Graphed:
+def _load(source: str, limits: Limits, stdin: Stdin | None, repo: str | None = None) -> Graphed:
     if source != "-" or stdin is None:
-        return graphed(load(source, limits))
+        return graphed(load(source, limits, repo))
     if stdin.text is None:
         raise InputError(stdin.error or "stdin could not be read")
     return graphed(load_text(stdin.text, STDIN, None, limits))
@@ -145,7 +146,7 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: S
         index = first + offset
         current: Graphed | str
         try:
-            current = _load(source, settings.limits, stdin)
+            current = _load(source, settings.limits, stdin, settings.repo)
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))
@@ -287,9 +288,9 @@ def _separates(text: str, at: int, following: int) -> bool:
 # --- versions from git ----------------------------------------------------------------------------------------
 
 
-def _git(*args: str) -> list[str]:
+def _git(*args: str, repo: str | None = None) -> list[str]:
     try:
-        done = subprocess.run(["git", *args], capture_output=True, check=False)
+        done = subprocess.run(["git", *args], capture_output=True, check=False, cwd=repo)
     except OSError:
         raise UsageError("git is not installed: --revs and --tags read versions from git") from None
     if done.returncode != 0:
@@ -298,20 +299,21 @@ def _git(*args: str) -> list[str]:
     return [line for line in done.stdout.decode("utf-8", "surrogateescape").splitlines() if line]
 
 
-def _at(rev: str, path: str, label: str | None = None) -> Version:
-    """The spec at a revision, named the way `REV:path` reads it from the working directory."""
-    return Version(label or rev, f"{rev}:./{os.path.relpath(path)}")
+def _at(rev: str, path: str, repo: str | None = None, label: str | None = None) -> Version:
+    """The spec at a revision, named the way `REV:path` reads it from the working directory (or from `repo`, the
+    directory `path` is relative to)."""
+    return Version(label or rev, f"{rev}:./{_relative(path, repo)}")
 
 
 #: characters of a commit's subject a version's label keeps
 _SUBJECT = 60
 
 
-def _commit_labels(revs: Sequence[str]) -> list[str]:
+def _commit_labels(revs: Sequence[str], repo: str | None = None) -> list[str]:
     """What a release manager knows each commit by: a tag on it (the highest version, when several), else its
     date and subject with its short hash (`2026-01-15 Add pets (3d6c3c4)`), never a bare hash."""
     labels = []
-    for line in _git("log", "--no-walk=unsorted", "--format=%h%x09%cs%x09%D%x09%s", *revs, "--"):
+    for line in _git("log", "--no-walk=unsorted", "--format=%h%x09%cs%x09%D%x09%s", *revs, "--", repo=repo):
         short, day, refs, subject = (line.split("\t", 3) + ["", "", ""])[:4]
         tags = [ref[len("tag: "):] for ref in refs.split(", ") if ref.startswith("tag: ")]
         subject = subject if len(subject) <= _SUBJECT else subject[:_SUBJECT - 1].rstrip() + "…"
@@ -321,28 +323,70 @@ def _commit_labels(revs: Sequence[str]) -> list[str]:
     return labels
 
 
-def tag_versions(path: str, pattern: str) -> list[Version]:
+def _relative(path: str, repo: str | None) -> str:
+    return os.path.normpath(path) if repo is not None else os.path.relpath(path)
+
+
+def tag_versions(path: str, pattern: str, repo: str | None = None) -> list[Version]:
     """The tags matching `pattern` (a git glob) at which `path` exists, sorted as versions (v1.9 < v1.10 <
     v1.10.1, and v2.0.0-rc.1 < v2.0.0); tags from before the file existed are no version of it."""
     from specdiff.load.git import exists_at
 
-    tags = sorted(_git("tag", "--list", pattern), key=version_key)
-    relative = os.path.relpath(path)
-    found = [_at(tag, path) for tag in tags if exists_at(tag, relative)]
+    tags = sorted(_git("tag", "--list", pattern, repo=repo), key=version_key)
+    relative = _relative(path, repo)
+    found = [_at(tag, path, repo) for tag in tags if exists_at(tag, relative, repo)]
     if len(found) < 2:
         raise UsageError(f"--tags {pattern!r} gives {len(found)} tag(s) holding {path}; a history needs two")
     return found
 
 
-def rev_versions(path: str, spec: str) -> list[Version]:
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The versions a history compares, and how they were chosen (what a range's commits left out, and why)."""
+
+    versions: list[Version]
+    notes: tuple[str, ...] = ()
+
+
+#: how many of the commits left out a note names
+_NAMED = 20
+
+
+def rev_versions(path: str, spec: str, path_filter: Sequence[str] = (), repo: str | None = None) -> Chosen:
     """The commits of a range that changed `path`, oldest first; for `A..B` the spec at A comes first, as the
-    version the range starts from."""
-    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", path)
+    version the range starts from.
+
+    A spec split across files changes in the files it refers to as much as in its root, so a commit counts when
+    it changed anything under `path_filter` (git pathspecs): by default the spec's folder when its root refers to
+    other files (a `$ref` may not leave the folder, so nothing it reaches is outside), else the file itself. The
+    commits of the range left out are named in a note, with why."""
+    filters = list(path_filter) or [_default_filter(path, spec, repo)]
+    commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", *filters, repo=repo)
     start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
     revs = ([start.rstrip(".")] if start else []) + commits
     if len(revs) < 2:
         raise UsageError(f"--revs {spec!r} gives {len(revs)} version(s) of {path}; a history needs two")
-    return [_at(rev, path, label) for rev, label in zip(revs, _commit_labels(revs), strict=True)]
+    found = [_at(rev, path, repo, label) for rev, label in zip(revs, _commit_labels(revs, repo), strict=True)]
+    taken = set(commits)
+    left = [commit for commit in _git("rev-list", "--reverse", "--abbrev-commit", spec, repo=repo)
+            if commit not in taken]
+    if not left:
+        return Chosen(found)
+    named = ", ".join(left[:_NAMED]) + (f" and {len(left) - _NAMED} more" if len(left) > _NAMED else "")
+    under = " or ".join(filters)
+    return Chosen(found, (f"{len(left)} commit{'s' * (len(left) != 1)} of {spec} left out, as "
+                          f"{'they change' if len(left) != 1 else 'it changes'} nothing under {under}: {named}",))
+
+
+def _default_filter(path: str, spec: str, repo: str | None) -> str:
+    """The spec's folder when the spec at the range's newest commit refers to other files, else the file."""
+    newest = _git("rev-list", "-1", spec, repo=repo)
+    relative = _relative(path, repo)
+    try:
+        split = bool(newest) and refers_to_files(load(f"{newest[0]}:./{relative}", repo=repo))
+    except SpecdiffError:  # not there, or unreadable, at the newest commit: reading the versions will say so
+        split = False
+    return (os.path.dirname(relative) or ".") if split else relative
 
 
 _PARTS = re.compile(r"([0-9]+)")

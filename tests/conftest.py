@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -45,3 +46,15 @@ def frob_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
+
+
+@pytest.fixture(scope="session")
+def digitalocean(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A clone of DigitalOcean's split spec and its whole history (the git bundle under ../shared/corpora), made
+    once per test session (per worker); a skip that says why when the corpora or git are not there."""
+    bundle = corpus("openapi/digitalocean/digitalocean-openapi.bundle")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed: the DigitalOcean spec is a git bundle")
+    clone = tmp_path_factory.mktemp("digitalocean") / "openapi"
+    subprocess.run(["git", "clone", "--quiet", str(bundle), str(clone)], check=True, capture_output=True)
+    return clone

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from specdiff.config import config_from_mapping
-from specdiff.load import load_text
+from specdiff.load import Document, load, load_text
 from specdiff.pipeline import run
 from specdiff.records import Report
 
@@ -22,11 +24,26 @@ def expand(document: Any) -> Any:
 
 
 def run_case(case: dict[str, Any]) -> Report:
-    old = load_text(json.dumps(expand(case["old"])), "old.json", None)
-    new = load_text(json.dumps(expand(case["new"])), "new.json", None)
-    config = config_from_mapping(case["config"], "case") if case.get("config") else None
-    return run(old, new, case.get("policy", "auto"), config, reference_date(case),
-               include_docs=bool(case.get("include_docs")))
+    """`old_files` and `new_files` (path -> document) are the files each side's `$ref`s reach, written beside it."""
+    with tempfile.TemporaryDirectory() as folder:
+        old = _side(case, "old", Path(folder))
+        new = _side(case, "new", Path(folder))
+        config = config_from_mapping(case["config"], "case") if case.get("config") else None
+        return run(old, new, case.get("policy", "auto"), config, reference_date(case),
+                   include_docs=bool(case.get("include_docs")))
+
+
+def _side(case: dict[str, Any], side: str, folder: Path) -> Document:
+    text = json.dumps(expand(case[side]))
+    files = case.get(f"{side}_files")
+    if not files:
+        return load_text(text, f"{side}.json", None)
+    base = folder / side
+    for name, document in files.items():
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text(json.dumps(document), encoding="utf-8")
+    (base / f"{side}.json").write_text(text, encoding="utf-8")
+    return load(str(base / f"{side}.json"))
 
 
 def reference_date(case: dict[str, Any]) -> dt.date | None:

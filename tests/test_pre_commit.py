@@ -123,3 +123,35 @@ def test_a_compatible_change_passes(project: Path, hook_repo: tuple[Path, Path, 
     assert done.returncode == 0, done.stdout + done.stderr
     assert any(line.startswith("specdiff (API compatibility of staged specs)") and line.endswith("Passed")
                for line in hook_output(done).splitlines())
+
+
+def test_a_staged_fragment_of_a_split_spec_checks_the_spec_that_reaches_it(
+        tmp_path: Path, hook_repo: tuple[Path, Path, str]) -> None:
+    """The hook's pattern matches every file of a split spec; only a referenced schema is staged. The root above
+    it is compared in its place (docs/git-inputs.md), instead of the fragment being refused as no OpenAPI
+    document."""
+    repo, home, head = hook_repo
+    git(tmp_path, home, "init", "-q", "-b", "main")
+    files = {"spec/root.yaml": "openapi: 3.0.3\ninfo: {title: frob, version: '1'}\npaths:\n  /frobs:\n"
+                               "    get: {$ref: operations/list.yaml}\n",
+             "spec/operations/list.yaml": "responses:\n  '200':\n    description: ok\n    content:\n"
+                                          "      application/json: {schema: {$ref: ../models/frob.yaml}}\n",
+             "spec/models/frob.yaml": "type: object\nproperties:\n  mode: {type: string, enum: [fast, slow]}\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo}\n    rev: {head}\n    hooks:\n      - id: specdiff\n"
+        "        files: ^spec/.*\\.ya?ml$\n")
+    git(tmp_path, home, "add", "-A")
+    git(tmp_path, home, "commit", "-q", "-m", "v1")
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=tmp_path, check=True, capture_output=True,
+                   env=env(home))
+    (tmp_path / "spec/models/frob.yaml").write_text(files["spec/models/frob.yaml"].replace("slow]", "slow, auto]"))
+    git(tmp_path, home, "add", "spec/models/frob.yaml")
+    done = commit(tmp_path, home)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = hook_output(done).splitlines()
+    assert "not an OpenAPI" not in hook_output(done)
+    assert [" ".join(line.split()[:2] + lines[i + 1].split()[:3]) for i, line in enumerate(lines)
+            if line.startswith("breaking")] == ["breaking schema.enum.value-added Enum value auto"]

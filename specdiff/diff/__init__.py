@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from specdiff.diff.document import document_changes
+from specdiff.diff.files import unreported_files
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.kernel import Side
 from specdiff.diff.operations import OperationDiffer
@@ -132,6 +133,8 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
             where = _named_where(old, schema, unused=unused(old, name))
             changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
+        changes.append(found)
+    for found in list(unreported_files(old, new, changes)):  # after every other change, which it is checked against
         changes.append(found)
     return fold_group_versions(old, new, changes)
 

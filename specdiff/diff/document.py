@@ -23,12 +23,12 @@ def document_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:
     a per-group folder's documents are compared through what the graph reads of them). A root key that `$ref`s
     point into (`x-lib` of `#/x-lib/Foo`) is compared where it is used; called after the differ has resolved
     what it compares."""
-    o, n = old.document.data, new.document.data
-    if old.document.parts or new.document.parts or not (isinstance(o, dict) and isinstance(n, dict)):
+    if old.document.parts or new.document.parts or "" not in old.written or "" not in new.written:
         return
+    o, n = old.written[""].data, new.written[""].data  # (what they write beside the model, past their $refs)
     where = Where(Context(), "both")
-    old_info = o["info"] if isinstance(o.get("info"), dict) else {}
-    new_info = n["info"] if isinstance(n.get("info"), dict) else {}
+    old_info = old.written["/info"].data if "/info" in old.written else {}
+    new_info = new.written["/info"].data if "/info" in new.written else {}
     before, after = old_info.get("version"), new_info.get("version")
     if before != after:
         kind = "added" if before is None else "removed" if after is None else "modified"

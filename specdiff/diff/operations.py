@@ -12,17 +12,17 @@ from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
 from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
-from specdiff.diff.vocabulary import Where, change
+from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
 from specdiff.graph.sunset import unreadable
-from specdiff.load.sourcemap import join_pointer
+from specdiff.load.sourcemap import split_pointer
 from specdiff.records import Context, Part
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
 #: consumes, produces and schemes are media types and servers); specdiff.diff.residue compares the rest as data
 HANDLES = frozenset({"parameters", "requestBody", "responses", "deprecated", "operationId", "summary", "description",
                      "tags", "externalDocs", "security", "servers", "callbacks", "consumes", "produces", "schemes",
-                     "x-sunset", "x-stability-level"})
+                     "x-sunset", "x-stability-level", *CODE_SAMPLES})
 #: what the graph and this differ read of the objects inside an operation (Swagger 2.0 writes a parameter's or
 #: header's schema keywords on the object itself); specdiff.diff.residue compares the rest of each as data
 _DOCUMENTING = ("$ref", "description", "summary", "example", "examples")
@@ -66,7 +66,9 @@ class OperationDiffer:
                                                   ("description", old.description, new.description),
                                                   ("tags", list(old.tags), list(new.tags)),
                                                   ("externalDocs", old.raw.get("externalDocs"),
-                                                   new.raw.get("externalDocs"))):
+                                                   new.raw.get("externalDocs")),
+                                                  *((samples, old.raw.get(samples), new.raw.get(samples))
+                                                    for samples in CODE_SAMPLES)):
                 if old_text != new_text:
                     kind = "added" if not old_text else "removed" if not new_text else "modified"
                     self.emit(change(kind, "operation", attribute, old=old_text or None, new=new_text or None,
@@ -109,20 +111,17 @@ class OperationDiffer:
                 self.emit(found)
 
     def _path_items(self) -> None:
-        """What each path item both specs write beyond its operations, parameters and servers, as data."""
-        old_data, new_data = self.old.document.data, self.new.document.data
-        old_paths = old_data.get("paths") if isinstance(old_data, dict) else None
-        new_paths = new_data.get("paths") if isinstance(new_data, dict) else None
-        if self.old.document.parts or self.new.document.parts or not (
-                isinstance(old_paths, dict) and isinstance(new_paths, dict)):
+        """What each path item both specs write beyond its operations, parameters and servers, as data (past the
+        item's own `$ref`s, its data's `$ref`s followed: `SpecGraph.written`)."""
+        if self.old.document.parts or self.new.document.parts:
             return
-        for path, item in new_paths.items():
-            before = old_paths.get(path)
-            if isinstance(item, dict) and isinstance(before, dict) and (
-                    _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:
-                at = "/paths" + join_pointer((path,))
-                self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
-                                 Where(Context(part=Part("path", name=path)), "both"))
+        for at, item in self.new.written.items():
+            before = self.old.written.get(at)
+            if not at.startswith("/paths/") or before is None or item == before or not (
+                    _beyond(item.data, PATH_ITEM_HANDLES) or _beyond(before.data, PATH_ITEM_HANDLES)):
+                continue
+            path = split_pointer(at)[1]
+            self._unmodelled(before, item, PATH_ITEM_HANDLES, Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None

@@ -61,9 +61,11 @@ SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "f
                               "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
 #: keywords that only document, compared with --include-docs
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples", "externalDocs")
+#: an operation's code samples, as Redoc and Redocly write them: documentation, compared with --include-docs
+CODE_SAMPLES = ("x-codeSamples", "x-code-samples")
 
 VOCABULARY: dict[str, Node] = {
-    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
+    "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES, *CODE_SAMPLES),
                       {**_SUNSET, "non_resource": (bool,)}),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
@@ -118,6 +120,9 @@ VOCABULARY: dict[str, Node] = {
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
     # node that changed (`xml/name`); vendor extensions come as `extension` changes the same way
     "keyword": Node(KINDS, ("*",)),
+    # a file the spec reaches through `$ref` that differs where no other change points (specdiff.diff.files):
+    # `file` is its path inside the spec's folder, `places` where it differs
+    "file": Node(("modified",), ("",), {"file": (str,), "places": (str,)}),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
                         {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,),

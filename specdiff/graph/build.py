@@ -43,6 +43,14 @@ from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
 _PATH_PARAM = re.compile(r"\{[^}/]*\}")
+#: what the graph reads of the objects of an operation itself (their schemas, media and headers); documentation
+#: is compared where the differ reads it. The rest is compared as data, with its `$ref`s followed (Builder._data)
+_READ = frozenset({"schema", "items", "content", "headers", "description", "summary", "example", "examples"})
+_READ_PATH_ITEM = frozenset({"parameters", "servers", *METHODS, *_READ})
+_READ_ROOT = frozenset({"paths", "components", "definitions", "parameters", "responses", "securityDefinitions",
+                        "security", "servers", "webhooks", "tags", "info", *_READ})
+_READ_OPERATION = frozenset({"parameters", "requestBody", "responses", "callbacks", "security", "servers", "tags",
+                             "consumes", "produces", "schemes", *_READ})
 #: Swagger 2.0 parameter keywords that describe its value, i.e. its schema
 _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "maximum", "exclusiveMaximum",
                    "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
@@ -84,6 +92,7 @@ class Builder:
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
         self._added: list[Document] = []
+        self.written: dict[str, Written] = {}
         self.doc: Document
         self.data: dict[str, Any] = {}
         self.v2 = False
@@ -113,14 +122,16 @@ class Builder:
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
+            self.written[item_pointer] = Written(self._data(item, at, item_doc, _READ_PATH_ITEM), at)
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
             for method in METHODS:
                 if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                    op = self._operation(path, method, item[method], item_pointer + "/" + method, shared,
-                                         Place(at + "/" + method, item_doc), inherited=item_servers)
+                    raw, place = self._operation_object(item[method], Place(at + "/" + method, item_doc))
+                    op = self._operation(path, method, raw, item_pointer + "/" + method, shared, place,
+                                         inherited=item_servers)
                     self.operations[op.key] = op
-                    self._callbacks(op.path, item[method], Place(at + "/" + method, item_doc))
+                    self._callbacks(op.path, raw, place)
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
@@ -142,12 +153,33 @@ class Builder:
         shared = self._parameters(item.get("parameters"), pointer + "/parameters", "", doc)
         for method in METHODS:
             if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                op = self._operation(path, method, item[method], pointer + "/" + method, shared,
-                                     Place(pointer + "/" + method, doc), reversed_=True)
+                raw, place = self._operation_object(item[method], Place(pointer + "/" + method, doc))
+                op = self._operation(path, method, raw, pointer + "/" + method, shared, place, reversed_=True)
                 self.operations[op.key] = op
 
+    def _operation_object(self, raw: dict[str, Any], place: Place) -> tuple[dict[str, Any], Place]:
+        """An Operation object past its `$ref`s (`get: {$ref: resources/sizes/sizes_list.yml}`, as bundlers
+        read it) and where it is written: its own refs resolve there."""
+        found, at, doc = self._deref(raw, place.pointer, place.document)
+        if not isinstance(found, dict):
+            raise self.resolver.error("an operation must be a mapping", doc, at)
+        return found, Place(at, doc)
+
+    def _data(self, obj: dict[str, Any], at: str, doc: Document, read: frozenset[str]) -> dict[str, Any]:
+        """An object as its unmodelled keys are compared, as data: what the graph does not `read` itself (vendor
+        extensions, links, code samples) with its `$ref`s followed, so a change behind one is a change here."""
+        data, _ = self.resolver.written(obj, doc, at, read)
+        return data if isinstance(data, dict) else obj
+
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
-        notes = doc.notes + self._settle_variants(part_keys or {})
+        if isinstance(doc.data, dict):  # last: a root key that `$ref`s point into is compared where it is used
+            read = _READ_ROOT | self.resolver.reached_roots(doc)
+            self.written[""] = Written(self._data(doc.data, "", doc, read), "")
+            if isinstance(doc.data.get("info"), dict):
+                self.written["/info"] = Written(self._data(doc.data["info"], "/info", doc, _READ), "/info")
+        notes = doc.notes + self._settle_variants(part_keys or {}) + tuple(
+            f"{why}: not followed, so what it points at is not compared"
+            for _, why in sorted(self.resolver.unfollowed.items()))
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
         normal = Normaliser(self.resolver, part_keys)
@@ -155,7 +187,7 @@ class Builder:
                          for (target_doc, pointer), target in self._unnamed.items()}
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
-                         security_schemes=self.security_schemes, _normal=normal)
+                         security_schemes=self.security_schemes, written=self.written, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -294,7 +326,8 @@ class Builder:
             document=self.doc, reversed=reversed_, sunset=sunset, declared_stability=written_level(raw),
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None), security=effective(raw, at, doc, self.doc),
-            servers=servers.of_operation(raw, at, doc, inherited) if inherited else (), raw=raw,
+            servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
+            raw=self._data(raw, at, doc, _READ_OPERATION),
         )
         node = ("op", op.key)
         self.graph.add_node(node)
@@ -371,7 +404,7 @@ class Builder:
                 location=location, name=name, required=bool(param.get("required")) or location == "path",
                 schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
                 style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-                sunset=sunset_of(param), document=written, written=Written(param, at),
+                sunset=sunset_of(param), document=written, written=Written(self._data(param, at, written, _READ), at),
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
@@ -415,10 +448,9 @@ class Builder:
         if not isinstance(body, dict):
             raise InputError("a request body must be a mapping", file=doc.name, place=at)
         return RequestBody(bool(body.get("required")), self._content(body.get("content"), at, doc), at,
-                           Written(body, at))
+                           Written(self._data(body, at, doc, _READ), at))
 
-    @staticmethod
-    def _content(content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
+    def _content(self, content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
         if not isinstance(content, dict):
             return {}
         media: dict[str, MediaType] = {}
@@ -427,7 +459,7 @@ class Builder:
             schema = item.get("schema") if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
                                     at + "/schema" if isinstance(schema, dict) else at, doc,
-                                    Written(item if isinstance(item, dict) else {}, at))
+                                    Written(self._data(item, at, doc, _READ) if isinstance(item, dict) else {}, at))
         return media
 
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document
@@ -451,7 +483,8 @@ class Builder:
             else:
                 media = self._content(response.get("content"), at, written)
             headers, sunsets[str(status)] = self._headers(response.get("headers"), at, written)
-            responses[str(status)] = Response(str(status), media, headers, at, Written(response, at))
+            responses[str(status)] = Response(str(status), media, headers, at,
+                                              Written(self._data(response, at, written, _READ), at))
         return responses, sunsets
 
     def _headers(self, raw: Any, pointer: str, doc: Document) -> tuple[dict[str, Parameter], str | None]:
@@ -471,7 +504,8 @@ class Builder:
             else:
                 schema, schema_at = self._v3_parameter_schema(header, at)
             headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, schema_at,
-                                              document=header_doc, written=Written(header, at))
+                                              document=header_doc,
+                                              written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
 
 

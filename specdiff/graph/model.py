@@ -233,6 +233,9 @@ class SpecGraph:
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
     evidence: str | None = None  # what marks the spec as Kubernetes, in words for the report header
     security_schemes: dict[str, SecurityScheme] = field(default_factory=dict)
+    #: the document's root (""), its `info` and each path item (`/paths/~1pets`) as data compared as data: their
+    #: own keys, past the object's `$ref`s and with what the graph does not read followed through its `$ref`s
+    written: dict[str, Written] = field(default_factory=dict)
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
@@ -261,7 +264,7 @@ class SpecGraph:
     def with_operations(self, operations: dict[str, Operation]) -> SpecGraph:
         """The same spec with other operations: the caches start empty, since they follow from the operations."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
-                         self.evidence, self.security_schemes, _normal=self._normal)
+                         self.evidence, self.security_schemes, self.written, _normal=self._normal)
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document

@@ -23,7 +23,14 @@ from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
 from specdiff.load.files import inside
 from specdiff.load.parse import decode, parse_text
-from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
+from specdiff.load.sourcemap import (
+    JsonSourceMap,
+    SourceMap,
+    YamlSourceMap,
+    array_index,
+    join_pointer,
+    split_pointer,
+)
 
 if TYPE_CHECKING:
     from specdiff.graph.refs2020 import Resources
@@ -83,6 +90,17 @@ class Resolver:
         self._found: dict[tuple[str, int] | tuple[str, int, str], tuple[Any, Document, str]] = {}
         self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
         self._resources: Resources | None = None
+        self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
+        self._base: Path | None = None
+        self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
+        #: every `$ref` followed from or into a file or URL: (id of its document, where it is written, id of the
+        #: target's document, pointer)
+        self.links: set[tuple[int, str, int, str]] = set()
+        #: the places `inline` wrote into data compared as data, by document id: a difference there is reported
+        #: where the data is compared
+        self.inlined: dict[int, set[str]] = {}
+        #: `$ref`s in data compared as data that could not be followed: (document name, pointer) -> the error
+        self.unfollowed: dict[tuple[str, str], str] = {}
         self._modern: dict[int, bool] = {}
         #: (ref, base URI, dynamic scope, whether dynamic) -> the place a 2020-12 reference reaches
         self._located: dict[tuple[str, str, tuple[str, ...], bool], tuple[Document, str]] = {}
@@ -122,7 +140,18 @@ class Resolver:
             raise self.error(f"$ref to file {location!r} cannot be resolved from this input", doc, at)
         if "\0" in location:
             raise self.error(f"$ref {location!r} holds a NUL character, which no file name can", doc, at)
-        base = self.root.base.resolve() if self.root.base else doc.base.resolve()
+        known = self._files.get((doc.base, location))
+        if known is not None:  # the files of one folder refer to the same few others thousands of times
+            return known
+        found = self._file(location, doc, at)
+        self._files[(doc.base, location)] = found
+        return found
+
+    def _file(self, location: str, doc: Document, at: str) -> Document:
+        assert doc.base is not None and doc.reader is not None
+        if self._base is None:
+            self._base = self.root.base.resolve() if self.root.base else doc.base.resolve()
+        base = self._base
         try:
             target = (doc.base / location).resolve()
         except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
@@ -252,14 +281,71 @@ class Resolver:
         """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""
         key = self._key(ref, doc, at)
         found = self._found.get(key)
-        if found is not None:
-            return found
-        target_doc, pointer = self.split(ref, doc, at)
-        node = self._walk(ref, target_doc, pointer, doc, at)
-        if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
-            self._check_chain(node, target_doc, pointer, doc, at)
-        found = self._found[key] = (node, target_doc, pointer)
+        if found is None:
+            target_doc, pointer = self.split(ref, doc, at)
+            node = self._walk(ref, target_doc, pointer, doc, at)
+            if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
+                self._check_chain(node, target_doc, pointer, doc, at)
+            found = self._found[key] = (node, target_doc, pointer)
+        if doc in self._keys or found[1] in self._keys:  # (refs within the spec's own documents are not needed)
+            self.links.add((id(doc), at.removesuffix("/$ref"), id(found[1]), found[2]))
         return found
+
+    def written(self, obj: Any, doc: Document, at: str, read: frozenset[str]) -> tuple[Any, str]:
+        """An object past its own `$ref`s, as data compared as data: what `read` leaves out with its `$ref`s
+        followed (`inline`), and the pointer where it is written."""
+        while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
+            obj, doc, at = self.lookup(obj["$ref"], doc, at)
+        if not isinstance(obj, dict):
+            return obj, at
+        copied: dict[str, Any] | None = None
+        for key, value in obj.items():
+            if key in read or not isinstance(value, dict | list) or key.startswith("x-kubernetes-"):
+                continue  # (Kubernetes' markers are read where they mean something, never through a $ref)
+            inlined = self.inline(value, doc, at + join_pointer((str(key),)))
+            if inlined is not value:
+                copied = copied if copied is not None else dict(obj)
+                copied[key] = inlined
+        return (obj if copied is None else copied), at
+
+    def inline(self, value: Any, doc: Document, at: str) -> Any:
+        """`value` with every `$ref` in it replaced by what it points at, as a bundler writes it: for data
+        compared as data (vendor extensions, links, code samples), where an unfollowed `$ref` would hide a change
+        to its file. A `$ref` back into one being followed stays as written; one that cannot be followed (a
+        dangling pointer, a remote document not allowed) stays as written and is kept in `unfollowed`."""
+        return self._inline(value, doc, at, frozenset())
+
+    def _inline(self, value: Any, doc: Document, at: str, following: frozenset[tuple[int, str]]) -> Any:
+        if isinstance(value, list):
+            items = [self._inline(item, doc, f"{at}/{i}", following) for i, item in enumerate(value)]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+        if not isinstance(value, dict):
+            return value
+        ref = value.get("$ref")
+        if isinstance(ref, str):
+            try:
+                target, target_doc, pointer = self.lookup(ref, doc, at + "/$ref")
+            except InputError as err:
+                self.unfollowed.setdefault((doc.name, at + "/$ref"), err.one_line())
+                return value
+            place = (id(target_doc), pointer)
+            if place in following:
+                return value
+            self.inlined.setdefault(id(target_doc), set()).add(pointer)
+            resolved = self._inline(target, target_doc, pointer, following | {place})
+            beside = {k: v for k, v in value.items() if k != "$ref"}
+            return {**resolved, **beside} if beside and isinstance(resolved, dict) else resolved
+        found = {key: self._inline(item, doc, at + join_pointer((str(key),)), following) for key, item in value.items()}
+        return value if all(found[key] is item for key, item in value.items()) else found
+
+    def reached(self, doc: Document) -> frozenset[str]:
+        """The pointers into `doc` that a `$ref` resolved so far points at (indexed once per batch of lookups)."""
+        if self._reached[0] != len(self._found):
+            index: dict[int, set[str]] = {}
+            for _, target, pointer in self._found.values():
+                index.setdefault(id(target), set()).add(pointer)
+            self._reached = (len(self._found), {key: frozenset(found) for key, found in index.items()})
+        return self._reached[1].get(id(doc), frozenset())
 
     def reached_roots(self, doc: Document) -> frozenset[str]:
         """The top-level keys of `doc` that a `$ref` resolved so far points into (`x-lib` for `#/x-lib/Foo`):

@@ -14,21 +14,26 @@ from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
-__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "STDIN", "load", "load_text", "read_stdin", "detect_dialect"]
+__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "STDIN", "load", "load_text", "read_stdin", "detect_dialect",
+           "refers_to_files"]
 
 _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
 
-def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path")."""
+def load(source: str, limits: Limits = DEFAULT_LIMITS, repo: str | None = None) -> Document:
+    """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path"); `repo` is
+    the directory of the repository `REV:path` resolves against (default: the working directory), and with one
+    a source is always read as `REV:path`."""
     if source == "-":
         return load_text(read_stdin(limits), STDIN, None, limits)
     if ":" in source:
         from specdiff.load.git import load_git, parse_source
 
-        found = parse_source(source)
+        found = parse_source(source, Path(repo) if repo is not None else None)
         if found is not None:
             return load_git(found, limits)
+    if repo is not None:
+        raise InputError("with a repository given, a source is REV:path (:path for the staged version)", file=source)
     path = Path(source)
     if path.is_dir():
         return _load_dir(path, source, limits)
@@ -45,6 +50,21 @@ def read_stdin(limits: Limits) -> str:
     if len(raw) > limits.max_bytes:
         raise InputError(f"input is over the {limits.max_bytes}-byte limit (--max-bytes)", file=STDIN)
     return decode(raw, STDIN)
+
+
+def refers_to_files(doc: Document) -> bool:
+    """Whether a spec is split across files: a `$ref` of its own documents names another file (not a URL)."""
+    pending: list[Any] = [doc.data, *(part.data for _, part in doc.parts)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.partition("#")[0] and "://" not in ref:
+                return True
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return False
 
 
 def read_file(path: Path, name: str, limits: Limits) -> str:

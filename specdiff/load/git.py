@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Callable
+import weakref
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -51,9 +51,9 @@ def _git(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProces
         return subprocess.CompletedProcess(["git", *args], 127, b"", b"")
 
 
-def _repository() -> tuple[Path, str] | None:
-    """(top level, prefix of the working directory inside it), or None outside a work tree."""
-    done = _git(["rev-parse", "--show-toplevel", "--show-prefix"])
+def _repository(here: Path | None = None) -> tuple[Path, str] | None:
+    """(top level, prefix of `here`, by default the working directory, inside it), or None outside a work tree."""
+    done = _git(["rev-parse", "--show-toplevel", "--show-prefix"], here)
     if done.returncode != 0:
         return None
     lines = done.stdout.decode("utf-8", "surrogateescape").splitlines()
@@ -62,30 +62,34 @@ def _repository() -> tuple[Path, str] | None:
     return Path(lines[0]), lines[1] if len(lines) > 1 else ""
 
 
-def is_revision(rev: str) -> bool:
-    """A commit or tree of the repository here; never read as an option."""
+def is_revision(rev: str, here: Path | None = None) -> bool:
+    """A commit or tree of the repository here (or at `here`); never read as an option."""
     if not rev or rev.startswith("-"):
         return False
-    return _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"]).returncode == 0
+    return _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"], here).returncode == 0
 
 
-def parse_source(source: str) -> GitSource | None:
+def parse_source(source: str, here: Path | None = None) -> GitSource | None:
     """`REV:path` as a git source, or None when it is a local path: one that starts with `./`, `../` or `/`,
-    a drive letter, a name that could not be a revision, or any name outside a git repository."""
+    a drive letter, a name that could not be a revision, or any name outside a git repository. `here` is the
+    directory of the repository it resolves against (default: the working directory)."""
     rev, colon, path = source.partition(":")
     if not colon or not path or source.startswith(("./", "../", "/")) or _DRIVE.match(rev):
         return None
     if rev and not _LOOKS_LIKE_REF.match(rev):
         return None
-    repository = _repository()
+    repository = _repository(here)
     if repository is None:
+        if here is not None:
+            raise InputError(f"{str(here)!r} is not inside a git repository", file=source)
         return None
     toplevel, prefix = repository
-    if rev and not is_revision(rev):
-        if Path(source).exists():
+    if rev and not is_revision(rev, here):
+        if (here or Path()).joinpath(source).exists():
             raise InputError(f"{rev!r} is not a revision of the git repository here; to read the file of that "
                              f"name, write ./{source}", file=source)
-        raise InputError(f"no such file, and {rev!r} is not a revision of the git repository here", file=source)
+        where = "here" if here is None else f"at {str(here)!r}"
+        raise InputError(f"no such file, and {rev!r} is not a revision of the git repository {where}", file=source)
     # like git: relative to the top level, unless it starts with ./ or ../ (then relative to here)
     if path.startswith(("./", "../")) or path in (".", ".."):
         path = str(PurePosixPath(prefix) / path)
@@ -97,7 +101,7 @@ def parse_source(source: str) -> GitSource | None:
             parts.pop()
         elif part not in (".", "/"):
             parts.append(part)
-    return GitSource(source, rev, "/".join(parts), toplevel, shadowed=Path(source).exists())
+    return GitSource(source, rev, "/".join(parts), toplevel, shadowed=((here or Path()) / source).exists())
 
 
 def load_git(found: GitSource, limits: Limits) -> Document:
@@ -115,39 +119,102 @@ def load_git(found: GitSource, limits: Limits) -> Document:
     return replace(document, notes=found.note()) if found.shadowed else document
 
 
-def _read_blob(found: GitSource, path: str, name: str, limits: Limits) -> str:
-    size = _git(["cat-file", "-s", found.object(path)], found.toplevel)
-    if size.returncode != 0:
+def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects) -> str:
+    kind, size = objects.info(found.object(path))
+    if kind is None:
         raise InputError(f"{path!r} does not exist at revision {found.rev!r}", file=name)
-    if int(size.stdout.strip() or 0) > limits.max_bytes:
-        raise InputError(f"file is {int(size.stdout)} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)",
-                         file=name)
-    blob = _git(["cat-file", "blob", found.object(path)], found.toplevel)
-    if blob.returncode != 0:
+    if size > limits.max_bytes:
+        raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)", file=name)
+    blob = objects.contents(found.object(path)) if kind == "blob" else None
+    if blob is None:
         raise InputError(f"{path!r} is not a file at revision {found.rev!r}", file=name)
-    return decode(blob.stdout, name)
+    return decode(blob, name)
 
 
-def _reader(found: GitSource, limits: Limits) -> Callable[[Path, str], str]:
-    """Document.reader for $refs: the same revision, never the working tree."""
-    top = found.toplevel.resolve()
+class _Objects:
+    """One `git cat-file --batch-command` per spec read from git, asked for each file in turn: a split spec
+    reaches thousands of files, and a process per file would cost more than reading them. It lives as long as
+    the spec's reader (git reads the index once, so a process kept longer would not see what was staged since).
+    Object names holding a line break, which the batch protocol cannot carry, are read with a process of their
+    own."""
 
-    def read(target: Path, name: str) -> str:
+    def __init__(self, toplevel: Path) -> None:
+        self.toplevel = toplevel
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def _ask(self, command: str, name: str) -> bytes | None:
+        """The reply's header line, or None when git cannot be asked."""
+        if self.process is None or self.process.poll() is not None:
+            try:
+                self.process = subprocess.Popen(["git", "cat-file", "--batch-command"], cwd=self.toplevel,
+                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=subprocess.DEVNULL)
+            except OSError:
+                return None
+        assert self.process.stdin is not None and self.process.stdout is not None
         try:
-            relative = target.resolve().relative_to(top).as_posix()
+            self.process.stdin.write(f"{command} {name}\n".encode("utf-8", "surrogateescape"))
+            self.process.stdin.flush()
+        except OSError:
+            return None
+        return self.process.stdout.readline()
+
+    def info(self, name: str) -> tuple[str | None, int]:
+        """(object type, size), or (None, 0) when there is no such object."""
+        if "\n" in name:
+            size = _git(["cat-file", "-s", name], self.toplevel)
+            kind = _git(["cat-file", "-t", name], self.toplevel)
+            if size.returncode or kind.returncode:
+                return None, 0
+            return kind.stdout.decode().strip(), int(size.stdout.strip() or 0)
+        header = self._ask("info", name) or b""
+        parts = header.split()
+        if len(parts) != 3 or not parts[2].isdigit():
+            return None, 0
+        return parts[1].decode(), int(parts[2])
+
+    def contents(self, name: str) -> bytes | None:
+        if "\n" in name:
+            blob = _git(["cat-file", "blob", name], self.toplevel)
+            return blob.stdout if blob.returncode == 0 else None
+        parts = (self._ask("contents", name) or b"").split()
+        if len(parts) != 3 or not parts[2].isdigit():
+            return None
+        assert self.process is not None and self.process.stdout is not None
+        data = self.process.stdout.read(int(parts[2]) + 1)  # the object and the line break after it
+        return data[:-1]
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            self.process.wait()
+            self.process = None
+
+
+class _Reader:
+    """Document.reader for $refs: the same revision, never the working tree, through one git process."""
+
+    def __init__(self, found: GitSource, limits: Limits) -> None:
+        self.found, self.limits, self.top = found, limits, found.toplevel.resolve()
+        self.objects = _Objects(found.toplevel)
+        weakref.finalize(self, self.objects.close)
+
+    def __call__(self, target: Path, name: str) -> str:
+        try:
+            relative = target.resolve().relative_to(self.top).as_posix()
         except ValueError:
             raise InputError("$ref leaves the repository (refused)", file=name) from None
-        return _read_blob(found, relative, name, limits)
-
-    return read
+        return _read_blob(self.found, relative, name, self.limits, self.objects)
 
 
 def _load_blob(found: GitSource, path: str, name: str, limits: Limits) -> Document:
     from specdiff.load import load_text
 
-    text = _read_blob(found, path, name, limits)
+    reader = _Reader(found, limits)
+    text = _read_blob(found, path, name, limits, reader.objects)
     base = found.toplevel.resolve() / PurePosixPath(path).parent
-    return load_text(text, name, base, limits, reader=_reader(found, limits))
+    return load_text(text, name, base, limits, reader=reader)
 
 
 def _load_tree(found: GitSource, limits: Limits) -> Document:
@@ -180,8 +247,24 @@ def _tree_files(found: GitSource) -> list[str]:
     return sorted(n for n in names if n.endswith(_SPEC_SUFFIXES))
 
 
-def exists_at(rev: str, path: str) -> bool:
-    """Whether `path` (relative to the working directory) is a file or folder at `rev` ("" for the index)."""
-    if rev and not is_revision(rev):
+def read_text(source: str, limits: Limits) -> str:
+    """The text of one file given as `REV:path` (`:path` for the staged version)."""
+    found = parse_source(source)
+    if found is None:
+        raise InputError("not a file in the git repository here", file=source)
+    return _read_blob(found, found.path, source, limits, _Reader(found, limits).objects)
+
+
+def staged_files(folder: str) -> list[str]:
+    """The spec files (.json, .yaml, .yml) staged directly inside `folder` (relative to the working directory)."""
+    found = parse_source(f":./{folder}")
+    return [] if found is None else _tree_files(found)
+
+
+def exists_at(rev: str, path: str, repo: str | None = None) -> bool:
+    """Whether `path` (relative to the working directory, or to `repo`) is a file or folder at `rev` ("" for the
+    index)."""
+    here = Path(repo) if repo is not None else None
+    if rev and not is_revision(rev, here):
         return False
-    return _git(["cat-file", "-e", f"{rev}:./{path}"]).returncode == 0
+    return _git(["cat-file", "-e", f"{rev}:./{path}"], here).returncode == 0

@@ -100,6 +100,7 @@ def _text(history: History, steps: bool = True) -> str:
     lines = [f"specdiff history: {_span(history)} "
              f"({clean(_policy(history))})"]
     lines += [f"unreadable: {clean(v.label)}: {clean(v.error)}" for v in history.versions if v.error]
+    lines += [f"note: {clean(note)}" for note in history.notes]
     lines.append("")
     width = max([len("step"), *(len(clean(step_title(s))) for s in history.steps)])
     lines.append(f"{'step':<{width}}  " + "  ".join(f"{level.value:>9}" for level in Level))
@@ -141,7 +142,8 @@ def _markdown(history: History, steps: bool = True) -> str:
     out = ["## specdiff: API history", "",
            f"{_span(history)} · {escape(_policy(history))}", ""]
     out += [f"- **unreadable:** {code_span(v.label)}: {escape(v.error)}" for v in history.versions if v.error]
-    if any(v.error for v in history.versions):
+    out += [f"- **note:** {escape(note)}" for note in history.notes]
+    if any(v.error for v in history.versions) or history.notes:
         out.append("")
     out += ["| step | " + " | ".join(level.value for level in Level) + " |", "|---|" + "---:|" * len(Level)]
     for step in history.steps:
@@ -183,7 +185,7 @@ def _html(history: History, steps: bool = True) -> str:
     from specdiff.report.html import escape, findings_html, page
 
     header = [f"<h1>API history: {_span(history)}</h1>",
-              f"<p>{escape(_policy(history))}</p>"]
+              f"<p>{escape(_policy(history))}</p>", *(f"<p>note: {escape(note)}</p>" for note in history.notes)]
     main = ['<section id="summary">', "<h2>Summary</h2>", "<table>",
             "<thead><tr><th>step</th>" + "".join(f'<th class="{level.value}">{level.value}</th>' for level in Level)
             + "</tr></thead>", "<tbody>"]
@@ -261,6 +263,7 @@ def envelope(history: History) -> dict[str, Any]:
         "summary": {**history.summary(), "versions": len(history.versions), "steps": len(history.steps),
                     "unreadable": sum(1 for v in history.versions if v.error)},
         "versions": [{"label": v.label, "source": v.source, "error": v.error} for v in history.versions],
+        "notes": list(history.notes),
         "steps": steps,
         "api_versions": [{"release": r.label, **{name: list(r.column(name)) for name in LIFECYCLE_COLUMNS}}
                          for r in api_versions(history)],
