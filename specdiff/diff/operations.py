@@ -109,14 +109,21 @@ class OperationDiffer:
                 self.emit(found)
 
     def _path_items(self) -> None:
-        """What each path item both specs write beyond its operations, parameters and servers, as data."""
+        """What each path item both specs write beyond its operations, parameters and servers, as data; and the
+        Paths object's own extensions (`x-` keys beside the paths)."""
         old_data, new_data = self.old.document.data, self.new.document.data
         old_paths = old_data.get("paths") if isinstance(old_data, dict) else None
         new_paths = new_data.get("paths") if isinstance(new_data, dict) else None
         if self.old.document.parts or self.new.document.parts or not (
                 isinstance(old_paths, dict) and isinstance(new_paths, dict)):
             return
+        routes = frozenset(key for key in (*old_paths, *new_paths) if not key.startswith("x-"))
+        for found in residue(old_paths, new_paths, routes, "/paths", "/paths",
+                             Where(Context(part=Part("document")), "both")):
+            self.emit(found)
         for path, item in new_paths.items():
+            if path not in routes:
+                continue
             before = old_paths.get(path)
             if isinstance(item, dict) and isinstance(before, dict) and (
                     _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:

@@ -109,6 +109,8 @@ class Builder:
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
         document_servers = servers.of_document(doc)
         for path, item in paths.items():
+            if path.startswith("x-"):
+                continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
             item_pointer = join_pointer(("paths", path))
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
@@ -132,6 +134,8 @@ class Builder:
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
             callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.document)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
+                if expression.startswith("x-"):
+                    continue  # an extension of the Callback object, not a runtime expression
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
                                     doc)
 

@@ -1,0 +1,52 @@
+"""OpenAPI 3.2 documents and the places the specification allows extensions, run as users run specdiff: two
+files on the command line, the JSON report read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+
+from specdiff.cli import main
+
+HEAD = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"}}
+OK = {"200": {"description": "ok"}}
+
+
+def compare(tmp_path: Path, old: dict[str, Any], new: dict[str, Any], *options: str) -> tuple[int, list[Any]]:
+    """Exit code and (rule, pointer, level) of every finding of `specdiff old.yaml new.yaml --format json`."""
+    (tmp_path / "old.yaml").write_text(yaml.safe_dump({**HEAD, **old}))
+    (tmp_path / "new.yaml").write_text(yaml.safe_dump({**HEAD, **new}))
+    result = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--format", "json",
+                                       *options])
+    assert result.exit_code in (0, 1), result.output
+    report = json.loads(result.output)
+    return result.exit_code, sorted((f["rule"], f["pointer"], f["level"]) for f in report["findings"])
+
+
+def test_a_32_document_is_read_and_its_schemas_compared_as_31(tmp_path: Path) -> None:
+    """3.2 schemas are JSON Schema 2020-12: a type list with null and a tuple are read as in 3.1."""
+    def spec(last: dict[str, Any]) -> dict[str, Any]:
+        pair = {"type": "array", "prefixItems": [{"type": "string"}, last]}
+        return {"paths": {"/pets": {"get": {"responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"type": "object", "properties": {
+                "name": {"type": ["string", "null"]}, "pair": pair}}}}}}}}}}
+    code, findings = compare(tmp_path, spec({"type": "integer"}), spec({"type": "string"}))
+    body = "/paths/~1pets/get/responses/200/content/application~1json/schema/properties"
+    assert (code, findings) == (1, [("schema.type-changed", f"{body}/pair/prefixItems/1", "breaking")])
+
+
+def test_extensions_inside_paths_and_callbacks_are_read_as_extensions(tmp_path: Path) -> None:
+    """The Paths and Callback objects may carry `x-` keys (pb33f's burgershop writes both): they are no path
+    items, and a change to one inside Paths is reported as the extension it is."""
+    def spec(milk: str) -> dict[str, Any]:
+        return {"paths": {"x-milky-milk": milk, "/burgers/{id}": {"x-burger-meta": "meaty", "get": {
+                    "responses": OK, "callbacks": {"burgerCallback": {"$ref": "#/components/callbacks/Cb"}}}}},
+                "components": {"callbacks": {"Cb": {"x-break-everything": "please", "{$request.query.url}": {
+                    "post": {"responses": OK}}}}}}
+    assert compare(tmp_path, spec("milky"), spec("milky")) == (0, [])
+    assert compare(tmp_path, spec("milky"), spec("oat")) == (
+        0, [("specdiff.unclassified", "/paths/x-milky-milk", "dangerous")])
