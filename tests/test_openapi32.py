@@ -17,14 +17,16 @@ OK = {"200": {"description": "ok"}}
 
 
 def compare(tmp_path: Path, old: dict[str, Any], new: dict[str, Any], *options: str) -> tuple[int, list[Any]]:
-    """Exit code and (rule, pointer, level) of every finding of `specdiff old.yaml new.yaml --format json`."""
+    """Exit code and (rule, pointer, level) of every finding of `specdiff old.yaml new.yaml --format json`, each
+    member of a group at its own place."""
     (tmp_path / "old.yaml").write_text(yaml.safe_dump({**HEAD, **old}))
     (tmp_path / "new.yaml").write_text(yaml.safe_dump({**HEAD, **new}))
     result = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--format", "json",
                                        *options])
     assert result.exit_code in (0, 1), result.output
     report = json.loads(result.output)
-    return result.exit_code, sorted((f["rule"], f["pointer"], f["level"]) for f in report["findings"])
+    return result.exit_code, sorted((f["rule"], m["pointer"], f["level"]) for f in report["findings"]
+                                    for m in f.get("members") or [f])
 
 
 def test_a_32_document_is_read_and_its_schemas_compared_as_31(tmp_path: Path) -> None:
@@ -50,3 +52,28 @@ def test_extensions_inside_paths_and_callbacks_are_read_as_extensions(tmp_path: 
     assert compare(tmp_path, spec("milky"), spec("milky")) == (0, [])
     assert compare(tmp_path, spec("milky"), spec("oat")) == (
         0, [("specdiff.unclassified", "/paths/x-milky-milk", "dangerous")])
+
+
+def test_query_and_additional_operations_are_operations(tmp_path: Path) -> None:
+    """A QUERY operation's body is a request like POST's; an operation under another method is compared as any."""
+    def spec(required: list[str]) -> dict[str, Any]:
+        body = {"content": {"application/json": {"schema": {
+            "type": "object", "required": required, "properties": {"q": {"type": "string"},
+                                                                   "limit": {"type": "integer"}}}}}}
+        return {"paths": {"/frobs": {"query": {"requestBody": body, "responses": OK},
+                                     "additionalOperations": {"COPY": {"requestBody": body, "responses": OK}}}}}
+    code, findings = compare(tmp_path, spec(["q"]), spec(["q", "limit"]))
+    schema = "requestBody/content/application~1json/schema/required"
+    assert (code, findings) == (1, [
+        ("schema.property.became-required", f"/paths/~1frobs/additionalOperations/COPY/{schema}", "breaking"),
+        ("schema.property.became-required", f"/paths/~1frobs/query/{schema}", "breaking")])
+
+
+def test_additional_operations_may_not_hold_a_fixed_method(tmp_path: Path) -> None:
+    (tmp_path / "old.yaml").write_text(yaml.safe_dump({**HEAD, "paths": {}}))
+    (tmp_path / "new.yaml").write_text(yaml.safe_dump(
+        {**HEAD, "paths": {"/frobs": {"additionalOperations": {"POST": {"responses": OK}}}}}))
+    result = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")])
+    assert (result.exit_code, result.output.strip()) == (
+        2, f"specdiff: error: {tmp_path / 'new.yaml'}:/paths/~1frobs/additionalOperations/POST: "
+           "'additionalOperations' may not hold POST: write it as the path item's 'post'")

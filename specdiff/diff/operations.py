@@ -13,7 +13,17 @@ from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
-from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
+from specdiff.graph.model import (
+    ADDITIONAL_OPERATIONS,
+    METHODS_32,
+    MediaType,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    SpecGraph,
+    Written,
+)
 from specdiff.graph.sunset import unreadable
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Context, Part
@@ -31,7 +41,7 @@ PARAMETER_HANDLES = frozenset({"name", "in", "required", "schema", "content", "d
 BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUMENTING})  # (a Swagger body parameter)
 MEDIA_TYPE_HANDLES = frozenset({"schema", *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
-PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS, *_DOCUMENTING})
+PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS_32, ADDITIONAL_OPERATIONS, *_DOCUMENTING})
 
 
 class OperationDiffer:

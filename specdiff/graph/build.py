@@ -8,6 +8,7 @@ that moving something into components is not a change.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -18,7 +19,9 @@ from specdiff.graph import servers
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
+    ADDITIONAL_OPERATIONS,
     METHODS,
+    METHODS_32,
     MediaType,
     NamedSchema,
     Operation,
@@ -117,12 +120,12 @@ class Builder:
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
-            for method in METHODS:
-                if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                    op = self._operation(path, method, item[method], item_pointer + "/" + method, shared,
-                                         Place(at + "/" + method, item_doc), inherited=item_servers)
+            for method, raw, tokens in self._methods(item, at, item_doc):
+                if operation_key(method, path) not in self.operations:
+                    op = self._operation(path, method, raw, item_pointer + tokens, shared,
+                                         Place(at + tokens, item_doc), inherited=item_servers)
                     self.operations[op.key] = op
-                    self._callbacks(op.path, item[method], Place(at + "/" + method, item_doc))
+                    self._callbacks(op.path, raw, Place(at + tokens, item_doc))
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
@@ -144,11 +147,34 @@ class Builder:
         if not isinstance(item, dict):
             raise InputError("a path item must be a mapping", file=doc.name, place=pointer)
         shared = self._parameters(item.get("parameters"), pointer + "/parameters", "", doc)
-        for method in METHODS:
-            if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                op = self._operation(path, method, item[method], pointer + "/" + method, shared,
-                                     Place(pointer + "/" + method, doc), reversed_=True)
+        for method, raw, tokens in self._methods(item, pointer, doc):
+            if operation_key(method, path) not in self.operations:
+                op = self._operation(path, method, raw, pointer + tokens, shared, Place(pointer + tokens, doc),
+                                     reversed_=True)
                 self.operations[op.key] = op
+
+    def _methods(self, item: dict[str, Any], pointer: str, doc: Document
+                 ) -> Iterator[tuple[str, dict[str, Any], str]]:
+        """(method, operation object, pointer tokens from the path item) of each operation a path item holds:
+        under its method keys and, in OpenAPI 3.2, `query` and `additionalOperations` (other methods, spelled
+        as they are sent; the specification keeps the fixed methods out of it)."""
+        v32 = self.doc.dialect == "openapi-3.2"
+        for method in METHODS_32 if v32 else METHODS:
+            if isinstance(item.get(method), dict):
+                yield method, item[method], "/" + method
+        others = item.get(ADDITIONAL_OPERATIONS) if v32 else None
+        if others is None:
+            return
+        if not isinstance(others, dict):
+            raise InputError(f"'{ADDITIONAL_OPERATIONS}' must be a mapping", file=doc.name,
+                             place=f"{pointer}/{ADDITIONAL_OPERATIONS}")
+        for method, raw in others.items():
+            tokens = join_pointer((ADDITIONAL_OPERATIONS, str(method)))
+            if str(method).lower() in METHODS_32:
+                raise InputError(f"'{ADDITIONAL_OPERATIONS}' may not hold {method}: write it as the path item's "
+                                 f"'{str(method).lower()}'", file=doc.name, place=pointer + tokens)
+            if isinstance(raw, dict):
+                yield str(method), raw, tokens
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
         notes = self._settle_variants(part_keys or {})

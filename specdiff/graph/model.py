@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+#: OpenAPI 3.2 adds `query` (the QUERY method) and `additionalOperations`, a map of operations under any other
+#: method, keyed by the method as it is sent
+METHODS_32 = (*METHODS, "query")
+ADDITIONAL_OPERATIONS = "additionalOperations"
 
 Schema = dict[str, Any]
 
