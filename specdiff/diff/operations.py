@@ -15,6 +15,7 @@ from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
+    ITEM_SCHEMA,
     METHODS_32,
     MediaType,
     Operation,
@@ -39,7 +40,7 @@ _DOCUMENTING = ("$ref", "description", "summary", "example", "examples")
 PARAMETER_HANDLES = frozenset({"name", "in", "required", "schema", "content", "deprecated", "style", "explode",
                                "collectionFormat", "x-sunset", *_DOCUMENTING, *SCHEMA_HANDLES})
 BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUMENTING})  # (a Swagger body parameter)
-MEDIA_TYPE_HANDLES = frozenset({"schema", *_DOCUMENTING})
+MEDIA_TYPE_HANDLES = frozenset({"schema", ITEM_SCHEMA, *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
 PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS_32, ADDITIONAL_OPERATIONS, *_DOCUMENTING})
 
@@ -246,6 +247,7 @@ class OperationDiffer:
                 continue
             previous = old[name]
             self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
+            self._item_schemas(previous, media, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
                     self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
@@ -260,6 +262,20 @@ class OperationDiffer:
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
                                  media_type=name, others=", ".join(new)))
+
+    def _item_schemas(self, old: MediaType, new: MediaType, where: Where) -> None:
+        """OpenAPI 3.2 `itemSchema`, the schema of each item of a streamed or sequential body, compared as a body's
+        schema is: a property each event loses is a response field removed."""
+        if old.item_schema is None and new.item_schema is None:
+            return
+        if old.item_schema is None or new.item_schema is None:
+            self.emit(change("added" if old.item_schema is None else "removed", "media-type", ITEM_SCHEMA,
+                             old=old.item_schema, new=new.item_schema, where=where,
+                             old_pointer=None if old.item_schema is None else old.item_pointer,
+                             new_pointer=None if new.item_schema is None else new.item_pointer, media_type=new.name))
+            return
+        self.schemas.compare(Side(old.item_schema, old.item_pointer, old.document or self.old_doc),
+                             Side(new.item_schema, new.item_pointer, new.document or self.new_doc), where)
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:

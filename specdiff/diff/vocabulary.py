@@ -68,7 +68,7 @@ VOCABULARY: dict[str, Node] = {
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
-    "media-type": Node(("added", "removed"), ("request", "response", "schema"),
+    "media-type": Node(("added", "removed"), ("request", "response", "schema", "itemSchema"),
                        {"media_type": (str,), "others": (str,)}),
     "response": Node(("added", "removed"), ("",), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),

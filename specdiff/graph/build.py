@@ -20,6 +20,7 @@ from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
+    ITEM_SCHEMA,
     METHODS,
     METHODS_32,
     MediaType,
@@ -340,9 +341,13 @@ class Builder:
         if op.body:
             uses += [("request", m.schema, m.pointer, m.document) for m in op.body.media.values()
                      if m.schema is not None]
+            uses += [("request", m.item_schema, m.item_pointer, m.document) for m in op.body.media.values()
+                     if m.item_schema is not None]
         for response in op.responses.values():
             uses += [("response", m.schema, m.pointer, m.document) for m in response.media.values()
                      if m.schema is not None]
+            uses += [("response", m.item_schema, m.item_pointer, m.document) for m in response.media.values()
+                     if m.item_schema is not None]
             uses += [("response", h.schema, h.pointer, h.document) for h in response.headers.values()
                      if h.schema is not None]
         return uses
@@ -446,9 +451,11 @@ class Builder:
         for name, item in content.items():
             at = pointer + join_pointer(("content", name))
             schema = item.get("schema") if isinstance(item, dict) else None
+            items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
                                     at + "/schema" if isinstance(schema, dict) else at, doc,
-                                    Written(item if isinstance(item, dict) else {}, at))
+                                    Written(item if isinstance(item, dict) else {}, at),
+                                    items if isinstance(items, dict) else None)
         return media
 
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document

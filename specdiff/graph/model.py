@@ -22,6 +22,7 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 #: method, keyed by the method as it is sent
 METHODS_32 = (*METHODS, "query")
 ADDITIONAL_OPERATIONS = "additionalOperations"
+ITEM_SCHEMA = "itemSchema"
 
 Schema = dict[str, Any]
 
@@ -43,6 +44,13 @@ class MediaType:
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
     written: Written = Written()
+    #: OpenAPI 3.2 `itemSchema`: the schema of each item of a sequential or streamed body (JSON Lines, server-sent
+    #: events, multipart parts), written at `item_pointer`
+    item_schema: Schema | None = None
+
+    @property
+    def item_pointer(self) -> str:
+        return self.written.pointer + "/" + ITEM_SCHEMA
 
 
 @dataclass(frozen=True)
