@@ -58,7 +58,8 @@ _SUNSET = {"deprecated": (bool,), "sunset": (str,)}
 OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 #: what a client does with a security scheme, as OpenAPI 3 names it (`flow`: an OAuth flow; `scope`: one it offers)
 SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "flow", "authorizationUrl",
-                              "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
+                              "tokenUrl", "refreshUrl", "deviceAuthorizationUrl", "scope", "openIdConnectUrl",
+                              "oauth2MetadataUrl", "deprecated")
 #: keywords that only document, compared with --include-docs
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples", "externalDocs")
 

@@ -133,6 +133,8 @@ class OAuthFlow:
     token_url: str | None = None
     refresh_url: str | None = None
     scopes: frozenset[str] = frozenset()
+    #: OpenAPI 3.2's `deviceAuthorization` flow: where a device asks for its user code (RFC 8628)
+    device_authorization_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,9 @@ class SecurityScheme:
     bearer_format: str | None = None
     flows: tuple[OAuthFlow, ...] = ()  # sorted by name
     open_id_connect_url: str | None = None
+    #: OpenAPI 3.2: the OAuth 2 authorization server's metadata (RFC 8414), where clients discover its endpoints
+    oauth2_metadata_url: str | None = None
+    deprecated: bool = False  # OpenAPI 3.2
 
 
 @dataclass(frozen=True)
