@@ -191,6 +191,8 @@ class OperationDiffer:
         new_name = new.name.lower() if new.location == "header" else new.name
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
                                                 ("style", old_style, new_style), ("explode", old_explode, new_explode),
+                                                ("content", *_written_as(old, new, self.old.document.dialect,
+                                                                         self.new.document.dialect)),
                                                 ("deprecated", old.deprecated, new.deprecated),
                                                 ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
@@ -347,6 +349,15 @@ def _part(param: Parameter) -> Part:
 def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
     """A sunset date is set, moved or dropped; the other settings compared beside it always have a value."""
     return presence(old_value, new_value, None) if attribute == "x-sunset" else "modified"
+
+
+def _written_as(old: Parameter, new: Parameter, old_dialect: str, new_dialect: str) -> tuple[str | None, str | None]:
+    """How each side writes a parameter's value, where either names a media type (`content`): that media type,
+    else its style (the style alone is compared as `style`)."""
+    if old.media_type is None and new.media_type is None:
+        return None, None
+    return (old.media_type or f"{serialisation(old, old_dialect)[0]} style",
+            new.media_type or f"{serialisation(new, new_dialect)[0]} style")
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:

@@ -55,7 +55,7 @@ class MediaType:
 
 @dataclass(frozen=True)
 class Parameter:
-    location: str  # query | header | path | cookie
+    location: str  # query | header | path | cookie | querystring (OpenAPI 3.2: the whole query string)
     name: str
     required: bool
     schema: Schema | None
@@ -67,6 +67,13 @@ class Parameter:
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
     written: Written = Written()
+
+    @property
+    def media_type(self) -> str | None:
+        """The media type an OpenAPI 3 parameter's `content` serialises its value as (the one entry it may hold;
+        OpenAPI 3.2's `in: querystring` parameter always has one), None for one described by `schema` and style."""
+        content = self.written.data.get("content")
+        return min(map(str, content), default=None) if isinstance(content, dict) else None
 
 
 @dataclass(frozen=True)
