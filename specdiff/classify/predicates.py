@@ -95,6 +95,15 @@ def became_true(change: Change) -> bool:
 
 
 @predicate
+def default_mapping_set(change: Change) -> bool:
+    """A discriminator gains an OpenAPI 3.2 `defaultMapping` and is otherwise unchanged: values that leave out the
+    property (or carry an unmapped one) now select a member."""
+    old, new = change.old, change.new
+    return (isinstance(old, dict) and isinstance(new, dict) and "defaultMapping" not in old
+            and "defaultMapping" in new and {k: v for k, v in new.items() if k != "defaultMapping"} == old)
+
+
+@predicate
 def became_false(change: Change) -> bool:
     return change.old is True and change.new is not True
 
