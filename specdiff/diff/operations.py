@@ -296,6 +296,13 @@ class OperationDiffer:
                                  old_pointer=response.pointer, status=status))
 
     def _response(self, old: Response, new: Response, where: Where) -> None:
+        if self.schemas.include_docs:
+            for attribute in ("summary", "description"):
+                before, after = old.written.data.get(attribute), new.written.data.get(attribute)
+                if before != after:
+                    self.emit(change(presence(before, after, None), "response", attribute, old=before, new=after,
+                                     where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                     status=new.status))
         self._unmodelled(old.written, new.written, RESPONSE_HANDLES, where)
         self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
         for name, header in new.headers.items():

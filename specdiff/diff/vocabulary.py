@@ -72,7 +72,8 @@ VOCABULARY: dict[str, Node] = {
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response", "schema", "itemSchema"),
                        {"media_type": (str,), "others": (str,)}),
-    "response": Node(("added", "removed"), ("",), {"status": (str,)}),
+    # a response added or removed; with --include-docs, its summary (OpenAPI 3.2) or description rewritten
+    "response": Node(KINDS, ("", "summary", "description"), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
@@ -111,7 +112,9 @@ VOCABULARY: dict[str, Node] = {
                              "used_by": (str,), "scopes": (str,)}),
     # servers (specdiff.diff.servers): a base URL an operation is called at, added or removed as a whole; its
     # origin (`url`) or base path (`path`) changed; one of its variables, the variable's default or its values
-    "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum"),
+    # the document's tags (only with --include-docs): added, removed, or what one says changed
+    "tag": Node(KINDS, ("", "summary", "description", "parent", "kind", "externalDocs"), {"name": (str,)}),
+    "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum", "name"),
                    {"url": (str,), "variable": (str,), "value": (str,)}),
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),
