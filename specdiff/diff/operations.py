@@ -248,6 +248,8 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
+            if self.schemas.include_docs:
+                self._examples(previous, media, where)
             self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
             self._item_schemas(previous, media, where)
             if previous.schema is None or media.schema is None:
@@ -264,6 +266,17 @@ class OperationDiffer:
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
                                  media_type=name, others=", ".join(new)))
+
+    def _examples(self, old: MediaType, new: MediaType, where: Where) -> None:
+        """A media type's `example` or `examples` (OpenAPI 3.2 examples may give a `dataValue` and its
+        `serializedValue`), which only document: with --include-docs."""
+        for attribute in ("example", "examples"):
+            before, after = old.written.data.get(attribute), new.written.data.get(attribute)
+            if before != after:
+                old_at, new_at = f"{old.written.pointer}/{attribute}", f"{new.written.pointer}/{attribute}"
+                self.emit(change(presence(before, after, None), "media-type", attribute, old=before, new=after,
+                                 where=where, old_pointer=None if before is None else old_at,
+                                 new_pointer=None if after is None else new_at, media_type=new.name))
 
     def _item_schemas(self, old: MediaType, new: MediaType, where: Where) -> None:
         """OpenAPI 3.2 `itemSchema`, the schema of each item of a streamed or sequential body, compared as a body's

@@ -70,7 +70,8 @@ VOCABULARY: dict[str, Node] = {
                               "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
-    "media-type": Node(("added", "removed"), ("request", "response", "schema", "itemSchema"),
+    # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
+    "media-type": Node(KINDS, ("request", "response", "schema", "itemSchema", "example", "examples"),
                        {"media_type": (str,), "others": (str,)}),
     # a response added or removed; with --include-docs, its summary (OpenAPI 3.2) or description rewritten
     "response": Node(KINDS, ("", "summary", "description"), {"status": (str,)}),
