@@ -77,3 +77,16 @@ def test_additional_operations_may_not_hold_a_fixed_method(tmp_path: Path) -> No
     assert (result.exit_code, result.output.strip()) == (
         2, f"specdiff: error: {tmp_path / 'new.yaml'}:/paths/~1frobs/additionalOperations/POST: "
            "'additionalOperations' may not hold POST: write it as the path item's 'post'")
+
+
+def test_a_media_type_kept_in_components_is_compared_where_it_is_used(tmp_path: Path) -> None:
+    """OpenAPI 3.2 `components/mediaTypes`: a `$ref` to a reusable media type is followed, so a property its
+    streamed items lose is a response field removed, placed where the media type is written."""
+    def spec(properties: list[str]) -> dict[str, Any]:
+        events = {"itemSchema": {"type": "object", "properties": {p: {"type": "string"} for p in properties}}}
+        return {"paths": {"/events": {"get": {"responses": {"200": {"description": "ok", "content": {
+                    "text/event-stream": {"$ref": "#/components/mediaTypes/Events"}}}}}}},
+                "components": {"mediaTypes": {"Events": events}}}
+    assert compare(tmp_path, spec(["data", "id"]), spec(["data"])) == (
+        1, [("schema.property.removed", "/components/mediaTypes/Events/itemSchema/properties/id", "breaking")])
+    assert compare(tmp_path, spec(["data"]), spec(["data"])) == (0, [])

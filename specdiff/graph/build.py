@@ -443,17 +443,18 @@ class Builder:
         return RequestBody(bool(body.get("required")), self._content(body.get("content"), at, doc), at,
                            Written(body, at))
 
-    @staticmethod
-    def _content(content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
+    def _content(self, content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
+        """The media types of a `content` map, each followed through its `$ref` (OpenAPI 3.2 keeps reusable ones
+        in `components/mediaTypes`) to where it is written."""
         if not isinstance(content, dict):
             return {}
         media: dict[str, MediaType] = {}
-        for name, item in content.items():
-            at = pointer + join_pointer(("content", name))
+        for name, written in content.items():
+            item, at, item_doc = self._deref(written, pointer + join_pointer(("content", name)), doc)
             schema = item.get("schema") if isinstance(item, dict) else None
             items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
-                                    at + "/schema" if isinstance(schema, dict) else at, doc,
+                                    at + "/schema" if isinstance(schema, dict) else at, item_doc,
                                     Written(item if isinstance(item, dict) else {}, at),
                                     items if isinstance(items, dict) else None)
         return media
