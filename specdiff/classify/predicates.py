@@ -389,6 +389,14 @@ def value_replaced(change: Change) -> bool:
 
 
 @predicate
+def inner_value_replaced(change: Change) -> bool:
+    """One plain value inside a keyword compared as data (`encoding/avatar/contentType`) replaced by another: not
+    the keyword rewritten whole, nor a value set or dropped."""
+    return (change.kind == "modified" and "/" in change.attribute
+            and not isinstance(change.old, (dict, list)) and not isinstance(change.new, (dict, list)))
+
+
+@predicate
 def value_set(change: Change) -> bool:
     """A value set where the spec wrote none."""
     return change.kind == "added"
