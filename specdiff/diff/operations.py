@@ -130,7 +130,7 @@ class OperationDiffer:
             return
         routes = frozenset(key for key in (*old_paths, *new_paths) if not key.startswith("x-"))
         for found in residue(old_paths, new_paths, routes, "/paths", "/paths",
-                             Where(Context(part=Part("document")), "both")):
+                             Where(Context(part=Part("paths")), "both")):
             self.emit(found)
         for path, item in new_paths.items():
             if path not in routes:
