@@ -1,5 +1,5 @@
 """OpenAPI 3.2 documents and the places the specification allows extensions, run as users run specdiff: two
-files on the command line, the JSON report read back."""
+files on the command line, the JSON report read back; and every rule's cases written again as 3.2 documents."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner
+from rulecases import expand, expected, observed, run_case
 
+from specdiff.classify.cards import cases, catalogue
 from specdiff.cli import main
 
 HEAD = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"}}
@@ -90,3 +93,20 @@ def test_a_media_type_kept_in_components_is_compared_where_it_is_used(tmp_path: 
     assert compare(tmp_path, spec(["data", "id"]), spec(["data"])) == (
         1, [("schema.property.removed", "/components/mediaTypes/Events/itemSchema/properties/id", "breaking")])
     assert compare(tmp_path, spec(["data"]), spec(["data"])) == (0, [])
+
+
+def _written_for_30(case: dict[str, Any]) -> bool:
+    return all(isinstance(d, dict) and not {"openapi", "swagger", "kind"} & set(d) for d in (case["old"], case["new"]))
+
+
+#: every card case written as a plain OpenAPI 3.0 pair (the documents name no version)
+CASES_30 = [(card.id, i, case) for card in catalogue() for i, case in enumerate(cases(card)) if _written_for_30(case)]
+
+
+@pytest.mark.parametrize(("card", "index", "case"), CASES_30, ids=[f"{c}[{i}]" for c, i, _ in CASES_30])
+def test_every_30_rule_case_gives_the_same_findings_on_32(card: str, index: int, case: dict[str, Any]) -> None:
+    """The cards' cases are written for OpenAPI 3.0; written as 3.2 documents they fire and miss alike."""
+    as_32 = {**case, "old": {**expand(case["old"]), "openapi": "3.2.0"},
+             "new": {**expand(case["new"]), "openapi": "3.2.0"}}
+    with_level = all("level" in e for e in case.get("expect") or [])
+    assert observed(run_case(as_32), with_level) == expected(case, with_level), case.get("name")
