@@ -55,6 +55,10 @@ def test_extensions_inside_paths_and_callbacks_are_read_as_extensions(tmp_path: 
     assert compare(tmp_path, spec("milky"), spec("milky")) == (0, [])
     assert compare(tmp_path, spec("milky"), spec("oat")) == (
         0, [("specdiff.unclassified", "/paths/x-milky-milk", "dangerous")])
+    changed = spec("milky")
+    changed["components"]["callbacks"]["Cb"]["x-break-everything"] = "gently"
+    assert compare(tmp_path, spec("milky"), changed) == (
+        0, [("specdiff.unclassified", "/components/callbacks/Cb/x-break-everything", "dangerous")])
 
 
 def test_query_and_additional_operations_are_operations(tmp_path: Path) -> None:

@@ -92,6 +92,10 @@ class OperationDiffer:
             for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new),
                                  prefix=KUBERNETES_PREFIX):
                 self.emit(found)
+        for name in sorted(old.callbacks.keys() & new.callbacks.keys()):  # a callback's own extensions
+            before, after = old.callbacks[name], new.callbacks[name]
+            expressions = frozenset(k for k in (*before.data, *after.data) if not k.startswith("x-"))
+            self._unmodelled(before, after, expressions, _where(new, self.new).within(Part("callback", name=name)))
         if old.servers != new.servers:
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -125,23 +126,28 @@ class Builder:
                 if operation_key(method, path) not in self.operations:
                     op = self._operation(path, method, raw, item_pointer + tokens, shared,
                                          Place(at + tokens, item_doc), inherited=item_servers)
-                    self.operations[op.key] = op
-                    self._callbacks(op.path, raw, Place(at + tokens, item_doc))
+                    callbacks = self._callbacks(op.path, raw, Place(at + tokens, item_doc))
+                    self.operations[op.key] = replace(op, callbacks=callbacks) if callbacks else op
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
-    def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> None:
-        """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
+    def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> dict[str, Written]:
+        """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation; the
+        callback objects as written, by name."""
         callbacks = raw.get("callbacks")
+        written: dict[str, Written] = {}
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
             callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.document)
+            if isinstance(callback, dict):
+                written[str(name)] = Written(callback, at)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
                 if expression.startswith("x-"):
                     continue  # an extension of the Callback object, not a runtime expression
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
                                     doc)
+        return written
 
     def _reversed_item(self, path: str, item: Any, pointer: str, doc: Document | None = None) -> None:
         item, pointer, doc = self._deref(item, pointer, doc or self.doc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import TYPE_CHECKING, Any
@@ -213,6 +214,9 @@ class Operation:
     servers: tuple[Server, ...] = ()
     #: the operation object as written, for what no family models (specdiff.diff.residue)
     raw: Schema = field(default_factory=dict, compare=False, repr=False)
+    #: its callback objects by name, as written (their path items are operations of their own; what else they
+    #: write, extensions, is compared from here as data)
+    callbacks: Mapping[str, Written] = field(default_factory=dict, compare=False, repr=False)
 
     #: "GET /pets/{id}": read for every operation that reaches each changed schema, so made once
     label: str = field(init=False, compare=False, repr=False)
