@@ -114,3 +114,12 @@ def test_every_30_rule_case_gives_the_same_findings_on_32(card: str, index: int,
              "new": {**expand(case["new"]), "openapi": "3.2.0"}}
     with_level = all("level" in e for e in case.get("expect") or [])
     assert observed(run_case(as_32), with_level) == expected(case, with_level), case.get("name")
+
+
+def test_before_32_query_and_additional_operations_are_compared_as_data(tmp_path: Path) -> None:
+    """A 3.1 path item's `query` is no operation: a change to it is reported as data, never dropped."""
+    def spec(summary: str) -> dict[str, Any]:
+        return {"openapi": "3.1.0", "paths": {"/frobs": {"get": {"responses": OK},
+                                                         "query": {"summary": summary, "responses": OK}}}}
+    assert compare(tmp_path, spec("a"), spec("b")) == (
+        0, [("specdiff.unclassified", "/paths/~1frobs/query/summary", "dangerous")])

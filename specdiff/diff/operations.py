@@ -43,6 +43,7 @@ BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUM
 MEDIA_TYPE_HANDLES = frozenset({"schema", ITEM_SCHEMA, *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
 PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS_32, ADDITIONAL_OPERATIONS, *_DOCUMENTING})
+PATH_ITEM_HANDLES_BEFORE_32 = PATH_ITEM_HANDLES - {"query", ADDITIONAL_OPERATIONS}
 
 
 class OperationDiffer:
@@ -132,6 +133,8 @@ class OperationDiffer:
         if self.old.document.parts or self.new.document.parts or not (
                 isinstance(old_paths, dict) and isinstance(new_paths, dict)):
             return
+        handles = PATH_ITEM_HANDLES if "openapi-3.2" in (self.old.document.dialect, self.new.document.dialect) \
+            else PATH_ITEM_HANDLES_BEFORE_32  # (before 3.2, `query` and `additionalOperations` are no operations)
         routes = frozenset(key for key in (*old_paths, *new_paths) if not key.startswith("x-"))
         for found in residue(old_paths, new_paths, routes, "/paths", "/paths",
                              Where(Context(part=Part("paths")), "both")):
@@ -141,9 +144,9 @@ class OperationDiffer:
                 continue
             before = old_paths.get(path)
             if isinstance(item, dict) and isinstance(before, dict) and (
-                    _beyond(item, PATH_ITEM_HANDLES) or _beyond(before, PATH_ITEM_HANDLES)) and item != before:
+                    _beyond(item, handles) or _beyond(before, handles)) and item != before:
                 at = "/paths" + join_pointer((path,))
-                self._unmodelled(Written(before, at), Written(item, at), PATH_ITEM_HANDLES,
+                self._unmodelled(Written(before, at), Written(item, at), handles,
                                  Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
