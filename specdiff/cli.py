@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -387,6 +388,79 @@ def guarded(job: Any) -> int:
         detail = " ".join(f"{type(err).__name__}: {err}".split())
         click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
+
+
+@main.command("manifests")
+@click.argument("old")
+@click.argument("new")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
+              help="Output format: text, json, markdown (PR comment), sarif, github (annotations); repeat for "
+                   "several (with --output-dir).")
+@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
+@click.option("--annotate-level", type=click.Choice(LEVELS), default=None,
+              help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
+@click.option("--select", multiple=True, metavar="RULE", help="Report only these rules (id or prefix); repeatable.")
+@click.option("--ignore", multiple=True, metavar="RULE", help="Drop these rules (id or prefix); repeatable.")
+@click.option("--baseline", type=click.Path(), default=None,
+              help="Drop findings whose fingerprint this file lists (one a line, as the json format gives them).")
+@click.option("--config", "config_file", type=click.Path(), default=None,
+              help="Configuration file for fail-on, annotate-level and baseline (default: .specdiff.yaml or "
+                   "pyproject.toml [tool.specdiff], searched from here upwards).")
+@click.option("--no-config", is_flag=True, help="Use no configuration file.")
+@limit_options
+def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple[str, ...], output: str | None,
+                      output_dir: str | None, fail_on: str | None, annotate_level: str | None,
+                      select: tuple[str, ...], ignore: tuple[str, ...], baseline: str | None,
+                      config_file: str | None, no_config: bool, limits: Limits) -> None:
+    """Which Kubernetes objects in PATH... break when the cluster moves from OLD to NEW.
+
+    OLD and NEW describe the cluster today and the target: anything `compare` reads (a swagger.json, per-group
+    v3 folders, CRD files, REV:path). PATH is a YAML or JSON file, a folder (read recursively), or - for a
+    multi-document stream on stdin (helm template . | specdiff manifests OLD NEW -).
+    """
+    from specdiff.config import for_command, read_baseline
+    from specdiff.graph import graph_of
+    from specdiff.manifests import RULES, check_manifests
+    from specdiff.report.manifests import FORMATS, fingerprint, render
+
+    def job() -> int:
+        check_outputs(formats, FORMATS, output, output_dir)
+        for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
+                            (output, "--output"), (output_dir, "--output-dir")):
+            _not_a_url(value, what)
+        for option, chosen in (("--select", select), ("--ignore", ignore)):
+            for rule in chosen:
+                if not any(known == rule or known.startswith(rule.rstrip(".") + ".") for known in RULES):
+                    raise click.UsageError(f"{option}: no manifests rule is {rule!r} or starts with it "
+                                           f"(rules: {', '.join(sorted(RULES))})")
+        config = for_command(config_file, no_config, (), (), None)
+        stdin = sys.stdin.buffer.read(limits.max_bytes + 1) if "-" in paths else None
+        old_doc, new_doc = _load_pair_explained(old, new, limits)
+        report = check_manifests(graph_of(old_doc), graph_of(new_doc), paths, limits, stdin)
+        dropped = {entry.fingerprint for entry in (read_baseline(baseline) if baseline else config.baseline)}
+
+        def wanted(rule: str) -> bool:
+            def named(rules: tuple[str, ...]) -> bool:
+                return any(rule == r or rule.startswith(r.rstrip(".") + ".") for r in rules)
+            return (not select or named(select)) and not named(ignore)
+
+        kept = tuple(f for f in report.findings if wanted(f.rule) and fingerprint(f) not in dropped)
+        report = dataclasses.replace(report, findings=kept)
+        level = annotate_level or config.annotate_level or "dangerous"
+        for name in formats:
+            text = render(report, name, level)
+            if output_dir or output:
+                target = f"specdiff-manifests.{_EXTENSIONS.get(name, name)}"
+                write_atomic(output or os.path.join(output_dir or "", target), text)
+            else:
+                click.echo(text, nl=False)
+        return exit_code(report, fail_on or config.fail_on or "breaking")
+
+    sys.exit(guarded(job))
 
 
 @main.command("history")

@@ -441,3 +441,16 @@ def test_no_base_revision_is_an_error(workspace: tuple[Path, str], tmp_path: Pat
     assert run.steps["Fetch the base revision"] is not None and run.steps["Fetch the base revision"].returncode == 2
     assert "no base revision" in run.log("Fetch the base revision")
     assert run.steps["Compare with the base"] is None
+
+
+def test_a_pull_request_cannot_shadow_the_base_revision_with_a_file(
+        workspace: tuple[Path, str], tmp_path: Path, action_bin: Path, github: FakeGitHub) -> None:
+    """The PR adds a folder named `<base sha>:api` holding its own spec: the action still reads the base from git,
+    so the breaking changes are found and the gate fails."""
+    work, base = workspace
+    (work / f"{base}:api").mkdir()
+    shutil.copy(work / "api" / "openapi.yaml", work / f"{base}:api" / "openapi.yaml")
+    run = run_action(work, tmp_path / "run", action_bin, {"old": "api/openapi.yaml"}, pull_request(base), github)
+    assert (run.outputs["breaking"], run.outputs["exit-code"]) == ("3", "1")
+    verdict = run.steps["Verdict"]
+    assert verdict is not None and verdict.returncode == 1

@@ -348,3 +348,21 @@ def test_a_version_that_does_not_write_served_is_unserved_and_said(tmp_path: Pat
     unserved = ("CustomResourceDefinition frobs.example.com version v1beta1 does not write served: read as not "
                 "served, as the API server reads it")
     assert report["notes"] == [f"old: {unserved}", f"new: {unserved}"]
+
+
+def test_a_new_rule_that_does_not_compile_is_refused_by_the_api_server_through_the_command(tmp_path: Path) -> None:
+    """`self.all(x, ` on a field the release adds is no safe addition: the API server refuses the CRD update."""
+    items = {"type": "array", "items": {"type": "string"},
+             "x-kubernetes-validations": [{"rule": "self.all(x, ", "message": "no empty names"}]}
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(dump(crd()))
+    new.write_text(dump(crd(versions=[version("v1", storage=True, properties={"names": items})])))
+    done = CliRunner().invoke(main, ["compare", "--no-config", "--format", "json", str(old), str(new)])
+    assert done.exit_code == 1, done.output
+    findings = [(f["rule"], f["pointer"], f["level"], f["reason"]) for f in json.loads(done.stdout)["findings"]]
+    at = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/names"
+    assert findings == [
+        ("kubernetes.validation.rule-added", f"{at}/x-kubernetes-validations/0", "breaking",
+         "The API server refuses the CRD update that brings this rule (syntax error at column 11: near ', '): "
+         "nothing can be applied until the rule is fixed."),
+        ("schema.property.added", at, "safe", json.loads(done.stdout)["findings"][1]["reason"])]

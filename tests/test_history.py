@@ -275,6 +275,17 @@ def test_tags_give_the_versions_sorted_as_versions(tagged: Path) -> None:
                                   ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
 
 
+def test_a_working_tree_file_named_like_a_tag_cannot_shadow_it(tagged: Path) -> None:
+    """`--tags` reads `TAG:./api.json` from git even when a folder named `v1.10.0:.` holds another api.json."""
+    (tagged / "v1.10.0:.").mkdir()
+    (tagged / "v1.10.0:." / "api.json").write_text(SERIES["frob-v1.json"], encoding="utf-8")
+    code, stdout, stderr = history_cli("api.json", "--tags", "v1.*", "--format", "json")
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    assert steps_of(envelope) == [("v1.9.0", "v1.10.0", EXPECTED_STEPS[0][2]),
+                                  ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
+
+
 def test_revs_give_the_commits_that_changed_the_spec(tagged: Path) -> None:
     code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
     assert code == 1

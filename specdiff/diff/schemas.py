@@ -291,7 +291,7 @@ class SchemaDiffer:
             if name not in old_props:
                 at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
-                                 required=name in new_required,
+                                 required=name in new_required, already_required=name in old_required,
                                  read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
                                  **_lifecycle_facts(schema)))
                 if isinstance(schema, dict):

@@ -184,7 +184,7 @@ class Builder:
                 yield str(method), raw, tokens
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
-        notes = self._settle_variants(part_keys or {})
+        notes = doc.notes + self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
         normal = Normaliser(self.resolver, part_keys)
