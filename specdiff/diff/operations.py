@@ -213,6 +213,10 @@ class OperationDiffer:
             self._schema(as_item(old.schema, new.schema["items"]), new.schema["items"], old, new, where, "/items")
         else:
             self._schema(old.schema, new.schema, old, new, where)
+        if self.schemas.include_docs:
+            for attribute, before, after in _examples(old.written, new.written):
+                self.emit(change(presence(before, after, None), "parameter", attribute, old=before, new=after,
+                                 where=where, old_pointer=old.pointer, new_pointer=new.pointer, **detail))
         self._unmodelled(old.written, new.written, PARAMETER_HANDLES, where)
 
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_part: Parameter | MediaType,
@@ -275,15 +279,12 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(new)))
 
     def _examples(self, old: MediaType, new: MediaType, where: Where) -> None:
-        """A media type's `example` or `examples` (OpenAPI 3.2 examples may give a `dataValue` and its
-        `serializedValue`), which only document: with --include-docs."""
-        for attribute in ("example", "examples"):
-            before, after = old.written.data.get(attribute), new.written.data.get(attribute)
-            if before != after:
-                old_at, new_at = f"{old.written.pointer}/{attribute}", f"{new.written.pointer}/{attribute}"
-                self.emit(change(presence(before, after, None), "media-type", attribute, old=before, new=after,
-                                 where=where, old_pointer=None if before is None else old_at,
-                                 new_pointer=None if after is None else new_at, media_type=new.name))
+        """A media type's `example` or `examples`, which only document: with --include-docs."""
+        for attribute, before, after in _examples(old.written, new.written):
+            old_at, new_at = f"{old.written.pointer}/{attribute}", f"{new.written.pointer}/{attribute}"
+            self.emit(change(presence(before, after, None), "media-type", attribute, old=before, new=after,
+                             where=where, old_pointer=None if before is None else old_at,
+                             new_pointer=None if after is None else new_at, media_type=new.name))
 
     def _item_schemas(self, old: MediaType, new: MediaType, where: Where) -> None:
         """OpenAPI 3.2 `itemSchema`, the schema of each item of a streamed or sequential body, compared as a body's
@@ -343,6 +344,13 @@ class OperationDiffer:
             if name not in new.headers:
                 self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
                                  name=header.name, required=header.required))
+
+
+def _examples(old: Written, new: Written) -> list[tuple[str, Any, Any]]:
+    """(attribute, old, new) of the `example` and `examples` two objects write differently (OpenAPI 3.2 examples
+    may give a `dataValue` and its `serializedValue`)."""
+    return [(attribute, old.data.get(attribute), new.data.get(attribute)) for attribute in ("example", "examples")
+            if old.data.get(attribute) != new.data.get(attribute)]
 
 
 #: Swagger 2.0 collectionFormat -> the OpenAPI 3 style that serialises a list the same way

@@ -67,7 +67,7 @@ VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                       {**_SUNSET, "non_resource": (bool,)}),
     "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "content", "deprecated", "type",
-                              "x-sunset"),
+                              "x-sunset", "example", "examples"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
