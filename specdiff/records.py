@@ -53,7 +53,9 @@ class Part:
     specdiff/notation.py turns them into words (`request body`, `response 200 header X-Rate`, `query parameter
     limit`, `security scheme oauth`)."""
 
-    kind: str  # request body | response | response header | parameter | document | info | path | security scheme
+    #: request body | response | response header | parameter | document | info | paths | path | security scheme |
+    #: tag | server
+    kind: str
     status: str = ""  # the response's status code (a response and its headers)
     name: str = ""  # the header's, parameter's or security scheme's name; the path item's path
     location: str = ""  # the parameter's location: query, path, header, cookie

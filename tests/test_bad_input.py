@@ -106,7 +106,8 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
     "wrong swagger version": ({"bad.yaml": 'swagger: "1.2"\npaths: {}\n'}, ["bad.yaml"],
                               "bad.yaml:/swagger: unsupported swagger version '1.2' (only 2.0 is Swagger)"),
     "wrong openapi version": ({"bad.yaml": HEAD.replace("3.0.3", "4.0.0")}, ["bad.yaml"],
-                              "bad.yaml:/openapi: unsupported openapi version '4.0.0' (3.0 and 3.1 are understood)"),
+                              "bad.yaml:/openapi: unsupported openapi version '4.0.0' "
+                              "(3.0, 3.1 and 3.2 are understood)"),
     "dangling $ref": ({"bad.yaml": _schemas("    A:\n      $ref: '#/components/schemas/Nope'\n")}, ["bad.yaml"],
                       "bad.yaml:7:7: $ref '#/components/schemas/Nope' points at nothing"),
     "$ref cycle with no schema": (

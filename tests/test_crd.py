@@ -298,6 +298,58 @@ def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> No
         _card(tmp_path, "x.yaml", raw)
 
 
+# -- served and storage as the API server reads them --------------------------------------------------
+def _unflagged(*names: str, size: str = "integer") -> dict[str, Any]:
+    """A CRD whose versions write neither `served` nor `storage`."""
+    versions = [version(n, properties={"size": {"type": size}}) for n in names]
+    for v in versions:
+        del v["served"], v["storage"]
+    return crd(versions=versions)
+
+
+def _cli(tmp_path: Path, old: dict[str, Any], new: dict[str, Any]) -> tuple[int, str]:
+    (tmp_path / "old.yaml").write_text(dump(old))
+    (tmp_path / "new.yaml").write_text(dump(new))
+    result = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--format", "json"])
+    return result.exit_code, result.output
+
+
+def test_a_single_version_without_flags_is_read_as_served_and_stored_and_says_so(tmp_path: Path) -> None:
+    code, output = _cli(tmp_path, _unflagged("v1"), _unflagged("v1", size="string"))
+    report = json.loads(output)
+    assert code == 1
+    assert [(f["rule"], f["pointer"]) for f in report["findings"]] == [
+        ("schema.type-changed", "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/size")]
+    assumed = ("CustomResourceDefinition frobs.example.com version v1 writes neither served nor storage: read as "
+               "served and stored, its only version")
+    assert report["notes"] == [f"old: {assumed}", f"new: {assumed}"]
+
+
+def test_a_crd_that_stores_no_version_or_two_is_refused_naming_it(tmp_path: Path) -> None:
+    code, output = _cli(tmp_path, _unflagged("v1beta1", "v1"), _unflagged("v1beta1", "v1", size="string"))
+    assert (code, output.strip()) == (2, f"specdiff: error: {tmp_path / 'old.yaml'}:11:3: CustomResourceDefinition "
+                                         "frobs.example.com stores no version: the API server accepts exactly one "
+                                         "version with storage: true")
+    both = crd(versions=[version("v1beta1", storage=True), version("v1", storage=True)])
+    code, output = _cli(tmp_path, crd(), both)
+    assert (code, output.strip()) == (2, f"specdiff: error: {tmp_path / 'new.yaml'}:11:3: CustomResourceDefinition "
+                                         "frobs.example.com marks 2 versions as storage (v1beta1, v1): the API server "
+                                         "accepts exactly one version with storage: true")
+
+
+def test_a_version_that_does_not_write_served_is_unserved_and_said(tmp_path: Path) -> None:
+    def spec(size: str) -> dict[str, Any]:
+        unsaid = version("v1beta1", properties={"size": {"type": size}})
+        del unsaid["served"]
+        return crd(versions=[unsaid, version("v1", storage=True)])
+    code, output = _cli(tmp_path, spec("integer"), spec("string"))
+    report = json.loads(output)
+    assert (code, report["findings"]) == (0, [])
+    unserved = ("CustomResourceDefinition frobs.example.com version v1beta1 does not write served: read as not "
+                "served, as the API server reads it")
+    assert report["notes"] == [f"old: {unserved}", f"new: {unserved}"]
+
+
 def test_a_new_rule_that_does_not_compile_is_refused_by_the_api_server_through_the_command(tmp_path: Path) -> None:
     """`self.all(x, ` on a field the release adds is no safe addition: the API server refuses the CRD update."""
     items = {"type": "array", "items": {"type": "string"},

@@ -119,11 +119,14 @@ def _default_text(value: Any) -> str:
 
 
 def _accepts(expected: Any, actual: str) -> bool:
+    """Whether a card's match value (one value, a list, or absent for any) takes `actual`; a value ending in `/*`
+    takes everything inside it (`encoding/*`: each place inside a keyword compared as data)."""
     if expected is None:
         return True
-    if isinstance(expected, list):
-        return actual in expected
-    return bool(expected == actual)
+    for value in expected if isinstance(expected, list) else (expected,):
+        if value == actual or (isinstance(value, str) and value.endswith("/*") and actual.startswith(value[:-1])):
+            return True
+    return False
 
 
 def rules_root() -> Path:

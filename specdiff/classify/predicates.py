@@ -104,6 +104,15 @@ def became_true(change: Change) -> bool:
 
 
 @predicate
+def default_mapping_set(change: Change) -> bool:
+    """A discriminator gains an OpenAPI 3.2 `defaultMapping` and is otherwise unchanged: values that leave out the
+    property (or carry an unmapped one) now select a member."""
+    old, new = change.old, change.new
+    return (isinstance(old, dict) and isinstance(new, dict) and "defaultMapping" not in old
+            and "defaultMapping" in new and {k: v for k, v in new.items() if k != "defaultMapping"} == old)
+
+
+@predicate
 def became_false(change: Change) -> bool:
     return change.old is True and change.new is not True
 
@@ -386,6 +395,14 @@ def on_scalar(change: Change) -> bool:
 def value_replaced(change: Change) -> bool:
     """A value that was there is replaced by another (not set, not dropped)."""
     return change.kind == "modified"
+
+
+@predicate
+def inner_value_replaced(change: Change) -> bool:
+    """One plain value inside a keyword compared as data (`encoding/avatar/contentType`) replaced by another: not
+    the keyword rewritten whole, nor a value set or dropped."""
+    return (change.kind == "modified" and "/" in change.attribute
+            and not isinstance(change.old, (dict, list)) and not isinstance(change.new, (dict, list)))
 
 
 @predicate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from specdiff.diff.document import document_changes
+from specdiff.diff.document import document_changes, documentation_changes
 from specdiff.diff.files import unreported_files
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.kernel import Side
@@ -134,6 +134,9 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
             changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
         changes.append(found)
+    if include_docs:
+        for found in documentation_changes(old, new):
+            changes.append(found)
     for found in list(unreported_files(old, new, changes)):  # after every other change, which it is checked against
         changes.append(found)
     return fold_group_versions(old, new, changes)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from specdiff.diff.kernel import presence
 from specdiff.diff.residue import residue
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import SpecGraph
@@ -16,6 +18,59 @@ HANDLES = frozenset({"openapi", "swagger", "info", "servers", "paths", "componen
                      "schemes", "consumes", "produces"})
 #: `info.version` is compared on its own; titles and descriptions only document
 INFO_HANDLES = frozenset({"version", "title", "description", "summary"})
+
+
+#: what a tag says (OpenAPI 3.2 adds `summary`, `parent`, the tag it nests under, and `kind`, what it groups);
+#: all of it only organises documentation, compared with --include-docs
+TAG_FIELDS = ("summary", "description", "parent", "kind", "externalDocs")
+
+
+def documentation_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:
+    """With --include-docs: the document's tags by name, and the `name` of each of its servers (OpenAPI 3.2), by
+    URL; both only label what readers of the documentation see."""
+    o, n = old.document.data, new.document.data
+    if old.document.parts or new.document.parts or not (isinstance(o, dict) and isinstance(n, dict)):
+        return
+    old_tags, new_tags = _by_key(o.get("tags"), "name", "/tags"), _by_key(n.get("tags"), "name", "/tags")
+    for name, (pointer, tag) in new_tags.items():
+        where = Where(Context(part=Part("tag", name=name)), "both")
+        if name not in old_tags:
+            yield change("added", "tag", new=name, where=where, new_pointer=pointer, name=name)
+            continue
+        before_pointer, before = old_tags[name]
+        for field in TAG_FIELDS:
+            if before.get(field) != tag.get(field):
+                yield _value("tag", field, before, tag, before_pointer, pointer, where, name=name)
+    for name, (pointer, _) in old_tags.items():
+        if name not in new_tags:
+            yield change("removed", "tag", old=name, where=Where(Context(part=Part("tag", name=name)), "both"),
+                         old_pointer=pointer, name=name)
+    old_servers = _by_key(o.get("servers"), "url", "/servers")
+    new_servers = _by_key(n.get("servers"), "url", "/servers")
+    for url, (pointer, server) in new_servers.items():
+        if url in old_servers and old_servers[url][1].get("name") != server.get("name"):
+            before_pointer, before = old_servers[url]
+            yield _value("server", "name", before, server, before_pointer, pointer,
+                         Where(Context(part=Part("server", name=url)), "both"), url=url)
+
+
+def _value(node: str, field: str, old: dict[str, Any], new: dict[str, Any], old_pointer: str, new_pointer: str,
+           where: Where, **facts: Any) -> Change:
+    """One field of two objects set, changed or dropped, with pointers at the field where it is written."""
+    before, after = old.get(field), new.get(field)
+    return change(presence(before, after, None), node, field, old=before, new=after, where=where,
+                  old_pointer=None if before is None else f"{old_pointer}/{field}",
+                  new_pointer=None if after is None else f"{new_pointer}/{field}", **facts)
+
+
+def _by_key(listed: Any, key: str, pointer: str) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The mappings of a list (tags, servers) by the string each writes at `key`, with their pointers; the first
+    of two that share one."""
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    for i, item in enumerate(listed if isinstance(listed, list) else []):
+        if isinstance(item, dict) and isinstance(item.get(key), str):
+            found.setdefault(item[key], (f"{pointer}/{i}", item))
+    return found
 
 
 def document_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:

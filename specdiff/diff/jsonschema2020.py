@@ -99,8 +99,9 @@ class _Tuple:
 
     def __init__(self, side: Side) -> None:
         items = side.schema.get("items", MISSING)
-        # only a 3.1 document may name an older draft for its schemas; OpenAPI 3.0 and Swagger 2.0 have no tuples
-        self.older = isinstance(items, list) and side.document.dialect == "openapi-3.1"
+        # only a 3.1 or 3.2 document may name an older draft for its schemas; OpenAPI 3.0 and Swagger 2.0 have no
+        # tuples
+        self.older = isinstance(items, list) and side.document.dialect in ("openapi-3.1", "openapi-3.2")
         positions, rest = (items, "additionalItems") if self.older else (side.schema.get("prefixItems"), "items")
         keyword = "items" if self.older else "prefixItems"
         self.positions = [(f"{side.pointer}/{keyword}/{i}", item)

@@ -13,7 +13,18 @@ from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
-from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
+from specdiff.graph.model import (
+    ADDITIONAL_OPERATIONS,
+    ITEM_SCHEMA,
+    METHODS_32,
+    MediaType,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    SpecGraph,
+    Written,
+)
 from specdiff.graph.sunset import unreadable
 from specdiff.load.sourcemap import split_pointer
 from specdiff.records import Context, Part
@@ -29,9 +40,10 @@ _DOCUMENTING = ("$ref", "description", "summary", "example", "examples")
 PARAMETER_HANDLES = frozenset({"name", "in", "required", "schema", "content", "deprecated", "style", "explode",
                                "collectionFormat", "x-sunset", *_DOCUMENTING, *SCHEMA_HANDLES})
 BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUMENTING})  # (a Swagger body parameter)
-MEDIA_TYPE_HANDLES = frozenset({"schema", *_DOCUMENTING})
+MEDIA_TYPE_HANDLES = frozenset({"schema", ITEM_SCHEMA, *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
-PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS, *_DOCUMENTING})
+PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS_32, ADDITIONAL_OPERATIONS, *_DOCUMENTING})
+PATH_ITEM_HANDLES_BEFORE_32 = PATH_ITEM_HANDLES - {"query", ADDITIONAL_OPERATIONS}
 
 
 class OperationDiffer:
@@ -83,6 +95,10 @@ class OperationDiffer:
             for found in residue(old.raw, new.raw, HANDLES, old.pointer, new.pointer, _where(new, self.new),
                                  prefix=KUBERNETES_PREFIX):
                 self.emit(found)
+        for name in sorted(old.callbacks.keys() & new.callbacks.keys()):  # a callback's own extensions
+            before, after = old.callbacks[name], new.callbacks[name]
+            expressions = frozenset(k for k in (*before.data, *after.data) if not k.startswith("x-"))
+            self._unmodelled(before, after, expressions, _where(new, self.new).within(Part("callback", name=name)))
         if old.servers != new.servers:
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
@@ -112,16 +128,27 @@ class OperationDiffer:
 
     def _path_items(self) -> None:
         """What each path item both specs write beyond its operations, parameters and servers, as data (past the
-        item's own `$ref`s, its data's `$ref`s followed: `SpecGraph.written`)."""
+        item's own `$ref`s, its data's `$ref`s followed: `SpecGraph.written`); and the Paths object's own extensions
+        (`x-` keys beside the paths)."""
         if self.old.document.parts or self.new.document.parts:
             return
+        old_data, new_data = self.old.document.data, self.new.document.data
+        old_paths = old_data.get("paths") if isinstance(old_data, dict) else None
+        new_paths = new_data.get("paths") if isinstance(new_data, dict) else None
+        if isinstance(old_paths, dict) and isinstance(new_paths, dict):
+            routes = frozenset(key for key in (*old_paths, *new_paths) if not key.startswith("x-"))
+            for found in residue(old_paths, new_paths, routes, "/paths", "/paths",
+                                 Where(Context(part=Part("paths")), "both")):
+                self.emit(found)
+        handles = PATH_ITEM_HANDLES if "openapi-3.2" in (self.old.document.dialect, self.new.document.dialect) \
+            else PATH_ITEM_HANDLES_BEFORE_32  # (before 3.2, `query` and `additionalOperations` are no operations)
         for at, item in self.new.written.items():
             before = self.old.written.get(at)
             if not at.startswith("/paths/") or before is None or item == before or not (
-                    _beyond(item.data, PATH_ITEM_HANDLES) or _beyond(before.data, PATH_ITEM_HANDLES)):
+                    _beyond(item.data, handles) or _beyond(before.data, handles)):
                 continue
             path = split_pointer(at)[1]
-            self._unmodelled(before, item, PATH_ITEM_HANDLES, Where(Context(part=Part("path", name=path)), "both"))
+            self._unmodelled(before, item, handles, Where(Context(part=Part("path", name=path)), "both"))
 
     # -- directions: the graph's (a webhook or callback is sent by the API and answered by the client) -----
     operation: Operation | None = None
@@ -172,6 +199,8 @@ class OperationDiffer:
         new_name = new.name.lower() if new.location == "header" else new.name
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
                                                 ("style", old_style, new_style), ("explode", old_explode, new_explode),
+                                                ("content", *_written_as(old, new, self.old.document.dialect,
+                                                                         self.new.document.dialect)),
                                                 ("deprecated", old.deprecated, new.deprecated),
                                                 ("x-sunset", old.sunset, new.sunset)):
             if old_value != new_value:
@@ -185,6 +214,10 @@ class OperationDiffer:
             self._schema(as_item(old.schema, new.schema["items"]), new.schema["items"], old, new, where, "/items")
         else:
             self._schema(old.schema, new.schema, old, new, where)
+        if self.schemas.include_docs:
+            for attribute, before, after in _examples(old.written, new.written):
+                self.emit(change(presence(before, after, None), "parameter", attribute, old=before, new=after,
+                                 where=where, old_pointer=old.pointer, new_pointer=new.pointer, **detail))
         self._unmodelled(old.written, new.written, PARAMETER_HANDLES, where)
 
     def _schema(self, old: dict[str, Any] | None, new: dict[str, Any] | None, old_part: Parameter | MediaType,
@@ -227,7 +260,10 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
+            if self.schemas.include_docs:
+                self._examples(previous, media, where)
             self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
+            self._item_schemas(previous, media, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
                     self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
@@ -242,6 +278,28 @@ class OperationDiffer:
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
                                  media_type=name, others=", ".join(new)))
+
+    def _examples(self, old: MediaType, new: MediaType, where: Where) -> None:
+        """A media type's `example` or `examples`, which only document: with --include-docs."""
+        for attribute, before, after in _examples(old.written, new.written):
+            old_at, new_at = f"{old.written.pointer}/{attribute}", f"{new.written.pointer}/{attribute}"
+            self.emit(change(presence(before, after, None), "media-type", attribute, old=before, new=after,
+                             where=where, old_pointer=None if before is None else old_at,
+                             new_pointer=None if after is None else new_at, media_type=new.name))
+
+    def _item_schemas(self, old: MediaType, new: MediaType, where: Where) -> None:
+        """OpenAPI 3.2 `itemSchema`, the schema of each item of a streamed or sequential body, compared as a body's
+        schema is: a property each event loses is a response field removed."""
+        if old.item_schema is None and new.item_schema is None:
+            return
+        if old.item_schema is None or new.item_schema is None:
+            self.emit(change("added" if old.item_schema is None else "removed", "media-type", ITEM_SCHEMA,
+                             old=old.item_schema, new=new.item_schema, where=where,
+                             old_pointer=None if old.item_schema is None else old.item_pointer,
+                             new_pointer=None if new.item_schema is None else new.item_pointer, media_type=new.name))
+            return
+        self.schemas.compare(Side(old.item_schema, old.item_pointer, old.document or self.old_doc),
+                             Side(new.item_schema, new.item_pointer, new.document or self.new_doc), where)
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
@@ -265,6 +323,13 @@ class OperationDiffer:
                                  old_pointer=response.pointer, status=status))
 
     def _response(self, old: Response, new: Response, where: Where) -> None:
+        if self.schemas.include_docs:
+            for attribute in ("summary", "description"):
+                before, after = old.written.data.get(attribute), new.written.data.get(attribute)
+                if before != after:
+                    self.emit(change(presence(before, after, None), "response", attribute, old=before, new=after,
+                                     where=where, old_pointer=old.pointer, new_pointer=new.pointer,
+                                     status=new.status))
         self._unmodelled(old.written, new.written, RESPONSE_HANDLES, where)
         self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
         for name, header in new.headers.items():
@@ -285,6 +350,13 @@ class OperationDiffer:
             if name not in new.headers:
                 self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
                                  name=header.name, required=header.required))
+
+
+def _examples(old: Written, new: Written) -> list[tuple[str, Any, Any]]:
+    """(attribute, old, new) of the `example` and `examples` two objects write differently (OpenAPI 3.2 examples
+    may give a `dataValue` and its `serializedValue`)."""
+    return [(attribute, old.data.get(attribute), new.data.get(attribute)) for attribute in ("example", "examples")
+            if old.data.get(attribute) != new.data.get(attribute)]
 
 
 #: Swagger 2.0 collectionFormat -> the OpenAPI 3 style that serialises a list the same way
@@ -318,6 +390,15 @@ def _part(param: Parameter) -> Part:
 def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
     """A sunset date is set, moved or dropped; the other settings compared beside it always have a value."""
     return presence(old_value, new_value, None) if attribute == "x-sunset" else "modified"
+
+
+def _written_as(old: Parameter, new: Parameter, old_dialect: str, new_dialect: str) -> tuple[str | None, str | None]:
+    """How each side writes a parameter's value, where either names a media type (`content`): that media type,
+    else its style (the style alone is compared as `style`)."""
+    if old.media_type is None and new.media_type is None:
+        return None, None
+    return (old.media_type or f"{serialisation(old, old_dialect)[0]} style",
+            new.media_type or f"{serialisation(new, new_dialect)[0]} style")
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:

@@ -815,7 +815,11 @@ def _discriminator(schema: Schema, member: Callable[[str], str]) -> Any:
     mapped = {_last_segment(target) for target in explicit.values() if isinstance(target, str)}
     selects = {name: member(name) for name in _member_names(schema) if name not in mapped}
     selects.update({key: member(_last_segment(target)) for key, target in explicit.items() if isinstance(target, str)})
-    return {"propertyName": value.get("propertyName"), "mapping": dict(sorted(selects.items()))}
+    read = {"propertyName": value.get("propertyName"), "mapping": dict(sorted(selects.items()))}
+    default = value.get("defaultMapping")  # OpenAPI 3.2: the member a value without the property (or unmapped) is
+    if isinstance(default, str):
+        read["defaultMapping"] = member(_last_segment(default))
+    return read
 
 
 def _member_names(schema: Schema) -> list[str]:

@@ -158,10 +158,14 @@ def _scheme(old: SecurityScheme, new: SecurityScheme, where: Where, facts: dict[
                                      ("name", _case(old.parameter, header), _case(new.parameter, header)),
                                      ("scheme", old.scheme, new.scheme), ("bearerFormat", old.bearer_format,
                                                                           new.bearer_format),
-                                     ("openIdConnectUrl", old.open_id_connect_url, new.open_id_connect_url)):
+                                     ("openIdConnectUrl", old.open_id_connect_url, new.open_id_connect_url),
+                                     ("oauth2MetadataUrl", old.oauth2_metadata_url, new.oauth2_metadata_url)):
         if before != after:
             shown = (old.parameter, new.parameter) if attribute == "name" else (before, after)
             yield _value(attribute, *shown, old.pointer, new.pointer, where, facts)
+    if old.deprecated != new.deprecated:
+        yield change("modified", "security-scheme", "deprecated", where=where, old=old.deprecated,
+                     new=new.deprecated, old_pointer=old.pointer, new_pointer=new.pointer, **facts)
     old_flows, new_flows = {f.name: f for f in old.flows}, {f.name: f for f in new.flows}
     for name, flow in new_flows.items():
         if name not in old_flows:
@@ -178,7 +182,9 @@ def _scheme(old: SecurityScheme, new: SecurityScheme, where: Where, facts: dict[
 def _flow(old: OAuthFlow, new: OAuthFlow, where: Where, facts: dict[str, Any]) -> Iterator[Change]:
     for attribute, before, after in (("authorizationUrl", old.authorization_url, new.authorization_url),
                                      ("tokenUrl", old.token_url, new.token_url),
-                                     ("refreshUrl", old.refresh_url, new.refresh_url)):
+                                     ("refreshUrl", old.refresh_url, new.refresh_url),
+                                     ("deviceAuthorizationUrl", old.device_authorization_url,
+                                      new.device_authorization_url)):
         if before != after:
             yield _value(attribute, before, after, old.pointer, new.pointer, where, facts)
     gained, lost = sorted(new.scopes - old.scopes), sorted(old.scopes - new.scopes)

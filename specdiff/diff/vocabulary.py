@@ -58,7 +58,8 @@ _SUNSET = {"deprecated": (bool,), "sunset": (str,)}
 OPENAPI_EXTENSIONS = ("x-sunset", "x-stability-level")
 #: what a client does with a security scheme, as OpenAPI 3 names it (`flow`: an OAuth flow; `scope`: one it offers)
 SECURITY_SCHEME_ATTRIBUTES = ("type", "in", "name", "scheme", "bearerFormat", "flow", "authorizationUrl",
-                              "tokenUrl", "refreshUrl", "scope", "openIdConnectUrl")
+                              "tokenUrl", "refreshUrl", "deviceAuthorizationUrl", "scope", "openIdConnectUrl",
+                              "oauth2MetadataUrl", "deprecated")
 #: keywords that only document, compared with --include-docs
 DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "examples", "externalDocs")
 #: an operation's code samples, as Redoc and Redocly write them: documentation, compared with --include-docs
@@ -67,13 +68,16 @@ CODE_SAMPLES = ("x-codeSamples", "x-code-samples")
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES, *CODE_SAMPLES),
                       {**_SUNSET, "non_resource": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
+    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "content", "deprecated", "type",
+                              "x-sunset", "example", "examples"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
-    "media-type": Node(("added", "removed"), ("request", "response", "schema"),
+    # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
+    "media-type": Node(KINDS, ("request", "response", "schema", "itemSchema", "example", "examples"),
                        {"media_type": (str,), "others": (str,)}),
-    # modified "status": the one success status an operation answered became another (202 -> 200)
-    "response": Node(KINDS, ("", "status"), {"status": (str,)}),
+    # modified "status": the one success status an operation answered became another (202 -> 200); with
+    # --include-docs, a response's summary (OpenAPI 3.2) or description rewritten
+    "response": Node(KINDS, ("", "status", "summary", "description"), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
@@ -113,7 +117,9 @@ VOCABULARY: dict[str, Node] = {
                              "used_by": (str,), "scopes": (str,)}),
     # servers (specdiff.diff.servers): a base URL an operation is called at, added or removed as a whole; its
     # origin (`url`) or base path (`path`) changed; one of its variables, the variable's default or its values
-    "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum"),
+    # the document's tags (only with --include-docs): added, removed, or what one says changed
+    "tag": Node(KINDS, ("", "summary", "description", "parent", "kind", "externalDocs"), {"name": (str,)}),
+    "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum", "name"),
                    {"url": (str,), "variable": (str,), "value": (str,)}),
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),

@@ -8,6 +8,8 @@ that moving something into components is not a change.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -18,7 +20,10 @@ from specdiff.graph import servers
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
+    ADDITIONAL_OPERATIONS,
+    ITEM_SCHEMA,
     METHODS,
+    METHODS_32,
     MediaType,
     NamedSchema,
     Operation,
@@ -118,6 +123,8 @@ class Builder:
             raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
         document_servers = servers.of_document(doc)
         for path, item in paths.items():
+            if path.startswith("x-"):
+                continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
             item_pointer = join_pointer(("paths", path))
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
@@ -125,37 +132,67 @@ class Builder:
             self.written[item_pointer] = Written(self._data(item, at, item_doc, _READ_PATH_ITEM), at)
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
-            for method in METHODS:
-                if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                    raw, place = self._operation_object(item[method], Place(at + "/" + method, item_doc))
-                    op = self._operation(path, method, raw, item_pointer + "/" + method, shared, place,
+            for method, written, tokens in self._methods(item, at, item_doc):
+                if operation_key(method, path) not in self.operations:
+                    raw, place = self._operation_object(written, Place(at + tokens, item_doc))
+                    op = self._operation(path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers)
-                    self.operations[op.key] = op
-                    self._callbacks(op.path, raw, place)
+                    callbacks = self._callbacks(op.path, raw, place)
+                    self.operations[op.key] = replace(op, callbacks=callbacks) if callbacks else op
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
-    def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> None:
-        """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation."""
+    def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> dict[str, Written]:
+        """OpenAPI 3 `callbacks` of an operation: `{name: {expression: path item}}`, each a reversed operation; the
+        callback objects as written, by name."""
         callbacks = raw.get("callbacks")
+        written: dict[str, Written] = {}
         for name, callback in (callbacks if isinstance(callbacks, dict) else {}).items():
             callback, at, doc = self._deref(callback, place.pointer + join_pointer(("callbacks", name)), place.document)
+            if isinstance(callback, dict):
+                written[str(name)] = Written(callback, at)
             for expression, item in (callback if isinstance(callback, dict) else {}).items():
+                if expression.startswith("x-"):
+                    continue  # an extension of the Callback object, not a runtime expression
                 self._reversed_item(f"{path} callback {name} {expression}", item, at + join_pointer((expression,)),
                                     doc)
+        return written
 
     def _reversed_item(self, path: str, item: Any, pointer: str, doc: Document | None = None) -> None:
         item, pointer, doc = self._deref(item, pointer, doc or self.doc)
         if not isinstance(item, dict):
             raise InputError("a path item must be a mapping", file=doc.name, place=pointer)
         shared = self._parameters(item.get("parameters"), pointer + "/parameters", "", doc)
-        for method in METHODS:
-            if isinstance(item.get(method), dict) and operation_key(method, path) not in self.operations:
-                raw, place = self._operation_object(item[method], Place(pointer + "/" + method, doc))
-                op = self._operation(path, method, raw, pointer + "/" + method, shared, place, reversed_=True)
+        for method, written, tokens in self._methods(item, pointer, doc):
+            if operation_key(method, path) not in self.operations:
+                raw, place = self._operation_object(written, Place(pointer + tokens, doc))
+                op = self._operation(path, method, raw, pointer + tokens, shared, place, reversed_=True)
                 self.operations[op.key] = op
+
+    def _methods(self, item: dict[str, Any], pointer: str, doc: Document
+                 ) -> Iterator[tuple[str, dict[str, Any], str]]:
+        """(method, operation object, pointer tokens from the path item) of each operation a path item holds:
+        under its method keys and, in OpenAPI 3.2, `query` and `additionalOperations` (other methods, spelled
+        as they are sent; the specification keeps the fixed methods out of it)."""
+        v32 = self.doc.dialect == "openapi-3.2"
+        for method in METHODS_32 if v32 else METHODS:
+            if isinstance(item.get(method), dict):
+                yield method, item[method], "/" + method
+        others = item.get(ADDITIONAL_OPERATIONS) if v32 else None
+        if others is None:
+            return
+        if not isinstance(others, dict):
+            raise InputError(f"'{ADDITIONAL_OPERATIONS}' must be a mapping", file=doc.name,
+                             place=f"{pointer}/{ADDITIONAL_OPERATIONS}")
+        for method, raw in others.items():
+            tokens = join_pointer((ADDITIONAL_OPERATIONS, str(method)))
+            if str(method).lower() in METHODS_32:
+                raise InputError(f"'{ADDITIONAL_OPERATIONS}' may not hold {method}: write it as the path item's "
+                                 f"'{str(method).lower()}'", file=doc.name, place=pointer + tokens)
+            if isinstance(raw, dict):
+                yield str(method), raw, tokens
 
     def _operation_object(self, raw: dict[str, Any], place: Place) -> tuple[dict[str, Any], Place]:
         """An Operation object past its `$ref`s (`get: {$ref: resources/sizes/sizes_list.yml}`, as bundlers
@@ -352,9 +389,13 @@ class Builder:
         if op.body:
             uses += [("request", m.schema, m.pointer, m.document) for m in op.body.media.values()
                      if m.schema is not None]
+            uses += [("request", m.item_schema, m.item_pointer, m.document) for m in op.body.media.values()
+                     if m.item_schema is not None]
         for response in op.responses.values():
             uses += [("response", m.schema, m.pointer, m.document) for m in response.media.values()
                      if m.schema is not None]
+            uses += [("response", m.item_schema, m.item_pointer, m.document) for m in response.media.values()
+                     if m.item_schema is not None]
             uses += [("response", h.schema, h.pointer, h.document) for h in response.headers.values()
                      if h.schema is not None]
         return uses
@@ -451,15 +492,20 @@ class Builder:
                            Written(self._data(body, at, doc, _READ), at))
 
     def _content(self, content: Any, pointer: str, doc: Document) -> dict[str, MediaType]:
+        """The media types of a `content` map, each followed through its `$ref` (OpenAPI 3.2 keeps reusable ones
+        in `components/mediaTypes`) to where it is written."""
         if not isinstance(content, dict):
             return {}
         media: dict[str, MediaType] = {}
-        for name, item in content.items():
-            at = pointer + join_pointer(("content", name))
+        for name, written in content.items():
+            item, at, item_doc = self._deref(written, pointer + join_pointer(("content", name)), doc)
             schema = item.get("schema") if isinstance(item, dict) else None
+            items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
-                                    at + "/schema" if isinstance(schema, dict) else at, doc,
-                                    Written(self._data(item, at, doc, _READ) if isinstance(item, dict) else {}, at))
+                                    at + "/schema" if isinstance(schema, dict) else at, item_doc,
+                                    Written(self._data(item, at, item_doc, _READ) if isinstance(item, dict) else {},
+                                            at),
+                                    items if isinstance(items, dict) else None)
         return media
 
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document

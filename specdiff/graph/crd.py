@@ -8,7 +8,7 @@ locate in the file as the user wrote it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
@@ -56,6 +56,8 @@ class Crd:
     #: `status.storedVersions`: the versions objects were ever persisted in, as the cluster the file was read
     #: from recorded them (a CRD written for a repository leaves it empty)
     stored_versions: tuple[str, ...] = ()
+    #: what was assumed of flags the CRD leaves out (graph notes)
+    assumed: tuple[str, ...] = ()
 
     @property
     def names(self) -> dict[str, Any]:
@@ -109,7 +111,7 @@ def build_crd_graph(doc: Document) -> SpecGraph:
                for crd in crds.values() for v in crd.versions.values()}
     graph = nx.DiGraph()
     graph.add_nodes_from(("schema", name) for name in schemas)
-    return SpecGraph(doc, {}, schemas, graph, crds=crds,
+    return SpecGraph(doc, {}, schemas, graph, crds=crds, notes=tuple(n for crd in crds.values() for n in crd.assumed),
                      evidence=next(iter(crds)) if len(crds) == 1 else f"{len(crds)} of them")
 
 
@@ -152,10 +154,35 @@ def _crd(doc: Document, pointer: str, raw: dict[str, Any]) -> Crd:
         if version.name in versions:
             raise _error(doc, f"CustomResourceDefinition {name} lists version {version.name} twice", at + "/name")
         versions[version.name] = version
+    versions, assumed = _settle_flags(doc, name, pointer, versions)
     status = raw.get("status")
     stored = status.get("storedVersions") if isinstance(status, dict) else None
     return Crd(name, pointer, spec, group, kind, versions,
-               tuple(str(v) for v in stored) if isinstance(stored, list) else ())
+               tuple(str(v) for v in stored) if isinstance(stored, list) else (), assumed)
+
+
+def _settle_flags(doc: Document, crd: str, pointer: str, versions: dict[str, CrdVersion]
+                  ) -> tuple[dict[str, CrdVersion], tuple[str, ...]]:
+    """The versions as the API server reads their `served` and `storage` flags, and what was assumed.
+
+    The API server reads an unwritten flag as false and refuses a CRD that stores no version, or more than one:
+    so is such a CRD refused here. A single version that writes neither flag (as tools that fill in defaults
+    leave it) is the one exception: it is read as served and stored, and the assumption is said in a note.
+    A version that does not write `served` beside others is read as the API server reads it, not served, and
+    said too, since nothing of such a version is compared but its lifecycle."""
+    only = next(iter(versions.values()))
+    if len(versions) == 1 and "served" not in only.raw and "storage" not in only.raw:
+        return {only.name: replace(only, served=True, storage=True)}, (
+            f"CustomResourceDefinition {crd} version {only.name} writes neither served nor storage: "
+            "read as served and stored, its only version",)
+    stores = [v.name for v in versions.values() if v.storage]
+    if len(stores) != 1:
+        said = f"marks {len(stores)} versions as storage ({', '.join(stores)})" if stores else "stores no version"
+        raise _error(doc, f"CustomResourceDefinition {crd} {said}: the API server accepts exactly one version "
+                     "with storage: true", pointer + "/spec/versions")
+    return versions, tuple(
+        f"CustomResourceDefinition {crd} version {v.name} does not write served: read as not served, as the API "
+        "server reads it" for v in versions.values() if "served" not in v.raw)
 
 
 def _version(doc: Document, crd: str, group: str, kind: str, pointer: str, raw: Any) -> CrdVersion:

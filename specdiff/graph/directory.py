@@ -20,7 +20,7 @@ from specdiff.graph.model import SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
 
-OPENAPI_DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1")
+OPENAPI_DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "openapi-3.2")
 
 
 def build_directory_graph(doc: Document, resolver: Resolver) -> SpecGraph:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,11 @@ if TYPE_CHECKING:
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+#: OpenAPI 3.2 adds `query` (the QUERY method) and `additionalOperations`, a map of operations under any other
+#: method, keyed by the method as it is sent
+METHODS_32 = (*METHODS, "query")
+ADDITIONAL_OPERATIONS = "additionalOperations"
+ITEM_SCHEMA = "itemSchema"
 
 Schema = dict[str, Any]
 
@@ -39,11 +45,18 @@ class MediaType:
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
     written: Written = Written()
+    #: OpenAPI 3.2 `itemSchema`: the schema of each item of a sequential or streamed body (JSON Lines, server-sent
+    #: events, multipart parts), written at `item_pointer`
+    item_schema: Schema | None = None
+
+    @property
+    def item_pointer(self) -> str:
+        return self.written.pointer + "/" + ITEM_SCHEMA
 
 
 @dataclass(frozen=True)
 class Parameter:
-    location: str  # query | header | path | cookie
+    location: str  # query | header | path | cookie | querystring (OpenAPI 3.2: the whole query string)
     name: str
     required: bool
     schema: Schema | None
@@ -55,6 +68,13 @@ class Parameter:
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
     document: Document | None = field(default=None, compare=False)
     written: Written = Written()
+
+    @property
+    def media_type(self) -> str | None:
+        """The media type an OpenAPI 3 parameter's `content` serialises its value as (the one entry it may hold;
+        OpenAPI 3.2's `in: querystring` parameter always has one), None for one described by `schema` and style."""
+        content = self.written.data.get("content")
+        return min(map(str, content), default=None) if isinstance(content, dict) else None
 
 
 @dataclass(frozen=True)
@@ -121,6 +141,8 @@ class OAuthFlow:
     token_url: str | None = None
     refresh_url: str | None = None
     scopes: frozenset[str] = frozenset()
+    #: OpenAPI 3.2's `deviceAuthorization` flow: where a device asks for its user code (RFC 8628)
+    device_authorization_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +159,9 @@ class SecurityScheme:
     bearer_format: str | None = None
     flows: tuple[OAuthFlow, ...] = ()  # sorted by name
     open_id_connect_url: str | None = None
+    #: OpenAPI 3.2: the OAuth 2 authorization server's metadata (RFC 8414), where clients discover its endpoints
+    oauth2_metadata_url: str | None = None
+    deprecated: bool = False  # OpenAPI 3.2
 
 
 @dataclass(frozen=True)
@@ -189,6 +214,9 @@ class Operation:
     servers: tuple[Server, ...] = ()
     #: the operation object as written, for what no family models (specdiff.diff.residue)
     raw: Schema = field(default_factory=dict, compare=False, repr=False)
+    #: its callback objects by name, as written (their path items are operations of their own; what else they
+    #: write, extensions, is compared from here as data)
+    callbacks: Mapping[str, Written] = field(default_factory=dict, compare=False, repr=False)
 
     #: "GET /pets/{id}": read for every operation that reaches each changed schema, so made once
     label: str = field(init=False, compare=False, repr=False)

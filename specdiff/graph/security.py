@@ -91,7 +91,8 @@ def _v3_scheme(name: str, raw: dict[str, Any], at: str) -> SecurityScheme:
         flows=tuple(sorted((_flow(str(flow), item, at + join_pointer(("flows", str(flow))))
                             for flow, item in flows.items() if isinstance(item, dict)),
                            key=lambda f: f.name)),
-        open_id_connect_url=_text(raw.get("openIdConnectUrl")))
+        open_id_connect_url=_text(raw.get("openIdConnectUrl")), oauth2_metadata_url=_text(raw.get("oauth2MetadataUrl")),
+        deprecated=raw.get("deprecated") is True)
 
 
 def _v2_scheme(name: str, raw: dict[str, Any], at: str) -> SecurityScheme:
@@ -108,7 +109,7 @@ def _flow(name: str, raw: dict[str, Any], at: str) -> OAuthFlow:
     scopes = raw.get("scopes")
     return OAuthFlow(name, at, _text(raw.get("authorizationUrl")), _text(raw.get("tokenUrl")),
                      _text(raw.get("refreshUrl")), frozenset(map(str, scopes)) if isinstance(scopes, dict)
-                     else frozenset())
+                     else frozenset(), _text(raw.get("deviceAuthorizationUrl")))
 
 
 def _text(value: Any) -> str | None:

@@ -124,7 +124,9 @@ def detect_dialect(data: Any, name: str) -> str:
             return "openapi-3.0"
         if re.match(r"3\.1(\.\d+)?(-.*)?$", version):
             return "openapi-3.1"
-        raise InputError(f"unsupported openapi version {version!r} (3.0 and 3.1 are understood)", file=name,
+        if re.match(r"3\.2(\.\d+)?(-.*)?$", version):
+            return "openapi-3.2"
+        raise InputError(f"unsupported openapi version {version!r} (3.0, 3.1 and 3.2 are understood)", file=name,
                          place="/openapi")
     if _is_crd(data) or (data.get("kind") == "List" and isinstance(data.get("items"), list)
                          and data["items"] and all(isinstance(i, dict) and _is_crd(i) for i in data["items"])):

@@ -11,7 +11,7 @@ from specdiff.errors import InputError
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.load.sourcemap import SourceMap
 
-DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "crd", "openapi-dir")
+DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "openapi-3.2", "crd", "openapi-dir")
 #: the URL schemes of documents read from the network (a `$ref`, with --allow-remote-refs), and of their redirects
 REMOTE_SCHEMES = ("http", "https")
 #: what Python makes of bytes in a file name that are not UTF-8 (surrogate escapes)
