@@ -226,11 +226,21 @@ def message_values(change: Change) -> dict[str, str]:
     if change.old is not None and change.new is not None:
         old_text, new_text = shown_pair(change.old, change.new)
     else:
-        old_text, new_text = (NOT_WRITTEN if side is None else show(side) for side in (change.old, change.new))
+        as_data = change.node in _WRITTEN_AS_DATA
+        written = (as_data and change.kind != "added", as_data and change.kind != "removed")
+        old_text, new_text = (("null" if written[i] else NOT_WRITTEN) if side is None else show(side)
+                              for i, side in enumerate((change.old, change.new)))
     values["old"], values["new"] = kinds(old_text, new_text)
     for key, value in change.detail:
-        values[key] = NOT_WRITTEN if value is None else show(value)
+        values[key] = ("null" if key in _NULLABLE_FACTS else NOT_WRITTEN) if value is None else show(value)
     return values
+
+
+#: nodes whose changes say by their kind which side is written (specdiff.diff.residue: an extension or keyword
+#: added, removed or modified), so a None on a written side is a `null` someone wrote, never an absence
+_WRITTEN_AS_DATA = frozenset({"extension", "keyword"})
+#: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
+_NULLABLE_FACTS = frozenset({"value"})
 
 
 class _Blank(dict[str, str]):

@@ -56,7 +56,7 @@ KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minPropertie
 HANDLES = frozenset({"$ref", "type", "nullable", "x-nullable", "enum", "properties", "required", "items",
                      "additionalProperties", "not", "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat",
                      *SCALAR_KEYWORDS, *jsonschema2020.HANDLES, *openapi_extensions.HANDLES})
-KUBERNETES_PREFIX = "x-kubernetes-"
+KUBERNETES_PREFIX = openapi_extensions.KUBERNETES_PREFIX
 
 
 def _kind_name(gvks: list[str]) -> str | None:

@@ -88,9 +88,10 @@ VOCABULARY: dict[str, Node] = {
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
+    # `name`: the extension's own name, when the change is somewhere inside it (`x-github` of `x-github/previews`)
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
-                       "value_kind": (str,), "predates_topology": (bool,)}),
+                       "value_kind": (str,), "predates_topology": (bool,), "name": (str,)}),
     "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
                       {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
@@ -114,8 +115,9 @@ VOCABULARY: dict[str, Node] = {
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
-    # node that changed (`xml/name`); vendor extensions come as `extension` changes the same way
-    "keyword": Node(KINDS, ("*",)),
+    # node that changed (`xml/name`) and `name` the keyword's own (`xml`); vendor extensions come as `extension`
+    # changes the same way
+    "keyword": Node(KINDS, ("*",), {"name": (str,)}),
     "crd": Node(KINDS, ("", "scope", "conversion", "storage"), {"versions": (int,)}),
     "crd-version": Node(KINDS, ("", "served", "deprecated", "deprecationWarning"),
                         {**_CRD_VERSION, "served": (bool,), "storage": (bool,), "deprecated": (bool,),
