@@ -14,7 +14,9 @@ from specdiff.diff.security import requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
+from specdiff.graph.normalise import Normaliser
 from specdiff.graph.sunset import unreadable
+from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Context, Part
 
@@ -228,7 +230,7 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(old)))
                 continue
             previous = old[name]
-            self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
+            self._unmodelled(*self._field_encodings(previous, media, where), MEDIA_TYPE_HANDLES, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
                     self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
@@ -243,6 +245,51 @@ class OperationDiffer:
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
                                  media_type=name, others=", ".join(new)))
+
+    def _field_encodings(self, old: MediaType, new: MediaType, where: Where) -> tuple[Written, Written]:
+        """An `encoding` entry written for a field the body gains, or dropped with a field it loses, says how that
+        field is sent (Stripe writes `deepObject` for each new object field of a form): one change of its own,
+        beside the field's. The media types are handed back without those entries, for the residue to compare
+        the rest as data."""
+        o, n = (side.written.data.get("encoding") for side in (old, new))
+        if o == n or not isinstance(o or {}, dict) or not isinstance(n or {}, dict):
+            return old.written, new.written
+        o, n = o or {}, n or {}
+        old_fields, new_fields = self._fields(old, self.schemas.old_normal, self.old_doc), self._fields(
+            new, self.schemas.new_normal, self.new_doc)
+        gained = [key for key in n if key not in o and key in new_fields and key not in old_fields]
+        lost = [key for key in o if key not in n and key in old_fields and key not in new_fields]
+        for key in gained:
+            self.emit(change("added", "encoding", new=n[key], where=where,
+                             new_pointer=new.written.pointer + join_pointer(("encoding", key)), property=key,
+                             media_type=new.name))
+        for key in lost:
+            self.emit(change("removed", "encoding", old=o[key], where=where,
+                             old_pointer=old.written.pointer + join_pointer(("encoding", key)), property=key,
+                             media_type=old.name))
+        if not gained and not lost:
+            return old.written, new.written
+        kept_old = {key: value for key, value in o.items() if key not in lost}
+        kept_new = {key: value for key, value in n.items() if key not in gained}
+
+        both = "encoding" in old.written.data and "encoding" in new.written.data
+
+        def without(written: Written, kept: dict[str, Any]) -> Written:
+            """(an `encoding` left empty stays only where both sides write one, so that it is no difference)"""
+            data = {key: value for key, value in written.data.items() if key != "encoding"}
+            return Written({**data, "encoding": kept} if kept or both else data, written.pointer)
+
+        return without(old.written, kept_old), without(new.written, kept_new)
+
+    def _fields(self, media: MediaType, normal: Normaliser, doc: Document) -> frozenset[str]:
+        """The names of the fields a body's schema writes, past its `$ref` and through its `allOf` parts."""
+        if media.schema is None:
+            return frozenset()
+        schema = normal.target(media.schema, media.pointer, media.document or doc)
+        parts = [schema, *(normal.target(part, media.pointer, media.document or doc)
+                           for part in schema.get("allOf") or [] if isinstance(part, dict))]
+        return frozenset(name for part in parts if isinstance(part.get("properties"), dict)
+                         for name in part["properties"])
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
