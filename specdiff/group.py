@@ -382,7 +382,8 @@ def _message(members: Sequence[Finding]) -> str:
             values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
             values["location"] = f"{len(names)} places"  # one extension at many places of the operations
-    elif len(names) > 1 and first.change.context.operation:  # operations and named schemas: count them all
+    # places in operations and in named schemas alike (an extension written on both): count them all
+    elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
         values["location"] = places_phrase(names, fields=True)
     message = render(template, values)
     if place and place not in message:

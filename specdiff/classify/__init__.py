@@ -226,7 +226,7 @@ def message_values(change: Change) -> dict[str, str]:
     if change.old is not None and change.new is not None:
         old_text, new_text = shown_pair(change.old, change.new)
     else:
-        as_data = change.node in _WRITTEN_AS_DATA
+        as_data = change.node in _WRITTEN_AS_DATA and change.fact("name") is not None
         written = (as_data and change.kind != "added", as_data and change.kind != "removed")
         old_text, new_text = (("null" if written[i] else NOT_WRITTEN) if side is None else show(side)
                               for i, side in enumerate((change.old, change.new)))
@@ -236,8 +236,8 @@ def message_values(change: Change) -> dict[str, str]:
     return values
 
 
-#: nodes whose changes say by their kind which side is written (specdiff.diff.residue: an extension or keyword
-#: added, removed or modified), so a None on a written side is a `null` someone wrote, never an absence
+#: nodes whose changes, when the residue compared them as data (they carry the keyword's `name`), say by their
+#: kind which side is written, so a None on a written side is a `null` someone wrote, never an absence
 _WRITTEN_AS_DATA = frozenset({"extension", "keyword"})
 #: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
 _NULLABLE_FACTS = frozenset({"value"})
