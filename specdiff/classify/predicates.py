@@ -70,6 +70,7 @@ for _name, _fact, _doc in (
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
+    ("plain_field", "plain", "An `encoding` entry for a field that only ever holds a string, number or boolean."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):

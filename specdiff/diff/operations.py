@@ -15,6 +15,7 @@ from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import METHODS, MediaType, Operation, Parameter, RequestBody, Response, SpecGraph, Written
 from specdiff.graph.normalise import Normaliser
+from specdiff.graph.schemas import type_set
 from specdiff.graph.sunset import unreadable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -34,6 +35,10 @@ BODY_HANDLES = frozenset({"content", "required", "name", "in", "schema", *_DOCUM
 MEDIA_TYPE_HANDLES = frozenset({"schema", *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
 PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS, *_DOCUMENTING})
+#: the settings of an `encoding` entry that only shape how an object or a list is written into a form
+_SHAPING = frozenset({"style", "explode"})
+_PLAIN_TYPES = frozenset({"string", "number", "integer", "boolean"})
+_DEEPEST_PLAIN = 8  # nested anyOf/oneOf levels read before a field counts as not plain
 
 
 class OperationDiffer:
@@ -249,8 +254,9 @@ class OperationDiffer:
     def _field_encodings(self, old: MediaType, new: MediaType, where: Where) -> tuple[Written, Written]:
         """An `encoding` entry written for a field the body gains, or dropped with a field it loses, says how that
         field is sent (Stripe writes `deepObject` for each new object field of a form): one change of its own,
-        beside the field's. The media types are handed back without those entries, for the residue to compare
-        the rest as data."""
+        beside the field's; so is a `style` written for a field that only ever holds a plain value, which it
+        cannot change (`plain`). The media types are handed back without those entries, for the residue to
+        compare the rest as data."""
         o, n = (side.written.data.get("encoding") for side in (old, new))
         if o == n or not isinstance(o or {}, dict) or not isinstance(n or {}, dict):
             return old.written, new.written
@@ -259,10 +265,15 @@ class OperationDiffer:
             new, self.schemas.new_normal, self.new_doc)
         gained = [key for key in n if key not in o and key in new_fields and key not in old_fields]
         lost = [key for key in o if key not in n and key in old_fields and key not in new_fields]
-        for key in gained:
+        plain = [key for key in n if key not in o and key in old_fields and key in new_fields
+                 and isinstance(n[key], dict) and n[key].keys() <= _SHAPING
+                 and self._sends_plain_value(old_fields[key], old, self.schemas.old_normal, self.old_doc)
+                 and self._sends_plain_value(new_fields[key], new, self.schemas.new_normal, self.new_doc)]
+        for key in [*gained, *plain]:
             self.emit(change("added", "encoding", new=n[key], where=where,
                              new_pointer=new.written.pointer + join_pointer(("encoding", key)), property=key,
-                             media_type=new.name))
+                             media_type=new.name, plain=key in plain))
+        gained += plain
         for key in lost:
             self.emit(change("removed", "encoding", old=o[key], where=where,
                              old_pointer=old.written.pointer + join_pointer(("encoding", key)), property=key,
@@ -281,15 +292,33 @@ class OperationDiffer:
 
         return without(old.written, kept_old), without(new.written, kept_new)
 
-    def _fields(self, media: MediaType, normal: Normaliser, doc: Document) -> frozenset[str]:
-        """The names of the fields a body's schema writes, past its `$ref` and through its `allOf` parts."""
+    def _fields(self, media: MediaType, normal: Normaliser, doc: Document) -> dict[str, Any]:
+        """The fields a body's schema writes, by name, past its `$ref` and through its `allOf` parts."""
         if media.schema is None:
-            return frozenset()
+            return {}
         schema = normal.target(media.schema, media.pointer, media.document or doc)
         parts = [schema, *(normal.target(part, media.pointer, media.document or doc)
                            for part in schema.get("allOf") or [] if isinstance(part, dict))]
-        return frozenset(name for part in parts if isinstance(part.get("properties"), dict)
-                         for name in part["properties"])
+        return {name: field for part in parts if isinstance(part.get("properties"), dict)
+                for name, field in part["properties"].items()}
+
+    def _sends_plain_value(self, schema: Any, media: MediaType, normal: Normaliser, doc: Document,
+                           depth: int = 0) -> bool:
+        """Whether every value a field admits is a string, number or boolean (each branch of an `anyOf` or
+        `oneOf`, an `enum` of such values): a form sends it as `name=value` whatever `style` and `explode` say,
+        which shape objects and lists only."""
+        if not isinstance(schema, dict) or depth > _DEEPEST_PLAIN:
+            return False
+        schema = normal.target(schema, media.pointer, media.document or doc)
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(branches, list) and branches:
+            return all(self._sends_plain_value(branch, media, normal, doc, depth + 1) for branch in branches)
+        types = type_set(schema, (media.document or doc).dialect)
+        if not types:
+            values = schema.get("enum")
+            return isinstance(values, list) and bool(values) and all(
+                isinstance(value, str | int | float | bool) for value in values)
+        return types <= _PLAIN_TYPES
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:

@@ -71,8 +71,9 @@ VOCABULARY: dict[str, Node] = {
     "media-type": Node(("added", "removed"), ("request", "response", "schema"),
                        {"media_type": (str,), "others": (str,)}),
     "response": Node(("added", "removed"), ("",), {"status": (str,)}),
-    # a media type's `encoding` entry for one field (`property`) of its body, added or removed with the field
-    "encoding": Node(("added", "removed"), ("",), {"property": (str,), "media_type": (str,)}),
+    # a media type's `encoding` entry for one field (`property`) of its body, added or removed with the field, or
+    # written for a field that only holds plain values (`plain`: strings, numbers, booleans)
+    "encoding": Node(("added", "removed"), ("",), {"property": (str,), "media_type": (str,), "plain": (bool,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
