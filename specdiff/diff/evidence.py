@@ -83,6 +83,10 @@ _FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DDTHH:MM
             "email": re.compile(r"(?i)\be-?mail address\b"), "uuid": re.compile(r"\bUUID\b"),
             "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b")}
 #: words that introduce the values a field takes: "Options are", "Can be one of", "either"
+#: every run of text between two quotes or backticks (found at each opening, so `"a", "b"` gives both)
+_QUOTED = re.compile(r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])")
+_WORD = re.compile(r"[\w.-]+")
+_NAMED_VALUES = 6  # values a reason names; past them it says how many
 _LISTING = re.compile(r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b")
 #: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)"
 _DEFAULT = r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default)\s*[`\"']?"
@@ -117,10 +121,13 @@ def said_values(schema: Any, values: Any) -> str | None:
     text = _description(schema)
     if not text or not isinstance(values, list) or not values or not all(isinstance(v, str) and v for v in values):
         return None
-    quoted = all(re.search(rf"[`\"']{re.escape(v)}[`\"']", text) for v in values)
-    listed = _LISTING.search(text) and all(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", text) for v in values)
-    if not (quoted or listed):
+    quoted = set(_QUOTED.findall(text))  # (the text is read once, however many values the enum lists)
+    words = {word.rstrip(".") for word in _WORD.findall(text)}
+    listed = _LISTING.search(text) is not None and all(value in words for value in values)
+    if not (listed or all(value in quoted for value in values)):
         return None
+    if len(values) > _NAMED_VALUES:
+        return f"the old description lists all {len(values)} of them"
     names = ", ".join(values[:-1]) + f" and {values[-1]}" if len(values) > 1 else values[0]
     return f"the old description lists them ({names})"
 
