@@ -125,6 +125,9 @@ def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() 
      'the description says so ("Defaults to `created`")'),
     (said_default({"description": "Sort order. Defaults to created_at."}, "created"), None),
     (said_default({"description": "Kind. defaults to shared"}, "Shared"), None),  # another value
+    (said_default({"description": 'Type of turn detection, only "server_vad" is currently supported.'},
+                  "server_vad"), 'the description says so ("only "server_vad" is currently supported")'),
+    (said_default({"description": 'Only "server_vad" is supported.'}, "semantic_vad"), None),
 ])
 def test_words_that_already_state_a_limit_format_values_or_default(said: str | None, expected: str | None) -> None:
     assert said == expected

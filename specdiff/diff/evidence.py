@@ -132,13 +132,19 @@ def said_values(schema: Any, values: Any) -> str | None:
     return f"the old description lists them ({names})"
 
 
+#: the one value a field may take, which is its default whether or not the schema says so
+_ONLY = r"(?i:\bonly)\s+[`\"']?{}[`\"']?\s+(?i:is\s+(?:currently\s+)?supported)"
+
+
 def said_default(schema: Any, value: Any) -> str | None:
     """`the description says so ("Default: `1`")` when it states the default a schema writes down (or still
-    states the one it stops writing)."""
+    states the one it stops writing), or says the value is the only one supported."""
     if isinstance(value, dict | list) or value is None:
         return None
     shown = json.dumps(value) if isinstance(value, bool) else str(value)
-    found = re.search(_DEFAULT + re.escape(shown) + r"(?![\w-])[`\"']?", _description(schema))
+    text = _description(schema)
+    found = re.search(_DEFAULT + re.escape(shown) + r"(?![\w-])[`\"']?", text) or re.search(
+        _ONLY.format(re.escape(shown)), text)
     return f'the description says so ("{found.group(0).strip()}")' if found else None
 
 
