@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
-_KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "select", "ignore", "baseline",
-         "deprecation-days", "check-version", "operations")
+_KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "extensions", "select", "ignore",
+         "baseline", "deprecation-days", "check-version", "operations")
 #: `operations:` keys, what each chooses (specdiff/graph/selection.py), and whether it holds path patterns
 _SELECTION_KEYS = {"match-path": ("match_paths", True), "exclude-path": ("exclude_paths", True),
                    "tags": ("tags", False), "exclude-tags": ("exclude_tags", False),
@@ -80,6 +80,9 @@ class Config:
     #: carry what the spec excluded before breaks them; None: the policy's default
     response_readers: str | None = None
     levels: Mapping[str, str] = field(default_factory=dict)  # rule id or prefix -> level | "off"
+    #: vendor extension -> the level of every finding about it (`x-codegen: dangerous`): a team whose clients
+    #: depend on an extension says so; a level, never `off`, so a difference is never dropped this way
+    extensions: Mapping[str, str] = field(default_factory=dict)
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     ignores: tuple[ScopedIgnore, ...] = ()
@@ -111,7 +114,7 @@ class Config:
     @property
     def filters(self) -> bool:
         """Whether the policy stage has anything to do: a level, a selection of rules, an ignore or a baseline."""
-        return bool(self.levels or self.select or self.ignore or self.ignores or self.baseline)
+        return bool(self.levels or self.extensions or self.select or self.ignore or self.ignores or self.baseline)
 
 
 # ---------------------------------------------------------------- finding and reading
@@ -470,7 +473,8 @@ def _validate(data: Any, where: _Where, rule_ids: frozenset[str], folder: Path) 
     return Config(path=where.file, policy=choice("policy", POLICIES), fail_on=choice("fail-on", FAIL_ON),
                   annotate_level=choice("annotate-level", ANNOTATE_LEVELS),
                   response_readers=choice("response-readers", READERS),
-                  levels=levels, select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
+                  levels=levels, extensions=_extensions(data.get("extensions"), where),
+                  select=selector_list("select"), ignore=selector_list("ignore"), ignores=ignores,
                   baseline=baseline_entries, baseline_path=baseline_path,
                   deprecation_days=_deprecation_days(data.get("deprecation-days"), where),
                   check_version=_flag(data, "check-version", where),
@@ -500,6 +504,29 @@ def _selection(value: Any, where: _Where) -> Selection:
                 raise where.error(str(err), (*at, index)) from None
         chosen[field_name] = tuple(items)
     return Selection(**chosen)
+
+
+def _extensions(value: Any, where: _Where) -> dict[str, str]:
+    """`extensions: {x-codegen: dangerous}`: the level of the findings about each vendor extension named."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or len(value) > MAX_PATTERNS:
+        raise where.error(f"extensions must map at most {MAX_PATTERNS} extension names to a level", ("extensions",))
+    levels: dict[str, str] = {}
+    for name, level in value.items():
+        at = ("extensions", name)
+        try:
+            check_name(name)
+        except ValueError as err:
+            raise where.error(str(err), at) from None
+        if not name.startswith("x-"):
+            raise where.error(f"extensions names vendor extensions, which start with x-, not {name[:40]!r}", at)
+        if level is False or level == "off":  # (YAML 1.1 reads a bare `off` as false)
+            raise where.error(f"extensions set a level, never off: set {name[:40]} to safe to keep it quiet", at)
+        if level not in LEVELS:
+            raise where.error(f"level of {name[:40]} must be one of {', '.join(LEVELS)}, not {str(level)[:40]!r}", at)
+        levels[name] = str(level)
+    return levels
 
 
 def check_name(value: Any) -> str:

@@ -16,6 +16,10 @@ the context) are one change, written as Kubernetes' notes write it ("... is no l
 the operations on the API server's paths outside every API group (`/.well-known/openid-configuration/`,
 `/openid/v1/jwks/`: RBAC's nonResourceURLs), which belong to no resource and come as one feature.
 
+A card may say `group: name` (metadata written in many places): the findings of its rule for one extension or
+keyword are one change, wherever they are and whatever their values (`x-expandableFields` rewritten in 70
+schemas, items added to it in some and removed in others).
+
 A group gives its reason once: the members share it (it is part of the key), so a card's reason is written to
 read for one place and for many ("Clients that call a removed operation ...", never "this operation"; "a removed
 value" on a card for enum values); tests/test_group.py holds the catalogue to it.
@@ -168,6 +172,8 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
     if spans == "resource" and _api_resource(finding):
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, "api-resource",
                 ctx.resource)
+    if spans == "name":
+        return (finding.rule, finding.level.value, finding.reason, change.node, "name", change.fact("name"))
     compared = () if change.node in _VALUE_NODES else (values or _Values.of(change)).compared
     home = copies.home(change) if copies is not None else None
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
@@ -374,6 +380,11 @@ def _message(members: Sequence[Finding]) -> str:
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
             values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
+        if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
+            values["location"] = f"{len(names)} places"  # one extension at many places of the operations
+    # places in operations and in named schemas alike (an extension written on both): count them all
+    elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
+        values["location"] = places_phrase(names, fields=True)
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"

@@ -50,6 +50,15 @@ def level_override(rule: str, levels: Mapping[str, str]) -> str | None:
     return levels[key] if key is not None else None
 
 
+def extension_level(finding: Finding, extensions: Mapping[str, str]) -> str | None:
+    """The level the configuration gives the vendor extension a finding is about (`extensions:`), if any: more
+    specific than a rule's, since it names the very keyword."""
+    change = finding.change
+    if not extensions or change.node != "extension":
+        return None
+    return extensions.get(str(change.fact("name") or change.attribute.partition("/")[0]))
+
+
 @dataclass(frozen=True, slots=True)
 class Glob:
     """A location glob: `*` is any run of characters, `?` one character; everything else (`[]`, `{}`) is literal.
@@ -154,7 +163,7 @@ def apply(findings: Iterable[Finding], config: Config, today: dt.date | None = N
                    else set())
         in_baseline = bool(matched)
         used_baseline.update(matched)
-        override = level_override(finding.rule, config.levels)
+        override = extension_level(finding, config.extensions) or level_override(finding.rule, config.levels)
         if override == "off" or not selected(finding.rule, config.select, config.ignore) or hits or in_baseline:
             continue
         if override is not None and override != finding.level.value:

@@ -111,6 +111,14 @@ def test_pyproject_table(tmp_path: Path) -> None:
     ("deprecation-days:\n  gamma: 3\n",
      ".specdiff.yaml:2: deprecation-days level must be one of draft, alpha, beta, stable, ga, not 'gamma'"),
     ("deprecation-days: 90\n", ".specdiff.yaml:1: deprecation-days must map a stability level to a number of days"),
+    ("extensions:\n  x-codegen: off\n",
+     ".specdiff.yaml:2: extensions set a level, never off: set x-codegen to safe to keep it quiet"),
+    ("extensions:\n  x-codegen: loud\n",
+     ".specdiff.yaml:2: level of x-codegen must be one of breaking, dangerous, safe, not 'loud'"),
+    ("extensions:\n  codegen: breaking\n",
+     ".specdiff.yaml:2: extensions names vendor extensions, which start with x-, not 'codegen'"),
+    ("extensions: [x-codegen]\n",
+     ".specdiff.yaml:1: extensions must map at most 100 extension names to a level"),
 ])
 def test_yaml_errors_name_the_line(tmp_path: Path, text: str, message: str) -> None:
     assert error_of(write(tmp_path, ".specdiff.yaml", text)) == message
@@ -327,3 +335,34 @@ def test_deprecation_days_are_kept_by_the_level_specdiff_judges_by(tmp_path: Pat
 def test_deprecation_days_take_ga_as_another_spelling_of_stable(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, ".specdiff.yaml", "deprecation-days: {GA: 120, stable: 90, beta: 30}\n"))
     assert config.deprecation_days == {"stable": 120, "beta": 30}
+
+
+def test_cli_raises_the_extension_a_configuration_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Metadata extensions are safe and one finding each, until the configuration says a client depends on one;
+    the raised level decides the exit code, and an extension the configuration does not name keeps its level."""
+    def spec(expand: list[str], label: str) -> str:
+        return f"""\
+            openapi: 3.0.3
+            info: {{title: shop, version: "1"}}
+            paths: {{}}
+            components:
+              schemas:
+                Charge: {{type: object, x-expandableFields: {expand}, x-label: {label}}}
+                Refund: {{type: object, x-expandableFields: {expand}}}
+            """
+    write(tmp_path, "old.yaml", spec(["customer"], "Charge"))
+    write(tmp_path, "new.yaml", spec(["customer", "invoice"], "Payment"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli("old.yaml", "new.yaml", "--no-config", "--fail-on", "dangerous")
+    assert rule_lines(out) == [
+        "safe extension.changed (2 places): x-expandableFields/1 of 2 schemas: Charge and Refund: "
+        "not written -> invoice",
+        "safe extension.changed: x-label of Charge: Charge -> Payment"]
+    assert code == 0
+    write(tmp_path, ".specdiff.yaml", "extensions: {x-expandableFields: breaking}\n")
+    code, out, _ = cli("old.yaml", "new.yaml")
+    assert rule_lines(out) == [
+        "breaking extension.changed (2 places): x-expandableFields/1 of 2 schemas: Charge and Refund: "
+        "not written -> invoice",
+        "safe extension.changed: x-label of Charge: Charge -> Payment"]
+    assert code == 1

@@ -88,10 +88,10 @@ def test_items_of_an_extension_list_are_found_in_document_order_each_at_its_plac
     at = "/components/schemas/Evidence/x-expandableFields/"
     assert [(f.rule, f.change.kind, f.change.attribute, f.change.old_pointer, f.change.new_pointer)
             for f in report.findings] == [
-        ("specdiff.unclassified", "added", "x-expandableFields/0", None, at + "0"),
-        ("specdiff.unclassified", "added", "x-expandableFields/3", None, at + "3"),
-        ("specdiff.unclassified", "added", "x-expandableFields/4", None, at + "4"),
-        ("specdiff.unclassified", "modified", "x-expandableFields/3", at + "3", at + "6"),
+        ("extension.changed", "added", "x-expandableFields/0", None, at + "0"),
+        ("extension.changed", "added", "x-expandableFields/3", None, at + "3"),
+        ("extension.changed", "added", "x-expandableFields/4", None, at + "4"),
+        ("extension.changed", "modified", "x-expandableFields/3", at + "3", at + "6"),
     ]
 
 

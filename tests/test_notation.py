@@ -189,6 +189,13 @@ def test_swapped_kubernetes_types_are_named_by_kind_unless_only_the_version_diff
      {"deprecation-days": {"stable": 180}},
      ("deprecation.notice-too-short", "GET /frobs query parameter q: deprecated with less notice than configured "
                                       "for stable elements (sunset: not written)")),
+    ({"components": {"schemas": {"Frobber": {"type": "object", "properties": {"labels": {"type": "object"}}}}}},
+     {"components": {"schemas": {"Frobber": {"type": "object", "properties": {"labels": {"type": "object",
+                                                                                          "maxProperties": 0}}}}}},
+     None, ("schema.constraint-tightened", "maxProperties of Frobber.labels tightened (no limit -> 0)")),
+    ({"components": {"schemas": {"Frobber": {"type": "object", "x-box-tag": None}}}},
+     {"components": {"schemas": {"Frobber": {"type": "object"}}}},
+     None, ("extension.removed", "x-box-tag removed from Frobber (was null)")),
 ])
 def test_a_message_names_its_place_once_and_says_what_was_not_written(
         old: dict[str, object], new: dict[str, object], config: dict[str, object] | None,

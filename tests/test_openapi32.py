@@ -54,11 +54,11 @@ def test_extensions_inside_paths_and_callbacks_are_read_as_extensions(tmp_path: 
                     "post": {"responses": OK}}}}}}
     assert compare(tmp_path, spec("milky"), spec("milky")) == (0, [])
     assert compare(tmp_path, spec("milky"), spec("oat")) == (
-        0, [("specdiff.unclassified", "/paths/x-milky-milk", "dangerous")])
+        0, [("extension.changed", "/paths/x-milky-milk", "safe")])
     changed = spec("milky")
     changed["components"]["callbacks"]["Cb"]["x-break-everything"] = "gently"
     assert compare(tmp_path, spec("milky"), changed) == (
-        0, [("specdiff.unclassified", "/components/callbacks/Cb/x-break-everything", "dangerous")])
+        0, [("extension.changed", "/components/callbacks/Cb/x-break-everything", "safe")])
 
 
 def test_query_and_additional_operations_are_operations(tmp_path: Path) -> None:

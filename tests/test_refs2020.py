@@ -116,7 +116,7 @@ def test_moving_from_a_pointer_to_an_id_or_an_anchor_is_no_change(tmp_path: Path
     old = _api({"Pet": _pet(), "Tag": {"type": "string"}},
                {"type": "object", "properties": {"pet": {"$ref": "#/components/schemas/Pet"},
                                                  "tag": {"$ref": "#/components/schemas/Tag"}}})
-    new = _api({"Pet": _pet(**{"$id": "https://example.com/pet", "$comment": "identified"}),
+    new = _api({"Pet": _pet(**{"$id": "https://example.com/pet"}),
                 "Tag": {"$anchor": "tag", "type": "string"}},
                {"type": "object", "properties": {"pet": {"$ref": "https://example.com/pet"},
                                                  "tag": {"$ref": "#tag"}}})
@@ -381,11 +381,14 @@ def test_without_self_the_same_uri_is_no_schema_of_the_spec(tmp_path: Path) -> N
 
 # -- which keywords are keywords: the 2020-12 metaschema ----------------------------------------------------------
 def test_keywords_that_only_name_or_hold_schemas_change_nothing_in_3_1(tmp_path: Path) -> None:
-    """`$comment`, `$vocabulary` and an unused `$defs` entry added, in a 3.1 document that declares no identifier."""
+    """`$vocabulary` and an unused `$defs` entry added, in a 3.1 document that declares no identifier; a
+    `$comment` is a note for readers, reported as the metadata it is."""
     old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"})
-    new = _api({"Pet": _pet(**{"$comment": "kept in step with the store", "$vocabulary": {},
-                               "$defs": {"Legacy": {"type": "string"}}})}, {"$ref": "#/components/schemas/Pet"})
+    new = _api({"Pet": _pet(**{"$vocabulary": {}, "$defs": {"Legacy": {"type": "string"}}})},
+               {"$ref": "#/components/schemas/Pet"})
     assert _found(tmp_path, old, new) == []
+    noted = _api({"Pet": _pet(**{"$comment": "kept in step with the store"})}, {"$ref": "#/components/schemas/Pet"})
+    assert _found(tmp_path, old, noted) == [("docs.metadata-changed", "/components/schemas/Pet/$comment")]
 
 
 def test_a_dialect_change_is_still_reported(tmp_path: Path) -> None:
@@ -400,7 +403,7 @@ def test_in_3_0_those_keywords_are_data_as_before(tmp_path: Path) -> None:
     old = _api({"Pet": _pet()}, {"$ref": "#/components/schemas/Pet"}, version="3.0.3")
     new = _api({"Pet": _pet(**{"$comment": "kept in step with the store"})}, {"$ref": "#/components/schemas/Pet"},
                version="3.0.3")
-    assert _found(tmp_path, old, new) == [("specdiff.unclassified", "/components/schemas/Pet/$comment")]
+    assert _found(tmp_path, old, new) == [("docs.metadata-changed", "/components/schemas/Pet/$comment")]
 
 
 def test_wrong_typed_naming_keywords_name_nothing(tmp_path: Path) -> None:

@@ -1,12 +1,21 @@
-"""A changed `required` marker judged with the old spec's own text as evidence: the words that decided it are
-quoted in the reason, near misses are not evidence, and real new requirements still break."""
+"""A changed `required` marker (and a limit, format, enum or default written down) judged with the old spec's own
+text as evidence: the words that decided it are quoted in the reason, near misses are not evidence, and real
+new requirements still break."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import real_pair
 
-from specdiff.diff.evidence import empty_already_invalid, said_required, said_written
+from specdiff.diff.evidence import (
+    empty_already_invalid,
+    said_default,
+    said_format,
+    said_limit,
+    said_required,
+    said_values,
+    said_written,
+)
 
 
 @pytest.mark.parametrize(("description", "found"), [
@@ -100,3 +109,29 @@ def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() 
         ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingList.items", "response"),
         ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyList.items", "response"),
     ]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    (said_limit({"description": "The maximum size is 20 characters."}, 20),
+     'the old description says so ("maximum size is 20")'),
+    (said_limit({"description": "A maximum of three actions are accepted."}, 3),
+     'the old description says so ("maximum of three")'),
+    (said_limit({"description": "The maximum size is 30 characters."}, 20), None),
+    (said_limit({"description": "Returns 20 results."}, 20), None),  # a number, but no limit said
+    (said_format({"description": "A timestamp in ISO 8601 format."}, "date-time"),
+     'the old description says so ("ISO 8601")'),
+    (said_format({"description": "When it happened."}, "date-time"), None),
+    (said_values({"description": 'Options are "pcm16", "g711_ulaw", or "g711_alaw".'}, ["pcm16", "g711_ulaw"]),
+     "the old description lists them (pcm16 and g711_ulaw)"),
+    (said_values({"description": 'Options are "pcm16" or "g711_ulaw".'}, ["pcm16", "g711_alaw"]), None),
+    (said_values({"description": "read or write access"}, ["read", "write"]), None),  # words, not a list
+    (said_default({"description": "Sort order. Defaults to `created`."}, "created"),
+     'the description says so ("Defaults to `created`")'),
+    (said_default({"description": "Sort order. Defaults to created_at."}, "created"), None),
+    (said_default({"description": "Kind. defaults to shared"}, "Shared"), None),  # another value
+    (said_default({"description": 'Type of turn detection, only "server_vad" is currently supported.'},
+                  "server_vad"), 'the description says so ("only "server_vad" is currently supported")'),
+    (said_default({"description": 'Only "server_vad" is supported.'}, "semantic_vad"), None),
+])
+def test_words_that_already_state_a_limit_format_values_or_default(said: str | None, expected: str | None) -> None:
+    assert said == expected

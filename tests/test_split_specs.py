@@ -95,7 +95,7 @@ def test_an_extension_written_behind_a_ref_is_compared_through_it(tmp_path: Path
     write(tmp_path / "new", {**version("remote", limited), "resources/sizes/limits.yml": "per_minute: 30\n"})
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
     assert findings(report) == [
-        ("specdiff.unclassified", "dangerous", "/paths/~1v2~1sizes/get/x-rate-limit/per_minute")]
+        ("extension.changed", "safe", "/paths/~1v2~1sizes/get/x-rate-limit/per_minute")]
 
 
 def test_code_samples_behind_refs_are_documentation(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_a_path_items_own_extension_behind_its_ref_is_compared(tmp_path: Path) -
         write(tmp_path / side, {**version("remote"), "root.yaml": root,
                                 "resources/sizes/item.yml": item.replace("{limit}", limit)})
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
-    assert (code, findings(report)) == (0, [("specdiff.unclassified", "dangerous", "/x-rate-limit")])
+    assert (code, findings(report)) == (0, [("extension.changed", "safe", "/x-rate-limit")])
 
 
 def test_a_file_that_differs_where_no_rule_looks_is_reported_not_passed(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_the_documents_own_extension_behind_a_ref_is_compared(tmp_path: Path) ->
         write(tmp_path / side, {**version("remote"), "root.yaml": root,
                                 "tag_groups.yml": f"- name: Compute\n  tags: {tags}\n"})
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
-    assert (code, findings(report)) == (0, [("specdiff.unclassified", "dangerous", "/x-tagGroups/0/tags/1")])
+    assert (code, findings(report)) == (0, [("extension.changed", "safe", "/x-tagGroups/0/tags/1")])
 
 
 @pytest.mark.parametrize(("ref", "error"), [

@@ -226,11 +226,27 @@ def message_values(change: Change) -> dict[str, str]:
     if change.old is not None and change.new is not None:
         old_text, new_text = shown_pair(change.old, change.new)
     else:
-        old_text, new_text = (NOT_WRITTEN if side is None else show(side) for side in (change.old, change.new))
+        as_data = change.node in _WRITTEN_AS_DATA and change.fact("name") is not None
+        written = (as_data and change.kind != "added", as_data and change.kind != "removed")
+        unwritten = _UNWRITTEN.get(change.attribute, NOT_WRITTEN) if change.node == "schema" else NOT_WRITTEN
+        old_text, new_text = (("null" if written[i] else unwritten) if side is None else show(side)
+                              for i, side in enumerate((change.old, change.new)))
     values["old"], values["new"] = kinds(old_text, new_text)
     for key, value in change.detail:
-        values[key] = NOT_WRITTEN if value is None else show(value)
+        values[key] = ("null" if key in _NULLABLE_FACTS else NOT_WRITTEN) if value is None else show(value)
     return values
+
+
+#: nodes whose changes, when the residue compared them as data (they carry the keyword's `name`), say by their
+#: kind which side is written, so a None on a written side is a `null` someone wrote, never an absence
+_WRITTEN_AS_DATA = frozenset({"extension", "keyword"})
+#: what a schema keyword that is not written means, where saying so reads better than "not written": a bound
+#: or a pattern that is absent allows anything (`maxLength of name tightened (no limit -> 40)`)
+_UNWRITTEN = {**dict.fromkeys(("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties",
+                               "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"), "no limit"),
+              "pattern": "no pattern"}
+#: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
+_NULLABLE_FACTS = frozenset({"value"})
 
 
 class _Blank(dict[str, str]):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from specdiff.classify.calendar import Calendar
+from specdiff.diff.openapi_extensions import changes_the_wire
 from specdiff.graph.lifecycle import version_key
 from specdiff.graph.model import group_version_of_path
 from specdiff.graph.stability import DECLARED, STABILITIES, declared_rank, rank
@@ -71,6 +72,7 @@ for _name, _fact, _doc in (
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
     ("already_required", "already_required",
      "The added property was already named in the old schema's `required`, which now gains its schema."),
+    ("plain_field", "plain", "An `encoding` entry for a field that only ever holds a string, number or boolean."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):
@@ -96,6 +98,39 @@ def old_text_agrees(change: Change) -> bool:
     """The old spec's own words already said what the changed `required` marker now says
     (specdiff.diff.evidence): the marker restates the API server's behaviour, it does not change it."""
     return change.fact("evidence") is not None
+
+
+def _extension(change: Change) -> str:
+    return str(change.fact("name") or change.attribute.partition("/")[0])
+
+
+@predicate
+@reads("name")
+def documenting_extension(change: Change) -> bool:
+    """A whole vendor extension written or dropped that is not known to change the wire: documentation, or
+    metadata for code generators and portals (`x-oaiMeta`, `x-expandableFields`, `x-github`)."""
+    return change.attribute == _extension(change) and not changes_the_wire(_extension(change))
+
+
+@predicate
+@reads("name")
+def documenting_extension_edited(change: Change) -> bool:
+    """Such an extension written on both sides, changed somewhere inside (an item added to its list is an edit
+    of the extension, not an extension added)."""
+    whole = change.kind != "modified" and change.attribute == _extension(change)
+    return not whole and not changes_the_wire(_extension(change))
+
+
+#: what a document or schema writes only for its readers: who to contact, under which licence and terms, and a
+#: schema's `$comment` (JSON Schema: "MUST NOT be used to form validation results")
+METADATA_KEYWORDS = frozenset({"contact", "license", "termsOfService", "$comment"})
+
+
+@predicate
+@reads("name")
+def metadata_keyword(change: Change) -> bool:
+    """A keyword that only documents the API (`METADATA_KEYWORDS`)."""
+    return change.fact("name") in METADATA_KEYWORDS
 
 
 @predicate

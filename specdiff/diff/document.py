@@ -11,11 +11,12 @@ from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.model import SpecGraph
 from specdiff.records import Change, Context, Part
 
-#: what the root's keywords are compared as: the graph reads paths, components, servers and security (and
-#: Swagger 2.0's spellings of them); tags and external documentation only document; `info` is compared below
+#: what the root's keywords are compared as: the graph reads paths (AutoRest's `x-ms-paths` too), components,
+#: servers and security (and Swagger 2.0's spellings of them); tags and external documentation only document;
+#: `info` is compared below
 HANDLES = frozenset({"openapi", "swagger", "info", "servers", "paths", "components", "security", "tags", "externalDocs",
                      "webhooks", "definitions", "parameters", "responses", "securityDefinitions", "host", "basePath",
-                     "schemes", "consumes", "produces"})
+                     "schemes", "consumes", "produces", "x-ms-paths"})
 #: `info.version` is compared on its own; titles and descriptions only document
 INFO_HANDLES = frozenset({"version", "title", "description", "summary"})
 

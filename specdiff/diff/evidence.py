@@ -1,4 +1,5 @@
-"""What the old spec's own text already said about a field whose `required` marker changed.
+"""What the old spec's own text already said: about a field whose `required` marker changed, and about a limit,
+format, list of values or default that a keyword now writes down.
 
 Kubernetes publishes `required` from Go markers, and releases that add or drop the markers mostly restate what
 the API server always did: a field whose description said "Required." was validated as required before the
@@ -99,3 +100,99 @@ def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
                             key, f"the old spec already merged {where} by {key} ({marker}), so the API server "
                                  f"needed it in every item")
     return found
+
+
+# -- keywords that write down what the old description already said: limits, formats, values, defaults -------
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100}
+_NUMBER = r"(\d[\d,]*|" + "|".join(_NUMBER_WORDS) + r")"
+#: a limit stated in words: "The maximum size is 40 characters", "A maximum of three actions", "up to 4
+#: sequences", "limits the number of annotations to a maximum of 50", "(max 100)", "at least 1"
+_LIMIT = re.compile(r"(?i)\b(?:max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|no fewer than|"
+                    r"cannot exceed|must not exceed|limited to|between)\b[^.\n\d]{0,40}?\b" + _NUMBER + r"\b")
+#: the limits whose value a description states as a number
+LIMITS = ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maximum", "minimum")
+#: what a description calls a value that a `format` names: the standard, or the pattern it writes out
+_FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DDTHH:MM:SS"),
+            "date": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DD\b"),
+            "uri": re.compile(r"\b(?:URL|URI|url)\b"), "url": re.compile(r"\b(?:URL|URI|url)\b"),
+            "email": re.compile(r"(?i)\be-?mail address\b"), "uuid": re.compile(r"\bUUID\b"),
+            "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b")}
+#: words that introduce the values a field takes: "Options are", "Can be one of", "either"
+#: every run of text between two quotes or backticks (found at each opening, so `"a", "b"` gives both)
+_QUOTED = re.compile(r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])")
+_WORD = re.compile(r"[\w.-]+")
+_NAMED_VALUES = 6  # values a reason names; past them it says how many
+_LISTING = re.compile(r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b")
+#: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)"
+_DEFAULT = r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default)\s*[`\"']?"
+
+
+def _number(text: str) -> float | None:
+    word = _NUMBER_WORDS.get(text.lower())
+    return float(word) if word is not None else float(text.replace(",", ""))
+
+
+def said_limit(schema: Any, value: Any) -> str | None:
+    """`the old description says so ("The maximum size is 20 characters")` when it states the limit a keyword
+    now writes down (the same number after a word that makes it a limit)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    for found in _LIMIT.finditer(_description(schema)):
+        if _number(found.group(1)) == float(value):
+            return f'the old description says so ("{found.group(0).strip()}")'
+    return None
+
+
+def said_format(schema: Any, format_name: Any) -> str | None:
+    """`the old description says so ("ISO 8601")` when it names the standard or the shape a `format` names."""
+    pattern = _FORMATS.get(format_name) if isinstance(format_name, str) else None
+    found = pattern.search(_description(schema)) if pattern else None
+    return f'the old description says so ("{found.group(0)}")' if found else None
+
+
+def said_values(schema: Any, values: Any) -> str | None:
+    """`the old description lists them (pcm16, g711_ulaw and g711_alaw)` when it names every value an `enum`
+    now lists: each one quoted (`x`, "x"), or each a word of a sentence that says these are the values."""
+    text = _description(schema)
+    if not text or not isinstance(values, list) or not values or not all(isinstance(v, str) and v for v in values):
+        return None
+    quoted = set(_QUOTED.findall(text))  # (the text is read once, however many values the enum lists)
+    words = {word.rstrip(".") for word in _WORD.findall(text)}
+    listed = _LISTING.search(text) is not None and all(value in words for value in values)
+    if not (listed or all(value in quoted for value in values)):
+        return None
+    if len(values) > _NAMED_VALUES:
+        return f"the old description lists all {len(values)} of them"
+    names = ", ".join(values[:-1]) + f" and {values[-1]}" if len(values) > 1 else values[0]
+    return f"the old description lists them ({names})"
+
+
+#: the one value a field may take, which is its default whether or not the schema says so
+_ONLY = r"(?i:\bonly)\s+[`\"']?{}[`\"']?\s+(?i:is\s+(?:currently\s+)?supported)"
+
+
+def said_default(schema: Any, value: Any) -> str | None:
+    """`the description says so ("Default: `1`")` when it states the default a schema writes down (or still
+    states the one it stops writing), or says the value is the only one supported."""
+    if isinstance(value, dict | list) or value is None:
+        return None
+    shown = json.dumps(value) if isinstance(value, bool) else str(value)
+    text = _description(schema)
+    found = re.search(_DEFAULT + re.escape(shown) + r"(?![\w-])[`\"']?", text) or re.search(
+        _ONLY.format(re.escape(shown)), text)
+    return f'the description says so ("{found.group(0).strip()}")' if found else None
+
+
+def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_value: Any) -> str | None:
+    """The words that already said what a keyword written (or dropped) now says, for the keywords a description
+    states in words: a limit, a format, a default written down that the old description gave; a default dropped
+    that the new description still gives."""
+    if kind == "added" and keyword in LIMITS:
+        return said_limit(old, new_value)
+    if kind == "added" and keyword == "format":
+        return said_format(old, new_value)
+    if keyword == "default":
+        return said_default(old, new_value) if kind == "added" else said_default(new, old_value)
+    return None

@@ -25,6 +25,20 @@ from specdiff.graph.stability import written_level
 from specdiff.graph.sunset import sunset_of
 
 EXTENSIBLE_ENUM = "x-extensible-enum"
+#: vendor extensions known to change what is sent or how a client reads or sends it (every other `x-` keyword
+#: documents, or feeds a code generator or a portal): Swagger 2's `x-nullable` and discriminator value, the
+#: lifecycle extensions above, and AutoRest's `x-ms-*` that change requests or how values are read. A change to
+#: one that no card models stays unclassified, for review by hand
+WIRE_EXTENSIONS = frozenset({"x-nullable", "x-discriminator-value", "x-sunset", "x-stability-level", EXTENSIBLE_ENUM,
+                             "x-ms-paths", "x-ms-enum", "x-ms-skip-url-encoding", "x-ms-discriminator-value",
+                             "x-ms-long-running-operation", "x-ms-long-running-operation-options"})
+#: the prefix of the Kubernetes extensions, each change of which has its own rule (specdiff.diff.kubernetes)
+KUBERNETES_PREFIX = "x-kubernetes-"
+
+
+def changes_the_wire(extension: str) -> bool:
+    """Whether a vendor extension is known to change what is sent or how it is read (`WIRE_EXTENSIONS`)."""
+    return extension in WIRE_EXTENSIONS or extension.startswith(KUBERNETES_PREFIX)
 
 
 def compare_extensions(differ: Differ, old: Side, new: Side, where: Where) -> None:

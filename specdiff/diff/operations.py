@@ -25,8 +25,11 @@ from specdiff.graph.model import (
     SpecGraph,
     Written,
 )
+from specdiff.graph.normalise import Normaliser
+from specdiff.graph.schemas import type_set
 from specdiff.graph.sunset import unreadable
-from specdiff.load.sourcemap import split_pointer
+from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer, split_pointer
 from specdiff.records import Context, Part
 
 #: the operation keywords this differ and the graph compare (callbacks are operations of their own; Swagger 2.0's
@@ -44,6 +47,10 @@ MEDIA_TYPE_HANDLES = frozenset({"schema", ITEM_SCHEMA, *_DOCUMENTING})
 RESPONSE_HANDLES = frozenset({"content", "headers", "schema", *_DOCUMENTING})
 PATH_ITEM_HANDLES = frozenset({"parameters", "servers", *METHODS_32, ADDITIONAL_OPERATIONS, *_DOCUMENTING})
 PATH_ITEM_HANDLES_BEFORE_32 = PATH_ITEM_HANDLES - {"query", ADDITIONAL_OPERATIONS}
+#: the settings of an `encoding` entry that only shape how an object or a list is written into a form
+_SHAPING = frozenset({"style", "explode"})
+_PLAIN_TYPES = frozenset({"string", "number", "integer", "boolean"})
+_DEEPEST_PLAIN = 8  # nested anyOf/oneOf levels read before a field counts as not plain
 
 
 class OperationDiffer:
@@ -262,7 +269,7 @@ class OperationDiffer:
             previous = old[name]
             if self.schemas.include_docs:
                 self._examples(previous, media, where)
-            self._unmodelled(previous.written, media.written, MEDIA_TYPE_HANDLES, where)
+            self._unmodelled(*self._field_encodings(previous, media, where), MEDIA_TYPE_HANDLES, where)
             self._item_schemas(previous, media, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
@@ -300,6 +307,75 @@ class OperationDiffer:
             return
         self.schemas.compare(Side(old.item_schema, old.item_pointer, old.document or self.old_doc),
                              Side(new.item_schema, new.item_pointer, new.document or self.new_doc), where)
+
+    def _field_encodings(self, old: MediaType, new: MediaType, where: Where) -> tuple[Written, Written]:
+        """An `encoding` entry written for a field the body gains, or dropped with a field it loses, says how that
+        field is sent (Stripe writes `deepObject` for each new object field of a form): one change of its own,
+        beside the field's; so is a `style` written for a field that only ever holds a plain value, which it
+        cannot change (`plain`). The media types are handed back without those entries, for the residue to
+        compare the rest as data."""
+        o, n = (side.written.data.get("encoding") for side in (old, new))
+        if o == n or not isinstance(o or {}, dict) or not isinstance(n or {}, dict):
+            return old.written, new.written
+        o, n = o or {}, n or {}
+        old_fields, new_fields = self._fields(old, self.schemas.old_normal, self.old_doc), self._fields(
+            new, self.schemas.new_normal, self.new_doc)
+        gained = [key for key in n if key not in o and key in new_fields and key not in old_fields]
+        lost = [key for key in o if key not in n and key in old_fields and key not in new_fields]
+        plain = [key for key in n if key not in o and key in old_fields and key in new_fields
+                 and isinstance(n[key], dict) and n[key].keys() <= _SHAPING
+                 and self._sends_plain_value(old_fields[key], old, self.schemas.old_normal, self.old_doc)
+                 and self._sends_plain_value(new_fields[key], new, self.schemas.new_normal, self.new_doc)]
+        for key in [*gained, *plain]:
+            self.emit(change("added", "encoding", new=n[key], where=where,
+                             new_pointer=new.written.pointer + join_pointer(("encoding", key)), property=key,
+                             media_type=new.name, plain=key in plain))
+        gained += plain
+        for key in lost:
+            self.emit(change("removed", "encoding", old=o[key], where=where,
+                             old_pointer=old.written.pointer + join_pointer(("encoding", key)), property=key,
+                             media_type=old.name))
+        if not gained and not lost:
+            return old.written, new.written
+        kept_old = {key: value for key, value in o.items() if key not in lost}
+        kept_new = {key: value for key, value in n.items() if key not in gained}
+
+        both = "encoding" in old.written.data and "encoding" in new.written.data
+
+        def without(written: Written, kept: dict[str, Any]) -> Written:
+            """(an `encoding` left empty stays only where both sides write one, so that it is no difference)"""
+            data = {key: value for key, value in written.data.items() if key != "encoding"}
+            return Written({**data, "encoding": kept} if kept or both else data, written.pointer)
+
+        return without(old.written, kept_old), without(new.written, kept_new)
+
+    def _fields(self, media: MediaType, normal: Normaliser, doc: Document) -> dict[str, Any]:
+        """The fields a body's schema writes, by name, past its `$ref` and through its `allOf` parts."""
+        if media.schema is None:
+            return {}
+        schema = normal.target(media.schema, media.pointer, media.document or doc)
+        parts = [schema, *(normal.target(part, media.pointer, media.document or doc)
+                           for part in schema.get("allOf") or [] if isinstance(part, dict))]
+        return {name: field for part in parts if isinstance(part.get("properties"), dict)
+                for name, field in part["properties"].items()}
+
+    def _sends_plain_value(self, schema: Any, media: MediaType, normal: Normaliser, doc: Document,
+                           depth: int = 0) -> bool:
+        """Whether every value a field admits is a string, number or boolean (each branch of an `anyOf` or
+        `oneOf`, an `enum` of such values): a form sends it as `name=value` whatever `style` and `explode` say,
+        which shape objects and lists only."""
+        if not isinstance(schema, dict) or depth > _DEEPEST_PLAIN:
+            return False
+        schema = normal.target(schema, media.pointer, media.document or doc)
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(branches, list) and branches:
+            return all(self._sends_plain_value(branch, media, normal, doc, depth + 1) for branch in branches)
+        types = type_set(schema, (media.document or doc).dialect)
+        if not types:
+            values = schema.get("enum")
+            return isinstance(values, list) and bool(values) and all(
+                isinstance(value, str | int | float | bool) for value in values)
+        return types <= _PLAIN_TYPES
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:

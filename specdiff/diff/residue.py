@@ -63,7 +63,8 @@ def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: s
         yield change(kind, "extension" if key.startswith("x-") else "keyword", "/".join(tokens),
                      old=None if o is MISSING else o, new=None if n is MISSING else n, where=where,
                      old_pointer=None if kind == "added" else old_pointer + join_pointer(tokens),
-                     new_pointer=None if kind == "removed" else new_pointer + join_pointer((key, *map(str, in_new))))
+                     new_pointer=None if kind == "removed" else new_pointer + join_pointer((key, *map(str, in_new))),
+                     name=key)
 
 
 def _places(before: Any, after: Any) -> list[Place]:

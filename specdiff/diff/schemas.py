@@ -16,7 +16,14 @@ from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
 from specdiff.diff.compositions import composed, may_overlap
-from specdiff.diff.evidence import empty_already_invalid, merge_keys, said_required, said_written
+from specdiff.diff.evidence import (
+    empty_already_invalid,
+    merge_keys,
+    restated,
+    said_required,
+    said_values,
+    said_written,
+)
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -57,7 +64,7 @@ KEYWORD_DEFAULTS: dict[str, Any] = {"minLength": 0, "minItems": 0, "minPropertie
 HANDLES = frozenset({"$ref", "type", "nullable", "x-nullable", "enum", "properties", "required", "items",
                      "additionalProperties", "not", "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat",
                      *SCALAR_KEYWORDS, *jsonschema2020.HANDLES, *openapi_extensions.HANDLES})
-KUBERNETES_PREFIX = "x-kubernetes-"
+KUBERNETES_PREFIX = openapi_extensions.KUBERNETES_PREFIX
 
 
 def _kind_name(gvks: list[str]) -> str | None:
@@ -252,7 +259,10 @@ class SchemaDiffer:
         if old_value is not MISSING and new_value is not MISSING and canonical(old_value) == canonical(new_value):
             return
         kind = presence(old_value, new_value)
-        facts = {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {}
+        facts: dict[str, Any] = (
+            {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {})
+        if kind != "modified" and (said := restated(keyword, kind, old.schema, new.schema, old_value, new_value)):
+            facts["evidence"] = said
         self.emit(change(kind, node, keyword, old=None if old_value is MISSING else old_value,
                          new=None if new_value is MISSING else new_value, where=where,
                          old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
@@ -275,9 +285,11 @@ class SchemaDiffer:
         if old_enum is None or new_enum is None:
             kind = "added" if new_enum is not None else "removed"
             enforced = kind == "added" and self.ecosystem.schema_validates and isinstance(new.schema.get("enum"), list)
+            said = said_values(old.schema, new_enum) if kind == "added" else None
             self.emit(change(kind, "schema", "enum", old=old_enum, new=new_enum, where=where,
                              old_pointer=_enum_pointer(old) if kind == "removed" else None,
-                             new_pointer=_enum_pointer(new) if kind == "added" else None, enforced=enforced))
+                             new_pointer=_enum_pointer(new) if kind == "added" else None, enforced=enforced,
+                             **({"evidence": said} if said else {})))
             return
         old_keys, new_keys = by_value(old_enum), by_value(new_enum)
         added, removed, _ = keyed_difference(old_keys, new_keys)

@@ -78,6 +78,9 @@ VOCABULARY: dict[str, Node] = {
     # modified "status": the one success status an operation answered became another (202 -> 200); with
     # --include-docs, a response's summary (OpenAPI 3.2) or description rewritten
     "response": Node(KINDS, ("", "status", "summary", "description"), {"status": (str,)}),
+    # a media type's `encoding` entry for one field (`property`) of its body, added or removed with the field, or
+    # written for a field that only holds plain values (`plain`: strings, numbers, booleans)
+    "encoding": Node(("added", "removed"), ("",), {"property": (str,), "media_type": (str,), "plain": (bool,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
@@ -86,7 +89,9 @@ VOCABULARY: dict[str, Node] = {
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
-                    "implied": (bool,), **_SUNSET}),
+                    "implied": (bool,),
+                    # the words that already said what a keyword written down now says (specdiff.diff.evidence)
+                    "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
                        {"value": _ANY, "deprecated": (bool,), "open": (bool,)}),
     "property": Node(KINDS, ("", "required"),
@@ -96,9 +101,10 @@ VOCABULARY: dict[str, Node] = {
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
+    # `name`: the extension's own name, when the change is somewhere inside it (`x-github` of `x-github/previews`)
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
-                       "value_kind": (str,), "predates_topology": (bool,)}),
+                       "value_kind": (str,), "predates_topology": (bool,), "name": (str,)}),
     "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
                       {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
@@ -124,8 +130,9 @@ VOCABULARY: dict[str, Node] = {
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
-    # node that changed (`xml/name`); vendor extensions come as `extension` changes the same way
-    "keyword": Node(KINDS, ("*",)),
+    # node that changed (`xml/name`) and `name` the keyword's own (`xml`); vendor extensions come as `extension`
+    # changes the same way
+    "keyword": Node(KINDS, ("*",), {"name": (str,)}),
     # a file the spec reaches through `$ref` that differs where no other change points (specdiff.diff.files):
     # `file` is its path inside the spec's folder, `places` where it differs
     "file": Node(("modified",), ("",), {"file": (str,), "places": (str,)}),

@@ -118,14 +118,10 @@ class Builder:
         prefix = ("definitions",) if self.v2 else ("components", "schemas")
         for name, schema in (named or {}).items():
             self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc, listed=True)
-        paths = self.data.get("paths") or {}
-        if not isinstance(paths, dict):
-            raise InputError("'paths' must be a mapping", file=self.doc.name, place="/paths")
         document_servers = servers.of_document(doc)
-        for path, item in paths.items():
+        for path, item, item_pointer in self._path_items():
             if path.startswith("x-"):
                 continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
-            item_pointer = join_pointer(("paths", path))
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
@@ -142,6 +138,17 @@ class Builder:
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
+
+    def _path_items(self) -> list[tuple[str, Any, str]]:
+        """Each path item with its route and pointer: `paths`, then AutoRest's `x-ms-paths`, which writes the
+        operations a path cannot tell apart in OpenAPI 2.0 (`/jobs?op=cancel`), called as any other."""
+        found = []
+        for key in ("paths", "x-ms-paths"):
+            items = self.data.get(key) or {}
+            if not isinstance(items, dict):
+                raise InputError(f"'{key}' must be a mapping", file=self.doc.name, place="/" + key)
+            found += [(path, item, join_pointer((key, path))) for path, item in items.items()]
+        return found
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
     def _callbacks(self, path: str, raw: dict[str, Any], place: Place) -> dict[str, Written]:

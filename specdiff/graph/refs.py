@@ -61,16 +61,16 @@ def declares_identifiers(data: Any) -> bool:
 @cache
 def naming_keywords() -> frozenset[str]:
     """The keywords of the 2020-12 core vocabulary that name schemas or hold them (`$id`, `$anchor`,
-    `$dynamicAnchor`, `$defs`, `$comment`, `$vocabulary`), read from python-jsonschema's copy of its metaschema:
+    `$dynamicAnchor`, `$defs`, `$vocabulary`), read from python-jsonschema's copy of its metaschema:
     they constrain no value, so beside a `$ref` they are not laid over its target, and their own changes show
     only where a reference reads them. `$ref` and `$dynamicRef` are followed; `$schema` changes what every
-    keyword means, so it stays compared. (The file is read without importing its package, which builds a
+    keyword means, so it stays compared; `$comment` is a note for readers, reported as the metadata it is. (The file is read without importing its package, which builds a
     registry of every metaschema: most 3.1 comparisons need no more than this list.)"""
     found = importlib.util.find_spec("jsonschema_specifications")
     assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
     core = Path(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
     return frozenset(json.loads(core.read_text(encoding="utf-8"))["properties"]) - {"$ref", "$dynamicRef",
-                                                                                   "$schema"}
+                                                                                   "$schema", "$comment"}
 
 
 class Resolver:

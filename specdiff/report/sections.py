@@ -53,7 +53,8 @@ class Subject:
 
 SHARED = "Shared types"  # schemas reached from several groups
 GENERAL = "General"  # changes outside operations and schemas
-_PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")  # a message that starts with a word, not a name: "operation ... removed"
+#: a message that starts with a word, not a name (`x-label` is one): "operation ... removed"
+_PLAIN_WORD = re.compile(r"(?!x-)[a-z][a-z-]* ")
 
 
 def subject_of(finding: Finding) -> Subject:
