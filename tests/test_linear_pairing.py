@@ -1,0 +1,68 @@
+"""Inputs under 1 MB whose pairing once took quadratic (or exponential) time or memory: servers, server
+variables, union branches, security alternatives, `allOf` parts and the unmodelled residue. Each runs as the
+command line in a fresh interpreter under the hang guard and memory cap of tests/test_budgets.py, at a size that
+took tens of seconds (or ran out of memory) before, and must end in its exact findings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.test_budgets import run_specdiff
+
+OK = {"200": {"description": "ok"}}
+
+
+def _document(paths: dict[str, Any] | None = None, **more: Any) -> dict[str, Any]:
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": paths if paths is not None else {"/a": {"get": {"responses": OK}}}, **more}
+
+
+def _findings(folder: Path, old: dict[str, Any], new: dict[str, Any], *options: str) -> tuple[int, list[Any]]:
+    """The exit code and the (rule, pointer) of each finding of the JSON report, as the command gives them."""
+    (folder / "old.json").write_text(json.dumps(old))
+    (folder / "new.json").write_text(json.dumps(new))
+    done = run_specdiff(folder, "old.json", "new.json", "--format", "json", *options)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]]
+
+
+# -- servers -----------------------------------------------------------------------------------------------
+def test_a_default_that_writes_the_next_variable_is_substituted_once(tmp_path: Path) -> None:
+    """32 variables, each defaulting to the next one twice (`{v01}{v01}`): substituted until none was left, the
+    URL doubled 31 times (MemoryError). A default is text; the one default that changed is the finding."""
+    def servers(last: str) -> list[dict[str, Any]]:
+        names = [f"v{i:02d}" for i in range(32)]
+        variables = {name: {"default": "{" + names[i + 1] + "}{" + names[i + 1] + "}" if i < 31 else last}
+                     for i, name in enumerate(names)}
+        return [{"url": "https://api.example.com/{v00}", "variables": variables}]
+
+    code, found = _findings(tmp_path, _document(servers=servers("a")), _document(servers=servers("b")))
+    assert (code, found) == (0, [("server.variable-default-changed", "/servers/0/variables/v31")])
+
+
+def test_a_thousand_servers_changed_on_each_side_are_paired_by_url_at_once(tmp_path: Path) -> None:
+    """1,000 servers per side, each on another host: every pairing rule searched every server per server."""
+    def servers(side: str, count: int = 1000) -> list[dict[str, Any]]:
+        return [{"url": f"https://h{i}.{side}.example.com/v1"} for i in range(count)] + [{"url": "https://kept"}]
+
+    code, found = _findings(tmp_path, _document(servers=servers("old")), _document(servers=servers("new")))
+    assert code == 1
+    assert sorted(found) == sorted([("server.added", f"/servers/{i}/url") for i in range(1000)]
+                                   + [("server.removed", f"/servers/{i}/url") for i in range(1000)])
+
+
+def test_a_long_server_enum_in_reverse_order_is_compared_by_set(tmp_path: Path) -> None:
+    """20,000 values listed last first, one more on the new side: each looked up in the other list was 400
+    million comparisons."""
+    def servers(values: list[str]) -> list[dict[str, Any]]:
+        return [{"url": "https://{region}.example.com", "variables": {"region": {"default": "r0", "enum": values}}}]
+
+    old = [f"r{i}" for i in reversed(range(20_000))]
+    code, found = _findings(tmp_path, _document(servers=servers(old)),
+                            _document(servers=servers(["r20000", *(v for v in old if v != "r1")])))
+    assert code == 1  # a value gone from an enum a client sets breaks it
+    assert sorted(found) == [("server.variable-value-added", "/servers/0/variables/region"),
+                             ("server.variable-value-removed", "/servers/0/variables/region")]
