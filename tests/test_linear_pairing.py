@@ -66,3 +66,26 @@ def test_a_long_server_enum_in_reverse_order_is_compared_by_set(tmp_path: Path) 
     assert code == 1  # a value gone from an enum a client sets breaks it
     assert sorted(found) == [("server.variable-value-added", "/servers/0/variables/region"),
                              ("server.variable-value-removed", "/servers/0/variables/region")]
+
+
+# -- allOf -------------------------------------------------------------------------------------------------
+def _all_of_fan_out(chain: bool, extra: list[dict[str, Any]]) -> dict[str, Any]:
+    """A root `allOf` of five parts, each the same schema whose `allOf` is five of itself (`chain`: of the next
+    of ten schemas): joined part by part, 5^8 joins from 700 bytes."""
+    def ref(name: str) -> dict[str, str]:
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    schemas: dict[str, Any] = {"A": {"allOf": [ref("S0")] * 5 + extra}}
+    for i in range(10):
+        schemas[f"S{i}"] = {"allOf": [ref(f"S{i + 1}" if chain and i < 9 else f"S{i}")] * 5,
+                            "properties": {f"p{i}": {"type": "string"}}}
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": ref("A")}}}}
+    return _document({"/a": {"get": {"responses": ok}}}, components={"schemas": schemas})
+
+
+def test_an_all_of_that_fans_out_to_itself_is_joined_once_per_part(tmp_path: Path) -> None:
+    for chain in (False, True):
+        code, found = _findings(tmp_path, _all_of_fan_out(chain, []),
+                                _all_of_fan_out(chain, [{"required": ["p0"]}]))
+        assert (code, found) == (0, [("schema.all-of.member-added", "/components/schemas/A/allOf/5"),
+                                     ("schema.property.became-required", "/components/schemas/A/allOf/5/required")])

@@ -24,22 +24,32 @@ def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tupl
     """A schema at `pointer` and its `allOf` parts read as one, parts of parts included, and where each keyword
     and property of the joined schema is written, by its pointer inside it (`/required`, `/properties/name`):
     the part whose value it keeps, a property in the last part that writes it (the one that refines it).
-    `resolve` gives a part's target and its pointer."""
-    base = {k: v for k, v in schema.items() if k != "allOf"}
-    places = _places(base, pointer)
-    parts = schema.get("allOf")
-    for i, part in enumerate(parts if isinstance(parts, list) else ()):
-        if isinstance(part, dict):
-            target, at = resolve(part, f"{pointer}/allOf/{i}")
-            if isinstance(target.get("allOf"), list) and depth < _DEPTH:
-                target, inner = composed(target, at, resolve, depth + 1)
-            else:
-                inner = _places(target, at)
-            merged = with_additions(base, target)
-            places.update({inside: place for inside, place in inner.items()
-                           if inside.startswith("/properties/") or merged.get(inside[1:]) is not base.get(inside[1:])})
-            base = merged
-    return base, places
+    `resolve` gives a part's target and its pointer. A part met again at the same depth is joined once
+    (by identity): five parts that are each the same five parts, eight deep, are 40 joins, not 5^8."""
+    joined: dict[tuple[int, str, int], tuple[Schema, dict[str, str]]] = {}
+
+    def join(schema: Schema, pointer: str, depth: int) -> tuple[Schema, dict[str, str]]:
+        base = {k: v for k, v in schema.items() if k != "allOf"}
+        places = _places(base, pointer)
+        parts = schema.get("allOf")
+        for i, part in enumerate(parts if isinstance(parts, list) else ()):
+            if isinstance(part, dict):
+                target, at = resolve(part, f"{pointer}/allOf/{i}")
+                if isinstance(target.get("allOf"), list) and depth < _DEPTH:
+                    key = (id(target), at, depth + 1)
+                    if key not in joined:
+                        joined[key] = join(target, at, depth + 1)
+                    target, inner = joined[key]
+                else:
+                    inner = _places(target, at)
+                merged = with_additions(base, target)
+                places.update({inside: place for inside, place in inner.items()
+                               if inside.startswith("/properties/")
+                               or merged.get(inside[1:]) is not base.get(inside[1:])})
+                base = merged
+        return base, places
+
+    return join(schema, pointer, depth)
 
 
 def _places(schema: Schema, pointer: str) -> dict[str, str]:
