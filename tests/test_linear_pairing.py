@@ -10,6 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.test_budgets import run_specdiff
 
 OK = {"200": {"description": "ok"}}
@@ -89,3 +92,59 @@ def test_an_all_of_that_fans_out_to_itself_is_joined_once_per_part(tmp_path: Pat
                                 _all_of_fan_out(chain, [{"required": ["p0"]}]))
         assert (code, found) == (0, [("schema.all-of.member-added", "/components/schemas/A/allOf/5"),
                                      ("schema.property.became-required", "/components/schemas/A/allOf/5/required")])
+
+
+# -- unions ------------------------------------------------------------------------------------------------
+def _sent(schema: dict[str, Any]) -> dict[str, Any]:
+    """A document whose one operation sends `A` (an added `oneOf` branch breaks writers only if it overlaps)."""
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}
+    return _document({"/a": {"post": {"requestBody": body, "responses": OK}}}, components={"schemas": {"A": schema}})
+
+
+def test_two_thousand_added_one_of_branches_are_told_apart_by_index(tmp_path: Path) -> None:
+    """2,000 branches added, each listing its own value, and one listing a value another lists: each added
+    branch was compared with every branch (4 million comparisons)."""
+    old = [{"type": "string", "enum": ["v0"]}, {"type": "integer"}]
+    added = [{"type": "string", "enum": [f"v{i}"]} for i in range(1, 2001)] + [{"type": "string", "enum": ["v7"]}]
+    (tmp_path / "old.json").write_text(json.dumps(_sent({"oneOf": old})))
+    (tmp_path / "new.json").write_text(json.dumps(_sent({"oneOf": old + added})))
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "json", "--no-group")
+    assert done.returncode == 1, done.stderr
+    found = [(f["rule"], f["pointer"], f["level"]) for f in json.loads(done.stdout)["findings"]]
+    overlapping = {"/components/schemas/A/oneOf/8", "/components/schemas/A/oneOf/2002"}  # both list v7
+    assert sorted(found) == sorted(("schema.one-of.member-added", f"/components/schemas/A/oneOf/{i}",
+                                    "breaking" if f"/components/schemas/A/oneOf/{i}" in overlapping else "safe")
+                                   for i in range(2, 2003))
+
+
+def test_thousands_of_changed_union_branches_pair_by_key(tmp_path: Path) -> None:
+    """3,000 `anyOf` branches per side, each loosening its bound: every branch was tried against every other,
+    tier by tier, with the taken ones gathered again per branch."""
+    def union(bound: int) -> dict[str, Any]:
+        return {"anyOf": [{"type": "object", "required": [f"p{i}"],
+                           "properties": {f"p{i}": {"type": "string", "maxLength": bound}}} for i in range(3000)]}
+
+    code, found = _findings(tmp_path, _sent(union(10)), _sent(union(20)), "--no-group")
+    assert code == 0  # a request's bound loosened
+    assert sorted(found) == sorted(("schema.constraint-loosened",
+                                    f"/components/schemas/A/anyOf/{i}/properties/p{i}/maxLength")
+                                   for i in range(3000))
+
+
+_BRANCH = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["string", "integer", "number", "object", "null"]),
+    "nullable": st.booleans(), "enum": st.lists(st.sampled_from(["a", "b", 1, 2.0, None]), min_size=1, max_size=3),
+    "required": st.just(["k"]), "additionalProperties": st.just(False),
+    "properties": st.fixed_dictionaries({}, optional={"k": st.fixed_dictionaries({"const": st.sampled_from("xy")}),
+                                                       "j": st.just({"type": "string"})})})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BRANCH, min_size=2, max_size=8))
+def test_the_overlap_index_answers_as_comparing_every_pair(branches: list[dict[str, Any]]) -> None:
+    from specdiff.diff.compositions import Overlaps, may_overlap
+
+    members = {f"#{i}": branch for i, branch in enumerate(branches)}
+    index = Overlaps(members)
+    for key, branch in members.items():
+        assert index.any_besides(key) == any(may_overlap(branch, other) for k, other in members.items() if k != key)

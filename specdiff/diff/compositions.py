@@ -107,6 +107,55 @@ def may_overlap(a: Schema, b: Schema) -> bool:
     return not (_closed_without(a, required_set(b)) or _closed_without(b, required_set(a)))
 
 
+#: how many branches, in all, one `oneOf` compares one by one with the branches added to it, when indexing them
+#: by type and listed value does not tell them apart; past it an added branch is taken to overlap
+#: (conservative: a `oneOf` of thousands of open objects that only closed properties tell apart)
+PAIRS_COMPARED = 200_000
+
+
+class Overlaps:
+    """Whether a branch of one `oneOf` may match a value with another (`may_overlap`), answered without
+    comparing it with every branch: branches are indexed once by the types they admit and the values they list,
+    which is how most branches are told apart; only those the index cannot rule out are compared one by one,
+    within a budget for the whole `oneOf` (`PAIRS_COMPARED`)."""
+
+    def __init__(self, branches: dict[str, Schema]) -> None:
+        self._branches = branches
+        self._by_types: dict[frozenset[str], list[str]] = {}  # the branches that admit these types
+        self._unlisted: dict[frozenset[str], list[str]] = {}  # of those, the ones that list no values
+        self._by_value: dict[str, list[str]] = {}  # the branches that list a value
+        for key, branch in branches.items():
+            types = _types(branch)
+            self._by_types.setdefault(types, []).append(key)
+            self._unlisted.setdefault(types, [])
+            values = _values(branch)
+            if values is None:
+                self._unlisted[types].append(key)
+            for value in sorted(values or ()):
+                self._by_value.setdefault(value, []).append(key)
+        self._budget = PAIRS_COMPARED
+
+    def any_besides(self, key: str) -> bool:
+        """Whether a value may match branch `key` and some other branch."""
+        branch = self._branches[key]
+        types, values = _types(branch), _values(branch)
+        if values is not None:  # branches that list values overlap it only by listing one of its own
+            sharing = {other: _types(self._branches[other]) for value in sorted(values)
+                       for other in self._by_value.get(value, ())}
+        for group, keys in self._by_types.items():
+            if types and group and not types & group:
+                continue  # disjoint types: apart
+            candidates = keys if values is None else self._unlisted[group] + [
+                other for other, other_types in sharing.items() if other_types == group]
+            for other in candidates:
+                if other == key:
+                    continue
+                self._budget -= 1
+                if self._budget < 0 or may_overlap(branch, self._branches[other]):
+                    return True
+        return False
+
+
 def _types(schema: Schema) -> frozenset[str]:
     """The JSON types a schema admits, null included (`type: "null"` overlaps only null); none when it does
     not say."""
