@@ -148,3 +148,19 @@ def test_the_overlap_index_answers_as_comparing_every_pair(branches: list[dict[s
     index = Overlaps(members)
     for key, branch in members.items():
         assert index.any_besides(key) == any(may_overlap(branch, other) for k, other in members.items() if k != key)
+
+
+# -- security ----------------------------------------------------------------------------------------------
+def test_a_thousand_changed_security_alternatives_pair_by_scheme_once_for_every_operation(tmp_path: Path) -> None:
+    """The document's `security` lists 1,000 alternatives of two schemes each, and the new one drops the second
+    scheme of each: every old alternative was tried against every new one, for each operation."""
+    def document(both: bool) -> dict[str, Any]:
+        schemes = {f"s{i}": {"type": "apiKey", "in": "header", "name": f"h{i}"} for i in range(1001)}
+        security = [{f"s{i}": [], **({f"s{i + 1}": []} if both else {})} for i in range(1000)]
+        return _document({"/a": {"get": {"responses": OK}}, "/b": {"get": {"responses": OK}}}, security=security,
+                         components={"securitySchemes": schemes})
+
+    code, found = _findings(tmp_path, document(True), document(False), "--no-group")
+    assert code == 0  # a client holding both keys still holds the one asked for
+    assert sorted(found) == sorted([("security.alternative.scheme-removed", f"/security/{i}/s{i + 1}")
+                                    for i in range(1000)] * 2)
