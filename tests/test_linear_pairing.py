@@ -7,9 +7,12 @@ took tens of seconds (or ran out of memory) before, and must end in its exact fi
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -164,3 +167,47 @@ def test_a_thousand_changed_security_alternatives_pair_by_scheme_once_for_every_
     assert code == 0  # a client holding both keys still holds the one asked for
     assert sorted(found) == sorted([("security.alternative.scheme-removed", f"/security/{i}/s{i + 1}")
                                     for i in range(1000)] * 2)
+
+
+# -- the residue of unmodelled keywords --------------------------------------------------------------------
+def test_a_long_reordered_extension_list_is_one_change_of_the_whole(tmp_path: Path) -> None:
+    """100,000 numbers listed the other way round: deepdiff paired the items in 16 s and 720 MB. Past its
+    bound a changed value is one change of the whole keyword, as a list whose items all moved already was."""
+    numbers = list(range(100_000))
+    code, found = _findings(tmp_path, _document(**{"x-list": numbers}),
+                            _document(**{"x-list": numbers[::-1]}))
+    assert (code, found) == (0, [("specdiff.unclassified", "/x-list")])
+
+
+@pytest.fixture
+def deep_json() -> Iterator[None]:
+    """This test's own json.dumps and json.loads of a value nested a thousand deep."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(10_000)
+    yield
+    sys.setrecursionlimit(limit)
+
+
+@pytest.mark.usefixtures("deep_json")
+def test_an_extension_nested_almost_to_the_depth_bound_is_compared_without_recursing(tmp_path: Path) -> None:
+    """A value nested 990 deep under --max-depth 1000: deepdiff recursed through every level (21 s, 800 MB);
+    the value is one change past the bound, and every report writes it."""
+
+    def nested(leaf: int) -> dict[str, Any]:
+        value: Any = leaf
+        for _ in range(990):
+            value = {"a": value}
+        return _document(**{"x-deep": value})
+
+    code, found = _findings(tmp_path, nested(1), nested(2), "--max-depth", "1000")
+    assert (code, found) == (0, [("specdiff.unclassified", "/x-deep/a")])
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--max-depth", "1000", "--format", "yaml")
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_small_change_inside_a_bounded_extension_is_still_placed_exactly(tmp_path: Path) -> None:
+    """The near miss: a list within the bound keeps deepdiff's pairing, each moved or changed item at its place."""
+    numbers = list(range(1000))
+    code, found = _findings(tmp_path, _document(**{"x-list": numbers}),
+                            _document(**{"x-list": [*numbers[:500], -1, *numbers[500:]]}))
+    assert (code, found) == (0, [("specdiff.unclassified", "/x-list/500")])
