@@ -211,3 +211,28 @@ def test_a_small_change_inside_a_bounded_extension_is_still_placed_exactly(tmp_p
     code, found = _findings(tmp_path, _document(**{"x-list": numbers}),
                             _document(**{"x-list": [*numbers[:500], -1, *numbers[500:]]}))
     assert (code, found) == (0, [("specdiff.unclassified", "/x-list/500")])
+
+
+# -- whole commands that were slow past the component ------------------------------------------------------
+def _crd(rules: list[str]) -> dict[str, Any]:
+    schema = {"type": "object", "x-kubernetes-validations": [{"rule": rule} for rule in rules],
+              "properties": {f"a{i}": {"type": "integer"} for i in range(10)}}
+    return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "frobs.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                     "names": {"plural": "frobs", "singular": "frob", "kind": "Frob", "listKind": "FrobList"},
+                     "versions": [{"name": "v1", "served": True, "storage": True,
+                                   "schema": {"openAPIV3Schema": schema}}]}}
+
+
+def test_github_annotations_for_thousands_of_cel_rules_locate_each_once(tmp_path: Path) -> None:
+    """1,500 rules in one list, each changed: every annotation located its rule by decoding the whole CRD
+    version that holds the list again."""
+    (tmp_path / "old.json").write_text(json.dumps(_crd([f"self.a{i % 10} > {i}" for i in range(1500)]), indent=1))
+    new = json.dumps(_crd([f"self.a{i % 10} >= {i}" for i in range(1500)]), indent=1)
+    (tmp_path / "new.json").write_text(new)
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "github")
+    assert done.returncode == 1, done.stderr
+    added = sorted(int(line.split(",line=")[1].split(",")[0]) for line in done.stdout.splitlines()
+                   if "title=kubernetes.validation.rule-added" in line)
+    assert added == [number - 1 for number, text in enumerate(new.splitlines(), 1) if '"rule": "self.a' in text]
