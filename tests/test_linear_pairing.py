@@ -236,3 +236,20 @@ def test_github_annotations_for_thousands_of_cel_rules_locate_each_once(tmp_path
     added = sorted(int(line.split(",line=")[1].split(",")[0]) for line in done.stdout.splitlines()
                    if "title=kubernetes.validation.rule-added" in line)
     assert added == [number - 1 for number, text in enumerate(new.splitlines(), 1) if '"rule": "self.a' in text]
+
+
+def test_a_chain_of_named_schemas_listed_last_first_files_each_under_its_operation(tmp_path: Path) -> None:
+    """2,000 schemas each holding the next, listed last first, each changing a type: the walk up to the
+    operation that files each schema's findings went up the whole chain for each schema."""
+    def document(kind: str) -> dict[str, Any]:
+        schemas = {f"S{i}": {"type": "object", "properties": {
+            "v": {"type": kind}, **({"next": {"$ref": f"#/components/schemas/S{i + 1}"}} if i < 1999 else {})}}
+            for i in reversed(range(2000))}
+        ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/S0"}}}}}
+        return _document({"/a": {"get": {"responses": ok}}}, components={"schemas": schemas})
+
+    code, found = _findings(tmp_path, document("string"), document("integer"), "--no-group")
+    assert code == 1
+    assert sorted(found) == sorted(("schema.type-changed", f"/components/schemas/S{i}/properties/v")
+                                   for i in range(2000))
