@@ -253,3 +253,18 @@ def test_a_chain_of_named_schemas_listed_last_first_files_each_under_its_operati
     assert code == 1
     assert sorted(found) == sorted(("schema.type-changed", f"/components/schemas/S{i}/properties/v")
                                    for i in range(2000))
+
+
+def test_thousands_of_properties_reaching_one_long_chain_of_unnamed_refs_follow_it_once(tmp_path: Path) -> None:
+    """3,000 properties each `$ref` the head of a 3,000-long chain of refs outside any named schema: each
+    property followed the whole chain, link by link (9 million steps)."""
+    def document(kind: str) -> dict[str, Any]:
+        links: dict[str, Any] = {f"a{i}": {"$ref": f"#/x-defs/a{i + 1}"} for i in range(3000)}
+        links["a3000"] = {"type": kind}
+        ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/A"}}}}}
+        return _document({"/a": {"get": {"responses": ok}}}, **{"x-defs": links}, components={"schemas": {"A": {
+            "type": "object", "properties": {f"p{i}": {"$ref": "#/x-defs/a0"} for i in range(3000)}}}})
+
+    code, found = _findings(tmp_path, document("string"), document("integer"))
+    assert (code, found) == (1, [("schema.type-changed", "/x-defs/a3000")])

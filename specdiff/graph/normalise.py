@@ -59,6 +59,7 @@ class Normaliser:
         #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
         #: nothing unless these are equal on both sides too
         self.opaque: dict[tuple[str, str], Any] = {}
+        self._chains: dict[tuple[int, str, int], _Chain] = {}  # by where the chain starts (`_rest`)
 
     def key(self, doc: Document) -> str:
         """The document's key: the same for the same document on both sides of a comparison."""
@@ -85,35 +86,64 @@ class Normaliser:
     def node(self, schema: Schema, pointer: str, doc: Document) -> Node:
         """Follow a chain of `$ref`s to a schema that is none, laying what each ref has beside it over its target.
 
-        A schema with no `$ref` is its own node, identified by where it is written.
+        A schema with no `$ref` is its own node, identified by where it is written. The chain past the first
+        ref is followed once for all the refs that reach it (`_rest`).
         """
         ref = schema.get("$ref")
         if not isinstance(ref, str):
             return Node(schema, pointer, doc, (self.key(doc), pointer))
-        laid: Schema = {}
-        named: str | None = None
-        beside: Schema | None = None
-        while isinstance(ref, str):
-            extra = siblings(schema)
-            if extra:
-                laid = overlay(extra, laid) if laid else extra
-            at = pointer + "/$ref"
-            if named is None:
-                named = self.resolver.named(ref, doc, at)
-                beside = laid if named is not None else None
-            target, doc, pointer = self.resolver.lookup(ref, doc, at)
-            schema = target if isinstance(target, dict) else {}
-            ref = schema.get("$ref")
+        at = pointer + "/$ref"
+        named = self.resolver.named(ref, doc, at)
+        target, doc, pointer = self.resolver.lookup(ref, doc, at)
+        schema, pointer, doc, laid, named, beside = _step(
+            self._rest(target if isinstance(target, dict) else {}, pointer, doc), siblings(schema), named)
         identity: Hashable = ("schema", named) if named is not None else (self.key(doc), pointer)
         if laid:
             identity = (identity, canonical(laid))
         return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside, not laid)
+
+    def _rest(self, schema: Schema, pointer: str, doc: Document) -> _Chain:
+        """The chain of refs from a schema a ref points at, kept by where that schema is written: thousands of
+        properties that each reach one long chain of refs followed it once each, link by link."""
+        steps: list[tuple[tuple[int, str, int], Schema, str | None]] = []
+        while True:
+            key = (id(doc), pointer, id(schema))  # a place in a document: the document keeps the schema alive
+            known = self._chains.get(key)
+            if known is not None:
+                break
+            ref = schema.get("$ref")
+            if not isinstance(ref, str):
+                known = (schema, pointer, doc, {}, None, None)
+                break
+            at = pointer + "/$ref"
+            steps.append((key, siblings(schema), self.resolver.named(ref, doc, at)))
+            target, doc, pointer = self.resolver.lookup(ref, doc, at)
+            schema = target if isinstance(target, dict) else {}
+        for key, extra, named in reversed(steps):
+            known = self._chains[key] = _step(known, extra, named)
+        return known
 
     def target(self, schema: Schema, pointer: str, doc: Document) -> Schema:
         """What a schema says once its `$ref`s are followed (itself when it has none)."""
         if not isinstance(schema.get("$ref"), str):
             return schema
         return self.node(schema, pointer, doc).schema
+
+
+#: where a chain of refs ends (schema, pointer, document), what the refs on it lay over that schema, the named
+#: schema it reaches first and what its refs before that one lay beside it
+_Chain = tuple[Schema, str, Document, Schema, str | None, Schema | None]
+
+
+def _step(rest: _Chain, extra: Schema, named: str | None) -> _Chain:
+    """A chain one ref longer at its head: the ref's siblings `extra`, and the named schema it points at."""
+    schema, pointer, doc, laid, named_later, beside = rest
+    if named is not None:
+        beside = extra  # what lies beside the refs before the first named one: this ref's alone
+    elif named_later is not None:
+        beside = overlay(beside, extra) if extra and beside else (extra or beside)
+    laid = overlay(laid, extra) if extra and laid else (extra or laid)  # what a ref nearer the head says wins
+    return schema, pointer, doc, laid, named if named is not None else named_later, beside
 
 
 def siblings(schema: Schema) -> Schema:
