@@ -63,25 +63,23 @@ def check_pattern(pattern: Any) -> str:
         raise ValueError(f"a path pattern may be at most {MAX_PATTERN_LENGTH} characters")
     kind, text = _kind(pattern)
     if kind == "re":
-        import re2  # only for a regular expression
-
-        try:
-            _regular_expression(text)
-        except re2.error as err:
-            reason = err.args[0].decode(errors="replace") if err.args and isinstance(err.args[0], bytes) else err
-            raise ValueError(f"{text[:60]!r} is no regular expression RE2 matches in linear time: {reason}"
-                             ) from None
+        _regular_expression(text)
     return pattern
 
 
 @cache
 def _regular_expression(text: str) -> Any:
-    """A pattern compiled by RE2, quietly: RE2 logs what it refuses to stderr unless told not to."""
-    import re2
+    """A pattern compiled by RE2, quietly (RE2 logs what it refuses to stderr unless told not to), or
+    ValueError saying why RE2 refuses it."""
+    import re2  # type: ignore[import-untyped]  # only for a regular expression
 
     options = re2.Options()
     options.log_errors = False
-    return re2.compile(text, options)
+    try:
+        return re2.compile(text, options)
+    except re2.error as err:
+        reason = err.args[0].decode(errors="replace") if err.args and isinstance(err.args[0], bytes) else err
+        raise ValueError(f"{text[:60]!r} is no regular expression RE2 matches in linear time: {reason}") from None
 
 
 def _kind(pattern: str) -> tuple[str, str]:
