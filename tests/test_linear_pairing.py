@@ -288,3 +288,20 @@ def test_a_pair_of_eighty_thousand_changes_ends_at_the_default_bound(tmp_path: P
     assert (code, sorted(found)) == (1, sorted([("schema.enum.value-added", f"/components/schemas/A/enum/{i}")
                                                 for i in range(5)] + [("schema.enum.value-removed",
                                                                        "/components/schemas/A/enum")] * 5))
+
+
+def test_alternatives_sharing_one_scheme_are_paired_without_reading_them_all_per_alternative(tmp_path: Path) -> None:
+    """1,000 alternatives written on each of two operations, each naming one scheme they all share and one of
+    its own, and each gaining a third: which new alternative asks for no more than an old one was counted over
+    every alternative naming the shared scheme. None does, so each change breaks the clients it held."""
+    def document(old: bool) -> dict[str, Any]:
+        schemes = {name: {"type": "apiKey", "in": "header", "name": name}
+                   for name in ("common", *(f"s{i}" for i in range(1000)), *(f"t{i}" for i in range(1000)))}
+        security = [{"common": [], f"s{i}": [], **({} if old else {f"t{i}": []})} for i in range(1000)]
+        return _document({f"/p{j}": {"get": {"security": security, "responses": OK}} for j in range(2)},
+                         components={"securitySchemes": schemes})
+
+    code, found = _findings(tmp_path, document(True), document(False), "--no-group")
+    assert code == 1
+    assert sorted(found) == sorted(("security.alternative.scheme-added", f"/paths/~1p{j}/get/security/{i}/t{i}")
+                                   for i in range(1000) for j in range(2))

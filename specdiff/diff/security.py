@@ -11,6 +11,7 @@ a client does with it: where it sends the key, which HTTP scheme, which OAuth fl
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import combinations
 from typing import Any
 
 from specdiff.diff.vocabulary import Where, change
@@ -77,6 +78,10 @@ def _requirement_changes(old: Security, new: Security, api_server: bool) -> Iter
                                                     "requirement": phrase((alternative,))}
 
 
+#: up to how many schemes an alternative's subsets are looked up one by one (2^6 - 1 lookups at most)
+_FEW_SCHEMES = 6
+
+
 class _Alternatives:
     """New alternatives indexed by the schemes they name, so that the one an old alternative became, and whether
     some new alternative asks for no more than an old one, are found among the alternatives sharing its schemes
@@ -93,7 +98,13 @@ class _Alternatives:
             self._by_names.setdefault(alternative.names(), []).append(i)
 
     def _inside(self, names: frozenset[str]) -> list[int]:
-        """The alternatives that name only schemes among `names`, in order."""
+        """The alternatives that name only schemes among `names`, in order: looked up by each set of those
+        names when they are few (an alternative names one to three schemes), so that a scheme every alternative
+        names does not make each lookup read them all; else counted from the alternatives naming each."""
+        if len(names) <= _FEW_SCHEMES:
+            ordered = sorted(names)
+            return sorted(i for size in range(1, len(ordered) + 1) for chosen in combinations(ordered, size)
+                          for i in self._by_names.get(frozenset(chosen), ()))
         counts: dict[int, int] = {}
         for name in names:
             for i in self._naming.get(name, ()):
