@@ -26,7 +26,9 @@ def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tupl
     the part whose value it keeps, a property in the last part that writes it (the one that refines it).
     `resolve` gives a part's target and its pointer. A part met again at the same depth is joined once
     (by identity): five parts that are each the same five parts, eight deep, are 40 joins, not 5^8."""
-    joined: dict[tuple[int, str, int], tuple[Schema, dict[str, str]]] = {}
+    #: (part, its schema and places joined) by the part's identity, where it is and how deep: the part is kept,
+    #: so that its identity is no other's while this join lasts
+    joined: dict[tuple[int, str, int], tuple[Schema, tuple[Schema, dict[str, str]]]] = {}
 
     def join(schema: Schema, pointer: str, depth: int) -> tuple[Schema, dict[str, str]]:
         base = {k: v for k, v in schema.items() if k != "allOf"}
@@ -38,8 +40,8 @@ def composed(schema: Schema, pointer: str, resolve: Callable[[Schema, str], tupl
                 if isinstance(target.get("allOf"), list) and depth < _DEPTH:
                     key = (id(target), at, depth + 1)
                     if key not in joined:
-                        joined[key] = join(target, at, depth + 1)
-                    target, inner = joined[key]
+                        joined[key] = target, join(target, at, depth + 1)
+                    target, inner = joined[key][1]
                 else:
                     inner = _places(target, at)
                 merged = with_additions(base, target)
