@@ -305,3 +305,11 @@ def test_alternatives_sharing_one_scheme_are_paired_without_reading_them_all_per
     assert code == 1
     assert sorted(found) == sorted(("security.alternative.scheme-added", f"/paths/~1p{j}/get/security/{i}/t{i}")
                                    for i in range(1000) for j in range(2))
+
+
+def test_a_server_url_that_urllib_cannot_read_is_compared_as_written(tmp_path: Path) -> None:
+    """A host in brackets that is no IP address (`https://[*b]/v1`): urllib raised ValueError, an internal
+    error. Found by the servers fuzz operator."""
+    code, found = _findings(tmp_path, _document(servers=[{"url": "https://[*b]/v1"}]),
+                            _document(servers=[{"url": "https://[*c]/v1"}]))
+    assert (code, found) == (1, [("server.url-changed", "/servers/0/url")])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from specdiff.graph.model import Server, ServerVariable
 from specdiff.load.document import Document
@@ -87,13 +87,26 @@ def resolved(server: Server) -> str:
     the next twice would double the URL per variable)."""
     defaults = {variable.name: variable.default for variable in server.variables if variable.default is not None}
     url = _VARIABLE.sub(lambda found: defaults.get(found[1], found[0]), server.url) if defaults else server.url
-    parts = urlsplit(url)
+    parts = _split(url)
+    if parts is None:
+        return url  # no URL urllib can read (a host in brackets that is no IP address): compared as written
     origin = f"{parts.scheme.lower()}:" if parts.scheme else ""
     origin += f"//{parts.netloc.lower()}" if parts.netloc or url.startswith("//") else ""
     return origin + (parts.path.rstrip("/") or "/") + (f"?{parts.query}" if parts.query else "")
 
 
 def origin(url: str) -> str:
-    """`https://api.example.com` of a resolved URL; "" for a relative one."""
-    parts = urlsplit(url)
+    """`https://api.example.com` of a resolved URL; "" for a relative one; the whole text for one urllib cannot
+    read, which shares its origin with no other URL."""
+    parts = _split(url)
+    if parts is None:
+        return url
     return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
+
+def _split(url: str) -> SplitResult | None:
+    """A URL's parts; None for text urllib refuses (`https://[*b]/`: a bracketed host that is no IP address)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
