@@ -313,3 +313,14 @@ def test_a_server_url_that_urllib_cannot_read_is_compared_as_written(tmp_path: P
     code, found = _findings(tmp_path, _document(servers=[{"url": "https://[*b]/v1"}]),
                             _document(servers=[{"url": "https://[*c]/v1"}]))
     assert (code, found) == (1, [("server.url-changed", "/servers/0/url")])
+
+
+def test_a_ref_to_an_address_urllib_cannot_read_is_a_one_line_error(tmp_path: Path) -> None:
+    """The same bracketed host in a `$ref`: an internal error before, an input error naming the place now."""
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "http://[*b]/x.json"}}}}}
+    (tmp_path / "old.json").write_text(json.dumps(_document()))
+    (tmp_path / "new.json").write_text(json.dumps(_document({"/a": {"get": {"responses": ok}}}), indent=1))
+    done = run_specdiff(tmp_path, "old.json", "new.json")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "specdiff: error: new.json:16:10: $ref 'http://[*b]/x.json' is no address: '*b' does not appear "
+               "to be an IPv4 or IPv6 address\n")

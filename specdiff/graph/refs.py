@@ -46,7 +46,10 @@ class Resolver:
         return self._external(location, doc, at), fragment
 
     def _external(self, location: str, doc: Document, at: str) -> Document:
-        scheme = urlsplit(location).scheme.lower()
+        try:
+            scheme = urlsplit(location).scheme.lower()
+        except ValueError as err:  # a bracketed host that is no IP address, an invalid port
+            raise self.error(f"$ref {location!r} is no address: {err}", doc, at) from None
         if scheme in REMOTE_SCHEMES or (not scheme and _is_remote(doc)):
             return self._remote(urljoin(doc.name, location) if _is_remote(doc) else location, doc, at)
         if "://" in location:
