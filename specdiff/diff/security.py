@@ -47,6 +47,7 @@ def requirement_changes(old: Security, new: Security, where: Where, api_server: 
 
 
 def _requirement_changes(old: Security, new: Security, api_server: bool) -> Iterator[Said]:
+    """`requirement_changes` for one pair of requirements, wherever it is met."""
     old, new = settled(old, api_server), settled(new, api_server)
     if old == new or not (old.stated and new.stated):
         return
@@ -59,11 +60,11 @@ def _requirement_changes(old: Security, new: Security, api_server: bool) -> Iter
     before, after = old.required(), new.required()
     if not before or not after:
         return  # one side asks for nothing: the change above says it all
-    kept, offered_set = set(before), set(after)
+    kept, still_listed = set(before), set(after)
     fresh, offered = _Alternatives([b for b in after if b not in kept]), _Alternatives(list(after))
     anyone = new.open  # worked out once: it reads every alternative
     for alternative in before:
-        if alternative in offered_set:
+        if alternative in still_listed:
             continue
         met = anyone or offered.any_within(alternative)
         partner = fresh.partner(alternative)
