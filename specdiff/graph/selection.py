@@ -70,9 +70,14 @@ def check_pattern(pattern: Any) -> str:
 @cache
 def _regular_expression(text: str) -> Any:
     """A pattern compiled by RE2, quietly (RE2 logs what it refuses to stderr unless told not to), or
-    ValueError saying why RE2 refuses it."""
+    ValueError saying why it is refused. It must read as a regular expression the way Python reads one too
+    (compiled, never run): RE2 takes a repeat it cannot count, `a{4294967296}`, as the text itself."""
     import re2  # type: ignore[import-untyped]  # only for a regular expression
 
+    try:
+        re.compile(text)
+    except (re.error, OverflowError) as err:  # OverflowError: a repeat count past what `re` can count
+        raise ValueError(f"{text[:60]!r} is no regular expression: {err}") from None
     options = re2.Options()
     options.log_errors = False
     try:
