@@ -24,9 +24,12 @@ $(STAMP): pyproject.toml $(LOCK)
 setup: $(STAMP)
 
 # Refresh the lock after changing dependencies in pyproject.toml (or to take newer releases): commit both together.
+# requirements.txt, what the GitHub action installs, is the run-time part of it (tests/runtime_lock.py).
 lock: setup
 	$(BIN)/pip-compile --quiet --upgrade --extra dev --all-build-deps --generate-hashes --allow-unsafe --strip-extras \
 	  --no-emit-index-url --no-emit-find-links --output-file $(LOCK) pyproject.toml
+	$(PIP) install --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python tests/runtime_lock.py
 
 demo: setup
 	@echo "\$$ specdiff $(DEMO_OLD) $(DEMO_NEW)"
@@ -64,15 +67,24 @@ reports: setup
 	@$(MAKE) --no-print-directory example-notes
 	@ls reports
 
-# Release notes for a real Kubernetes release, from the corpora beside the project (tests/test_goldens.py checks
-# them when the corpora are there).
+# Release notes for a real Kubernetes release and a plain OpenAPI one, from the corpora beside the project
+# (tests/test_goldens.py checks them when the corpora are there).
 CORPORA ?= ../shared/corpora
 EXAMPLE_NOTES := reports/examples/kubernetes-1.35-to-1.36.release-notes.md
+EXAMPLE_OPENAPI_NOTES := reports/examples/museum-1.0.0-to-1.2.1.release-notes.md
+MUSEUM := $(CORPORA)/openapi/museum-3.1
+#: a Kubernetes history: the Gateway API's HTTPRoute CRD over four standard-channel releases, newest first
+EXAMPLE_HISTORY_NOTES := reports/examples/httproute-v1.0.0-to-v1.4.0.history.release-notes.md
+HTTPROUTES := $(foreach v,v1.0.0 v1.1.0 v1.2.0 v1.4.0,$(CORPORA)/crds/gateway-api/httproutes.standard.$(v).yaml)
 example-notes: setup
 	@if test -d $(CORPORA); then mkdir -p reports/examples && $(BIN)/specdiff \
 	  $(CORPORA)/kubernetes/v2/swagger-v1.35.json $(CORPORA)/kubernetes/v2/swagger-v1.36.json --no-config --today $(DEMO_TODAY) \
-	  --format release-notes --output $(EXAMPLE_NOTES); test $$? -le 1; \
-	else echo "no corpora at $(CORPORA): $(EXAMPLE_NOTES) left as it is"; fi
+	  --format release-notes --output $(EXAMPLE_NOTES); test $$? -le 1 && $(BIN)/specdiff \
+	  $(MUSEUM)/museum-2023-11-01-0624581.yaml $(MUSEUM)/museum-2024-11-20-2770b2b.yaml --no-config --today $(DEMO_TODAY) \
+	  --format release-notes --output $(EXAMPLE_OPENAPI_NOTES); test $$? -le 1 && $(BIN)/specdiff history \
+	  $(HTTPROUTES) --no-config --today $(DEMO_TODAY) --format release-notes --output $(EXAMPLE_HISTORY_NOTES); \
+	  test $$? -le 1; \
+	else echo "no corpora at $(CORPORA): reports/examples/ left as it is"; fi
 
 # docs/rules.md and rules/catalogue.json are generated from the rule cards (tests/test_goldens.py fails when
 # either is stale).

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from specdiff.load.parse import Limits
     from specdiff.records import Change, Context, Finding, History, Level, Report, SourceInfo, Step, Version
 
-__version__ = "0.1.0"
-__all__ = ["compare", "history", "Config", "Change", "Context", "Finding", "History", "Level", "Report", "SourceInfo",
-           "Step", "Version", "__version__"]
+from specdiff.version import __version__
+
+__all__ = ["compare", "history", "render", "Config", "Change", "Context", "Finding", "History", "Level", "Report",
+           "SourceInfo", "Step", "Version", "__version__"]
 
 #: public names imported on first use, so that `specdiff --help` does not load the configuration and records
 _LAZY = {"Config": "specdiff.config", "Change": "specdiff.records", "Context": "specdiff.records",
@@ -76,6 +77,30 @@ def compare(old: str | os.PathLike[str], new: str | os.PathLike[str], policy: st
                    chosen, today, grouped)
 
 
+def render(result: Report | History, format: str = "text") -> str:
+    """`result` as `--format FORMAT` writes it: a `Report` from `compare` in any of the command's formats (text,
+    json, yaml, markdown, job-summary, release-notes, github, sarif, junit, jsonpatch, html), a `History` in any of
+    `history`'s (text, markdown, json, html, release-notes).
+
+    github, sarif and jsonpatch read the documents for source lines and raw values, which a `Report` does not
+    keep: from here they render without them (no line numbers). Raises `specdiff.errors.UsageError` for a format
+    the result has none of.
+    """
+    from specdiff.errors import UsageError
+    from specdiff.records import History
+    from specdiff.report import FORMATS
+    from specdiff.report import render as render_report
+    from specdiff.report.timeline import TIMELINE_FORMATS, render_history
+
+    if isinstance(result, History):
+        if format not in TIMELINE_FORMATS:
+            raise UsageError(f"no {format!r} format for a history; choose from {', '.join(TIMELINE_FORMATS)}")
+        return render_history(result, format)
+    if format not in FORMATS:
+        raise UsageError(f"no {format!r} format for a report; choose from {', '.join(FORMATS)}")
+    return render_report(result, format)
+
+
 def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None = None, revs: str | None = None,
             executor: Executor | None = None, jobs: int | None = None, keep_going: bool = False,
             policy: str | None = None, config: str | os.PathLike[str] | Mapping[str, Any] | Config | None = None,
@@ -98,7 +123,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
 
     from specdiff.errors import UsageError
     from specdiff.load.parse import DEFAULT_LIMITS
-    from specdiff.release_train import Settings, default_jobs, given, rev_versions, tag_versions
+    from specdiff.release_train import Settings, given, job_count, rev_versions, tag_versions
     from specdiff.release_train import history as run_history
 
     names = [os.fspath(version) for version in versions]
@@ -111,7 +136,7 @@ def history(versions: Sequence[str | os.PathLike[str]] = (), *, tags: str | None
     settings_config = _config(config, baseline)
     settings = Settings(policy or settings_config.policy or "auto", settings_config, today, grouped,
                         limits=limits or DEFAULT_LIMITS, trace=trace)
-    count = min(jobs or default_jobs(), max(1, len(chosen) - 1))
+    count = job_count(jobs, len(chosen))
     if executor is not None or count == 1:
         return run_history(chosen, settings, executor, count, keep_going)
     with ProcessPoolExecutor(max_workers=count) as pool:

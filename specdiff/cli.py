@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -15,10 +17,12 @@ import click
 
 from specdiff import __version__
 from specdiff.collector import collector_paused, exit_without_teardown
-from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError
+from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, one_line
 from specdiff.records import FAIL_ON, LEVELS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -385,9 +389,82 @@ def guarded(job: Any) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence against a traceback
         if os.environ.get("SPECDIFF_DEBUG"):
             raise
-        detail = " ".join(f"{type(err).__name__}: {err}".split())
+        detail = " ".join(one_line(f"{type(err).__name__}: {err}").split())
         click.echo(f"specdiff: internal error: {detail} (set SPECDIFF_DEBUG=1 for details)", err=True)
         return EXIT_ERROR
+
+
+@main.command("manifests")
+@click.argument("old")
+@click.argument("new")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
+              help="Output format: text, json, markdown (PR comment), sarif, github (annotations); repeat for "
+                   "several (with --output-dir).")
+@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
+@click.option("--annotate-level", type=click.Choice(LEVELS), default=None,
+              help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
+@click.option("--select", multiple=True, metavar="RULE", help="Report only these rules (id or prefix); repeatable.")
+@click.option("--ignore", multiple=True, metavar="RULE", help="Drop these rules (id or prefix); repeatable.")
+@click.option("--baseline", type=click.Path(), default=None,
+              help="Drop findings whose fingerprint this file lists (one a line, as the json format gives them).")
+@click.option("--config", "config_file", type=click.Path(), default=None,
+              help="Configuration file for fail-on, annotate-level and baseline (default: .specdiff.yaml or "
+                   "pyproject.toml [tool.specdiff], searched from here upwards).")
+@click.option("--no-config", is_flag=True, help="Use no configuration file.")
+@limit_options
+def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple[str, ...], output: str | None,
+                      output_dir: str | None, fail_on: str | None, annotate_level: str | None,
+                      select: tuple[str, ...], ignore: tuple[str, ...], baseline: str | None,
+                      config_file: str | None, no_config: bool, limits: Limits) -> None:
+    """Which Kubernetes objects in PATH... break when the cluster moves from OLD to NEW.
+
+    OLD and NEW describe the cluster today and the target: anything `compare` reads (a swagger.json, per-group
+    v3 folders, CRD files, REV:path). PATH is a YAML or JSON file, a folder (read recursively), or - for a
+    multi-document stream on stdin (helm template . | specdiff manifests OLD NEW -).
+    """
+    from specdiff.config import for_command, read_baseline
+    from specdiff.graph import graph_of
+    from specdiff.manifests import RULES, check_manifests
+    from specdiff.report.manifests import FORMATS, fingerprint, render
+
+    def job() -> int:
+        check_outputs(formats, FORMATS, output, output_dir)
+        for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
+                            (output, "--output"), (output_dir, "--output-dir")):
+            _not_a_url(value, what)
+        for option, chosen in (("--select", select), ("--ignore", ignore)):
+            for rule in chosen:
+                if not any(known == rule or known.startswith(rule.rstrip(".") + ".") for known in RULES):
+                    raise click.UsageError(f"{option}: no manifests rule is {rule!r} or starts with it "
+                                           f"(rules: {', '.join(sorted(RULES))})")
+        config = for_command(config_file, no_config, (), (), None)
+        stdin = sys.stdin.buffer.read(limits.max_bytes + 1) if "-" in paths else None
+        old_doc, new_doc = _load_pair_explained(old, new, limits)
+        report = check_manifests(graph_of(old_doc), graph_of(new_doc), paths, limits, stdin)
+        dropped = {entry.fingerprint for entry in (read_baseline(baseline) if baseline else config.baseline)}
+
+        def wanted(rule: str) -> bool:
+            def named(rules: tuple[str, ...]) -> bool:
+                return any(rule == r or rule.startswith(r.rstrip(".") + ".") for r in rules)
+            return (not select or named(select)) and not named(ignore)
+
+        kept = tuple(f for f in report.findings if wanted(f.rule) and fingerprint(f) not in dropped)
+        report = dataclasses.replace(report, findings=kept)
+        level = annotate_level or config.annotate_level or "dangerous"
+        for name in formats:
+            text = render(report, name, level)
+            if output_dir or output:
+                target = f"specdiff-manifests.{_EXTENSIONS.get(name, name)}"
+                write_atomic(output or os.path.join(output_dir or "", target), text)
+            else:
+                click.echo(text, nl=False)
+        return exit_code(report, fail_on or config.fail_on or "breaking")
+
+    sys.exit(guarded(job))
 
 
 @main.command("history")
@@ -399,13 +476,19 @@ def guarded(job: Any) -> int:
               help="Take the versions of the one PATH from git: the tags matching PATTERN that hold it, sorted as "
                    "versions (v1.9 before v1.10).")
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
-              help="Output format: text, markdown, json, html; repeat for several (with --output-dir).")
+              help="Output format: text, markdown, json, html, release-notes (one section per release, newest "
+                   "first); repeat for several (with --output-dir).")
 @click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding of any step is at or above this level.  [default: breaking, or the "
                    "config's]")
+@click.option("--summary", "summary_only", is_flag=True,
+              help="Only the table of steps by level, the trace (--trace) and the API versions by release: "
+                   "no section per step.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress on stderr (by default a line every few seconds when stderr is no terminal).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Compare this many runs of versions at once, in as many processes.  [default: the cores]")
 @click.option("--keep-going", is_flag=True,
@@ -420,17 +503,18 @@ def guarded(job: Any) -> int:
 @limit_options
 @today_option
 def history_command(versions: tuple[str, ...], revs: str | None, tags: str | None, formats: tuple[str, ...],
-                    output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
-                    jobs: int | None, keep_going: bool, trace: str | None, no_group: bool, include_docs: bool,
-                    check_version: bool, choose: Choice, limits: Limits, today: date | None, config_file: str | None,
-                    no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+                        output: str | None, output_dir: str | None, policy: str | None, fail_on: str | None,
+                        summary_only: bool, quiet: bool, jobs: int | None, keep_going: bool, trace: str | None,
+                        no_group: bool, include_docs: bool, check_version: bool, choose: Choice, limits: Limits,
+                        today: date | None, config_file: str | None, no_config: bool, select: tuple[str, ...],
+                        ignore: tuple[str, ...]) -> None:
     """Compare each of VERSIONS (oldest first) with the next, and report the release train step by step.
 
     VERSIONS are what `compare` takes: files, per-group directories or REV:path. With --revs or --tags, give one
     PATH and the versions come from git. Each version is read once; the steps run in parallel (--jobs).
     """
     from specdiff.config import for_command
-    from specdiff.release_train import Settings, default_jobs, given, history, rev_versions, tag_versions
+    from specdiff.release_train import Settings, given, history, job_count, rev_versions, tag_versions
     from specdiff.report.timeline import TIMELINE_FORMATS, render_history
 
     def job() -> int:
@@ -453,20 +537,25 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
         config = _for_run(for_command(config_file, no_config, select, ignore), check_version, choose)
         settings = Settings(policy or config.policy or "auto", config, today, not no_group, include_docs, limits,
                             trace)
-        workers = min(jobs or default_jobs(), len(chosen) - 1)
-        progress = _progress_line if sys.stderr.isatty() else None
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
+        workers = job_count(jobs, len(chosen))
+        terminal = sys.stderr.isatty()
+        log = _ProgressLog(len(chosen) - 1) if not (quiet or terminal) else None
+        progress: Callable[[int, int], None] | None = None if quiet else _progress_line if terminal else log
+        with log or contextlib.nullcontext():
+            if workers > 1:
+                from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                train = history(chosen, settings, pool, workers, keep_going, progress)
-        else:
-            train = history(chosen, settings, None, 1, keep_going, progress)
-        if progress is not None:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    train = history(chosen, settings, pool, workers, keep_going, progress)
+            else:
+                train = history(chosen, settings, None, 1, keep_going, progress)
+        if progress is not None and terminal:
             click.echo("\r\033[K", err=True, nl=False)
+        if summary_only and "release-notes" in formats:
+            raise click.UsageError("--summary leaves out the steps, which are what --format release-notes shows")
         threshold = fail_on or config.fail_on or "breaking"
         for name in formats:
-            text = render_history(train, name)
+            text = render_history(train, name, steps=not summary_only)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"history.{_EXTENSIONS.get(name, name)}"), text)
             else:
@@ -478,6 +567,39 @@ def history_command(versions: tuple[str, ...], revs: str | None, tags: str | Non
 
 def _progress_line(done: int, total: int) -> None:
     click.echo(f"\r\033[Kspecdiff history: {done}/{total} steps compared", err=True, nl=False)
+
+
+#: seconds between two progress lines in a log (stderr is no terminal): a CI log shows the history is alive
+PROGRESS_EVERY = 5.0
+
+
+class _ProgressLog:
+    """Progress for a log (stderr is no terminal): while the history runs, a plain line every PROGRESS_EVERY
+    seconds with the steps compared so far (a shorter history says nothing), rather than a line rewritten in place,
+    which a log keeps as noise. Its own clock says it, so a history on a process pool, which hears of its steps
+    only as each run of them comes back, still shows it is alive."""
+
+    def __init__(self, total: int) -> None:
+        import threading
+
+        self.done, self.total = 0, total
+        self.stopped = threading.Event()
+        self.beat = threading.Thread(target=self._beat, name="specdiff-progress", daemon=True)
+
+    def __enter__(self) -> _ProgressLog:
+        self.beat.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.beat.join()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(PROGRESS_EVERY):
+            click.echo(f"specdiff history: {self.done}/{self.total} steps compared", err=True)
 
 
 def check_outputs(formats: tuple[str, ...], known: Any, output: str | None, output_dir: str | None) -> None:
@@ -576,10 +698,10 @@ def staged_command(files: tuple[str, ...], policy: str | None, config_file: str 
         if blocked and accept:
             kept = read_baseline(target) if os.path.exists(target) else ()
             write_atomic(target, render_baseline(accepted(blocking), kept))
-            click.echo(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in {target}; "
-                       f"stage it (`git add {shlex.quote(target)}`) and commit again")
+            click.echo(one_line(f"specdiff: recorded {len(blocking)} finding{'s' * (len(blocking) != 1)} in "
+                                f"{target}; stage it (`git add {shlex.quote(target)}`) and commit again"))
         elif blocked:
-            click.echo(_how_to_accept(target, blocked))
+            click.echo(one_line(_how_to_accept(target, blocked)))  # the baseline's name comes from the config
         return EXIT_FINDINGS if blocked else EXIT_OK
 
     sys.exit(guarded(job))
@@ -601,7 +723,8 @@ def _how_to_accept(target: str, blocked: list[str]) -> str:
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Markdown report to post.")
 @click.option("--error", "error_file", type=click.Path(dir_okay=False),
               help="specdiff's error output: post that the comparison failed, and why.")
-@click.option("--print", "print_only", is_flag=True, help="Print the comment instead of posting it.")
+@click.option("--print", "print_only", is_flag=True,
+              help="Print the comment, marker included, exactly as it would be posted, instead of posting it.")
 def github_comment(spec: str, report_file: str | None, error_file: str | None, print_only: bool) -> None:
     """Post or update the pull request's comment for SPEC (the GitHub action's last step).
 
@@ -623,7 +746,7 @@ def github_comment(spec: str, report_file: str | None, error_file: str | None, p
             raise click.UsageError("give one of --report and --error")
         body = read(report_file, 1 << 20) if report_file else pull_request.failure_report(read(error_file or "", 2000))
         if print_only:
-            click.echo(body, nl=False)
+            click.echo(pull_request.comment(spec, body), nl=False)
             return EXIT_OK
         api = pull_request.Api(os.environ.get("GITHUB_API_URL", "https://api.github.com"),
                                os.environ.get("GITHUB_TOKEN", ""))

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: control characters, DEL included, and the invisible ones that reorder text (bidi controls)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(text: str) -> str:
+    """Text for one line of a terminal: control and bidi characters become spaces, so nothing drives it."""
+    return _CONTROL.sub(" ", text)
 
 
 class SpecdiffError(Exception):
@@ -31,7 +37,7 @@ class SpecdiffError(Exception):
             where = self.file + (f":{self.place}" if self.place else "") + ": "
         elif self.place:
             where = f"{self.place}: "
-        return _CONTROL.sub(" ", where + self.detail)  # one line, and nothing that can drive a terminal
+        return one_line(where + self.detail)
 
 
 class InputError(SpecdiffError):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from specdiff.report.markdown import code_span
+from specdiff.report.markdown import MARKER, code_span
 
 #: what GET /user cannot tell for the Actions token (an app installation token has no user): its comments'
 #: author is this bot
@@ -35,6 +35,12 @@ def marker(spec: str) -> str:
     if len(name) > 200:
         name = f"{name[:150]}#{hashlib.sha256(spec.encode()).hexdigest()[:16]}"
     return f"<!-- specdiff: {name} -->"
+
+
+def comment(spec: str, report: str) -> str:
+    """The body posted for SPEC: its marker in place of the report's generic one. `github-comment --print`
+    prints this very text, so what a user previews is what the pull request gets."""
+    return marker(spec) + "\n" + report.removeprefix(MARKER + "\n")
 
 
 def failure_report(message: str) -> str:
@@ -78,19 +84,19 @@ def login(api: Api) -> str:
 def publish(api: Api, repository: str, number: int, spec: str, report: str) -> str:
     """Create or update the spec's comment; says which it did."""
     head = marker(spec)
-    body = f"{head}\n{report}"
+    body = comment(spec, report)
     author = login(api)
     path: str | None = f"repos/{repository}/issues/{number}/comments?per_page=100"
     for _ in range(_MAX_PAGES):
         if path is None:
             break
         comments, link = api.call("GET", path)
-        for comment in comments if isinstance(comments, list) else []:
-            text, user = comment.get("body") or "", (comment.get("user") or {}).get("login")
+        for found in comments if isinstance(comments, list) else []:
+            text, user = found.get("body") or "", (found.get("user") or {}).get("login")
             if user == author and text.split("\n", 1)[0] == head:
-                api.call("PATCH", f"repos/{repository}/issues/comments/{int(comment['id'])}", {"body": body})
-                return f"updated comment {int(comment['id'])}"
-        found = _NEXT.search(link)
-        path = found.group(1) if found and found.group(1).startswith(api.url.rstrip("/") + "/") else None
+                api.call("PATCH", f"repos/{repository}/issues/comments/{int(found['id'])}", {"body": body})
+                return f"updated comment {int(found['id'])}"
+        following = _NEXT.search(link)
+        path = following.group(1) if following and following.group(1).startswith(api.url.rstrip("/") + "/") else None
     created, _ = api.call("POST", f"repos/{repository}/issues/{number}/comments", {"body": body})
     return f"posted comment {int(created['id'])}" if isinstance(created, dict) and "id" in created else "posted"

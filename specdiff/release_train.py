@@ -20,7 +20,7 @@ from datetime import date
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
-from specdiff.load import load
+from specdiff.load import STDIN, load, load_text, read_stdin
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import History, Report, Step, Version
@@ -103,8 +103,37 @@ def size_of(source: str) -> float:
         return 1.0
 
 
-def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outcome:
-    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn.
+@dataclass(frozen=True, slots=True)
+class Stdin:
+    """What `-` held, read once by the process that runs the history (a pool's workers have no stdin to read),
+    or why it could not be read."""
+
+    text: str | None
+    error: str | None = None
+
+
+def _stdin(sources: Sequence[str], limits: Limits) -> Stdin | None:
+    """Stdin's text when a version is `-`, for every job to read the same text; None when none is."""
+    if "-" not in sources:
+        return None
+    try:
+        return Stdin(read_stdin(limits))
+    except SpecdiffError as err:
+        return Stdin(None, err.one_line())
+
+
+def _load(source: str, limits: Limits, stdin: Stdin | None) -> Graphed:
+    if source != "-" or stdin is None:
+        return graphed(load(source, limits))
+    if stdin.text is None:
+        raise InputError(stdin.error or "stdin could not be read")
+    return graphed(load_text(stdin.text, STDIN, None, limits))
+
+
+def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: Stdin | None = None,
+                compared: Callable[[], None] | None = None) -> _Outcome:
+    """One job: versions `first`, `first + 1`, ... (their sources), each loaded once, each pair compared in turn
+    (`compared` is told after each, in this process); `-` is the text `stdin` holds.
 
     A version that cannot be read is recorded with its one-line error, and so are the steps on either side of it.
     """
@@ -116,7 +145,7 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
         index = first + offset
         current: Graphed | str
         try:
-            current = graphed(load(source, settings.limits))
+            current = _load(source, settings.limits, stdin)
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))
@@ -124,6 +153,8 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings) -> _Outc
             presences.append((index, locate(current.graph, settings.trace)))
         if before is not None:
             steps.append(_step(index - 1, before, current, sources[offset - 1], source, settings))
+            if compared is not None:
+                compared()
         before = current
     return _Outcome(tuple(unreadable), tuple(steps), tuple(presences))
 
@@ -133,7 +164,7 @@ def _step(index: int, old: Graphed | str, new: Graphed | str, old_source: str, n
     if isinstance(old, str) or isinstance(new, str):
         missing = " and ".join(source for source, side in ((old_source, old), (new_source, new))
                                if isinstance(side, str))
-        return index, None, f"not compared: {missing} could not be read"
+        return index, None, f"{missing} could not be read"  # why: the formats say that it was not compared
     try:
         return index, compare_graphed(old, new, settings.policy, settings.config, settings.today, settings.grouped,
                                       settings.include_docs), None
@@ -146,7 +177,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     """Compare each consecutive pair of `versions` (oldest first) in `jobs` contiguous runs.
 
     Without an executor the runs go one after the other in this process. Without `keep_going`, the first version
-    (oldest first) that cannot be read, or the first pair that cannot be compared, raises its one-line error.
+    (oldest first) that cannot be read, or the first pair that cannot be compared, raises its one-line error; with
+    it, that error is raised only when no pair at all could be compared.
     """
     if len(versions) < 2:
         raise UsageError("a history needs at least two versions")
@@ -159,19 +191,25 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     outcomes: list[_Outcome] = []
     done, total = 0, len(versions) - 1
 
-    def finished(outcome: _Outcome) -> None:
-        nonlocal done
+    def finished(outcome: _Outcome, counted: bool = False) -> None:
         outcomes.append(outcome)
-        done += len(outcome.steps)
+        if not counted:
+            advance(len(outcome.steps))
+
+    def advance(steps: int) -> None:
+        nonlocal done
+        done += steps
         if progress is not None:
             progress(done, total)
 
-    if executor is None:
+    stdin = _stdin(sources, settings.limits)
+    if executor is None:  # in this process, progress goes step by step
         for part in split:
-            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings))
+            finished(compare_run(sources[part.start:part.stop + 1], part.start, settings, stdin, lambda: advance(1)),
+                     counted=True)
     else:
         futures: list[Future[_Outcome]] = [executor.submit(compare_run, sources[part.start:part.stop + 1],
-                                                           part.start, settings) for part in split]
+                                                           part.start, settings, stdin) for part in split]
         for future in as_completed(futures):
             finished(future.result())
     errors = dict(pair for outcome in outcomes for pair in outcome.unreadable)
@@ -182,6 +220,8 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
     failed = [error for index, (_, error) in sorted(results.items()) if error is not None]
     if failed and not keep_going:
         raise InputError(failed[0])
+    if all(report is None for report, _ in results.values()):  # a history that compared nothing passes no gate
+        raise InputError(f"no two versions could be compared: {errors[min(errors)] if errors else failed[0]}")
     steps = tuple(Step(marked[i], marked[i + 1], *results[i]) for i in range(total))
     train = History(marked, steps, today=today.isoformat())
     if settings.trace is None:
@@ -192,6 +232,13 @@ def history(versions: Sequence[Version], settings: Settings, executor: Executor 
         raise UsageError(f"--trace {settings.trace!r}: no version holds it; name a group-version (apps/v1beta1), an "
                          "operation (GET /pets) or a type and field (PodSpec.workloadRef), as reports do")
     return History(marked, steps, traced, today.isoformat())
+
+
+def job_count(jobs: int | None, versions: int) -> int:
+    """How many jobs run a history of `versions`: `jobs` (default: the cores), no more than it has steps."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    return min(jobs or default_jobs(), max(1, versions - 1))
 
 
 def default_jobs() -> int:
@@ -251,9 +298,27 @@ def _git(*args: str) -> list[str]:
     return [line for line in done.stdout.decode("utf-8", "surrogateescape").splitlines() if line]
 
 
-def _at(rev: str, path: str) -> Version:
+def _at(rev: str, path: str, label: str | None = None) -> Version:
     """The spec at a revision, named the way `REV:path` reads it from the working directory."""
-    return Version(rev, f"{rev}:./{os.path.relpath(path)}")
+    return Version(label or rev, f"{rev}:./{os.path.relpath(path)}")
+
+
+#: characters of a commit's subject a version's label keeps
+_SUBJECT = 60
+
+
+def _commit_labels(revs: Sequence[str]) -> list[str]:
+    """What a release manager knows each commit by: a tag on it (the highest version, when several), else its
+    date and subject with its short hash (`2026-01-15 Add pets (3d6c3c4)`), never a bare hash."""
+    labels = []
+    for line in _git("log", "--no-walk=unsorted", "--format=%h%x09%cs%x09%D%x09%s", *revs, "--"):
+        short, day, refs, subject = (line.split("\t", 3) + ["", "", ""])[:4]
+        tags = [ref[len("tag: "):] for ref in refs.split(", ") if ref.startswith("tag: ")]
+        subject = subject if len(subject) <= _SUBJECT else subject[:_SUBJECT - 1].rstrip() + "…"
+        labels.append(max(tags, key=version_key) if tags else f"{day} {subject} ({short})".replace("  ", " "))
+    if len(labels) != len(revs):
+        raise UsageError(f"git log gave {len(labels)} commit(s) for {len(revs)} revision(s)")
+    return labels
 
 
 def tag_versions(path: str, pattern: str) -> list[Version]:
@@ -274,20 +339,28 @@ def rev_versions(path: str, spec: str) -> list[Version]:
     version the range starts from."""
     commits = _git("rev-list", "--reverse", "--abbrev-commit", spec, "--", path)
     start = spec.split("..")[0] if ".." in spec and not spec.startswith("..") else None
-    found = ([_at(start.rstrip("."), path)] if start else []) + [_at(commit, path) for commit in commits]
-    if len(found) < 2:
-        raise UsageError(f"--revs {spec!r} gives {len(found)} version(s) of {path}; a history needs two")
-    return found
+    revs = ([start.rstrip(".")] if start else []) + commits
+    if len(revs) < 2:
+        raise UsageError(f"--revs {spec!r} gives {len(revs)} version(s) of {path}; a history needs two")
+    return [_at(rev, path, label) for rev, label in zip(revs, _commit_labels(revs), strict=True)]
 
 
-_PARTS = re.compile(r"(\d+)")
+_PARTS = re.compile(r"([0-9]+)")
 
 
-def version_key(tag: str) -> tuple[tuple[int, int | str], ...]:
-    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release."""
+def version_key(tag: str) -> tuple[tuple[int, int | str, str], ...]:
+    """Numbers compare as numbers; a pre-release suffix (`-rc.1`, `-beta`) sorts before its release. A number is
+    ASCII digits (`v1²` has none after the 1), compared by its length then its digits: no conversion to int, which
+    Python refuses past 4,300 digits."""
     head, dash, suffix = tag.partition("-")
-    key: list[tuple[int, int | str]] = [(1, int(part)) if part.isdigit() else (0, part)
-                                        for part in _PARTS.split(head) if part]
-    key.append((2, 0) if not dash else (-1, 0))
-    key += [(1, int(part)) if part.isdigit() else (0, part) for part in _PARTS.split(suffix) if part]
+    key = [_part(part) for part in _PARTS.split(head) if part]
+    key.append((2, 0, "") if not dash else (-1, 0, ""))
+    key += [_part(part) for part in _PARTS.split(suffix) if part]
     return tuple(key)
+
+
+def _part(part: str) -> tuple[int, int | str, str]:
+    if not _PARTS.fullmatch(part):
+        return 0, part, ""
+    digits = part.lstrip("0") or "0"
+    return 1, len(digits), digits

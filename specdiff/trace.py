@@ -130,11 +130,14 @@ def _walk(document: Any, schema: Any, steps: Sequence[str]) -> Any:
 
 
 def _child(document: Any, node: dict[str, Any], key: str | None, step: str) -> Any:
-    candidates = [node] + [_resolved(document, m) for m in node.get("allOf", []) if isinstance(m, dict)][:_MOST_HOPS]
+    members = node.get("allOf")
+    candidates = [node] + [_resolved(document, m) for m in (members if isinstance(members, list) else [])
+                           if isinstance(m, dict)][:_MOST_HOPS]
     for candidate in candidates:
         if not isinstance(candidate, dict):
             continue
-        found = candidate.get(key) if key else (candidate.get("properties") or {}).get(step)
+        properties = candidate.get("properties")
+        found = candidate.get(key) if key else properties.get(step) if isinstance(properties, dict) else None
         if isinstance(found, dict):
             return found
     return None

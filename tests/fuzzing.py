@@ -46,9 +46,10 @@ from specdiff.config import Config, config_from_mapping
 from specdiff.errors import SpecdiffError
 from specdiff.load import Document, load, load_text
 from specdiff.load.parse import decode
-from specdiff.pipeline import run
+from specdiff.pipeline import graphed, run
 from specdiff.records import Level
 from specdiff.report import FORMATS, RenderOptions, render
+from specdiff.trace import locate
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -112,7 +113,10 @@ KEYS = ("$ref", "type", "properties", "items", "enum", "required", "allOf", "one
         "parameters", "responses", "requestBody", "content", "schema", "in", "name", "get", "post", "200", "default",
         "definitions", "components", "schemas", "paths", "x-kubernetes-list-type", "format", "nullable", "style",
         "collectionFormat", "maximum", "minimum", "multipleOf", "maxLength", "x-kubernetes-validations", "versions",
-        "served", "storage", "shortNames", "")
+        "served", "storage", "shortNames", "",
+        # names that try to break out of Markdown: a backtick at the end, and a link, a mention and a fence that a
+        # line wrapped at 200 characters would put at a line's start
+        "a`", "b [x](http://evil.example/x) @everyone ~~~" + "q" * 150, "v2`[gv](http://evil.example) @everyone`\x7f")
 VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 3.5, "", "x", "string", [], {}, ["x"], {"x": 1}, [1], ["csv"],
                            {"$ref": "#/"}, {"$ref": "#/nowhere"}, {"$ref": "other.yaml"}, {"$ref": 7},
                            {"$ref": "#/x/²"}, {"$ref": "#/x/01"}, {"$ref": "a\x00b.yaml"},
@@ -401,7 +405,13 @@ def mutate_bytes(raw: bytes, rng: random.Random) -> tuple[bytes, str]:
 # -- what each format promises ----------------------------------------------------------------------------------
 #: raw C0 (but tab and newline), DEL, C1 and bidi controls: a terminal or a CI log must never receive them
 _RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-CONTROL_FREE = ("text", "github", "html")
+#: every format but YAML, whose dumper writes what YAML allows and reads back the same
+CONTROL_FREE = tuple(name for name in FORMATS if name != "yaml")
+MARKDOWN = ("markdown", "job-summary", "release-notes")
+#: what GitHub's renderer must never make of a spec's text: a link, an image, a block of code, a script; and,
+#: outside code, a mention or a URL it would link
+_LIVE_HTML = re.compile(r"<(?:a|img|pre|script)\b")
+_LIVE_TEXT = re.compile(r"@\w|https?:|www\.")
 
 
 def _no_constants(name: str) -> Any:
@@ -423,7 +433,31 @@ def check_output(fmt: str, text: str) -> str | None:
         found = _RAW_CONTROL.search(text)
         if found:
             return f"{fmt} output holds the raw control character {found.group()!r}"
+    if fmt in MARKDOWN:
+        import cmarkgfm
+
+        html = cmarkgfm.github_flavored_markdown_to_html(text)
+        found = _LIVE_HTML.search(html) or _LIVE_TEXT.search(re.sub(r"<code>.*?</code>", "", html, flags=re.S))
+        if found:
+            return f"{fmt} output renders live: {found.group()!r}"
     return None
+
+
+#: named schemas whose THING (`Name`, `Name.field`, `Name.x[].y{}`) a case looks up as `--trace` does
+TRACED = 40
+
+
+def trace_documents(*documents: Document) -> None:
+    """`history --trace` looks a THING up in each version's graph, through `$ref`s, `allOf` and `properties`
+    that the mutations may have given any type."""
+    for document in documents:
+        graph = graphed(document).graph
+        for name in list(graph.schemas)[:TRACED]:
+            properties = graph.schemas[name].schema.get("properties") if isinstance(
+                graph.schemas[name].schema, dict) else None
+            first = next(iter(properties), "x") if isinstance(properties, dict) else "x"
+            for thing in (name, f"{name}.{first}", f"{name}.x[].y{{}}"):
+                locate(graph, thing)
 
 
 # -- running ----------------------------------------------------------------------------------------------------
@@ -442,6 +476,7 @@ def _alarm(signum: int, frame: Any) -> None:
 def compare_documents(old: Document, new: Document, config: Config | None = None) -> int:
     """What the command line does after loading: run the pipeline, render every format and check it, pick the
     exit code."""
+    trace_documents(old, new)
     report = run(old, new, "auto", config)
     for name in FORMATS:
         why = check_output(name, render(report, name, RenderOptions(old_doc=old, new_doc=new)))

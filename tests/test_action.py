@@ -40,8 +40,9 @@ pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
 def test_structure() -> None:
     assert {"name", "description", "inputs", "outputs", "runs"} <= set(ACTION)
     assert ACTION["runs"]["using"] == "composite"
-    assert list(ACTION["inputs"]) == ["old", "new", "base-ref", "fail-on", "policy", "config", "baseline", "comment",
-                                      "python-version", "github-token"]
+    assert list(ACTION["inputs"]) == ["old", "new", "base-ref", "fail-on", "policy", "config", "baseline",
+                                      "annotate-level", "check-version", "include-docs", "match-path",
+                                      "exclude-path", "comment", "python-version", "github-token"]
     for name, spec in ACTION["inputs"].items():
         assert spec.get("description"), name
         assert spec.get("required") is True or "default" in spec, name
@@ -319,11 +320,15 @@ def test_first_run_comments_and_the_next_run_updates_that_comment(
     assert "\n::error file=api/openapi.yaml,line=" in log  # annotations on the spec's lines
     assert first.summary.startswith("<!-- specdiff -->\n### specdiff: API compatibility\n")
     assert "`schema.property.removed`" in first.summary
-    report = (tmp_path / "run1" / "specdiff" / "specdiff.md").read_text()
+    report = tmp_path / "run1" / "specdiff" / "specdiff.md"
     assert first.log("Comment on the pull request") == "posted comment 101\n"
     listing = ("GET", "/repos/acme/frob/issues/7/comments")  # two pages of two and one
     assert github.calls == [("GET", "/user"), listing, listing, ("POST", "/repos/acme/frob/issues/7/comments")]
-    assert github.bodies()[101] == f"{MARKER}\n{report}"
+    preview = subprocess.run([action_bin / "specdiff", "github-comment", "--spec", "api/openapi.yaml", "--report",
+                              str(report), "--print"], capture_output=True, text=True, check=True).stdout
+    assert github.bodies()[101] == preview  # what --print shows is what the pull request got, byte for byte
+    assert preview.startswith(f"{MARKER}\n### specdiff: API compatibility\n")
+    assert preview.count("<!--") == 1
     verdict = first.steps["Verdict"]
     assert verdict is not None and verdict.returncode == 1
     assert verdict.stdout == "::error title=specdiff::findings at or above 'breaking'; see the job summary\n"
@@ -391,7 +396,7 @@ def test_a_failed_comparison_replaces_the_earlier_verdict(
     assert body.startswith(f"{MARKER}\n### specdiff: API compatibility\n\n**The comparison failed**, so this pull "
                            "request was not checked: `specdiff: error: api/openapi.yaml:3")
     assert "No changes found." not in body
-    assert second.summary == body.split("\n", 1)[1]
+    assert second.summary == body  # the job summary got `github-comment --print`: the very comment
     verdict = second.steps["Verdict"]
     assert verdict is not None and verdict.returncode == 2
 
@@ -441,3 +446,148 @@ def test_no_base_revision_is_an_error(workspace: tuple[Path, str], tmp_path: Pat
     assert run.steps["Fetch the base revision"] is not None and run.steps["Fetch the base revision"].returncode == 2
     assert "no base revision" in run.log("Fetch the base revision")
     assert run.steps["Compare with the base"] is None
+
+
+def test_a_pull_request_cannot_shadow_the_base_revision_with_a_file(
+        workspace: tuple[Path, str], tmp_path: Path, action_bin: Path, github: FakeGitHub) -> None:
+    """The PR adds a folder named `<base sha>:api` holding its own spec: the action still reads the base from git,
+    so the breaking changes are found and the gate fails."""
+    work, base = workspace
+    (work / f"{base}:api").mkdir()
+    shutil.copy(work / "api" / "openapi.yaml", work / f"{base}:api" / "openapi.yaml")
+    run = run_action(work, tmp_path / "run", action_bin, {"old": "api/openapi.yaml"}, pull_request(base), github)
+    assert (run.outputs["breaking"], run.outputs["exit-code"]) == ("3", "1")
+    verdict = run.steps["Verdict"]
+    assert verdict is not None and verdict.returncode == 1
+
+
+def test_the_new_inputs_reach_the_command(workspace: tuple[Path, str], tmp_path: Path, action_bin: Path) -> None:
+    work, base = workspace
+    inputs = {"old": "api/openapi.yaml", "annotate-level": "breaking", "match-path": "/frobs\n/new\n",
+              "exclude-path": "^/new$", "include-docs": "true"}
+    run = run_action(work, tmp_path / "run", action_bin, inputs, {"before": base})
+    assert (run.outputs["breaking"], run.outputs["dangerous"], run.outputs["safe"]) == ("2", "0", "0")
+    annotations = [line for line in run.log("Compare with the base").splitlines() if line.startswith("::")]
+    assert annotations and all(line.startswith("::error ") for line in annotations)  # no notice for the safe ones
+    sarif = json.loads((tmp_path / "run" / "specdiff" / "specdiff.sarif").read_text())
+    assert {r["level"] for r in sarif["runs"][0]["results"]} == {"error"}
+
+    gate = run_action(work, tmp_path / "gate", action_bin, {"old": "api/openapi.yaml", "check-version": "true"},
+                      {"before": base})
+    assert (gate.outputs["exit-code"], gate.outputs["breaking"]) == ("0", "3")  # only the gate's findings fail
+    assert "`release.version-unparsable`" in gate.summary  # info.version "1" is no semantic version
+
+
+# ---------------------------------------------------------------- the workflows docs/github-action.md documents
+
+
+def documented_workflows() -> list[dict[str, Any]]:
+    page = (ROOT / "docs" / "github-action.md").read_text(encoding="utf-8")
+    blocks = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", page, re.S)]
+    return [block for block in blocks if isinstance(block, dict) and "jobs" in block]
+
+
+@dataclass
+class Job:
+    conclusion: str  # success | failure
+    outcomes: list[tuple[str, str]]  # (step, success | failure | skipped), in order
+    uploads: list[dict[str, Any]]  # the SARIF documents upload-sarif was given
+
+
+def run_workflow(workflow: dict[str, Any], work: Path, temp: Path, bin_dir: Path, payload: dict[str, Any],
+                 api: FakeGitHub) -> Job:
+    """A documented workflow's one job, step by step as GitHub runs it: a step runs while no step before it failed
+    (`if:` adds to that), `continue-on-error` records the failure as the step's outcome without failing the job.
+    The action is action.yml run by `run_action`; checkout is the workspace; upload-sarif reads the file."""
+    (job,) = workflow["jobs"].values()
+    context: dict[str, Any] = {"github": {"event": payload}, "steps": {}}
+    failed = False
+    outcomes: list[tuple[str, str]] = []
+    uploads: list[dict[str, Any]] = []
+    for number, step in enumerate(job["steps"]):
+        name, uses = step.get("name") or step["uses"], step.get("uses", "")
+        if failed or ("if" in step and not evaluate(step["if"], context)):
+            outcomes.append((name, "skipped"))
+            continue
+        outputs: dict[str, str] = {}
+        if uses.startswith("actions/checkout@"):
+            ok = True
+        elif uses.startswith("acme/specdiff@"):
+            inputs = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in step["with"].items()}
+            run = run_action(work, temp / f"step-{number}", bin_dir, inputs, payload, api)
+            ok = all(done is None or done.returncode == 0 for done in run.steps.values())
+            outputs = run.outputs
+        elif uses.startswith("github/codeql-action/upload-sarif@"):
+            sarif = Path(substitute(step["with"]["sarif_file"], context))
+            ok = sarif.is_file()
+            if ok:
+                uploads.append(json.loads(sarif.read_text(encoding="utf-8")))
+        else:
+            assert not uses and "${{" not in step["run"], f"{name}: unknown action, or an expression in a script"
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "GITHUB_"))}
+            env.update({k: substitute(str(v), context) for k, v in (step.get("env") or {}).items()})
+            done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=work,
+                                  env=env, capture_output=True, text=True, timeout=60)
+            ok = done.returncode == 0
+        outcome = "success" if ok else "failure"
+        if "id" in step:
+            context["steps"][step["id"]] = {"outputs": outputs, "outcome": outcome}
+        outcomes.append((name, outcome))
+        failed = failed or (not ok and not step.get("continue-on-error"))
+    return Job("failure" if failed else "success", outcomes, uploads)
+
+
+def test_the_page_documents_two_workflows() -> None:
+    assert [sorted(w["jobs"]["specdiff"]["permissions"]) for w in documented_workflows()] == [
+        ["contents", "pull-requests"], ["contents", "pull-requests", "security-events"]]
+
+
+def test_every_documented_workflow_fails_a_breaking_pull_request_and_passes_a_clean_one(
+        workspace: tuple[Path, str], tmp_path: Path, action_bin: Path, github: FakeGitHub) -> None:
+    work, base = workspace
+    breaking = [run_workflow(w, work, tmp_path / f"breaking-{i}", action_bin, pull_request(base), github)
+                for i, w in enumerate(documented_workflows())]
+    assert [job.conclusion for job in breaking] == ["failure", "failure"]
+    assert breaking[1].outcomes == [("actions/checkout@v4", "success"), ("acme/specdiff@COMMIT", "failure"),
+                                    ("github/codeql-action/upload-sarif@v3", "success"),
+                                    ("Fail on specdiff's verdict", "failure")]
+    (sarif,) = breaking[1].uploads
+    assert {r["ruleId"] for r in sarif["runs"][0]["results"]} >= {"schema.property.removed", "operation.removed"}
+
+    shutil.copy(SPECS / "frob-old.yaml", work / "api" / "openapi.yaml")
+    clean = [run_workflow(w, work, tmp_path / f"clean-{i}", action_bin, pull_request(base), github)
+             for i, w in enumerate(documented_workflows())]
+    assert [job.conclusion for job in clean] == ["success", "success"]
+    assert clean[1].outcomes[-1] == ("Fail on specdiff's verdict", "skipped")
+    assert [sarif["runs"][0]["results"] for sarif in clean[1].uploads] == [[]]
+
+
+def test_the_sarif_workflow_fails_when_the_specs_cannot_be_compared(
+        workspace: tuple[Path, str], tmp_path: Path, action_bin: Path, github: FakeGitHub) -> None:
+    work, base = workspace
+    (work / "api" / "openapi.yaml").write_text("openapi: 3.0.3\npaths: {/a: [\n")
+    job = run_workflow(documented_workflows()[1], work, tmp_path / "run", action_bin, pull_request(base), github)
+    assert job.conclusion == "failure"
+    assert job.outcomes[2:] == [("github/codeql-action/upload-sarif@v3", "skipped"),
+                                ("Fail on specdiff's verdict", "failure")]
+
+
+def test_the_recipe_for_other_ci_systems_fails_a_breaking_change(workspace: tuple[Path, str], tmp_path: Path,
+                                                                 action_bin: Path) -> None:
+    """The page's shell recipe, its commands run in order in a shallow clone as another CI system would run them:
+    the job fails (exit 1) on a breaking change, with the report written; a clean change passes."""
+    page = (ROOT / "docs" / "github-action.md").read_text(encoding="utf-8")
+    (script,) = re.findall(r"```sh\n(.*?)```", page, re.S)
+    work, base = workspace
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "GITHUB_"))}
+    env.update(PATH=f"{action_bin}{os.pathsep}{env['PATH']}", BASE_SHA=base, GIT_CONFIG_NOSYSTEM="1")
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "--noprofile", "--norc", "-e", "-c", script], cwd=work, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    done = run()
+    assert done.returncode == 1, done.stderr
+    assert "`schema.property.removed`" in (work / "report.md").read_text(encoding="utf-8")
+    shutil.copy(SPECS / "frob-old.yaml", work / "api" / "openapi.yaml")
+    assert run().returncode == 0

@@ -618,7 +618,7 @@ def test_odd_shapes_the_reports_read(fmt: str, tmp_path: Path, monkeypatch: pyte
     assert _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--format", fmt)[0::2] == (0, "")
     code, stdout, stderr = _compare(tmp_path, monkeypatch, "crd-old.yaml", "crd-new.yaml", "--format", fmt)
     assert (code, stderr) == (1, "")
-    assert "openAPIV3Schema" in stdout or "frobs.example.com" in stdout
+    assert "openAPIV3Schema" in stdout or "frobs.example.com" in stdout or "example.com/v1 Frob" in stdout
 
 
 class _Trickle:

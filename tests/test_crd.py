@@ -296,3 +296,21 @@ def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match=r"unknown section 'news' \(one of deprecations, features, corrections, "
                                           r"other\)"):
         _card(tmp_path, "x.yaml", raw)
+
+
+def test_a_new_rule_that_does_not_compile_is_refused_by_the_api_server_through_the_command(tmp_path: Path) -> None:
+    """`self.all(x, ` on a field the release adds is no safe addition: the API server refuses the CRD update."""
+    items = {"type": "array", "items": {"type": "string"},
+             "x-kubernetes-validations": [{"rule": "self.all(x, ", "message": "no empty names"}]}
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(dump(crd()))
+    new.write_text(dump(crd(versions=[version("v1", storage=True, properties={"names": items})])))
+    done = CliRunner().invoke(main, ["compare", "--no-config", "--format", "json", str(old), str(new)])
+    assert done.exit_code == 1, done.output
+    findings = [(f["rule"], f["pointer"], f["level"], f["reason"]) for f in json.loads(done.stdout)["findings"]]
+    at = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/names"
+    assert findings == [
+        ("kubernetes.validation.rule-added", f"{at}/x-kubernetes-validations/0", "breaking",
+         "The API server refuses the CRD update that brings this rule (syntax error at column 11: near ', '): "
+         "nothing can be applied until the rule is fixed."),
+        ("schema.property.added", at, "safe", json.loads(done.stdout)["findings"][1]["reason"])]

@@ -79,6 +79,14 @@ def test_cert_manager_v1_5_to_v1_6_old_versions_stop_being_served() -> None:
     ]
 
 
+def test_cert_manager_v1_0_to_v1_5_ed25519_is_allowed_by_v1_only_while_v1beta1_is_served_beside_it() -> None:
+    report, _, _ = compare(f"{CERT_MANAGER}/certificates.v1.0.0.yaml", f"{CERT_MANAGER}/certificates.v1.5.0.yaml")
+    [clash] = [f for f in report.findings if f.rule == "crd.version.enum-clash"]
+    assert (clash.change.pointer, clash.level.value, clash.message) == (
+        "/spec/versions/2/schema/openAPIV3Schema/properties/spec/properties/privateKey/properties/algorithm/enum",
+        "dangerous", "Certificate.spec.privateKey.algorithm: v1beta1 refuses Ed25519, allowed by v1 served beside it")
+
+
 def test_cert_manager_v1_6_to_v1_7_removes_them_and_the_conversion_webhook() -> None:
     report, _, _ = compare(f"{CERT_MANAGER}/certificates.v1.6.0.yaml", f"{CERT_MANAGER}/certificates.v1.7.0.yaml")
     assert asserted(report) == [

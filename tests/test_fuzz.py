@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fuzzing import Outcome, Seed, dump, fuzz, mutate_bytes, mutate_data, read_seed, seed_paths
+from fuzzing import Outcome, Seed, check_output, dump, fuzz, mutate_bytes, mutate_data, read_seed, seed_paths
 
 from specdiff.cli import main
 
@@ -64,6 +64,17 @@ def test_the_harness_reports_a_crash_with_the_case_to_replay(seeds: list[Seed],
     assert outcomes and {o.code for o in outcomes} == {"crash"}
     assert outcomes[0].detail.splitlines()[-1] == "KeyError: 'boom'"
     assert outcomes[0].mutation.split(":")[0] in {s.name for s in seeds}
+
+
+@pytest.mark.parametrize("fmt, text, why", [
+    ("release-notes", "- `a` b\n  ~~~ `c`\n", "release-notes output renders live: '<pre'"),
+    ("markdown", "see [x](http://evil.example)\n", "markdown output renders live: '<a'"),
+    ("job-summary", "hi @everyone\n", "job-summary output renders live: '@e'"),
+    ("json", '{"a": "\x7f"}', "json output holds the raw control character '\\x7f'"),
+    ("release-notes", "- `[x](http://evil.example) @everyone`\n", None),
+])
+def test_the_harness_finds_live_markdown_and_raw_controls(fmt: str, text: str, why: str | None) -> None:
+    assert check_output(fmt, text) == why
 
 
 def test_the_same_case_mutates_the_same_way(seeds: list[Seed]) -> None:

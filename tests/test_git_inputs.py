@@ -160,10 +160,30 @@ def test_a_ref_missing_at_the_revision(repo: Path) -> None:
                               "'api/common/new.yaml' does not exist at revision 'HEAD'\n")
 
 
-def test_local_files_with_a_colon_still_load(repo: Path) -> None:
+def test_a_file_with_a_colon_in_its_name_is_written_dot_slash(repo: Path) -> None:
+    """Revision syntax means git: `odd:name.yaml` is not guessed to be the file when `odd` is no revision."""
     put(repo, {"odd:name.yaml": spec({"mode": {"type": "string"}})})
-    doc = load("odd:name.yaml")
-    assert (doc.name, doc.dialect) == ("odd:name.yaml", "openapi-3.0")
+    doc = load("./odd:name.yaml")
+    assert (doc.name, doc.dialect, doc.notes) == ("./odd:name.yaml", "openapi-3.0", ())
+    code, out, err = cli("odd:name.yaml", "api/openapi.yaml")
+    assert (code, out, err) == (2, "", "specdiff: error: odd:name.yaml: 'odd' is not a revision of the git "
+                                       "repository here; to read the file of that name, write ./odd:name.yaml\n")
+
+
+def test_a_working_tree_file_named_like_a_revision_cannot_shadow_it(repo: Path) -> None:
+    """A pull request adding `<base sha>:api/openapi.yaml`, a copy of its own spec, must not make the action's
+    `"$BASE_SHA:$OLD_PATH"` compare the new spec with itself: git is read, and the report says a file was
+    passed over."""
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    for rev in (sha, "v1"):
+        put(repo, {f"{rev}:api/openapi.yaml": (repo / "api/openapi.yaml").read_text(encoding="utf-8")})
+        code, out, err = cli(f"{rev}:api/openapi.yaml", "api/openapi.yaml")
+        assert (code, err, findings(out)) == (1, "", [ENUM, SIZE])
+        assert json.loads(out)["notes"] == [
+            f"old: {rev}:api/openapi.yaml is read from git ({rev}); the working-tree file of the same name is not "
+            f"read: write ./{rev}:api/openapi.yaml to compare that file"]
+        code, out, _ = cli(f"./{rev}:api/openapi.yaml", "api/openapi.yaml")
+        assert (code, findings(out)) == (0, [])
 
 
 def test_outside_a_repository_nothing_is_a_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

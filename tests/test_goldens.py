@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from excerpts import excerpts, refreshed
+from runtime_lock import RUNTIME_LOCK, runtime_lock
 
 from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, rules_root
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
@@ -69,8 +70,11 @@ def test_reports_do_not_depend_on_the_process(fresh: dict[str, bytes], tmp_path:
 
 def test_readme_excerpts_are_current() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert excerpts(readme) == ["reports/specdiff.txt", "reports/specdiff.md", "reports/specdiff.github.txt",
-                                "reports/specdiff.release-notes.md"]
+    assert excerpts(readme) == ["reports/specdiff.release-notes.md", "reports/specdiff.txt", "reports/specdiff.md",
+                                "reports/specdiff.github.txt"]
+    first_screen = readme.split("\n## ", 1)[0]  # the release notes come right after `make demo` and `make test`
+    assert first_screen.index("make demo") < first_screen.index("make test") < first_screen.index(
+        "# Release notes: Frobber API v6 → v7")
     assert readme == refreshed(readme), "README.md quotes reports/ as it was: run `make reports`"
 
 
@@ -103,6 +107,14 @@ def test_explain_documents_every_card(rule_id: str) -> None:
         assert any(line.startswith("Test case: ") for line in lines), f"{rule_id}: no case that fires"
 
 
+def test_the_actions_lock_is_cut_from_the_projects_lock() -> None:
+    """requirements.txt (what action.yml installs) pins exactly the lock's versions and hashes."""
+    text = RUNTIME_LOCK.read_text(encoding="utf-8")
+    assert text == runtime_lock(), "requirements.txt is out of date: run `python tests/runtime_lock.py` (make lock)"
+    assert re.findall(r"^(click|pyyaml|setuptools)==", text, re.M) == ["click", "pyyaml", "setuptools"]
+    assert not re.search(r"^(pytest|mypy|ruff)==", text, re.M)
+
+
 def test_explain_an_unknown_rule_suggests_close_ids() -> None:
     done = CliRunner().invoke(main, ["explain", "operation.remove"])
     assert done.exit_code == 2
@@ -121,6 +133,39 @@ def test_the_kubernetes_release_notes_example_matches_the_code() -> None:
     golden = (REPORTS / "examples" / "kubernetes-1.35-to-1.36.release-notes.md").read_text(encoding="utf-8")
     assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
     assert len(golden.splitlines()) < 130 and golden.count("shardSelector") == 1
+
+
+def test_the_openapi_release_notes_example_matches_the_code() -> None:
+    """reports/examples/: the Museum API's notes from 1.0.0 to 1.2.1 that `make example-notes` writes, headed by
+    the spec's tags, as the provider's own documentation is."""
+    from conftest import corpus
+
+    museum = "openapi/museum-3.1/museum-"
+    old, new = corpus(f"{museum}2023-11-01-0624581.yaml"), corpus(f"{museum}2024-11-20-2770b2b.yaml")
+    relative = [os.path.relpath(path, ROOT) for path in (old, new)]
+    done = subprocess.run([sys.executable, "-m", "specdiff", *relative, "--no-config", "--today", _demo()["DEMO_TODAY"],
+                           "--format", "release-notes"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    golden = (REPORTS / "examples" / "museum-1.0.0-to-1.2.1.release-notes.md").read_text(encoding="utf-8")
+    assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
+    assert [line for line in golden.splitlines() if line.startswith("### ")][:3] == [
+        "### Events", "### General", "### Events"]
+
+
+def test_the_kubernetes_history_release_notes_example_matches_the_code() -> None:
+    """reports/examples/: the HTTPRoute CRD's notes over four releases that `make example-notes` writes, the
+    newest release first."""
+    from conftest import corpus
+
+    files = [corpus(f"crds/gateway-api/httproutes.standard.{v}.yaml") for v in ("v1.0.0", "v1.1.0", "v1.2.0", "v1.4.0")]
+    done = subprocess.run([sys.executable, "-m", "specdiff", "history", *(os.path.relpath(f, ROOT) for f in files),
+                           "--no-config", "--today", _demo()["DEMO_TODAY"], "--format", "release-notes"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    golden = (REPORTS / "examples" / "httproute-v1.0.0-to-v1.4.0.history.release-notes.md").read_text(encoding="utf-8")
+    assert done.stdout == golden, "reports/examples/ is out of date: run `make example-notes` and review the diff"
+    assert re.findall(r"^## (.*)$", golden, re.M) == ["v1.4.0 (from v1.2.0)", "v1.2.0 (from v1.1.0)",
+                                                      "v1.1.0 (from v1.0.0)"]
 
 
 @pytest.mark.parametrize("name", ["release-notes", "html"])

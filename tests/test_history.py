@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from click.testing import CliRunner
 
 import specdiff
 from specdiff.cli import main
-from specdiff.errors import InputError
+from specdiff.errors import InputError, UsageError
 from specdiff.records import Level
 from specdiff.release_train import given, runs, version_key
 from specdiff.report.timeline import api_versions, render_history
@@ -121,15 +123,45 @@ def test_keep_going_compares_the_other_steps_and_marks_the_version(series: list[
     assert [v["error"] is not None for v in envelope["versions"]] == [False, False, True, False]
     assert envelope["versions"][2]["error"].startswith("frob-v3.json:")
     assert [step["error"] for step in envelope["steps"]] == [
-        None, "not compared: frob-v3.json could not be read", "not compared: frob-v3.json could not be read"]
+        None, "frob-v3.json could not be read", "frob-v3.json could not be read"]
     assert envelope["summary"]["unreadable"] == 1
     error = envelope["versions"][2]["error"]
     for name in ("text", "markdown", "html"):
         text = history_cli(*series, "--keep-going", "--format", name)[1]
-        assert "unreadable" in text and "not compared" in text, name
+        assert "unreadable" in text and "not compared" in text and "not compared: not" not in text.lower(), name
         assert (error.replace("'", "&#x27;") if name == "html" else error).split(":")[0] in text
     # without a breaking step left, the unreadable version alone does not fail the run
     assert history_cli(*series, "--keep-going", "--format", "json")[0] == 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_stdin_is_read_once_for_every_job(series: list[str], jobs: str) -> None:
+    """`-` is read by the command, not by the pool's workers, which have no stdin: run as users run it."""
+    first, *rest = series
+    done = subprocess.run([sys.executable, "-m", "specdiff", "history", "-", *rest, "--no-config", "--format", "json",
+                           "--jobs", jobs], input=SERIES[first].encode(), capture_output=True, check=False)
+    assert (done.returncode, done.stderr) == (1, b"")
+    labels = ["-", *rest]  # the labels are the names given, as `-` has no part in common with the others
+    assert steps_of(json.loads(done.stdout)) == [(old, new, rules) for old, new, (_, _, rules)
+                                                 in zip(labels, labels[1:], EXPECTED_STEPS, strict=False)]
+
+
+def test_keep_going_with_nothing_compared_is_an_error_not_a_pass(series: list[str], tmp_path: Path) -> None:
+    """Every version unreadable: the history compared nothing, so it cannot pass a gate."""
+    for name in series:
+        (tmp_path / name).write_text("[1, 2", encoding="utf-8")
+    code, stdout, stderr = history_cli(*series, "--keep-going")
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith("specdiff: error: no two versions could be compared: frob-v1.json:1:")
+    assert stderr.count("\n") == 1
+    with pytest.raises(InputError, match=r"^no two versions could be compared: frob-v1\.json:"):
+        specdiff.history(series, jobs=1, keep_going=True)
+
+
+@pytest.mark.parametrize("jobs", [-1, 0, True, 1.5])
+def test_the_api_refuses_a_count_of_jobs_that_is_none(series: list[str], jobs: Any) -> None:
+    with pytest.raises(UsageError, match=f"^jobs must be a whole number of at least 1, not {jobs!r}$"):
+        specdiff.history(series, jobs=jobs)
 
 
 def test_every_format_renders_the_timeline(series: list[str]) -> None:
@@ -275,6 +307,17 @@ def test_tags_give_the_versions_sorted_as_versions(tagged: Path) -> None:
                                   ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
 
 
+def test_a_working_tree_file_named_like_a_tag_cannot_shadow_it(tagged: Path) -> None:
+    """`--tags` reads `TAG:./api.json` from git even when a folder named `v1.10.0:.` holds another api.json."""
+    (tagged / "v1.10.0:.").mkdir()
+    (tagged / "v1.10.0:." / "api.json").write_text(SERIES["frob-v1.json"], encoding="utf-8")
+    code, stdout, stderr = history_cli("api.json", "--tags", "v1.*", "--format", "json")
+    assert (code, stderr) == (1, "")
+    envelope = json.loads(stdout)
+    assert steps_of(envelope) == [("v1.9.0", "v1.10.0", EXPECTED_STEPS[0][2]),
+                                  ("v1.10.0", "v1.11.0-rc.1", EXPECTED_STEPS[1][2])]
+
+
 def test_revs_give_the_commits_that_changed_the_spec(tagged: Path) -> None:
     code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
     assert code == 1
@@ -284,6 +327,20 @@ def test_revs_give_the_commits_that_changed_the_spec(tagged: Path) -> None:
     assert history_cli("api.json", "--revs", "v1.9.0..main", "--tags", "v*")[0] == 2
     code, _, stderr = history_cli("api.json", "--tags", "v9.*")
     assert code == 2 and "--tags 'v9.*' gives 0 tag(s) holding api.json; a history needs two" in stderr
+
+
+def test_tags_with_odd_numbers_sort_without_a_crash(tagged: Path) -> None:
+    """`v1²` holds no ASCII digit after the 1, and a 5,000-digit number is past what Python turns into an int:
+    both sort as tags like any other (`²` after `.`); git itself cannot resolve a name that long, so it holds no
+    version of the file."""
+    big = "v1." + "9" * 5000
+    git(tagged, "tag", "v1²")
+    head = git(tagged, "rev-parse", "HEAD").strip()
+    with (tagged / ".git" / "packed-refs").open("a", encoding="utf-8") as refs:  # too long a name for a file
+        refs.write(f"{head} refs/tags/{big}\n")
+    code, stdout, stderr = history_cli("api.json", "--tags", "v1*", "--format", "json")
+    assert (code, stderr) == (1, "")
+    assert [v["label"] for v in json.loads(stdout)["versions"]] == ["v1.9.0", "v1.10.0", "v1.11.0-rc.1", "v1²"]
 
 
 def test_gateway_api_steps_equal_the_pairwise_comparisons() -> None:
@@ -340,6 +397,26 @@ def test_trace_of_a_field_added_later_and_of_an_operation(series: list[str]) -> 
     assert (envelope["trace"]["present_in"], trace_of(envelope)) == (
         ["v1", "v2", "v3", "v4"], [("v1", "present", None, "present")])
     assert json.loads(history_cli(*series, "--format", "json")[1])["trace"] is None
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_trace_through_wrong_typed_keywords_is_no_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        jobs: str) -> None:
+    """`allOf: 5` and `properties` holding a list hold no field: the trace finds Frobber.size where the keywords
+    say it is, in this process and in the pool's workers alike."""
+    monkeypatch.chdir(tmp_path)
+    plain = json.loads(spec({"size": {"type": "integer"}}))
+    odd = [json.loads(spec({"size": {"type": "integer"}})), json.loads(spec({}))]
+    odd[0]["components"]["schemas"]["Frobber"]["allOf"] = 5
+    odd[1]["components"]["schemas"]["Frobber"]["properties"] = [{"size": {"type": "integer"}}]
+    for name, doc in (("a.json", plain), ("b.json", odd[0]), ("c.json", odd[1])):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    code, stdout, stderr = history_cli("a.json", "b.json", "c.json", "--format", "json", "--trace", "Frobber.size",
+                                       "--jobs", jobs)
+    assert (code, stderr) == (1, "")
+    assert trace_of(json.loads(stdout)) == [
+        ("a", "present", None, "present"), ("c", "removed", None, "removed"),
+        ("c", "changed", "breaking", "property Frobber.size removed")]
 
 
 def test_trace_is_in_every_format(series: list[str]) -> None:
@@ -444,10 +521,11 @@ def test_trace_across_an_unreadable_version_says_its_state_is_unknown(series: li
     assert "Trace of Frobber.size\n  v1: present\n  v3: state unknown: v3 could not be read\n" \
         "  v4: removed (since v2)\n" in render_history(history, "text")
     (tmp_path / "frob-v1.json").write_text("[1, 2", encoding="utf-8")
+    (tmp_path / "frob-v3.json").write_text(SERIES["frob-v3.json"], encoding="utf-8")
     first = specdiff.history(series, jobs=1, keep_going=True, trace="Frobber.size")
     assert first.trace is not None and [(e.release, e.kind, e.text) for e in first.trace.events] == [
         ("v1", "unknown", "state unknown: v1 could not be read"), ("v2", "present", "present"),
-        ("v3", "unknown", "state unknown: v3 could not be read"), ("v4", "removed", "removed (since v2)")]
+        ("v3", "removed", "removed"), ("v3", "changed", "property Frobber.size removed")]
 
 
 def frob_api(statuses: dict[str, Any], properties: dict[str, Any]) -> str:
@@ -561,3 +639,68 @@ def test_trace_by_the_whole_name_of_a_type() -> None:
     assert whole.trace is not None
     assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
         ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.BREAKING)]
+
+
+def test_summary_prints_the_table_and_the_trace_without_the_steps(series: list[str]) -> None:
+    code, stdout, stderr = history_cli(*series, "--summary", "--trace", "Frobber.size", "--today", "2026-01-15")
+    assert (code, stderr) == (1, "")
+    assert stdout.splitlines()[2:] == [
+        "step      breaking  dangerous       safe",
+        "v1 → v2          0          0          1",
+        "v2 → v3          1          0          0",
+        "v3 → v4          0          0          0",
+        "total            1          0          1", "",
+        "Trace of Frobber.size", "  v1: present", "  v3: removed", "  v3: breaking: property Frobber.size removed"]
+    code, markdown, _ = history_cli(*series, "--summary", "--format", "markdown")
+    assert code == 1 and "| v2 → v3 | 1 | 0 | 0 |" in markdown and "### Step" not in markdown
+    code, _, stderr = history_cli(*series, "--summary", "--format", "release-notes")
+    assert code == 2 and stderr.strip().splitlines()[-1] == (
+        "Error: --summary leaves out the steps, which are what --format release-notes shows")
+
+
+def test_release_notes_of_a_history_give_each_release_newest_first(series: list[str]) -> None:
+    """A changelog as readers know one: the API once, then a section per release, the newest on top, each
+    written as `--format release-notes` writes one release, and nothing of the tool."""
+    import cmarkgfm
+
+    code, notes, stderr = history_cli(*series, "--format", "release-notes")
+    assert (code, stderr) == (1, "")
+    html = cmarkgfm.github_flavored_markdown_to_html(notes)
+    assert re.findall(r"<h[12]>(.*?)</h[12]>", html) == [
+        "Release notes: frob", "v4 (from v3)", "v3 (from v2)", "v2 (from v1)"]
+    assert notes.split("## v3 (from v2)\n\n", 1)[1].split("\n\n## ", 1)[0].splitlines() == [
+        "Changes from v2 to v3: 1 breaking, 0 dangerous, 0 safe.", "",
+        "### Breaking changes (action required)", "", "#### /frobs",
+        "- Property `Frobber.size` removed. Clients that read or write the property lose it."]
+    assert "No API changes." in notes.split("## v3", 1)[0]
+    assert "policy" not in notes and "schema.property" not in notes
+
+
+def test_a_log_gets_a_plain_progress_line_every_few_seconds_and_quiet_silences_it(
+        series: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """stderr is no terminal here (a CI log): lines, not a line rewritten in place; none from --quiet."""
+    import specdiff.cli
+
+    code, _, stderr = history_cli(*series, "--jobs", "1")
+    assert (code, stderr) == (1, "")  # a history shorter than the interval says nothing
+    monkeypatch.setattr(specdiff.cli, "PROGRESS_EVERY", 0.0)  # as often as the interpreter lets the clock run
+    for jobs in ("1", "2"):  # in this process, and on a pool that reports only as each run comes back
+        code, _, stderr = history_cli(*series, "--jobs", jobs)
+        counts = [int(re.fullmatch(r"specdiff history: (\d)/3 steps compared", line).group(1))  # type: ignore[union-attr]
+                  for line in stderr.splitlines()]
+        assert code == 1 and counts and counts == sorted(counts), jobs  # lines, each saying how far it got
+        assert "\r" not in stderr and "\033" not in stderr
+        assert history_cli(*series, "--jobs", jobs, "--quiet")[::2] == (1, "")
+
+
+def test_revs_label_a_commit_by_its_tag_else_its_date_and_subject(tagged: Path) -> None:
+    (tagged / "api.json").write_text(SERIES["frob-v2.json"], encoding="utf-8")
+    git(tagged, "commit", "-q", "-am", "Bring the size back")
+    short = git(tagged, "rev-parse", "--short", "HEAD").strip()
+    day = git(tagged, "log", "-1", "--format=%cs").strip()
+    code, stdout, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--format", "json")
+    assert code == 1
+    assert [v["label"] for v in json.loads(stdout)["versions"]] == [
+        "v1.9.0", "v1.10.0", "v1.11.0-rc.1", f"{day} Bring the size back ({short})"]
+    code, text, _ = history_cli("api.json", "--revs", "v1.9.0..main", "--summary")
+    assert f"v1.11.0-rc.1 → {day} Bring the size back ({short})" in text

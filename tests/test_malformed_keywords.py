@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import specdiff
+from specdiff.cli import main
 
 
 def _spec(pattern: object) -> dict[str, object]:
@@ -77,3 +79,20 @@ def test_huge_numbers_and_odd_entries_are_compared_not_a_crash(
         (tmp_path / name).write_text(json.dumps({**HEAD, "paths": paths, "components": {"schemas": schemas}}))
     report = specdiff.compare(tmp_path / "old.json", tmp_path / "new.json")
     assert [(f.rule, f.change.pointer) for f in report.findings] == found
+
+
+def test_a_discriminator_beside_a_oneof_that_is_no_list_is_compared(tmp_path: Path) -> None:
+    """`oneOf: 5` names no member for the discriminator to select: the discriminator is compared with none."""
+    def pets(pet: dict[str, object]) -> dict[str, object]:
+        return {**HEAD, "paths": {"/p": {"get": {"responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}},
+            "components": {"schemas": {"Pet": pet}}}
+
+    for name, pet in (("old.json", {"discriminator": {"propertyName": "type"}, "oneOf": 5}),
+                      ("new.json", {"discriminator": {"propertyName": "kind"}, "oneOf": 5})):
+        (tmp_path / name).write_text(json.dumps(pets(pet)))
+    done = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config",
+                                     "--format", "json"])
+    assert (done.exit_code, done.stderr) == (1, "")
+    assert [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]] == [
+        ("schema.discriminator-changed", "/components/schemas/Pet/discriminator")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import subprocess
 import sys
@@ -67,3 +68,26 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert [" ".join(line.split()) for line in done.stdout.splitlines()[4:6]] == [
         "breaking operation.removed", "Operation GET /old removed"]
+
+
+def test_render_writes_a_report_and_a_history_as_the_command_line_does(tmp_path: Path) -> None:
+    """specdiff.render(report, FORMAT) is `--format FORMAT`, byte for byte, for the formats that need no documents."""
+    from click.testing import CliRunner
+
+    from specdiff.cli import main
+    from specdiff.errors import UsageError
+
+    old, new = SPECS / "frob-old.yaml", SPECS / "frob-new.yaml"
+    report = specdiff.compare(old, new, today=dt.date(2026, 1, 15))
+    for name in ("text", "json", "markdown", "release-notes", "html", "junit"):
+        done = CliRunner().invoke(main, [str(old), str(new), "--no-config", "--today", "2026-01-15",
+                                         "--color", "never", "--format", name])
+        assert specdiff.render(report, name) == done.stdout, name
+    assert specdiff.render(report, "markdown").startswith("<!-- specdiff -->\n### specdiff: API compatibility\n")
+    history = specdiff.history([old, new], jobs=1)
+    assert specdiff.render(history, "release-notes").startswith("# Release notes: Frob\n\n## new (from old)\n")
+    with pytest.raises(UsageError) as caught:
+        specdiff.render(report, "pdf")
+    assert str(caught.value).startswith("no 'pdf' format for a report; choose from text, json, ")
+    with pytest.raises(UsageError):
+        specdiff.render(history, "sarif")

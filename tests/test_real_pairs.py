@@ -31,11 +31,16 @@ def test_kubernetes_1_35_to_1_36_removes_podspec_workload_ref() -> None:
     assert removed["/definitions/io.k8s.api.core.v1.PodSpec/properties/workloadRef"] == "breaking"
 
 
-def test_kubernetes_1_28_to_1_30_requires_host_alias_ip_and_removes_flowcontrol_v1beta2() -> None:
+def test_kubernetes_1_28_to_1_30_host_alias_ip_required_as_merged_and_flowcontrol_v1beta2_removed() -> None:
+    """HostAlias.ip becoming required only writes down what the API server needed: 1.28 already merged
+    PodSpec.hostAliases by ip."""
     report = compare("kubernetes/v2/swagger-v1.28.json", "kubernetes/v2/swagger-v1.30.json")
     required = [f for f in report.findings if f.rule == "schema.property.became-required"
                 and f.change.pointer == "/definitions/io.k8s.api.core.v1.HostAlias/required"]
-    assert [(dict(f.change.detail)["name"], f.level.value) for f in required] == [("ip", "breaking")]
+    assert [(dict(f.change.detail)["name"], f.level.value, f.reason) for f in required] == [
+        ("ip", "safe", "Documentation correction, not a new requirement: the old spec already merged "
+                       "PodSpec.hostAliases by ip (x-kubernetes-patch-merge-key), so the API server needed it in "
+                       "every item.")]
     # a whole beta group-version goes: one breaking finding that names every one of its operations
     gone = [f for f in report.findings if f.rule == "group-version.removed"
             and f.change.old == "flowcontrol.apiserver.k8s.io/v1beta2"]

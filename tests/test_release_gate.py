@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from specdiff.classify.release_gate import declared_bump, needed
+from specdiff.classify.release_gate import declared_bump, needed, semver
 from specdiff.cli import main
 from tests.conftest import corpus
 
@@ -49,7 +49,8 @@ def test_a_breaking_change_released_as_a_minor_version_fails_naming_why(releases
     assert code == 1
     assert gate_findings(envelope) == [(
         "release.version-bump-too-small", "/info/version",
-        "info.version 2.3.0 -> 2.4.0 is a minor release, but the changes need a major one: property Pet.tag removed")]
+        "info.version 2.3.0 -> 2.4.0 is a minor release, but the changes need a major release: property Pet.tag "
+        "removed")]
 
 
 def test_the_same_change_released_as_a_major_version_passes_the_gate(releases: Path) -> None:
@@ -63,8 +64,17 @@ def test_an_addition_needs_a_minor_bump(releases: Path) -> None:
     code, envelope = cli("compare", "c.json", "d.json", "--check-version")
     assert (code, gate_findings(envelope)) == (1, [(
         "release.version-bump-too-small", "/info/version",
-        "info.version 3.0.0 -> 3.0.1 is a patch release, but the changes need a minor one: optional property "
+        "info.version 3.0.0 -> 3.0.1 is a patch release, but the changes need a minor release: optional property "
         "Pet.age added")])
+
+
+def test_a_version_that_did_not_go_up_is_said_in_words(releases: Path) -> None:
+    (releases / "f.json").write_text(pets("3.0.0", "name", "age"), encoding="utf-8")
+    code, envelope = cli("compare", "c.json", "f.json", "--check-version")
+    assert (code, gate_findings(envelope)) == (1, [(
+        "release.version-bump-too-small", "/info/version",
+        "info.version 3.0.0 -> 3.0.0 is not a higher version, but the changes need a minor release: optional "
+        "property Pet.age added")])
 
 
 def test_an_unparsable_version_is_reported_not_a_crash(releases: Path) -> None:
@@ -96,10 +106,27 @@ def test_the_configuration_turns_the_gate_on_and_is_validated(releases: Path) ->
 
 
 @pytest.mark.parametrize(("old", "new", "bump"), [
-    ((1, 2, 3), (2, 0, 0), "major"), ((1, 2, 3), (1, 3, 0), "minor"), ((1, 2, 3), (1, 2, 4), "patch"),
-    ((1, 2, 3), (1, 2, 3), "none"), ((2, 0, 0), (1, 9, 9), "none"), ((1, 2, 3), (1, 1, 9), "none")])
-def test_the_declared_bump(old: tuple[int, int, int], new: tuple[int, int, int], bump: str) -> None:
-    assert declared_bump(old, new) == bump
+    ("1.2.3", "2.0.0", "major"), ("1.2.3", "1.3.0", "minor"), ("1.2.3", "1.2.4", "patch"),
+    ("1.2.3", "1.2.3", "none"), ("2.0.0", "1.9.9", "none"), ("1.2.3", "1.1.9", "none"),
+    ("1.9.0", "1.10.0", "minor"), ("9.0.0", "10.0.0", "major"), ("1.2.10", "1.2.9", "none")])
+def test_the_declared_bump(old: str, new: str, bump: str) -> None:
+    old_version, new_version = semver(old), semver(new)
+    assert old_version is not None and new_version is not None
+    assert declared_bump(old_version, new_version) == bump
+
+
+def test_a_version_number_of_any_length_is_compared_not_a_crash(releases: Path) -> None:
+    """5,000 digits: past what Python turns into an int, yet a semantic version; compared as digits."""
+    big = "1" + "0" * 5000
+    (releases / "f.json").write_text(pets(f"{big}.0.0", "name"), encoding="utf-8")
+    (releases / "g.json").write_text(pets(f"{big}.1.0", "name", "age"), encoding="utf-8")
+    (releases / "h.json").write_text(pets(f"{big}.1.1", "name"), encoding="utf-8")
+    assert cli("compare", "f.json", "g.json", "--check-version")[0] == 0
+    code, envelope = cli("compare", "g.json", "h.json", "--check-version")
+    assert (code, [rule for rule, _, _ in gate_findings(envelope)]) == (1, ["release.version-bump-too-small"])
+    assert gate_findings(envelope)[0][2].endswith("is a patch release, but the changes need a major release: property "
+                                                 "Pet.age removed")
+    assert semver("1.\u0661.0") is None  # digits are ASCII digits, as semver writes them
 
 
 def test_nothing_changed_needs_no_bump() -> None:

@@ -186,19 +186,15 @@ def test_jsonpatch_of_a_small_change() -> None:
 def test_release_notes_of_an_openapi_spec() -> None:
     assert rendered("release-notes", OLD, NEW) == """# Release notes: Frob
 
-Changes from tests/specs/frob-old.yaml to tests/specs/frob-new.yaml (spec: OpenAPI (no Kubernetes markers); \
-policy: openapi; response readers: validating; as of 2026-01-15): 3 breaking, 0 dangerous,
-1 safe.
+Changes from `frob-old.yaml` to `frob-new.yaml`: 3 breaking, 0 dangerous, 1 safe.
 
 ## Breaking changes (action required)
 
 ### /frobs
-- Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know. \
-(`schema.enum.value-added`)
-- Property `Frobber.size` removed. Clients that read or write the property lose it. (`schema.property.removed`)
+- Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know.
+- Property `Frobber.size` removed. Clients that read or write the property lose it.
 ### /old
-- Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response. \
-(`operation.removed`)
+- Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response.
 
 ## New features
 
@@ -269,9 +265,8 @@ def test_release_notes_group_kubernetes_changes_by_group_version_and_kind(tmp_pa
                         "### gadgets.example.com/v1beta1 Gadget",  # a list's kind names its items' kind
                         "### widgets.example.com/v1 Widget",  # WidgetSpec is only used by Widget's operations
                         "## New features",
-                        "### widgets.example.com/v1 Widget",  # a subresource belongs to its resource's kind
-                        "## Other changes",
-                        "### General"]  # info.version 1 -> 2
+                        "### widgets.example.com/v1 Widget"]  # a subresource belongs to its resource's kind
+    # info.version 1 -> 2 is the title's: no "Other changes" bullet says it again
     assert ("- Operation `GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/status` removed."
             in text)
 
@@ -358,7 +353,7 @@ def test_formats_on_two_real_kubernetes_releases() -> None:
     report, options = compare(corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json"))
     log = _validate_sarif(render(report, "sarif", options))
     results = log["runs"][0]["results"]
-    assert len(results) == len([f for f in report.findings if f.level.value != "safe"]) == 24
+    assert len(results) == len([f for f in report.findings if f.level.value != "safe"]) == 23
     every = json.loads(render(report, "sarif", replace(options, annotate_level="safe")))["runs"][0]["results"]
     assert sorted(r["ruleId"] for r in every) == sorted(f.rule for f in report.findings)  # --annotate-level safe
     assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
@@ -432,23 +427,25 @@ def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_lon
                                       "--format", "release-notes"]).stdout
     body = notes.split("## Breaking changes (action required)\n\n", 1)[1].split("\n\n## ", 1)[0].splitlines()
     assert body == [
-        "### /v1/accounts", "- Clients that read or write the property lose it (`schema.property.removed`):",
+        "### /v1/accounts", "- Clients that read or write the property lose it:",
         *(f"  - Property `Account.f{i:02}` removed." for i in range(20)),
         "  - … and 5 more (`--format json` lists every one).",
         "### /v1/charges",  # a heading needs no blank line before it: the list ends there all the same
-        "- /v1/charges loses 3 operations: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
-        "Clients that call a removed operation get 404 or 405 instead of a response. (`operation.removed`)"]
+        "- 3 operations removed: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
+        "Clients that call a removed operation get 404 or 405 instead of a response."]  # the resource named once
 
 
 def test_release_notes_give_a_reason_several_headings_share_once_at_the_section_end(tmp_path: Path) -> None:
-    """Three resources each lose a property for one reason: each bullet names the rule, the reason is said once."""
+    """Three resources each lose a property for one reason: each bullet names the rule's title, the reason is
+    said once."""
     old, new = _many_removed_properties(tmp_path, 3)
     notes = CliRunner().invoke(main, [old, new, "--no-config", "--format", "release-notes"]).stdout
     body = notes.split("## Breaking changes (action required)\n\n", 1)[1].splitlines()
-    assert body == ["### /s0", "- Property `S0.size` removed. (`schema.property.removed`)",
-                    "### /s1", "- Property `S1.size` removed. (`schema.property.removed`)",
-                    "### /s2", "- Property `S2.size` removed. (`schema.property.removed`)", "",
-                    "Why, by rule:", "- `schema.property.removed`: Clients that read or write the property lose it."]
+    assert body == ["### /s0", "- Property `S0.size` removed. (*Property removed*, below)",
+                    "### /s1", "- Property `S1.size` removed. (*Property removed*, below)",
+                    "### /s2", "- Property `S2.size` removed. (*Property removed*, below)", "",
+                    "Why:", "- *Property removed*: Clients that read or write the property lose it."]
+    assert "schema.property.removed" not in notes  # rule ids are the tool's words, not the release's
 
 
 def _paragraphs(markdown: str) -> str:
@@ -471,6 +468,21 @@ def test_a_long_bullet_goes_on_at_the_next_line_and_renders_as_the_same_paragrap
     assert _wrapped("- short") == "- short"
 
 
+@pytest.mark.parametrize("line, spans", [
+    ("a `b c` d", ["`b c`"]),
+    ("`` a` `` and `x y`", ["`` a` ``", "`x y`"]),  # a longer fence holds a backtick
+    ("`a\\` b `c`", ["`a\\`", "`c`"]),  # a backslash inside a span is literal: it ends there
+    ("\\`a `b` c`", ["`b`"]),  # an escaped backtick opens nothing
+    ("\\\\`a` b", ["`a`"]),  # an escaped backslash escapes no backtick
+    ("``a` b", []),  # no closer of the same length: literal backticks
+    ("\\``a` b`", ["`a`"]),  # the escaped first backtick leaves a run of one
+])
+def test_code_spans_are_found_as_commonmark_reads_them(line: str, spans: list[str]) -> None:
+    from specdiff.report.markdown import code_spans
+
+    assert [line[start:end] for start, end in code_spans(line)] == spans
+
+
 def test_changes_that_say_the_same_of_several_places_read_as_one_sentence() -> None:
     from specdiff.report.release_notes import _one_sentence
 
@@ -484,6 +496,9 @@ def test_changes_that_say_the_same_of_several_places_read_as_one_sentence() -> N
     assert _one_sentence(["Optional property `A.x` added", "required property `B.y` added"]) == \
         "Optional property `A.x` added; required property `B.y` added"
     assert _one_sentence(["Schema `A` added", "schema `B` removed"]) == "Schema `A` added; schema `B` removed"
+    # a place after a preposition: no plural made of the preposition ("Description ofs")
+    assert _one_sentence(["Description of `A` changed", "description of `B` changed"]) == \
+        "Description of `A` and `B` changed"
 
 
 def test_kubernetes_release_notes_head_each_kind_once_and_fit_a_page() -> None:
@@ -496,29 +511,105 @@ def test_kubernetes_release_notes_head_each_kind_once_and_fit_a_page() -> None:
     lines = notes.splitlines()
     assert len(lines) <= 93 and all(len(line) <= 200 for line in lines)
     start = lines.index("### resource.k8s.io ResourceSlice")
-    assert lines[start:start + 5] == [
+    assert lines[start:start + 4] == [
         "### resource.k8s.io ResourceSlice",
         "- `resource.k8s.io/{v1, v1beta2}`: Optional property "
         "`ResourceSlice.spec.devices[].nodeAllocatableResourceMappings` added.",
-        "- `resource.k8s.io/{v1, v1beta1, v1beta2}`: Schema `NodeAllocatableResourceMapping` added.",
         "- `resource.k8s.io/v1beta1`: Optional property "
         "`ResourceSlice.spec.devices[].basic.nodeAllocatableResourceMappings` added.",
         "- `resource.k8s.io/{v1, v1beta1, v1beta2}`: Optional properties `DeviceAttribute.bools`, "
         "`DeviceAttribute.ints`, `DeviceAttribute.strings` and `DeviceAttribute.versions` added."]
     assert not any(re.match(r"### resource\.k8s\.io/\S+ ResourceSlice", line) for line in lines)
     assert "### meta/v1 types\n- Optional property `ListMeta.shardInfo` (used by 69 kinds: APIServiceList, " \
-           "CSIDriverList, CSINodeList, ...) added.\n- Schema `ShardInfo` (used by 69 kinds:" in notes
+           "CSIDriverList, CSINodeList, ...) added.\n### " in notes  # not its new type ShardInfo: the field says it
     assert "### policy/v1 PodDisruptionBudget\n- `PodDisruptionBudget.status.currentHealthy`, " \
            "`PodDisruptionBudget.status.desiredHealthy`, `PodDisruptionBudget.status.disruptionsAllowed` and " \
-           "`PodDisruptionBudget.status.expectedPods` became\n  optional. (`schema.property.became-optional`)" in notes
-    assert "Why, by rule:\n- `schema.property.became-optional`: Clients decoding into Go structs read an absent " \
+           "`PodDisruptionBudget.status.expectedPods` became\n  optional. (*Property became optional*, below)" in notes
+    assert "Why:\n- *Property became optional*: Clients decoding into Go structs read an absent " \
            "field as its zero value" in notes
     # markers the old text already stated: one line, no headings, after the features
     corrections = notes.split("## Documentation corrections\n\n", 1)[1].split("\n\n## ", 1)[0]
     assert corrections.split("\n\n")[1] == (
         "- `ValidatingAdmissionPolicyBinding.spec`, `ValidatingAdmissionPolicyBinding.spec.policyName`, "
         "`ValidatingAdmissionPolicyBinding.spec.validationActions`, `HorizontalPodAutoscaler.spec`,\n  `CronJob.spec`, "
-        "`LeaseCandidate.spec` and `IPAddress.spec` became required. (`schema.property.became-required`)")
+        "`LeaseCandidate.spec`, `StorageVersion.status.storageVersions[].apiServerID` and `IPAddress.spec` became "
+        "required.")
     assert notes.index("## New features") < notes.index("## Documentation corrections") < notes.index("## Other")
-    breaking = {f.rule for f in report.findings if f.level is Level.BREAKING}  # each bullet names its rule
-    assert breaking == set(re.findall(r"\(`([\w.-]+)`\)$", notes.split("## New features")[0], re.M))
+    assert not re.search(r"\(`[\w.-]+`\)$", notes, re.M)  # no rule ids: they are the tool's words
+
+
+PETS_OLD = """openapi: 3.0.3
+info: {title: Pets, version: 1.0.0}
+paths:
+  /pets:
+    post:
+      tags: [pets]
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Pet"}
+      responses: {"202": {description: accepted}}
+  /v1/stores/{id}:
+    get:
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        x: {oneOf: [{type: string}, {type: integer}]}
+"""
+PETS_NEW = (PETS_OLD.replace('"202": {description: accepted}', '"200": {description: ok}')
+            .replace("version: 1.0.0", "version: 1.1.0").replace("{type: integer}]", "{type: integer}, {type: number}]")
+            .replace("components:", "    delete:\n      responses: {\"204\": {description: gone}}\ncomponents:")
+            .replace("  schemas:\n", "  schemas:\n    Store: {type: object}\n"))
+
+
+def test_release_notes_read_as_a_changelog_once_rendered(tmp_path: Path) -> None:
+    """What a reader of the published notes sees (cmark-gfm's HTML): which API between which versions, nothing of
+    the tool (policy, response readers, rule ids), changes under their tag or else their path, a success status
+    that changed as one change, and the code a rule card's words mark (`oneOf`) as code, not as backticks."""
+    import cmarkgfm
+
+    (tmp_path / "old.yaml").write_text(PETS_OLD)
+    (tmp_path / "new.yaml").write_text(PETS_NEW)
+    done = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--no-config",
+                                     "--format", "release-notes"])
+    assert done.exit_code == 1, done.output
+    assert done.stdout.splitlines()[:8] == [
+        "# Release notes: Pets 1.0.0 → 1.1.0", "",
+        "Changes from 1.0.0 to 1.1.0: 2 breaking, 0 dangerous, 1 safe.", "",
+        "## Breaking changes (action required)", "", "### pets",
+        "- Success status of `POST /pets` changed from 202 to 200. Clients that check for the old status take their "
+        "failure path when the new one comes, and code generated from the spec has no reader for the"]
+    html = cmarkgfm.github_flavored_markdown_to_html(done.stdout)
+    assert "<h3>pets</h3>" in html and "<h3>/v1/stores</h3>" in html
+    assert "and <code>oneOf</code> refuses a value" in html and "`" not in re.sub(r"<code>.*?</code>", "", html)
+    assert "<li>Operation <code>DELETE /v1/stores/{id}</code> added.</li>" in html
+    for word in ("policy", "response readers", "as of", "schema.", "response.", "Types added", "Schema <code>"):
+        assert word not in html, word
+
+
+def test_release_notes_name_a_git_source_by_its_path_at_the_revision() -> None:
+    """Specs without versions are named as a reader knows them: the file, or its path in the repository at a
+    revision, never `3d6c3c4:./reference/...`."""
+    from specdiff.records import Report, SourceInfo
+
+    report = Report(SourceInfo("3d6c3c4:./reference/openapi.json", "openapi-3.0"),
+                    SourceInfo("../api/reference/openapi.json", "openapi-3.0"), "openapi", ())
+    assert render(report, "release-notes").splitlines()[2] == (
+        "Changes from `reference/openapi.json` at `3d6c3c4` to `openapi.json`: 0 breaking, 0 dangerous, 0 safe.")
+
+
+def test_a_rule_cards_code_reads_as_code_and_a_stray_backtick_as_text() -> None:
+    """Card titles and reasons mark code with backticks (`oneOf`): rendered, it is code, never a backtick."""
+    import cmarkgfm
+
+    from specdiff.report.markdown import escape
+    from specdiff.report.release_notes import prose
+
+    assert prose("`anyOf` alternative added") == "`anyOf` alternative added"
+    html = cmarkgfm.github_flavored_markdown_to_html(f"- *{prose('`anyOf` alternative added')}*, below")
+    assert "<em><code>anyOf</code> alternative added</em>" in html
+    assert prose("a ` b <i>") == escape("a ` b <i>")  # unpaired: all text
+    assert prose("x `<b>` y") == "x `<b>` y" and "<b>" not in cmarkgfm.github_flavored_markdown_to_html("x `<b>` y")

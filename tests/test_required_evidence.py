@@ -78,6 +78,10 @@ def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_correcti
         *[(f"coordination.k8s.io/{version} LeaseCandidate.spec",
            empty.format("binaryVersion, leaseName and strategy", *["LeaseCandidateSpec"] * 2))
           for version in ("v1alpha2", "v1beta1")],
+        ("internal.apiserver.k8s.io/v1alpha1 StorageVersion.status.storageVersions[].apiServerID",
+         "Documentation correction, not a new requirement: the old spec already merged "
+         "StorageVersionStatus.storageVersions by apiServerID (x-kubernetes-list-map-keys), so the API server needed "
+         "it in every item."),
         *[(f"networking.k8s.io/{version} IPAddress.spec", empty.format("parentRef", *["IPAddressSpec"] * 2))
           for version in ("v1", "v1beta1")],
     ]

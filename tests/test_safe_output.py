@@ -117,6 +117,35 @@ def test_json_keeps_the_strings_exactly(report: Report) -> None:
     assert sorted(removed) == sorted(HOSTILE)
 
 
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit"])
+def test_data_formats_escape_del_c1_and_bidi_and_read_back_the_same(report: Report, fmt: str) -> None:
+    """DEL, U+009B (a control sequence to some terminals), bidi overrides and (in XML) a carriage return are
+    written as escapes, which JSON and XML read back as the characters the spec holds."""
+    import xml.etree.ElementTree as ET
+
+    text = render(report, fmt, RenderOptions(annotate_level="safe"))
+    assert _unsafe_characters(text) == set()
+    if fmt == "junit":
+        read = "".join(ET.fromstring(text.split("\n", 1)[1]).itertext())
+    else:
+        read = "|".join(_strings(json.loads(text)))
+    assert "\x7fdel\x9bcsi" in read and "\u202eevil" in read and "/forged\r\n" in read
+
+
+def _strings(data: Any) -> list[str]:
+    if isinstance(data, dict):
+        return [text for value in data.values() for text in _strings(value)]
+    if isinstance(data, list):
+        return [text for value in data for text in _strings(value)]
+    return [data] if isinstance(data, str) else []
+
+
+def test_the_history_json_escapes_them_too(hostile_crds: list[str]) -> None:
+    done = CliRunner().invoke(cli.main, ["history", *hostile_crds, "--no-config", "--format", "json"])
+    assert _unsafe_characters(done.stdout) == set() and "\\u007f" in done.stdout
+    assert HOSTILE_VERSION in json.dumps(json.loads(done.stdout), ensure_ascii=False)
+
+
 #: strings YAML reads a line break into (NEL, U+0085) where JSON keeps them as written
 LINE_BREAKS = ["a\x85b", "x\x85", "\x85", "a\nb\x85c", "a\u2028b\u2029c", "a\rb"]
 
@@ -197,3 +226,104 @@ def test_the_ci_log_and_the_page_carry_no_control_or_bidi_characters(report: Rep
     assert "RED" in text and "evil" in text and "\\x1b]8;;http://evil.example\\x07" in text and "\\u202eevil" in text
     if fmt == "github":
         assert len(text.splitlines()) == len(report.findings)
+
+
+# -- markdown that wraps: release notes -------------------------------------------------------------------------
+#: a CRD version name with a backtick, a link, a mention and DEL: written in headings and before bullets
+HOSTILE_VERSION = "v2`[gv](http://evil.example/gv) @everyone`\x7f"
+#: property names: one ending in a backtick, which a count of backticks reads as opening a span, then one whose
+#: wrapping at 200 characters would put `~~~` (a fence) at a line's start inside its span
+HOSTILE_NAMES = ["a`", "b [x](http://evil.example/x) @everyone ~~~" + "q" * 150]
+
+
+def _crd(versions: dict[str, dict[str, Any]]) -> str:
+    return json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "frobs.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Frob", "plural": "frobs", "singular": "frob", "listKind": "FrobList"},
+                 "versions": [{"name": name, "served": True, "storage": name == "v1", "schema": {"openAPIV3Schema": {
+                     "type": "object", "properties": {"spec": {"type": "object", "properties": properties}}}}}
+                     for name, properties in versions.items()]}})
+
+
+@pytest.fixture
+def hostile_crds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """v1 and a hostile version; then each gains a field of its own (so bullets name their version), and v1 the
+    hostile names."""
+    keep = {"keep": {"type": "string"}}
+    added = {name: {"type": "string"} for name in HOSTILE_NAMES}
+    (tmp_path / "old.json").write_text(_crd({"v1": keep, HOSTILE_VERSION: keep}), encoding="utf-8")
+    (tmp_path / "new.json").write_text(_crd({"v1": {**keep, **added, "x": {"type": "string"}},
+                                             HOSTILE_VERSION: {**keep, "y": {"type": "string"}}}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return ["old.json", "new.json"]
+
+
+@pytest.mark.parametrize("args", [["--format", "release-notes"], ["--format", "markdown"],
+                                  ["--format", "job-summary"], ["history", "--format", "markdown"]],
+                         ids=["release-notes", "markdown", "job-summary", "history"])
+def test_hostile_names_stay_inert_in_markdown_however_it_is_wrapped(hostile_crds: list[str], args: list[str]) -> None:
+    """Rendered by GitHub's cmark-gfm: no live link, no mention, no fenced block, no control character; every
+    hostile name reads as it is (release notes give each one code span, whole)."""
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    command = args[:1] if args[0] == "history" else []
+    done = CliRunner().invoke(cli.main, [*command, *hostile_crds, "--no-config", *args[len(command):]])
+    assert done.exit_code in (0, 1), done.stderr
+    text = done.stdout
+    assert _unsafe_characters(text) == set()
+    assert all(len(line) <= 200 or "q" * 150 in line for line in text.splitlines())
+    html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    assert "<a " not in html and "<pre" not in html
+    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    assert "@everyone" not in outside_code and "evil.example" not in outside_code
+    spans = [" ".join(span.split()) for span in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    shown = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    for name in HOSTILE_NAMES:
+        assert name in shown, name
+        assert args[1] != "release-notes" or any(name in span for span in spans), name
+
+
+def test_errors_write_no_control_or_bidi_character(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error line names files and quotes input: DEL, escapes and bidi overrides in them become spaces, in a
+    tool error and in the last-resort internal error alike."""
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli.main, ["a\u202egnp.json", "b\x7f\x1b[31m.json", "--no-config"])
+    assert (done.exit_code, done.stderr) == (2, "specdiff: error: a gnp.json: no such file\n")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("odd \x1b]52;c;ZXZpbA==\x07 \u202eevil\x7f")
+
+    specs = Path(__file__).parent / "specs"
+    monkeypatch.setattr("specdiff.pipeline.run", broken)
+    done = CliRunner().invoke(cli.main, [str(specs / "frob-old.yaml"), str(specs / "frob-new.yaml"), "--no-config"])
+    assert (done.exit_code, done.stderr) == (2, "specdiff: internal error: RuntimeError: odd ]52;c;ZXZpbA== evil "
+                                                "(set SPECDIFF_DEBUG=1 for details)\n")
+
+
+def test_the_pre_commit_hook_names_its_baseline_without_control_characters(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baseline's name comes from a configuration anyone can commit: the hook's last line shows it as one
+    line of plain text."""
+    import subprocess
+
+    specs = Path(__file__).parent / "specs"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.delenv("PRE_COMMIT", raising=False)
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q"], check=True)
+    Path("api.yaml").write_bytes((specs / "frob-old.yaml").read_bytes())
+    name = "base\x1b]0;title\x07\u202eline.txt"
+    Path(name).write_text("", encoding="utf-8")
+    subprocess.run(["git", "add", "."], check=True)
+    subprocess.run(["git", *identity, "commit", "-q", "-m", "v1"], check=True)
+    Path("api.yaml").write_bytes((specs / "frob-new.yaml").read_bytes())
+    subprocess.run(["git", "add", "api.yaml"], check=True)
+    done = CliRunner().invoke(cli.main, ["staged", "api.yaml", "--no-config", "--baseline", name])
+    assert done.exit_code == 1
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("specdiff: commit blocked; ") and "base ]0;title  line.txt" in last
+    assert _unsafe_characters(done.stdout) == set()

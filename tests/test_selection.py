@@ -155,6 +155,19 @@ def test_patterns_that_backtrack_exponentially_match_a_long_path_at_once(tmp_pat
         ("schema.type-changed", [f"GET {kept}"])]
 
 
+def test_a_repeat_count_past_what_re_counts_is_refused_not_a_crash(zoo: Path) -> None:
+    """`a{4294967296}` makes `re` raise OverflowError, not re.error: refused like any bad pattern, from the flag
+    and from the configuration."""
+    done = CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--match-path", "re:a{4294967296}"])
+    assert done.exit_code == 2
+    assert done.stderr.splitlines()[-1] == ("Error: --match-path: 'a{4294967296}' is no regular expression: the "
+                                            "repetition number is too large")
+    (zoo / ".specdiff.yaml").write_text("operations:\n  exclude-path: ['re:a{4294967296}']\n", encoding="utf-8")
+    done = CliRunner().invoke(main, ["old.json", "new.json"])
+    assert (done.exit_code, done.stderr) == (2, "specdiff: error: .specdiff.yaml:2: 'a{4294967296}' is no regular "
+                                                "expression: the repetition number is too large\n")
+
+
 @pytest.mark.parametrize("pattern", ["/pets/*", "^/api/v1/.*$", "/a/(b|c)", "glob:/x[1]", "re:/x/*"])
 def test_patterns_that_are_accepted(pattern: str) -> None:
     assert check_pattern(pattern) == pattern

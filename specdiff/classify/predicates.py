@@ -69,10 +69,19 @@ for _name, _fact, _doc in (
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
+    ("already_required", "already_required",
+     "The added property was already named in the old schema's `required`, which now gains its schema."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):
     _flag(_name, _fact, _doc)
+
+
+@predicate
+@reads("compile_error")
+def does_not_compile(change: Change) -> bool:
+    """The CEL rule does not compile: the API server refuses the schema that holds it."""
+    return change.fact("compile_error") is not None
 
 
 @predicate

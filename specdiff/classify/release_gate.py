@@ -20,11 +20,13 @@ from specdiff.diff.vocabulary import Where, change
 from specdiff.records import Change, Context, Finding, Level
 
 #: semver 2.0.0, with the leading `v` that tags often carry
-_SEMVER = re.compile(r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+_SEMVER = re.compile(r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$",
+                     re.ASCII)
 BUMPS = ("none", "patch", "minor", "major")
 #: nodes whose change is the versioning itself: a group-version or CRD version added, removed, (un)served
 _VERSIONING = ("group-version", "crd", "crd-version", "release", "info")
 _POINTER = "/info/version"
+_ZERO = (1, "0")
 
 
 def gate(findings: Sequence[Finding], policy: str, old_version: str | None, new_version: str | None,
@@ -39,7 +41,7 @@ def gate(findings: Sequence[Finding], policy: str, old_version: str | None, new_
     if required == "none":
         return []
     where = Where(Context(), "both")
-    old, new = _parsed(old_version), _parsed(new_version)
+    old, new = semver(old_version), semver(new_version)
     if old is None or new is None:
         value = new_version if old is not None else old_version
         return [change("modified", "release", "version-format", where=where, old=old_version, new=new_version,
@@ -47,13 +49,18 @@ def gate(findings: Sequence[Finding], policy: str, old_version: str | None, new_
                        required=required, because=because)]
     declared = declared_bump(old, new)
     enough = BUMPS.index(declared) >= BUMPS.index(required) or (
-        old[0] == 0 and required == "major" and declared == "minor")
+        old[0] == _ZERO and required == "major" and declared == "minor")
     if enough:
         return []
     return [change("modified", "release", "version", where=where, old=old_version, new=new_version,
                    old_pointer=_POINTER, new_pointer=_POINTER,
-                   required="minor" if old[0] == 0 and required == "major" else required,
-                   declared=declared, because=because)]
+                   required="minor" if old[0] == _ZERO and required == "major" else required,
+                   declared=_DECLARED[declared], because=because)]
+
+
+#: what a declared bump is, in the words of the rule's message: a version that did not go up is no release
+_DECLARED = {"major": "a major release", "minor": "a minor release", "patch": "a patch release",
+             "none": "not a higher version"}
 
 
 def needed(findings: Sequence[Finding]) -> tuple[str, str]:
@@ -68,7 +75,14 @@ def needed(findings: Sequence[Finding]) -> tuple[str, str]:
     return "none", ""
 
 
-def declared_bump(old: tuple[int, int, int], new: tuple[int, int, int]) -> str:
+#: a version number as it compares: by its count of digits, then digit by digit (semver writes no leading zero), so
+#: a number of any length compares in time linear in it, without the conversion to int that Python refuses past
+#: 4,300 digits
+Number = tuple[int, str]
+Semver = tuple[Number, Number, Number]
+
+
+def declared_bump(old: Semver, new: Semver) -> str:
     if new[0] > old[0]:
         return "major"
     if new[0] == old[0] and new[1] > old[1]:
@@ -78,9 +92,12 @@ def declared_bump(old: tuple[int, int, int], new: tuple[int, int, int]) -> str:
     return "none"
 
 
-def _parsed(version: str | None) -> tuple[int, int, int] | None:
+def semver(version: str | None) -> Semver | None:
     found = _SEMVER.match(version.strip()) if isinstance(version, str) else None
-    return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else None
+    if not found:
+        return None
+    major, minor, patch = ((len(digits), digits) for digits in found.groups()[:3])
+    return major, minor, patch
 
 
 def _versioning(found: Change) -> bool:

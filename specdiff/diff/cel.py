@@ -54,16 +54,38 @@ NOTHING_KNOWN = Shape()
 MAX_NESTING = 100
 
 
-@lru_cache(maxsize=4096)
 def parse(rule: str) -> Tree[Token] | None:
     """The parse tree, or None for anything that is not a CEL expression or nests past MAX_NESTING."""
+    tree = _parsed(rule)
+    return tree if isinstance(tree, Tree) and _nesting(tree) <= MAX_NESTING else None
+
+
+def compile_error(rule: object) -> str | None:
+    """Why the rule is not a CEL expression, as the API server would refuse it (its syntax only: what the rule
+    names is not checked against the schema), or None when it parses."""
+    if not isinstance(rule, str):
+        return "the rule is not a string"
+    found = _parsed(rule)
+    return found if isinstance(found, str) else None
+
+
+@lru_cache(maxsize=4096)
+def _parsed(rule: str) -> Tree[Token] | str:
+    """The parse tree, or why there is none."""
     if not _strings_close(rule):
-        return None
+        return "a string literal is not closed"
     try:
         tree = CELParser().parse(rule)
-    except Exception:  # cel-python raises its own and lark's errors; malformed input must never crash
-        return None
-    return tree if isinstance(tree, Tree) and _nesting(tree) <= MAX_NESTING else None
+    except Exception as err:  # cel-python raises its own and lark's errors; malformed input must never crash
+        line, column = getattr(err, "line", None), getattr(err, "column", None)
+        if not isinstance(line, int) or not isinstance(column, int):
+            return "syntax error"
+        lines = rule.split("\n")
+        at = lines[line - 1][column - 1:column + 9] if 0 < line <= len(lines) else ""
+        where = f"line {line}, column {column}" if len(lines) > 1 else f"column {column}"
+        near = f"near {at!r}" if at.strip() else "the rule ends too soon"
+        return f"syntax error at {where}: {near}"
+    return tree if isinstance(tree, Tree) else "syntax error"
 
 
 def _strings_close(rule: str) -> bool:

@@ -7,6 +7,7 @@ through it, so only its lifecycle (served, deprecated, removed) is news.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -31,7 +32,7 @@ LIST_NAMES = ("shortNames", "categories")
 COLUMN_KEYS = ("jsonPath", "type", "format", "priority")
 
 _QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
-#: the versions a round-trip finding names before it says how many more lack the field
+#: the versions or values a finding names before it says how many more there are
 _LISTED = 5
 
 
@@ -71,6 +72,7 @@ class CrdDiffer:
                                  new_pointer=crd.at("metadata", "name")))
                 self._round_trip(None, crd)
                 self._retyped(None, crd)
+                self._narrowed(None, crd)
         for crd in old.values():
             if crd.name not in names:
                 self.emit(change("removed", "crd", old=crd.name, where=_crd_where(crd),
@@ -104,6 +106,7 @@ class CrdDiffer:
                                  stored=name in old.stored_versions or name in new.stored_versions))
         self._round_trip(old, new)
         self._retyped(old, new)
+        self._narrowed(old, new)
 
     def _value(self, node: str, attribute: str, old: Any, new: Any, where: Where, old_pointer: str,
                new_pointer: str, **detail: Any) -> None:
@@ -211,7 +214,7 @@ class CrdDiffer:
             fresh = sorted(set(lacking) - set(known.get((path, has_name), (None, None, ()))[2]))
             if not fresh:
                 continue
-            shown = ", ".join(fresh[:_LISTED]) + (f" and {len(fresh) - _LISTED} more" if len(fresh) > _LISTED else "")
+            shown = _listed(fresh)
             self.emit(change("added", "crd-round-trip", new=path, where=_version_where(new, version).at(path),
                              new_pointer=version.schema_pointer + join_pointer(tokens), crd=new.name,
                              version=version.name, field=path, missing_in=shown))
@@ -238,6 +241,48 @@ class CrdDiffer:
                              where=_version_where(new, version).at(path),
                              new_pointer=version.schema_pointer + join_pointer(typed[version.name][1]),
                              crd=new.name, version=version.name, field=path, types=shown, conversion=conversion))
+
+    def _narrowed(self, old: Crd | None, new: Crd) -> None:
+        """Enums that a served version narrows against another version served beside it, unless OLD already
+        served that version without those values: one change per field and narrower version, naming the values
+        it lacks and the versions that allow them."""
+        if old is not None and _served_schemas(old) == _served_schemas(new):
+            return
+        known = self._enum_gaps(old) if old is not None else {}
+        conversion = _conversion(new)
+        for (path, name), (version, tokens, lacking, wider) in sorted(self._enum_gaps(new).items()):
+            fresh = [value for value in lacking if value not in known.get((path, name), (None, (), [], []))[2]]
+            if not fresh:
+                continue
+            self.emit(change("added", "crd-enum-clash", "enum", new=path, where=_version_where(new, version).at(path),
+                             new_pointer=version.schema_pointer + join_pointer((*tokens, "enum")), crd=new.name,
+                             version=name, field=path, values=_listed(fresh), wider=_listed(wider),
+                             conversion=conversion))
+
+    def _enum_gaps(self, crd: Crd) -> dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str], list[str]]]:
+        """(field path, served version) -> (that version, the field's pointer tokens, the values other served
+        versions allow there and it does not, those versions), for fields every version involved gives an enum.
+        Each value is looked up once in an index of the versions that allow it, so the work grows with the enums,
+        not with the square of the number of versions."""
+        enums: dict[str, dict[str, tuple[frozenset[str], tuple[str, ...]]]] = {}
+        for version in crd.versions.values():
+            if version.served:
+                for path, found in self._fields_of(version.schema).enums.items():
+                    enums.setdefault(path, {})[version.name] = found
+        gaps: dict[tuple[str, str], tuple[CrdVersion, tuple[str, ...], list[str], list[str]]] = {}
+        for path, each in enums.items():
+            if len({values for values, _ in each.values()}) < 2:
+                continue
+            allowing: dict[str, list[str]] = {}
+            for name, (values, _) in each.items():
+                for value in values:
+                    allowing.setdefault(value, []).append(name)
+            for name, (values, tokens) in each.items():
+                lacking = sorted(allowing.keys() - values)
+                if lacking:
+                    wider = sorted({other for value in lacking for other in allowing[value]})
+                    gaps[(path, name)] = (crd.versions[name], tokens, lacking, wider)
+        return gaps
 
     def _type_clashes(self, crd: Crd) -> dict[str, dict[str, tuple[frozenset[str], tuple[str, ...]]]]:
         """Field path -> served version -> (the types it gives the field, the field's pointer tokens), for the
@@ -299,7 +344,10 @@ class Fields:
         self.nodes: dict[str, bool] = {}
         self.properties: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.types: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self.enums: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
         for path, parent, tokens, node in _walk(schema):
+            if isinstance(node.get("enum"), list):
+                self.enums[path] = (frozenset(map(_shown, node["enum"])), tokens)
             self.nodes[path] = node.get("x-kubernetes-preserve-unknown-fields") is True
             types = frozenset({"integer", "string"}) if node.get("x-kubernetes-int-or-string") is True \
                 else type_set(node, "")
@@ -366,6 +414,17 @@ def _key_pointer(crd: Crd, key: str) -> str:
 
 def _names_pointer(crd: Crd, key: str) -> str:
     return crd.at("spec", "names", key) if key in crd.names else crd.at("spec", "names")
+
+
+def _listed(names: list[str]) -> str:
+    """The first few names, and how many more."""
+    more = len(names) - _LISTED
+    return ", ".join(names[:_LISTED]) + (f" and {more} more" if more > 0 else "")
+
+
+def _shown(value: Any) -> str:
+    """An enum value as a reader compares it: a string as it is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -62,3 +62,40 @@ def empty_already_invalid(type_name: str, schema: Any) -> str | None:
     short = type_name.rpartition(".")[2]
     return (f"the old spec already required {fields} of {short}, so an object without the field (an empty "
             f"{short}) never passed validation")
+
+
+#: where a list names the field its items are merged by: strategic merge patch's merge key (with the merge
+#: strategy), and server-side apply's list-map keys
+_MERGE_MARKERS = (("x-kubernetes-patch-merge-key", "x-kubernetes-patch-strategy"), ("x-kubernetes-list-map-keys", ""))
+
+
+def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Named type -> field -> the evidence that the API server merges lists of that type by the field: a list of
+    it keyed by the field (`PodSpec.hostAliases` merges by `ip`). An item without its key cannot be merged, so
+    the API server always needed it there, whatever `required` said. `schemas` maps each name to an object with
+    a `schema` (graph.model.NamedSchema)."""
+    found: dict[str, dict[str, str]] = {}
+    for holder, named in schemas.items():
+        properties = named.schema.get("properties") if isinstance(named.schema, dict) else None
+        for field, value in (properties.items() if isinstance(properties, dict) else ()):
+            items = value.get("items") if isinstance(value, dict) else None
+            ref = items.get("$ref") if isinstance(items, dict) else None
+            if not isinstance(ref, str):
+                all_of = items.get("allOf") if isinstance(items, dict) else None
+                ref = all_of[0].get("$ref") if isinstance(all_of, list) and len(all_of) == 1 \
+                    and isinstance(all_of[0], dict) else None
+            if not isinstance(ref, str):
+                continue
+            target = ref.rpartition("/")[2]
+            for marker, strategy in _MERGE_MARKERS:
+                keys = value.get(marker)
+                keys = [keys] if isinstance(keys, str) else keys if isinstance(keys, list) else []
+                if strategy and "merge" not in str(value.get(strategy, "")).split(","):
+                    continue
+                where = f"{holder.rpartition('.')[2]}.{field}"
+                for key in keys:
+                    if isinstance(key, str):
+                        found.setdefault(target, {}).setdefault(
+                            key, f"the old spec already merged {where} by {key} ({marker}), so the API server "
+                                 f"needed it in every item")
+    return found

@@ -125,7 +125,8 @@ class KubernetesExtensions:
             self._other(keyword, old, new, where)
 
     def introduced(self, new: Side, where: Where) -> None:
-        """A schema or field the new spec adds: lifecycle markers in it that break KEP-2558's constraints."""
+        """A schema or field the new spec adds: lifecycle markers in it that break KEP-2558's constraints, and
+        validation rules in it that do not compile (the API server refuses the update that adds them)."""
         stack = [(new.schema, new.pointer, where)]
         seen: set[int] = set()
         while stack:
@@ -138,6 +139,8 @@ class KubernetesExtensions:
             if problems:
                 self.emit(change("added", "lifecycle", "marker", new=marker, where=at,
                                  new_pointer=f"{pointer}/{LIFECYCLE}", problems="; ".join(problems)))
+            if VALIDATIONS in schema:
+                self._uncompiled(schema, pointer, at)
             for tokens, sub in subschemas(schema):
                 suffix = "." + tokens[1] if tokens[0] == "properties" else SINGLE.get(tokens[0], "")
                 stack.append((sub, pointer + join_pointer(tokens), at.at(suffix)))
@@ -220,7 +223,7 @@ class KubernetesExtensions:
         pairs, removed, added = _match_rules(_listed(old.schema.get(VALIDATIONS)),
                                              _listed(new.schema.get(VALIDATIONS)))
         at_old, at_new = f"{old.pointer}/{VALIDATIONS}", f"{new.pointer}/{VALIDATIONS}"
-        from specdiff.diff.cel import proof, widens  # here, not at the top: the CEL parser costs 50 ms to import
+        from specdiff.diff.cel import compile_error, proof, widens  # here: the CEL parser costs 50 ms to import
 
         known = shape(old.schema, new.schema)
 
@@ -231,7 +234,7 @@ class KubernetesExtensions:
                                  old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}",
                                  transition=transition_rule(rule), message=after.get("message"),
                                  loosened=before.get("optionalOldSelf") == after.get("optionalOldSelf")
-                                 and widens(before.get("rule"), rule, known)))
+                                 and widens(before.get("rule"), rule, known), compile_error=compile_error(rule)))
                 continue
             fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
             if fields:
@@ -248,7 +251,21 @@ class KubernetesExtensions:
             self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
-                             message=after.get("message"), on_new_fields=proven is not None, proof=proven))
+                             message=after.get("message"), on_new_fields=proven is not None, proof=proven,
+                             compile_error=compile_error(after.get("rule"))))
+
+    def _uncompiled(self, schema: Schema, pointer: str, where: Where) -> None:
+        """The rules of a schema the new spec adds that do not compile: the added schema's own finding says what
+        it brings, but not that the API server refuses it."""
+        from specdiff.diff.cel import compile_error
+
+        for j, rule in _listed(schema.get(VALIDATIONS)):
+            text = rule.get("rule")
+            error = compile_error(text)
+            if error is not None:
+                self.emit(change("added", "validation", "rule", new=text, where=where,
+                                 new_pointer=f"{pointer}/{VALIDATIONS}/{j}", transition=transition_rule(text),
+                                 message=rule.get("message"), on_new_fields=False, proof=None, compile_error=error))
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:

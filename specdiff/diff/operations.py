@@ -249,15 +249,20 @@ class OperationDiffer:
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
         response_where = self._response_side(where)
+        swapped = _swapped_success(old, new)
         for status, response in new.responses.items():
             at = response_where.within(Part("response", status))
-            if status not in old.responses:
+            if swapped and status == swapped[1]:
+                self.emit(change("modified", "response", "status", old=swapped[0], new=status, where=at,
+                                 old_pointer=old.responses[swapped[0]].pointer, new_pointer=response.pointer,
+                                 status=status))
+            elif status not in old.responses:
                 self.emit(change("added", "response", new=status, where=at, new_pointer=response.pointer,
                                  status=status))
             elif not (self.schemas.equal_means_unchanged and old.responses[status] == response):
                 self._response(old.responses[status], response, at)  # (equal: nothing inside can differ)
         for status, response in old.responses.items():
-            if status not in new.responses:
+            if status not in new.responses and not (swapped and status == swapped[0]):
                 self.emit(change("removed", "response", old=status,
                                  where=response_where.within(Part("response", status)),
                                  old_pointer=response.pointer, status=status))
@@ -360,3 +365,11 @@ def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:
         if not key.startswith(KUBERNETES_PREFIX):
             return True
     return False
+
+
+def _swapped_success(old: Operation, new: Operation) -> tuple[str, str] | None:
+    """(old, new) when the one success status an operation stopped answering was replaced by one it did not
+    answer before (202 -> 200): one change of status, not a removal and an unrelated addition."""
+    gone = [s for s in old.responses if s not in new.responses and s.startswith("2")]
+    came = [s for s in new.responses if s not in old.responses and s.startswith("2")]
+    return (gone[0], came[0]) if len(gone) == 1 and len(came) == 1 else None

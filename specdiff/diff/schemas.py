@@ -16,7 +16,7 @@ from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
 from specdiff.diff.compositions import Overlaps, composed
-from specdiff.diff.evidence import empty_already_invalid, said_required, said_written
+from specdiff.diff.evidence import empty_already_invalid, merge_keys, said_required, said_written
 from specdiff.diff.jsonschema2020 import compare_2020
 from specdiff.diff.kernel import (
     MISSING,
@@ -38,6 +38,7 @@ from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
+from specdiff.graph.refs import MODERN, naming_keywords
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -80,14 +81,18 @@ class SchemaDiffer:
         self._stack: set[tuple[int, str, int, str]] = set()
         #: equal text means equal meaning when the schemas reached through refs to places other than named
         #: schemas (`#/x-lib/Foo`, another file) are equal on both sides: named pairs are compared on their own
-        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque
+        #: (a `$dynamicRef` reaches what the path to it binds, which equal text cannot vouch for either)
+        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque and not (
+            old.normal.resolver.writes_dynamic_refs() or new.normal.resolver.writes_dynamic_refs())
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
-        self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
+        self._followed: set[tuple[Hashable, ...]] = set()
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
         #: the branches of the `oneOf` whose added branches are being noted, indexed once for all of them
         self._overlaps: tuple[dict[str, tuple[str, Schema]], Overlaps] | None = None
+        #: the old spec's merge keys, by where each named type is written, read when first needed
+        self._keys: dict[tuple[Document, str], dict[str, str]] | None = None
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
         #: value, so `default: ""`, `0`, `false`, `{}` or `[]` (which the v3 documents write and the v2 ones do
         #: not) says nothing
@@ -126,7 +131,7 @@ class SchemaDiffer:
             return
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
-        if not (isinstance(old.schema.get("$ref"), str) or isinstance(new.schema.get("$ref"), str)):
+        if not (self.old_normal.refers(old.schema, old.document) or self.new_normal.refers(new.schema, new.document)):
             if not self._union_against_plain(old, new, where):
                 self._keywords(old, new, where)
             return
@@ -156,7 +161,9 @@ class SchemaDiffer:
                 return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
-        key = (o.identity, n.identity, where.direction, where.context.stability)
+        key: tuple[Hashable, ...] = (o.identity, n.identity, where.direction, where.context.stability)
+        if o.generic or n.generic:  # a generic's binding, reported at each use and folded by group (its place)
+            key = (*key, where.context.schema, where.context.field)
         if key not in self._followed:
             self._followed.add(key)
             self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
@@ -230,8 +237,15 @@ class SchemaDiffer:
         if self.include_docs:
             compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
-        for found in residue(o, n, HANDLES, old.pointer, new.pointer, where, KUBERNETES_PREFIX):
+        for found in residue(o, n, self._handles(old, new), old.pointer, new.pointer, where, KUBERNETES_PREFIX):
             self.emit(found)
+
+    def _handles(self, old: Side, new: Side) -> frozenset[str]:
+        """The keywords compared here: in 2020-12 documents, those naming schemas too (graph.refs2020), which
+        change nothing where no reference reads them and are read through the references that do."""
+        if old.document.dialect in MODERN or new.document.dialect in MODERN:
+            return HANDLES | naming_keywords() | {"$dynamicRef"}
+        return HANDLES
 
     def value(self, keyword: str, old_value: Any, new_value: Any, old: Side, new: Side, where: Where,
                node: str = "schema") -> None:
@@ -293,7 +307,7 @@ class SchemaDiffer:
             if name not in old_props:
                 at = self._placed(where.at("." + name), None, Side(schema, pointer, new.document))
                 self.emit(change("added", "property", new=schema, where=at, new_pointer=pointer, name=name,
-                                 required=name in new_required,
+                                 required=name in new_required, already_required=name in old_required,
                                  read_only=bool(isinstance(schema, dict) and schema.get("readOnly")),
                                  **_lifecycle_facts(schema)))
                 if isinstance(schema, dict):
@@ -338,9 +352,21 @@ class SchemaDiffer:
         said = said_required(field)
         if said or not self.ecosystem.builtin_types:
             return said
+        keys = self._merge_keys().get((old.document, old.pointer), {})
+        if name in keys:
+            return keys[name]
         node = self.old_normal.node(*self.old_normal.unwrap(field, old.property_pointer(name)), old.document)
         named = self.old.schemas.get(node.named) if node.named is not None else None
         return empty_already_invalid(node.named, named.schema) if named and node.named else None
+
+    def _merge_keys(self) -> dict[tuple[Document, str], dict[str, str]]:
+        """The old spec's lists merged by a field of their items (specdiff.diff.evidence.merge_keys), by where
+        each named type is written, read once."""
+        if self._keys is None:
+            keys = merge_keys(self.old.schemas)
+            self._keys = {(named.document, named.pointer): keys[name] for name, named in self.old.schemas.items()
+                          if name in keys}
+        return self._keys
 
     def _still_written(self, old: Side, name: str) -> str | None:
         """The old spec's words that say the server defaults or populates the field, so readers still see it."""
@@ -809,9 +835,13 @@ def _discriminator(schema: Schema, member: Callable[[str], str]) -> Any:
 
 
 def _member_names(schema: Schema) -> list[str]:
-    """The names of the schemas a `oneOf` or `anyOf` refers to."""
-    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in schema.get(keyword) or ()
+    """The names of the schemas a `oneOf` or `anyOf` refers to (none when the keyword holds no list)."""
+    return [_last_segment(m["$ref"]) for keyword in ("oneOf", "anyOf") for m in _listed(schema.get(keyword))
             if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _last_segment(ref: str) -> str:

@@ -70,7 +70,8 @@ VOCABULARY: dict[str, Node] = {
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response", "schema"),
                        {"media_type": (str,), "others": (str,)}),
-    "response": Node(("added", "removed"), ("",), {"status": (str,)}),
+    # modified "status": the one success status an operation answered became another (202 -> 200)
+    "response": Node(KINDS, ("", "status"), {"status": (str,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
                            "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
@@ -84,6 +85,7 @@ VOCABULARY: dict[str, Node] = {
                        {"value": _ANY, "deprecated": (bool,), "open": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
+                      "already_required": (bool,),
                       "lifecycle": (str,),
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
@@ -96,7 +98,7 @@ VOCABULARY: dict[str, Node] = {
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
     "validation": Node(KINDS, ("rule", "message"),
                        {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,), "loosened": (bool,),
-                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR}),
+                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR, "compile_error": _OPTIONAL_STR}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
     # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
@@ -130,6 +132,8 @@ VOCABULARY: dict[str, Node] = {
     # a field that two served versions type differently: `types` says which versions give which type
     "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
                                                     "conversion": (str,)}),
+    "crd-enum-clash": Node(("added",), ("enum",), {**_CRD_VERSION, "field": (str,), "values": (str,),
+                                                    "wider": (str,), "conversion": (str,)}),
     # the release gate (specdiff.classify.release_gate, --check-version): the version a release declares
     # (`info.version`; for Kubernetes, the group-version a change is in) against what its findings need
     "release": Node(("modified",), ("version", "version-format", "api-version"),

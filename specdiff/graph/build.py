@@ -147,7 +147,7 @@ class Builder:
                 self.operations[op.key] = op
 
     def result(self, doc: Document, part_keys: dict[Document, str] | None = None) -> SpecGraph:
-        notes = self._settle_variants(part_keys or {})
+        notes = doc.notes + self._settle_variants(part_keys or {})
         schemas = attribute_group_versions(self.schemas)
         evidence = kubernetes_evidence(schemas, self._added)
         normal = Normaliser(self.resolver, part_keys)
@@ -216,7 +216,7 @@ class Builder:
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
-        elif not any(isinstance(value, (dict, list)) for value in schema.values()):
+        elif not isinstance(ref, str) and not any(isinstance(value, (dict, list)) for value in schema.values()):
             found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
             return found
         return self._walk_refs(schema, pointer, doc)
@@ -230,17 +230,26 @@ class Builder:
             if id(current) in seen:
                 continue
             seen.add(id(current))
-            for tokens, ref in refs_in(current):
+            modern = self.resolver.modern(current_doc)
+            for tokens, ref in refs_in(current, ("$ref", "$dynamicRef") if modern else ("$ref",)):
                 known = self._named_refs.get((current_doc, ref))
                 if known is not None:
                     found.add(known)
                     continue
                 ref_at = at + join_pointer(tokens)
-                name = self.resolver.named(ref, current_doc, ref_at)
-                target, target_doc, target_pointer = self.resolver.lookup(ref, current_doc, ref_at)
+                if tokens[-1] == "$dynamicRef":  # what it reaches where nothing binds it otherwise: the schemas a
+                    # scope binds it to are in the resources that scope entered, reached on the way to it
+                    target, target_doc, target_pointer = self.resolver.dynamic(
+                        ref, current_doc, ref_at, self.resolver.scope(current_doc, ref_at))
+                    home = self.resolver.home(target_doc, target_pointer)
+                    name = home[0] if home is not None and not home[1] else None
+                else:
+                    name = self.resolver.named(ref, current_doc, ref_at)
+                    target, target_doc, target_pointer = self.resolver.lookup(ref, current_doc, ref_at)
                 if name is not None:
                     found.add(name)
-                    self._named_refs[(current_doc, ref)] = name
+                    if not modern:  # a 2020-12 ref reads by where it is written
+                        self._named_refs[(current_doc, ref)] = name
                     self._add_schema(name, target, target_pointer, target_doc)
                 elif isinstance(target, dict):
                     home = self.resolver.home(target_doc, target_pointer)

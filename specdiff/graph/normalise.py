@@ -18,8 +18,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from specdiff.graph.refs import Resolver
+from specdiff.graph.refs import MODERN, Resolver, naming_keywords
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import join_pointer
 
 Schema = dict[str, Any]
 
@@ -45,8 +46,12 @@ class Node:
     #: the named schema a chain of refs reaches first, and what is written beside the refs before it
     named: str | None = None
     beside: Schema | None = None
-    #: reached through refs with nothing but annotations beside them
+    #: reached through `$ref`s with nothing but annotations beside them, reading as written (no generic bound):
+    #: a place a named pair holding it compares
     bare: bool = False
+    #: reached through a `$dynamicRef` of a generic bound by the scope that uses it: each use is compared where it
+    #: is (one level: what the binding holds is compared once, as any schema)
+    generic: bool = False
 
 
 class Normaliser:
@@ -59,6 +64,7 @@ class Normaliser:
         #: (document key, pointer): nothing compares them on their own, so equal text around such a ref says
         #: nothing unless these are equal on both sides too
         self.opaque: dict[tuple[str, str], Any] = {}
+        self._generics: Generics | None = None
         self._chains: dict[tuple[int, str, int], _Chain] = {}  # by where the chain starts (`_rest`)
 
     def key(self, doc: Document) -> str:
@@ -83,51 +89,240 @@ class Normaliser:
             rest = {k: v for k, v in schema.items() if k != "allOf"}
             schema, pointer = (overlay(members[0], rest) if rest else members[0]), pointer + "/allOf/0"
 
+    def refers(self, schema: Schema, doc: Document) -> bool:
+        """Whether a schema is a reference: a `$ref`, or in a 2020-12 document a `$dynamicRef`."""
+        return isinstance(schema.get("$ref"), str) or (
+            isinstance(schema.get("$dynamicRef"), str) and self.resolver.modern(doc))
+
+    def _reference(self, schema: Schema, doc: Document) -> tuple[str, str] | None:
+        """(keyword, reference) a schema is followed by, or None."""
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            return "$ref", ref
+        ref = schema.get("$dynamicRef")
+        if isinstance(ref, str) and self.resolver.modern(doc):
+            return "$dynamicRef", ref
+        return None
+
     def node(self, schema: Schema, pointer: str, doc: Document) -> Node:
         """Follow a chain of `$ref`s to a schema that is none, laying what each ref has beside it over its target.
 
-        A schema with no `$ref` is its own node, identified by where it is written. The chain past the first
-        ref is followed once for all the refs that reach it (`_rest`).
+        A schema with no `$ref` is its own node, identified by where it is written. In a 2020-12 document a
+        `$dynamicRef` is followed to what the dynamic scope binds it to, and a generic schema reached from a
+        scope that binds its `$dynamicRef`s otherwise is read as bound there (`Generics`): another node.
         """
-        ref = schema.get("$ref")
-        if not isinstance(ref, str):
+        reference = self._reference(schema, doc)
+        if reference is None:
             return Node(schema, pointer, doc, (self.key(doc), pointer))
+        if reference[0] == "$ref" and not self.resolver.modern(self.resolver.root):
+            found = self._plain(schema, pointer, doc, reference[1])
+            if found is not None:
+                return found
+        laid: Schema = {}
+        named: str | None = None
+        beside: Schema | None = None
+        binding: tuple[Hashable, ...] = ()
+        dynamic = generic = False
+        met: set[tuple[int, str, int]] = set()  # places a chain through `$dynamicRef`s has reached
+        while reference is not None:
+            keyword, ref = reference
+            modern = self.resolver.modern(doc)
+            extra = siblings(schema, doc.dialect in MODERN)
+            if keyword == "$dynamicRef":
+                extra.pop("$dynamicRef", None)
+            if extra:
+                laid = overlay(extra, laid) if laid else extra
+            at = pointer + "/" + keyword
+            unnamed = named is None
+            if keyword == "$dynamicRef":
+                dynamic = True
+                generic = generic or self.generics.is_bound(schema)
+                if (id(doc), pointer, id(schema)) in met:
+                    raise Resolver.error(f"$dynamicRef cycle with no schema in it, at {ref!r}", doc, at)
+                met.add((id(doc), pointer, id(schema)))
+                target, target_doc, target_pointer = self.generics.follow(schema, ref, doc, at, pointer)
+                if named is None and not binding:
+                    home = self.resolver.home(target_doc, target_pointer)
+                    named = home[0] if home is not None and not home[1] else None
+                    beside = laid if named is not None else None
+            else:
+                if named is None and not binding:
+                    named = self.resolver.named(ref, doc, at)
+                    beside = laid if named is not None else None
+                target, target_doc, target_pointer = self.resolver.lookup(ref, doc, at)
+            if modern and isinstance(target, dict) and self.resolver.writes_dynamic_refs():
+                bound = self.generics.bound(schema, pointer, doc, target, target_pointer, target_doc)
+                if bound is not None:
+                    target, binding = bound, (*binding, self.generics.binding_of(bound))
+                    if unnamed:  # the generic read as bound here is not the named schema alone
+                        named = beside = None
+            schema, doc, pointer = (target if isinstance(target, dict) else {}), target_doc, target_pointer
+            reference = self._reference(schema, doc)
+        identity: Hashable = ("schema", named) if named is not None else (self.key(doc), pointer)
+        if binding:
+            identity = (identity, binding)
+        if laid:
+            identity = (identity, canonical(laid))
+        return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside,
+                    not (laid or binding or dynamic), generic)
+
+    def _plain(self, schema: Schema, pointer: str, doc: Document, ref: str) -> Node | None:
+        """`node` for a chain of plain `$ref`s (no `$dynamicRef` anywhere on it: None else), the chain past the
+        first ref followed once for all the refs that reach it (`_rest`)."""
         at = pointer + "/$ref"
         named = self.resolver.named(ref, doc, at)
-        target, doc, pointer = self.resolver.lookup(ref, doc, at)
-        schema, pointer, doc, laid, named, beside = _step(
-            self._rest(target if isinstance(target, dict) else {}, pointer, doc), siblings(schema), named)
+        target, target_doc, target_pointer = self.resolver.lookup(ref, doc, at)
+        rest = self._rest(target if isinstance(target, dict) else {}, target_pointer, target_doc)
+        if rest is None:
+            return None
+        schema, pointer, doc, laid, named, beside = _step(rest, siblings(schema, doc.dialect in MODERN), named)
         identity: Hashable = ("schema", named) if named is not None else (self.key(doc), pointer)
         if laid:
             identity = (identity, canonical(laid))
         return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside, not laid)
 
-    def _rest(self, schema: Schema, pointer: str, doc: Document) -> _Chain:
+    def _rest(self, schema: Schema, pointer: str, doc: Document) -> _Chain | None:
         """The chain of refs from a schema a ref points at, kept by where that schema is written: thousands of
-        properties that each reach one long chain of refs followed it once each, link by link."""
+        properties that each reach one long chain of refs followed it once each, link by link. None for a chain
+        that meets a `$dynamicRef`, which `node` follows by the path to it."""
         steps: list[tuple[tuple[int, str, int], Schema, str | None]] = []
         while True:
             key = (id(doc), pointer, id(schema))  # a place in a document: the document keeps the schema alive
             known = self._chains.get(key)
             if known is not None:
                 break
-            ref = schema.get("$ref")
-            if not isinstance(ref, str):
+            reference = self._reference(schema, doc)
+            if reference is None:
                 known = (schema, pointer, doc, {}, None, None)
                 break
+            keyword, ref = reference
+            if keyword != "$ref":
+                return None
             at = pointer + "/$ref"
-            steps.append((key, siblings(schema), self.resolver.named(ref, doc, at)))
+            steps.append((key, siblings(schema, doc.dialect in MODERN), self.resolver.named(ref, doc, at)))
             target, doc, pointer = self.resolver.lookup(ref, doc, at)
             schema = target if isinstance(target, dict) else {}
         for key, extra, named in reversed(steps):
             known = self._chains[key] = _step(known, extra, named)
         return known
 
+    @property
+    def generics(self) -> Generics:
+        if self._generics is None:
+            self._generics = Generics(self)
+        return self._generics
+
     def target(self, schema: Schema, pointer: str, doc: Document) -> Schema:
         """What a schema says once its `$ref`s are followed (itself when it has none)."""
         if not isinstance(schema.get("$ref"), str):
             return schema
         return self.node(schema, pointer, doc).schema
+
+
+class Generics:
+    """Generic schemas of 2020-12 documents: a schema whose `$dynamicRef`s resolve against the dynamic scope
+    (the resources a reference chain entered on the way to it) reads differently from each scope that binds
+    them otherwise (the OpenAPI 3.1 specification's generic list and tree).
+
+    A generic schema reached from such a scope is copied once per binding, and each `$dynamicRef` in the copy is
+    followed to what that scope binds it to; the copy keeps the generic's places (its changes are reported where
+    they are written, so the same change met through every use folds into one), and the scope it was reached in
+    goes on to the references inside it. Copies are made once per (generic, binding), so a cycle through
+    `$dynamicRef`s comes back to a node already met.
+    """
+
+    def __init__(self, normal: Normaliser) -> None:
+        self.normal = normal
+        self.resolver = normal.resolver
+        #: id of a copied `$dynamicRef` holder -> what its scope binds it to
+        self._bound: dict[int, tuple[Any, Document, str]] = {}
+        #: id of a copied schema -> the dynamic scope it was reached in
+        self._scopes: dict[int, tuple[str, ...]] = {}
+        #: (id of the generic, binding) -> its copy; keeps every copy alive, so ids stay unique
+        self._copies: dict[tuple[int, tuple[Hashable, ...]], Schema] = {}
+        self._bindings: dict[int, tuple[Hashable, ...]] = {}
+        #: id of a schema -> the `$dynamicRef`s inside it: (pointer below it, reference)
+        self._dynamic_refs: dict[int, list[tuple[str, str]]] = {}
+
+    def scope(self, schema: Schema, pointer: str, doc: Document) -> tuple[str, ...]:
+        """The dynamic scope at a schema: the one it was reached in when it is a copy, else the resources
+        around it."""
+        return self._scopes.get(id(schema)) or self.resolver.scope(doc, pointer)
+
+    def follow(self, schema: Schema, ref: str, doc: Document, at: str, pointer: str) -> tuple[Any, Document, str]:
+        """What a `$dynamicRef` reaches: what its copy was bound to, else what the resources around it bind."""
+        bound = self._bound.get(id(schema))
+        if bound is not None:
+            return bound
+        return self.resolver.dynamic(ref, doc, at, self.scope(schema, pointer, doc))
+
+    def is_bound(self, schema: Schema) -> bool:
+        """Whether a `$dynamicRef` holder is one of a generic bound by the scope that reached it."""
+        return id(schema) in self._bound
+
+    def binding_of(self, copy: Schema) -> tuple[Hashable, ...]:
+        return self._bindings[id(copy)]
+
+    def bound(self, source: Schema, source_pointer: str, source_doc: Document, target: Schema,
+              target_pointer: str, target_doc: Document) -> Schema | None:
+        """The target of a reference read as bound by the scope of its source, or None when that scope binds
+        its `$dynamicRef`s as the target's own resources do."""
+        dynamic_refs = self._refs_in(target)
+        if not dynamic_refs:
+            return None
+        outer = self.scope(source, source_pointer, source_doc)
+        binding: list[Hashable] = []
+        places: dict[str, tuple[Any, Document, str]] = {}
+        differs = False
+        for below, ref in dynamic_refs:
+            at = target_pointer + below
+            static = self.resolver.scope(target_doc, at)
+            scope = (*outer, *(uri for uri in static if uri not in outer))
+            found = self.resolver.dynamic(ref, target_doc, at + "/$dynamicRef", scope)
+            places[below] = found
+            differs = differs or found[1:] != self.resolver.dynamic(ref, target_doc, at + "/$dynamicRef", static)[1:]
+            binding.append((below, self.normal.key(found[1]), found[2]))
+        if not differs:
+            return None
+        key = (id(target), tuple(binding))
+        copy = self._copies.get(key)
+        if copy is None:
+            copy = self._copies[key] = self._copy(target, "", places, (*outer, *self.resolver.scope(
+                target_doc, target_pointer)[len(outer):]))
+            self._bindings[id(copy)] = tuple(binding)
+        return copy
+
+    def _copy(self, node: Any, below: str, places: dict[str, tuple[Any, Document, str]],
+              scope: tuple[str, ...]) -> Any:
+        """A generic's schemas copied, each `$dynamicRef` holder bound and each schema given its scope."""
+        if isinstance(node, list):
+            return [self._copy(item, f"{below}/{i}", places, scope) for i, item in enumerate(node)]
+        if not isinstance(node, dict):
+            return node
+        copy = {key: self._copy(value, below + join_pointer((key,)), places, scope)
+                for key, value in node.items()}
+        self._scopes[id(copy)] = scope
+        if below in places:
+            self._bound[id(copy)] = places[below]
+        return copy
+
+    def _refs_in(self, schema: Schema) -> list[tuple[str, str]]:
+        """The `$dynamicRef`s written inside a schema (pointers below it), without following references."""
+        found = self._dynamic_refs.get(id(schema))
+        if found is None:
+            found = self._dynamic_refs[id(schema)] = []
+            pending: list[tuple[Any, str]] = [(schema, "")]
+            while pending:
+                node, below = pending.pop()
+                if isinstance(node, dict):
+                    if isinstance(node.get("$dynamicRef"), str):
+                        found.append((below, node["$dynamicRef"]))
+                    pending.extend((value, below + join_pointer((key,)))
+                                   for key, value in node.items() if isinstance(value, (dict, list)))
+                elif isinstance(node, list):
+                    pending.extend((value, f"{below}/{i}") for i, value in enumerate(node))
+            found.sort()
+        return found
 
 
 #: where a chain of refs ends (schema, pointer, document), what the refs on it lay over that schema, the named
@@ -146,8 +341,11 @@ def _step(rest: _Chain, extra: Schema, named: str | None) -> _Chain:
     return schema, pointer, doc, laid, named if named is not None else named_later, beside
 
 
-def siblings(schema: Schema) -> Schema:
-    """What a schema that holds a `$ref` says beside it, annotations left out."""
+def siblings(schema: Schema, modern: bool = False) -> Schema:
+    """What a schema that holds a `$ref` says beside it, annotations left out; in a 2020-12 document (`modern`:
+    OpenAPI 3.1 and later), the keywords that only name or hold schemas too (`$id`, `$anchor`, `$defs`)."""
+    if modern:
+        return {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in naming_keywords()}
     return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
 
 

@@ -1,5 +1,8 @@
 """`$ref` resolution: local pointers, files beside the spec, remote documents when allowed, named-schema identity.
 
+An OpenAPI 3.1 document that declares identifiers (`$id`, `$anchor`, `$dynamicAnchor`) has its references
+resolved as JSON Schema 2020-12 does (graph.refs2020); every other document, pointer by pointer as before.
+
 Files may not leave the spec's folder. Remote (http, https) documents are fetched only when the limits the
 spec was read under allow it (`--allow-remote-refs`), within a timeout and the size limit. A chain of `$ref`s
 that comes back to where it started without reaching a schema is an input error, not an endless loop.
@@ -7,9 +10,14 @@ that comes back to where it started without reaching a schema is an input error,
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
+from urllib.request import url2pathname
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
@@ -17,7 +25,45 @@ from specdiff.load.files import inside
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, array_index, split_pointer
 
+if TYPE_CHECKING:
+    from specdiff.graph.refs2020 import Resources
+
 NAMED_PREFIXES = ("/definitions/", "/components/schemas/")
+#: the dialects whose schemas are JSON Schema 2020-12 (or name their own dialect)
+MODERN = ("openapi-3.1", "openapi-3.2")
+#: the keywords that give a document identifiers its references resolve against
+IDENTIFIERS = frozenset({"$id", "$anchor", "$dynamicAnchor", "$dynamicRef"})
+
+
+def declares_identifiers(data: Any) -> bool:
+    """Whether any mapping of a document writes an identifier (one pass, stopping at the first)."""
+    if isinstance(data, dict) and isinstance(data.get("$self"), str) and str(data.get("openapi", "")).startswith("3.2"):
+        return True
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if not IDENTIFIERS.isdisjoint(node):
+                return True
+            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            pending.extend(value for value in node if isinstance(value, (dict, list)))
+    return False
+
+
+@cache
+def naming_keywords() -> frozenset[str]:
+    """The keywords of the 2020-12 core vocabulary that name schemas or hold them (`$id`, `$anchor`,
+    `$dynamicAnchor`, `$defs`, `$comment`, `$vocabulary`), read from python-jsonschema's copy of its metaschema:
+    they constrain no value, so beside a `$ref` they are not laid over its target, and their own changes show
+    only where a reference reads them. `$ref` and `$dynamicRef` are followed; `$schema` changes what every
+    keyword means, so it stays compared. (The file is read without importing its package, which builds a
+    registry of every metaschema: most 3.1 comparisons need no more than this list.)"""
+    found = importlib.util.find_spec("jsonschema_specifications")
+    assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
+    core = Path(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
+    return frozenset(json.loads(core.read_text(encoding="utf-8"))["properties"]) - {"$ref", "$dynamicRef",
+                                                                                   "$schema"}
 
 
 class Resolver:
@@ -34,11 +80,32 @@ class Resolver:
         self._own: dict[Path, Document] | None = None
         self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
         #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
-        self._found: dict[tuple[str, int], tuple[Any, Document, str]] = {}
-        self._names: dict[tuple[str, int], str | None] = {}
+        self._found: dict[tuple[str, int] | tuple[str, int, str], tuple[Any, Document, str]] = {}
+        self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
+        self._resources: Resources | None = None
+        self._modern: dict[int, bool] = {}
+        #: (ref, base URI, dynamic scope, whether dynamic) -> the place a 2020-12 reference reaches
+        self._located: dict[tuple[str, str, tuple[str, ...], bool], tuple[Document, str]] = {}
+
+    def modern(self, doc: Document) -> bool:
+        """Whether a document's references resolve as JSON Schema 2020-12 does: a 3.1 document (or a file it
+        refers to) that declares identifiers. The others resolve a ref the same wherever it is written."""
+        known = self._modern.get(id(doc))
+        if known is None:
+            known = doc.dialect in MODERN and declares_identifiers(doc.data)
+            self._modern[id(doc)] = known
+        return known
+
+    def _key(self, ref: str, doc: Document, at: str) -> tuple[str, int] | tuple[str, int, str]:
+        """What a ref's target depends on: the ref and its document, and in a 2020-12 document the base URI."""
+        if self.modern(doc) or (doc.dialect in MODERN and not _is_pointer(ref)):
+            return ref, id(doc), self._resources_with(doc).base(doc, at)
+        return ref, id(doc)
 
     def split(self, ref: str, doc: Document, at: str) -> tuple[Document, str]:
         """The document a ref points into and the pointer inside it."""
+        if self.modern(doc) or (doc.dialect in MODERN and not _is_pointer(ref)):
+            return self._locate(ref, doc, at)
         location, _, fragment = ref.partition("#")
         fragment = unquote(fragment)
         if not location:
@@ -78,6 +145,83 @@ class Resolver:
             self._loaded(key, load_text_any(text, name, target.parent, doc))
         return self.externals[key]
 
+    def _resources_with(self, doc: Document) -> Resources:
+        """The schema resources of the documents read so far, `doc` among them."""
+        if self._resources is None:
+            from specdiff.graph.refs2020 import Resources  # referencing is loaded only for 2020-12 references
+
+            self._resources = Resources()
+        self._resources.add(doc)
+        return self._resources
+
+    def _locate(self, ref: str, doc: Document, at: str, scope: tuple[str, ...] = (),
+                dynamic: bool = False) -> tuple[Document, str]:
+        """A 2020-12 reference's target: against the base URI where it is written, a file or URL no document
+        declares being read (files confined, URLs only when remote references are allowed) before it is
+        looked up again."""
+        from specdiff.graph.refs2020 import Unknown
+
+        if urlsplit(ref).scheme.lower() == "file":  # a base may be a file's URI; a written `file:` URL is refused
+            raise self.error(f"$ref {ref!r} refused: only http and https addresses can be fetched", doc, at)
+        resources = self._resources_with(doc)
+        base = resources.base(doc, at)
+        key = (ref, base, scope, dynamic)
+        found = self._located.get(key)
+        if found is not None:
+            return found
+        try:
+            found = resources.locate(ref, base, scope, dynamic)
+        except Unknown as unknown:
+            resources.add(self._retrieve(unknown.uri, ref, doc, at), unknown.uri)
+            try:
+                found = resources.locate(ref, base, scope, dynamic)
+            except Unknown as still:
+                raise self._undeclared(ref, still.uri, doc, at) from None
+        if found is None:
+            raise self.error(f"$ref {ref!r} points at nothing", doc, at)
+        self._located[key] = found
+        return found
+
+    def _retrieve(self, uri: str, ref: str, doc: Document, at: str) -> Document:
+        """The document at a URI no document declares: a file of the spec's folder (named by its `file:` URI,
+        or under the folder a 3.2 document's `$self` gives the spec), or a URL when remote references are
+        allowed."""
+        from specdiff.graph.refs2020 import document_uri, file_uri
+
+        assert self._resources is not None
+        split, path = urlsplit(uri), None
+        if split.scheme == "file":
+            path = Path(url2pathname(split.path))
+        for known in [self.root, *self._resources.documents.values()] if path is None else ():
+            own, written = document_uri(known), file_uri(known)
+            folder = own.rpartition("/")[0] + "/"
+            if written is not None and own != written and uri.startswith(folder):
+                path = Path(url2pathname(urlsplit(written).path)).parent / unquote(uri[len(folder):])
+                break
+        if path is not None:
+            return self._external(os.path.relpath(path, doc.base.resolve()) if doc.base else uri, doc, at)
+        if urlsplit(uri).scheme.lower() in REMOTE_SCHEMES and self.root.limits.allow_remote_refs:
+            return self._remote(uri, doc, at)
+        raise self._undeclared(ref, uri, doc, at)
+
+    def _undeclared(self, ref: str, uri: str, doc: Document, at: str) -> InputError:
+        return self.error(f"$ref {ref!r}: no schema of the spec declares {uri!r} as its $id (schemas are not "
+                          "fetched by their $id; remote references only with --allow-remote-refs)", doc, at)
+
+    def scope(self, doc: Document, pointer: str) -> tuple[str, ...]:
+        """The resources around a place of a 2020-12 document (their URIs, outermost first): the dynamic scope
+        of a `$dynamicRef` written there when nothing refers to it from elsewhere."""
+        return self._resources_with(doc).scope(doc, pointer)
+
+    def dynamic(self, ref: str, doc: Document, at: str, scope: tuple[str, ...]) -> tuple[Any, Document, str]:
+        """(target, its document, its pointer) of a `$dynamicRef` in a dynamic scope (URIs, outermost first)."""
+        target_doc, pointer = self._locate(ref, doc, at, scope, dynamic=True)
+        return self._walk(ref, target_doc, pointer, doc, at), target_doc, pointer
+
+    def writes_dynamic_refs(self) -> bool:
+        """Whether a 2020-12 document read so far writes a `$dynamicRef`: what it reaches depends on the path."""
+        return self.modern(self.root) and self._resources_with(self.root).dynamic
+
     def _own_files(self) -> dict[Path, Document]:
         """The files the spec itself was read from (a directory's documents), by resolved path."""
         if self._own is None:
@@ -109,14 +253,15 @@ class Resolver:
 
     def lookup(self, ref: str, doc: Document, at: str) -> tuple[Any, Document, str]:
         """(target object, its document, its pointer); a dangling ref or a cycle of bare refs is an input error."""
-        found = self._found.get((ref, id(doc)))
+        key = self._key(ref, doc, at)
+        found = self._found.get(key)
         if found is not None:
             return found
         target_doc, pointer = self.split(ref, doc, at)
         node = self._walk(ref, target_doc, pointer, doc, at)
         if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
             self._check_chain(node, target_doc, pointer, doc, at)
-        found = self._found[(ref, id(doc))] = (node, target_doc, pointer)
+        found = self._found[key] = (node, target_doc, pointer)
         return found
 
     def reached_roots(self, doc: Document) -> frozenset[str]:
@@ -157,7 +302,7 @@ class Resolver:
 
     def named(self, ref: str, doc: Document, at: str) -> str | None:
         """The named-schema identity of a ref (`Pet` for `#/components/schemas/Pet`), or None if inline."""
-        key = (ref, id(doc))
+        key = self._key(ref, doc, at)
         if key in self._names:
             return self._names[key]
         target_doc, pointer = self.split(ref, doc, at)
@@ -193,6 +338,12 @@ def plain_name(name: str) -> str:
     """A named schema's name as its document writes it (`Pet` for `common.yaml#/components/schemas/Pet`)."""
     file, hash_, pointer = name.partition("#/")
     return split_pointer("/" + pointer)[-1] if hash_ and file else name
+
+
+def _is_pointer(ref: str) -> bool:
+    """Whether a ref's fragment, if it has one, is a JSON pointer (a plain name is a 2020-12 anchor)."""
+    fragment = ref.partition("#")[2]
+    return not fragment or fragment.startswith("/") or fragment.startswith("%2F")
 
 
 def _is_ref(node: Any) -> bool:

@@ -42,14 +42,16 @@ def subschemas(schema: Schema) -> Iterator[tuple[tuple[str, ...], Schema]]:
                     yield (key, str(i)), sub
 
 
-def refs_in(schema: Schema) -> Iterator[tuple[tuple[str, ...], str]]:
-    """Every `$ref` reachable inside an inline schema, without following it."""
+def refs_in(schema: Schema, keywords: tuple[str, ...] = ("$ref",)) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every `$ref` (or other reference keyword: `$dynamicRef`) reachable inside an inline schema, without
+    following it: the tokens to the keyword, and the reference."""
     stack: list[tuple[tuple[str, ...], Schema]] = [((), schema)]
     while stack:
         tokens, node = stack.pop()
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            yield tokens + ("$ref",), ref
+        for keyword in keywords:
+            ref = node.get(keyword)
+            if isinstance(ref, str):
+                yield tokens + (keyword,), ref
         for sub_tokens, sub in subschemas(node):
             stack.append((tokens + sub_tokens, sub))
 

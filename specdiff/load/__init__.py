@@ -14,7 +14,7 @@ from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
-__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "load", "load_text", "detect_dialect"]
+__all__ = ["Document", "Limits", "DEFAULT_LIMITS", "STDIN", "load", "load_text", "read_stdin", "detect_dialect"]
 
 _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -22,10 +22,7 @@ _SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read a spec from a file, a directory of per-group documents, stdin ("-"), or git ("REV:path")."""
     if source == "-":
-        raw = sys.stdin.buffer.read(limits.max_bytes + 1)
-        if len(raw) > limits.max_bytes:
-            raise InputError(f"input is over the {limits.max_bytes}-byte limit (--max-bytes)", file="<stdin>")
-        return load_text(decode(raw, "<stdin>"), "<stdin>", None, limits)
+        return load_text(read_stdin(limits), STDIN, None, limits)
     if ":" in source:
         from specdiff.load.git import load_git, parse_source
 
@@ -36,6 +33,18 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     if path.is_dir():
         return _load_dir(path, source, limits)
     return load_text(read_file(path, source, limits), source, path.parent, limits, reader=_file_reader(limits))
+
+
+#: how errors and reports name the spec read from stdin ("-")
+STDIN = "<stdin>"
+
+
+def read_stdin(limits: Limits) -> str:
+    """The text on stdin, read once: a second read finds it empty (and a process pool's worker finds none)."""
+    raw = sys.stdin.buffer.read(limits.max_bytes + 1)
+    if len(raw) > limits.max_bytes:
+        raise InputError(f"input is over the {limits.max_bytes}-byte limit (--max-bytes)", file=STDIN)
+    return decode(raw, STDIN)
 
 
 def read_file(path: Path, name: str, limits: Limits) -> str:

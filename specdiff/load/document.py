@@ -31,6 +31,7 @@ class Document:
     parts: tuple[tuple[str, Document], ...] = ()
     reader: Any = None  # callable(path) -> bytes, for files beside this one (git revisions use their own)
     limits: Limits = DEFAULT_LIMITS  # what it was read under; files and URLs it refers to are read under the same
+    notes: tuple[str, ...] = ()  # remarks on how the input was read, carried into the report's notes
 
     def __post_init__(self) -> None:
         """Every report prints the name, and JSON, SARIF, HTML and GitHub's UTF-16 count need it to be text:

@@ -1,8 +1,10 @@
 """Inputs from git: `REV:path` (a file or a per-group directory at a revision; `:path` is the staged version).
 
 Read with `git cat-file` and `git ls-tree` (no shell, no checkout), and `$ref`s to other files are read at the
-same revision through `Document.reader`. A source is only taken for `REV:path` when the part before the colon
-is a revision of the repository here, so Windows drive letters and file names with a colon keep working.
+same revision through `Document.reader`. Inside a repository, revision syntax means git:
+`X:path` is never read from a working-tree file of that name, since a pull request could add a folder named
+after its base revision and have its own copy compared with itself. A file whose name holds a colon is written
+`./X:path`; Windows drive letters (`C:\\specs`) stay paths.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from specdiff.errors import InputError
@@ -30,6 +32,13 @@ class GitSource:
     rev: str
     path: str  # relative to the repository's top level, POSIX separators
     toplevel: Path
+    shadowed: bool = False  # a working-tree file has the same name: it is not read, and the report says so
+
+    def note(self) -> tuple[str, ...]:
+        if not self.shadowed:
+            return ()
+        return (f"{self.source} is read from git ({self.rev or 'the index'}); the working-tree file of the same "
+                f"name is not read: write ./{self.source} to compare that file",)
 
     def object(self, path: str | None = None) -> str:
         return f"{self.rev}:{path if path is not None else self.path}"
@@ -61,17 +70,21 @@ def is_revision(rev: str) -> bool:
 
 
 def parse_source(source: str) -> GitSource | None:
-    """`REV:path` as a git source, or None when it should be read as a local path."""
+    """`REV:path` as a git source, or None when it is a local path: one that starts with `./`, `../` or `/`,
+    a drive letter, a name that could not be a revision, or any name outside a git repository."""
     rev, colon, path = source.partition(":")
-    if not colon or not path or Path(source).exists():
+    if not colon or not path or source.startswith(("./", "../", "/")) or _DRIVE.match(rev):
+        return None
+    if rev and not _LOOKS_LIKE_REF.match(rev):
         return None
     repository = _repository()
     if repository is None:
         return None
     toplevel, prefix = repository
     if rev and not is_revision(rev):
-        if _DRIVE.match(rev) or not _LOOKS_LIKE_REF.match(rev):
-            return None  # a drive letter or a path with a colon: the file loader says what is wrong
+        if Path(source).exists():
+            raise InputError(f"{rev!r} is not a revision of the git repository here; to read the file of that "
+                             f"name, write ./{source}", file=source)
         raise InputError(f"no such file, and {rev!r} is not a revision of the git repository here", file=source)
     # like git: relative to the top level, unless it starts with ./ or ../ (then relative to here)
     if path.startswith(("./", "../")) or path in (".", ".."):
@@ -84,20 +97,22 @@ def parse_source(source: str) -> GitSource | None:
             parts.pop()
         elif part not in (".", "/"):
             parts.append(part)
-    return GitSource(source, rev, "/".join(parts), toplevel)
+    return GitSource(source, rev, "/".join(parts), toplevel, shadowed=Path(source).exists())
 
 
 def load_git(found: GitSource, limits: Limits) -> Document:
     """The Document for a git source: one spec file, or a per-group directory of them."""
     kind = _git(["cat-file", "-t", found.object()], found.toplevel)
     if kind.returncode != 0 and not found.rev and _tree_files(found):
-        return _load_tree(found, limits)  # the index holds no tree objects, only the files below a folder
-    if kind.returncode != 0:
+        document = _load_tree(found, limits)  # the index holds no tree objects, only the files below a folder
+    elif kind.returncode != 0:
         where = f"revision {found.rev!r}" if found.rev else "the index (nothing staged there)"
         raise InputError(f"{found.path!r} does not exist at {where}", file=found.source)
-    if kind.stdout.strip() == b"tree":
-        return _load_tree(found, limits)
-    return _load_blob(found, found.path, found.source, limits)
+    elif kind.stdout.strip() == b"tree":
+        document = _load_tree(found, limits)
+    else:
+        document = _load_blob(found, found.path, found.source, limits)
+    return replace(document, notes=found.note()) if found.shadowed else document
 
 
 def _read_blob(found: GitSource, path: str, name: str, limits: Limits) -> str:

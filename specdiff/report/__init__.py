@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from specdiff.records import Finding, Level, Report
 
@@ -57,6 +58,21 @@ def annotated(report: Report, options: RenderOptions) -> list[Finding]:
 def at_or_above(finding: Finding, fail_on: str) -> bool:
     """Whether a finding meets a --fail-on threshold."""
     return fail_on != "never" and finding.level.rank <= Level(fail_on).rank
+
+
+#: what JSON and XML reports write as escapes (`\u007f`, `&#x7f;`): DEL and the C1 controls (a terminal may act
+#: on them: U+009B starts a control sequence) and the invisible characters that reorder or hide text; either
+#: language reads them back as the same characters
+NOT_RAW = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def json_text(data: Any) -> str:
+    """A JSON report: indented, strict (no NaN), non-ASCII text as it is but for what `NOT_RAW` names,
+    which the standard library writes raw (it escapes only the C0 controls)."""
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str, allow_nan=False)
+    return NOT_RAW.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
 
 
 def renderer(name: str) -> Renderer:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from specdiff import __version__
 from specdiff.notation import field_path
 from specdiff.records import Finding, Report, SourceInfo
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, json_text
+from specdiff.version import __version__
 
 #: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
 SCHEMA_VERSION = 2
@@ -75,5 +74,4 @@ def _place(finding: Finding) -> dict[str, Any]:
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    return json.dumps(envelope(report), indent=2, sort_keys=False, ensure_ascii=False, default=str,
-                      allow_nan=False) + "\n"
+    return json_text(envelope(report))

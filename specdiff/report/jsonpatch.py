@@ -13,7 +13,7 @@ import jsonpatch
 
 from specdiff.errors import UsageError
 from specdiff.records import Report
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, json_text
 
 
 def render(report: Report, options: RenderOptions) -> str:
@@ -21,7 +21,7 @@ def render(report: Report, options: RenderOptions) -> str:
         raise UsageError("the jsonpatch format needs both documents (render it from the command line)")
     old, new = _tree(options.old_doc), _tree(options.new_doc)
     patch = jsonpatch.make_patch(old, new).patch
-    return json.dumps(patch, indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+    return json_text(patch)
 
 
 def _tree(doc: Any) -> Any:

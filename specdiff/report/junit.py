@@ -11,11 +11,16 @@ import re
 import xml.etree.ElementTree as ET
 
 from specdiff.records import Finding, Report
-from specdiff.report import RenderOptions, at_or_above
+from specdiff.report import NOT_RAW, RenderOptions, at_or_above
 from specdiff.report.sections import reason, sentence
 
 #: characters XML 1.0 cannot hold at all, even escaped; they are replaced with U+FFFD
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+#: written as character references: a carriage return (which XML readers would turn into a line feed, and a
+#: log would use to overwrite a line) and what no report writes raw
+_REFERENCED = re.compile(f"\r|{NOT_RAW.pattern}")
 
 
 def clean(text: str) -> str:
@@ -51,7 +56,8 @@ def render(report: Report, options: RenderOptions) -> str:
         else:
             ET.SubElement(case, "system-out").text = text
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    xml = _REFERENCED.sub(lambda found: f"&#x{ord(found.group()):x};", ET.tostring(suites, encoding="unicode"))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"
 
 
 def _line(finding: Finding) -> str:

@@ -6,6 +6,7 @@ starts with a hidden marker so a bot can find and update it, and stays under Git
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -62,6 +63,68 @@ def code_span(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text[0] == "`" or text[-1] == "`" else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_TICKS = re.compile(r"`+")
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line's code spans are, (start, end), as CommonMark reads them: a run of n backticks opens a span
+    that the next run of exactly n closes, backslashes being literal inside; outside, a backslash escapes the
+    backtick after it. Read this way, not by counting backticks, a span whose fence is longer than one backtick
+    or whose text ends in a backslash is one span. Linear: each run is looked at once, its closer found by
+    bisection among the runs of its length."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for k, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(k)
+    spans: list[tuple[int, int]] = []
+    k, outside = 0, 0
+    while k < len(runs):
+        start, end = runs[k]
+        slashes = 0
+        while start - slashes > outside and line[start - slashes - 1] == "\\":
+            slashes += 1
+        opener = start + slashes % 2  # an escaped backtick is text; the rest of the run may still open a span
+        later = by_length.get(end - opener, [])
+        closer = bisect.bisect_right(later, k)
+        if opener < end and closer < len(later):
+            spans.append((opener, runs[later[closer]][1]))
+            outside, k = runs[later[closer]][1], later[closer] + 1
+        else:
+            k += 1
+    return spans
+
+
+#: what starts a block at a line's start: a list item, heading, quote, underline, table, or a code fence
+_STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]|`{3}|~{3}")
+_BULLET = re.compile(r" *- ")
+
+
+def wrapped(text: str, width: int) -> str:
+    """Lines past `width` broken at a space outside code spans (`code_spans`), the next line indented under a
+    bullet's text: the same paragraph once rendered. No break goes inside a code span, which would end it and let
+    its text render as markup, nor before a word that would start a list, quote, heading or fence there."""
+    out = []
+    for line in text.split("\n"):
+        lead = _BULLET.match(line)
+        indent = " " * len(lead.group(0)) if lead else ""
+        spans = code_spans(line)
+        inside = bytearray(len(line))
+        for start, end in spans:
+            inside[start:end] = b"\x01" * (end - start)
+        start, prefix = 0, ""
+        while len(prefix) + len(line) - start > width:
+            # positions in the line as written now (prefix + line[start:]) from len(indent) + 2 up to width
+            low, high = start + len(indent) + 2 - len(prefix), start + width - len(prefix)
+            breaks = [i for i in range(max(low, start), min(high, len(line))) if line[i] == " " and not inside[i]
+                      and not _STARTS_BLOCK.match(line, i + 1)]
+            if not breaks:
+                break
+            out.append(prefix + line[start:breaks[-1]])
+            start, prefix = breaks[-1] + 1, indent
+        out.append(prefix + line[start:])
+    return "\n".join(out)
 
 
 def _row(finding: Finding, members: bool = True, shared: Mapping[str, int] | None = None) -> str:

@@ -1,43 +1,56 @@
-"""Release notes in the style of Kubernetes' "API Change" notes: breaking changes first (what breaks, why, and the
-rule to look up), then deprecations, new features and other changes; one bullet per logical change, made to fit
-about a page. A kind has one heading across its versions; where its changes differ by version each bullet names its
-own (`resource.k8s.io/{v1, v1beta2}: ...`), one change in several versions being one bullet. Types several kinds
-use go under their group-version (`core/v1 types`); other APIs go by tag or path. A reason bullets under several
-headings share is said once at the section's end, the bullets naming its rule; no line runs past 200 characters.
+"""Release notes in the style of Kubernetes' "API Change" notes and providers' changelogs, to publish as they are: which
+API changed between which versions, then breaking changes first (what breaks and why), deprecations, new features and
+other changes; one bullet per logical change, made to fit about a page. The tool's own words (policy, response readers,
+rule ids) stay in the other formats. A kind has one heading across its versions; where its changes differ by version
+each bullet names its own (`resource.k8s.io/{v1, v1beta2}: ...`), one change in several versions being one bullet. Types
+several kinds use go under their group-version (`core/v1 types`); other APIs go by tag or path. A reason bullets under
+several headings share is said once at the section's end, the bullets naming it by its title; no line runs past 200
+characters.
 
-A group of findings (one change at many places) is one bullet. Within a kind, the operations a release adds are
-one bullet ("operations added: create, list, ... of `frobbers`"), and so are the types it adds: a new resource
-reads as a line, not as twenty. Places are written the way Kubernetes' own notes write them: `PodSpec.field`
-under a `core/v1` heading (specdiff/notation.py). Spec strings are escaped like the PR comment's; nothing is cut
-short.
+A group of findings (one change at many places) is one bullet. Within a kind, the operations a release adds are one
+bullet ("operations added: create, list, ... of `frobbers`"): a new resource reads as a line, not as twenty. A type
+added on its own changes nothing a client can call or send (the operations and fields that use it are listed), so it is
+left out. Places are written the way Kubernetes' own notes write them: `PodSpec.field` under a `core/v1` heading
+(specdiff/notation.py). Spec strings are escaped like the PR comment's; nothing is cut short.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import partial
 
 from specdiff.group import operations_phrase
 from specdiff.notation import bare, by_type, type_name, used_by
 from specdiff.records import Finding, Report
 from specdiff.report import RenderOptions
-from specdiff.report.markdown import code_span, escape
-from specdiff.report.sections import Subject, grouped, headed, is_unclassified, reason, sentence
+from specdiff.report.markdown import code_span, escape, wrapped
+from specdiff.report.sections import SHARED, Subject, grouped, headed, is_unclassified, reason, sentence
 
 #: rules whose findings a kind lists in one bullet
-_FOLDED = {"operation.added": "operations added", "schema.added": "types added"}
+_FOLDED = {"operation.added": "operations added"}
+#: rules release notes leave out: a type added alone changes no call (what uses it is listed), and the title
+#: already names the versions
+_UNLISTED = {"schema.added", "info.version-changed"}
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    lines = [f"# Release notes: {_title(report)}", "",
-             _wrapped(f"Changes from {escape(report.old.name)} to {escape(report.new.name)} "
-                      f"({escape(report.policy_label)}): "
-                      + ", ".join(f"{n} {level}" for level, n in report.summary().items()) + "."), ""]
-    sections = grouped(report)
+    return "\n".join(notes(report, 1, f"Release notes: {_title(report)}", _between(report))).rstrip("\n") + "\n"
+
+
+def notes(report: Report, depth: int, title: str, between: str) -> list[str]:
+    """The lines of one release's notes under `title` (markdown) at `depth` (1: a page of its own; a history's
+    releases go one level down), saying the changes are from `between` (`1.0.0 to 1.1.0`)."""
+    listed = replace(report, findings=tuple(f for f in report.findings if f.rule not in _UNLISTED))
+    level = "#" * depth
+    lines = [f"{level} {title}", "",
+             _wrapped(f"Changes from {between}: "
+                      + ", ".join(f"{n} {level}" for level, n in listed.summary().items()) + "."), ""]
+    sections = grouped(listed)
     if not sections:
         lines += ["No API changes.", ""]
     for key, title, subjects in sections:
-        lines += [f"## {title}", ""]
+        lines += [f"{level}# {title}", ""]
         if key == "corrections":
             lines += _corrections([finding for _, findings in subjects for finding in findings]) + [""]
             continue
@@ -45,16 +58,15 @@ def render(report: Report, options: RenderOptions) -> str:
         headings: dict[tuple[bool, str, str], dict[str, list[str]]] = {}
         for subject, findings in subjects:
             versions = headings.setdefault(_heading(subject), {})
-            for bullet in _bullets(findings, with_reason=key != "features", with_rule=key == "breaking",
-                                   scoped=not headed(subject), said=said):
-                versions.setdefault(bullet, []).extend(_versions(subject))
+            for bullet in _bullets(findings, with_reason=key != "features", scoped=not headed(subject), said=said):
+                versions.setdefault(_named_once(bullet, subject), []).extend(_versions(subject))
         for heading in sorted(headings):
-            lines += [f"### {escape(_heading_title(heading, headings[heading]))}",
+            lines += [f"{level}## {escape(_heading_title(heading, headings[heading]))}",
                       *(_wrapped(line) for line in _versioned(headings[heading]))]
         if said:
-            lines += ["", "Why, by rule:", *(_wrapped(f"- `{rule}`: {escape(why)}") for rule, why in said.items())]
+            lines += ["", "Why:", *(_wrapped(f"- *{prose(title)}*: {prose(why)}") for title, why in said.values())]
         lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return lines
 
 
 def _corrections(findings: list[Finding]) -> list[str]:
@@ -65,25 +77,29 @@ def _corrections(findings: list[Finding]) -> list[str]:
     for finding in findings:
         by_rule.setdefault(finding.rule, []).append(
             sentence(finding, partial(_spans, names=_names(finding)), scoped=False).rstrip("."))
-    return ["The old spec already said so, in its descriptions or in the fields its types required; each finding's "
+    return ["The old spec already said so, in its descriptions, in the fields its types required or in the keys its "
+            "lists merge by; each finding's "
             "reason quotes the words.", "",
-            *(_wrapped(f"- {_one_sentence(parts)}. (`{rule}`)") for rule, parts in by_rule.items())]
+            *(_wrapped(f"- {_one_sentence(parts)}.") for parts in by_rule.values())]
 
 
-def _said_once(subjects: list[tuple[Subject, list[Finding]]]) -> dict[str, str]:
-    """{rule: reason} for the reasons a section would repeat under several headings: each is given once at
-    the section's end and its bullets name the rule instead. A rule points at one reason: of a rule's repeated
-    reasons the one under most headings is given there, the others stay inline where they occur."""
+def _said_once(subjects: list[tuple[Subject, list[Finding]]]) -> dict[str, tuple[str, str]]:
+    """{rule: (title, reason)} for the reasons a section would repeat under several headings: each is given once
+    at the section's end under its rule's title, and its bullets name that title instead. A rule points at one
+    reason: of a rule's repeated reasons the one under most headings is given there, the others stay inline where
+    they occur."""
     headings: dict[tuple[str, str], set[tuple[bool, str, str]]] = {}
+    titles: dict[str, str] = {}
     for subject, findings in subjects:
         for finding in findings:
             if finding.rule not in _FOLDED and not is_unclassified(finding):
                 headings.setdefault((finding.rule, reason(finding)), set()).add(_heading(subject))
-    said: dict[str, str] = {}
+                titles[finding.rule] = finding.rule_info.title or finding.rule
+    said: dict[str, tuple[str, str]] = {}
     for (rule, why), under in sorted(headings.items(), key=lambda item: (-len(item[1]), item[0])):
         if len(under) > 1:
-            said.setdefault(rule, why)
-    return dict(sorted(said.items()))
+            said.setdefault(rule, (titles[rule], why))
+    return dict(sorted(said.items(), key=lambda item: (item[1][0].lower(), item[0])))
 
 
 def _heading(subject: Subject) -> tuple[bool, str, str]:
@@ -92,9 +108,25 @@ def _heading(subject: Subject) -> tuple[bool, str, str]:
     as it is (an OpenAPI tag, a whole group-version, the general changes)."""
     if subject.shared:
         return False, subject.group, "types"
+    if subject.group == SHARED:  # one heading: each bullet names its type (`charge.refunds`)
+        return True, SHARED, ""
     if subject.kind and headed(subject) and "/" in subject.group and not subject.group.startswith("/"):
         return False, subject.group.partition("/")[0], subject.kind
     return not headed(subject), subject.group, subject.kind
+
+
+#: a group's message for the operations a plain API's resource gains or loses (specdiff/group.py)
+_RESOURCE_OPERATIONS = re.compile(r"- (.+?) (gains|loses) (\d+) operations: ")
+
+
+def _named_once(bullet: str, subject: Subject) -> str:
+    """Under a plain API's resource heading (`/v1/charges`), "/v1/charges loses 3 operations: ..." would name the
+    resource twice: the bullet says "3 operations removed: ..."."""
+    found = _RESOURCE_OPERATIONS.match(bullet)
+    if subject.kind or not found or found.group(1) != escape(subject.group):
+        return bullet
+    done = "added" if found.group(2) == "gains" else "removed"
+    return f"- {found.group(3)} operations {done}: {bullet[found.end():]}"
 
 
 def _versions(subject: Subject) -> list[str]:
@@ -127,37 +159,19 @@ def _versioned(bullets: dict[str, list[str]]) -> list[str]:
     bullets of a heading do not all hold in the same ones."""
     if len({_folded_versions(v) for v in bullets.values()}) == 1:
         return list(bullets)
-    return [f"- `{_folded_versions(versions)}`: {bullet[2:]}" for bullet, versions in bullets.items()]
+    return [f"- {code_span(_folded_versions(versions))}: {bullet[2:]}" for bullet, versions in bullets.items()]
 
 
 #: the longest line a page should carry; longer bullets go on at the next line
 _WIDTH = 200
-_BULLET = re.compile(r" *- ")
-_TICK = re.compile(r"(?<!\\)`")  # a code span's fence, not an escaped backtick
-_STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]")  # a list item, heading, quote, underline or table at a line's start
 
 
 def _wrapped(bullet: str) -> str:
-    """Lines of a bullet past _WIDTH broken at a space outside code spans, its next line indented under its
-    text: the same paragraph once rendered, so no break goes before a word that would start a list, quote or
-    heading there."""
-    out = []
-    for line in bullet.split("\n"):
-        lead = _BULLET.match(line)
-        indent = " " * len(lead.group(0)) if lead else ""
-        while len(line) > _WIDTH:
-            spaces = [i for i in range(len(indent) + 2, _WIDTH) if line[i] == " "
-                      and len(_TICK.findall(line, 0, i)) % 2 == 0 and not _STARTS_BLOCK.match(line, i + 1)]
-            if not spaces:
-                break
-            out.append(line[:spaces[-1]])
-            line = indent + line[spaces[-1] + 1:]
-        out.append(line)
-    return "\n".join(out)
+    return wrapped(bullet, _WIDTH)
 
 
-def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool,
-             said: dict[str, str]) -> list[str]:
+def _bullets(findings: list[Finding], with_reason: bool, scoped: bool,
+             said: dict[str, tuple[str, str]]) -> list[str]:
     """One bullet per logical change: a kind's added operations, and its added types, are one bullet each; the
     findings of one rule with one reason (four fields of a status that became optional) share a bullet that
     gives the reason once."""
@@ -171,12 +185,12 @@ def _bullets(findings: list[Finding], with_reason: bool, with_rule: bool, scoped
             together[key] = []
         together[key].append(finding)
     return [_folded(key[0], together[key], scoped) if len(key) == 1
-            else _line(together[key], with_reason, with_rule, scoped, said) for key in order]
+            else _line(together[key], with_reason, scoped, said) for key in order]
 
 
 def _folded(rule: str, findings: list[Finding], scoped: bool) -> str:
     if len(findings) == 1:
-        return _line(findings, with_reason=False, with_rule=False, scoped=scoped)
+        return _line(findings, with_reason=False, scoped=scoped)
     if rule == "operation.added":
         what = escape(operations_phrase([f.change.context for f in findings]))
     else:
@@ -191,23 +205,24 @@ _LISTED = 20
 _SCANNED = 300
 
 
-def _line(findings: list[Finding], with_reason: bool, with_rule: bool, scoped: bool,
-          said: dict[str, str] | None = None) -> str:
+def _line(findings: list[Finding], with_reason: bool, scoped: bool,
+          said: dict[str, tuple[str, str]] | None = None) -> str:
     """Changes of one rule and reason: on one line with the reason when they fit a glance (_SCANNED), else the
     reason once and one nested bullet each, the first _LISTED of them (the JSON report lists every one)."""
     first = findings[0]
-    given = said is not None and said.get(first.rule) == reason(first)  # at the section's end
-    rule = f" (`{first.rule}`)" if with_rule or given else ""
+    given = (said or {}).get(first.rule)
+    given = given if given and given[1] == reason(first) else None  # at the section's end, under its title
+    rule = f" (*{prose(given[0])}*, below)" if given else ""
     parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
     why = "Not classified yet: review it by hand." if is_unclassified(first) else \
-        escape(reason(first)) if with_reason and not given else ""
+        prose(reason(first)) if with_reason and not given else ""
     joined = _one_sentence(parts)
-    if len(joined) <= _SCANNED:
+    if len(joined) <= _SCANNED or len(parts) == 1:
         return f"- {f'{joined}. {why}'.strip().rstrip('.')}." + rule
     listed = [f"  - {part}." for part in parts[:_LISTED]]
     if len(parts) > _LISTED:
         listed.append(f"  - … and {len(parts) - _LISTED} more (`--format json` lists every one).")
-    lead = f"- {why.rstrip('.')}{rule}:" if why else f"- {len(parts)} changes:"
+    lead = f"- {why.rstrip('.')}{rule}:" if why else f"- {len(parts)} changes{rule}:"
     return "\n".join([lead, *listed])
 
 
@@ -230,8 +245,13 @@ def _one_sentence(parts: list[str]) -> str:
         named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
         if len(named) == len(parts) and len({(m[1].lower(), m[2].lower(), m[4]) for m in named}) == 1:
             lead, noun, tail = named[0][1], named[0][2], named[0][4]
-            return f"{lead}{_plural(noun)} {_listed([m[3] for m in named])} {tail}"
+            noun = noun if noun.lower() in _PREPOSITIONS else _plural(noun)  # "Description of `A` and `B`"
+            return f"{lead}{noun} {_listed([m[3] for m in named])} {tail}"
     return "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
+
+
+#: words a message may put before the place it names that are no noun to make plural
+_PREPOSITIONS = frozenset({"of", "to", "in", "on", "for", "from", "at", "by", "with"})
 
 
 def _listed(names: list[str]) -> str:
@@ -267,6 +287,15 @@ def _names(finding: Finding) -> list[str]:
     return [text for ctx in contexts for text in (ctx.operation or bare(ctx), by_type(ctx), type_name(ctx)) if text]
 
 
+def prose(text: str) -> str:
+    """`escape` for a rule card's own sentences, whose backticks mark code (`oneOf`): each marked span becomes a
+    code span, the rest is escaped; text with an unpaired backtick is escaped whole."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return escape(text)
+    return "".join(code_span(part) if i % 2 else _escaped(part) for i, part in enumerate(parts)).strip()
+
+
 def _escaped(part: str) -> str:
     """`escape` that keeps the spaces at the ends, which separate the part from a code span beside it."""
     inner = escape(part)
@@ -275,9 +304,36 @@ def _escaped(part: str) -> str:
     return (" " if part[:1].isspace() else "") + inner + (" " if part[-1:].isspace() else "")
 
 
+#: a git source as typed (`3d6c3c4:./reference/openapi.json`): the revision, and the path without `./`
+_GIT_SOURCE = re.compile(r"([^:/\\]{2,}):(?:\./)*(.+)")
+
+
+def _between(report: Report) -> str:
+    """`1.0.0 to 1.1.0` when the specs name different versions; else which files, as a reader knows them:
+    the file's name (`swagger-v1.36.json`), or the path in the repository at a revision (`reference/openapi.json
+    at 3d6c3c4`)."""
+    old, new = report.old, report.new
+    if old.version and new.version and old.version != new.version:
+        return f"{escape(old.version)} to {escape(new.version)}"
+    return f"{_source(old.name)} to {_source(new.name)}"
+
+
+def _source(name: str) -> str:
+    found = _GIT_SOURCE.fullmatch(name)
+    if found:
+        return f"{code_span(found.group(2))} at {code_span(found.group(1))}"
+    return code_span(name.rstrip("/").rpartition("/")[2] or name)
+
+
+def api_name(report: Report) -> str:
+    """The API's title as its spec gives it (escaped), else the newer file as a reader knows it."""
+    title = report.new.title or report.old.title
+    return escape(title) if title else _source(report.new.name)
+
+
 def _title(report: Report) -> str:
     old, new = report.old, report.new
-    name = escape(new.title or old.title or new.name)
+    name = api_name(report)
     if old.version and new.version and old.version != new.version:
         return f"{name} {escape(old.version)} → {escape(new.version)}"
     return name

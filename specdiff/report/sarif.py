@@ -8,17 +8,16 @@ Nothing machine-specific goes in: no timestamps, no invocation, no absolute path
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from specdiff import __version__
 from specdiff.records import Finding, Level, Report, RuleInfo
-from specdiff.report import RenderOptions, annotated
+from specdiff.report import RenderOptions, annotated, json_text
 from specdiff.report.sections import reason, sentence
 from specdiff.report.sources import source_location
+from specdiff.version import __version__
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {Level.BREAKING: "error", Level.DANGEROUS: "warning", Level.SAFE: "note"}
@@ -39,7 +38,7 @@ def render(report: Report, options: RenderOptions) -> str:
                        "new": report.new.name},
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log)
 
 
 def _rule(rule_id: str, item: RuleInfo) -> dict[str, Any]:

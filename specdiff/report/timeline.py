@@ -1,22 +1,22 @@
 """A history as a timeline: a summary table of steps x levels, the life of a traced element (`--trace`), the
 Kubernetes API versions each release introduced, deprecated, stopped serving and removed, then one section per
 step written by the formatter of that format for a single report (text, markdown, html, json), so a step reads
-exactly as `specdiff OLD NEW`.
+exactly as `specdiff OLD NEW` (`--summary` leaves the steps out). As release notes, one section per release, newest
+first, as changelogs are written.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from specdiff import __version__
 from specdiff.records import Finding, History, Level, Step
-from specdiff.report import RenderOptions
+from specdiff.report import RenderOptions, json_text
 from specdiff.trace import Event
+from specdiff.version import __version__
 
-TIMELINE_FORMATS = ("text", "markdown", "json", "html")
+TIMELINE_FORMATS = ("text", "markdown", "json", "html", "release-notes")
 #: raised when a field is removed or renamed or a value written differently (docs/architecture.md)
 SCHEMA_VERSION = 2
 
@@ -94,7 +94,7 @@ def _policy(history: History) -> str:
 # --- text -------------------------------------------------------------------------------------------------------
 
 
-def _text(history: History) -> str:
+def _text(history: History, steps: bool = True) -> str:
     from specdiff.report.text import clean, render
 
     lines = [f"specdiff history: {_span(history)} "
@@ -123,7 +123,7 @@ def _text(history: History) -> str:
             for name in LIFECYCLE_COLUMNS:
                 if release.column(name):
                     lines.append(f"    {_COLUMN_TITLES[name]}: {clean(', '.join(release.column(name)))}")
-    for number, step in enumerate(history.steps, 1):
+    for number, step in enumerate(history.steps if steps else (), 1):
         lines += ["", f"== step {number}: {clean(step_title(step))} =="]
         if step.report is None:
             lines.append(f"not compared: {clean(step.error or '')}")
@@ -135,7 +135,7 @@ def _text(history: History) -> str:
 # --- markdown ---------------------------------------------------------------------------------------------------
 
 
-def _markdown(history: History) -> str:
+def _markdown(history: History, steps: bool = True) -> str:
     from specdiff.report.markdown import code_span, escape, section
 
     out = ["## specdiff: API history", "",
@@ -166,7 +166,7 @@ def _markdown(history: History) -> str:
                                for name in LIFECYCLE_COLUMNS)
             out.append(f"| {escape(release.label, table=True)} | {cells} |")
         out.append("")
-    for number, step in enumerate(history.steps, 1):
+    for number, step in enumerate(history.steps if steps else (), 1):
         title = (f"### Step {number}: {escape(step_title(step))}",)
         if step.report is None:
             out += [*title, "", f"Not compared: {escape(step.error or '')}", ""]
@@ -179,7 +179,7 @@ def _markdown(history: History) -> str:
 # --- html -------------------------------------------------------------------------------------------------------
 
 
-def _html(history: History) -> str:
+def _html(history: History, steps: bool = True) -> str:
     from specdiff.report.html import escape, findings_html, page
 
     header = [f"<h1>API history: {_span(history)}</h1>",
@@ -191,7 +191,8 @@ def _html(history: History) -> str:
         counts = step.summary()
         cells = "".join(f"<td>{counts[level.value]}</td>" for level in Level) if step.report is not None else \
             f'<td colspan="{len(Level)}" class="unreadable">not compared: {escape(step.error or "")}</td>'
-        main.append(f'<tr><td><a href="#step-{number}">{escape(step_title(step))}</a></td>{cells}</tr>')
+        title = f'<a href="#step-{number}">{escape(step_title(step))}</a>' if steps else escape(step_title(step))
+        main.append(f"<tr><td>{title}</td>{cells}</tr>")
     total = history.summary()
     main += ["</tbody>", "<tfoot><tr><th>total</th>" + "".join(f"<th>{total[level.value]}</th>" for level in Level)
              + "</tr></tfoot>", "</table>"]
@@ -217,7 +218,7 @@ def _html(history: History) -> str:
                             + "</td>" for name in LIFECYCLE_COLUMNS)
             main.append(f"<tr><td>{escape(release.label)}</td>{cells}</tr>")
         main += ["</tbody>", "</table>", "</section>"]
-    for number, step in enumerate(history.steps, 1):
+    for number, step in enumerate(history.steps if steps else (), 1):
         main += [f'<section class="step" id="step-{number}">', f"<h2>Step {number}: {escape(step_title(step))}</h2>"]
         if step.report is None:
             main.append(f'<p class="unreadable">Not compared: {escape(step.error or "")}</p>')
@@ -270,17 +271,38 @@ def envelope(history: History) -> dict[str, Any]:
     }
 
 
-def _json(history: History) -> str:
-    return json.dumps(envelope(history), indent=2, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+def _json(history: History, steps: bool = True) -> str:
+    """The envelope, whole: a program reading it takes what it needs (`--summary` is for readers)."""
+    return json_text(envelope(history))
 
 
-_RENDERERS: dict[str, Callable[[History], str]] = {
-    "text": _text, "markdown": _markdown, "json": _json, "html": _html}
+# --- release notes ----------------------------------------------------------------------------------------------
 
 
-def render_history(history: History, name: str) -> str:
-    """The timeline in one of TIMELINE_FORMATS."""
-    return _RENDERERS[name](history)
+def _release_notes(history: History, steps: bool = True) -> str:
+    """A changelog: the API's name, then each release newest first, headed by its label, written as
+    `--format release-notes` writes one release (specdiff/report/release_notes.py)."""
+    from specdiff.report.markdown import escape
+    from specdiff.report.release_notes import api_name, notes
+
+    reports = [step.report for step in history.steps if step.report is not None]
+    lines = [f"# Release notes: {api_name(reports[-1]) if reports else 'API history'}", ""]
+    for step in reversed(history.steps):
+        heading = f"{escape(step.new.label)} (from {escape(step.old.label)})"
+        if step.report is None:
+            lines += [f"## {heading}", "", f"Not compared: {escape(step.error or '')}", ""]
+        else:
+            lines += notes(step.report, 2, heading, f"{escape(step.old.label)} to {escape(step.new.label)}")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+_RENDERERS: dict[str, Callable[[History, bool], str]] = {
+    "text": _text, "markdown": _markdown, "json": _json, "html": _html, "release-notes": _release_notes}
+
+
+def render_history(history: History, name: str, steps: bool = True) -> str:
+    """The timeline in one of TIMELINE_FORMATS; without `steps`, its summary alone (no section per step)."""
+    return _RENDERERS[name](history, steps)
 
 
 def _span(history: History) -> str:
