@@ -101,7 +101,7 @@ bench-quick: setup
 
 # the long mutation fuzz of the real specs; COUNT=... SEED=... to change it
 fuzz: setup
-	$(BIN)/python tests/fuzzing.py --seed $(or $(SEED),1) --count $(or $(COUNT),10000)
+	$(BIN)/python tests/fuzzing.py --seed $(or $(SEED),1) --count $(or $(COUNT),20000)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -224,7 +224,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     revision (origin/main:api/openapi.yaml; :path is the staged version).
     """
     from specdiff.config import for_command
-    from specdiff.pipeline import run
+    from specdiff.pipeline import deep_enough, run
     from specdiff.report import FORMATS, RenderOptions, render
 
     def job() -> int:
@@ -243,7 +243,8 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                                     old_doc=old_doc, new_doc=new_doc, fail_on=fail_on or config.fail_on or "breaking",
                                     annotate_level=annotate_level or config.annotate_level or "dangerous",
                                     summary_only=summary_only)
-            text = render(report, name, options)
+            with deep_enough(old_doc, new_doc):  # values as deep as --max-depth lets them be are written out
+                text = render(report, name, options)
             if output_dir or output:
                 write_atomic(output or os.path.join(output_dir or "", f"specdiff.{_EXTENSIONS.get(name, name)}"),
                              text)

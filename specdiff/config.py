@@ -19,10 +19,11 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from specdiff.errors import ConfigError, UsageError
+from specdiff.errors import ConfigError, InputError, UsageError
 from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
 from specdiff.graph.stability import DECLARED, SYNONYMS, level_word
 from specdiff.load.files import NotRegular, inside, open_regular
+from specdiff.load.limits import Limits, check_shape
 from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
 
@@ -322,13 +323,14 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Place]:
     if node is None:
         return {}, lambda at: None
     lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
-    _mark_lines(node, (), lines, name)
+    _mark_lines(node, (), lines, name, set())
     try:
         data = _constructor()().construct_document(node)
     except yaml.MarkedYAMLError as err:  # a tag no safe constructor knows, a value it cannot build
         mark = err.problem_mark or err.context_mark
         raise ConfigError(f"invalid YAML: {err.problem or err.context}", file=name,
                           place=str(mark.line + 1) if mark else None) from None
+    _check_aliases(data, name)
 
     def place(at: tuple[Any, ...]) -> str | None:
         while at not in lines and at:
@@ -354,9 +356,29 @@ _PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "
                                                         "seq")}
 
 
-def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int], name: str) -> None:
+#: what a configuration's YAML aliases may expand to: the bounds a spec has (specdiff.load.limits.check_shape),
+#: at a configuration's size (a 400-byte file of nested aliases expands to a hundred million values)
+_CONFIG_LIMITS = Limits(max_bytes=MAX_FILE_BYTES, max_depth=_CONFIG_DEPTH, max_alias_nodes=100_000)
+
+
+def _check_aliases(data: Any, name: str) -> None:
+    """Refuse aliases that expand past a configuration's bounds, counted once per distinct value."""
+    try:
+        check_shape(data, name, _CONFIG_LIMITS)
+    except InputError as err:
+        raise ConfigError(err.detail.split(" (alias budget")[0] + ", past a configuration's bound",
+                          file=name) from None
+
+
+def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int], name: str,
+                seen_nodes: set[int]) -> None:
+    """The line of each key and item, checking tags and keys; a node met again through an alias is not walked
+    again (a place inside it is named by the alias's line), so nested aliases cost their distinct nodes."""
     import yaml
 
+    if id(node) in seen_nodes:
+        return
+    seen_nodes.add(id(node))
     if node.tag not in _PLAIN_TAGS:
         raise ConfigError("a configuration holds plain strings, numbers, lists and mappings; YAML tags such as "
                           f"{node.tag.replace('tag:yaml.org,2002:', '!!')[:80]!r} are refused", file=name,
@@ -373,11 +395,11 @@ def _mark_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...
                 raise ConfigError(f"duplicate key {token!r}", file=name, place=str(key.start_mark.line + 1))
             seen.add(token)
             lines[(*at, token)] = key.start_mark.line + 1
-            _mark_lines(value, (*at, token), lines, name)
+            _mark_lines(value, (*at, token), lines, name, seen_nodes)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             lines[(*at, index)] = item.start_mark.line + 1
-            _mark_lines(item, (*at, index), lines, name)
+            _mark_lines(item, (*at, index), lines, name, seen_nodes)
 
 
 # ---------------------------------------------------------------- validation

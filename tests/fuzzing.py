@@ -3,7 +3,11 @@ and every report format must be valid of its kind.
 
 Each case mutates one side or both. Structural mutations (delete, duplicate, retype, rename, graft a node from
 elsewhere, replace with a `$ref`, give a keyword a value of a type it never takes, put a huge number where a
-number is) work on the parsed document; a spec may then be split into several files
+number is, or write a hostile shape: servers whose variables double the URL, hundreds of servers, a long
+reversed variable enum, hundreds of security alternatives, a long, reordered or deep extension value, a union of
+hundreds of branches or an `allOf` that fans out to itself) work on the parsed document; a case may also run
+with an `operations:` selection of path patterns that backtrack, that RE2 refuses, or that are drawn from the
+pieces of a regular expression; a spec may then be split into several files
 joined by file `$ref`s (with refs that dangle, leave the folder or meet a symlink loop), and written out as
 JSON or YAML; byte mutations (truncate, flip, insert, cut, repeat a line) then attack the loader, with YAML's
 own tricks: tags, anchors and merge keys, huge integers in every base, NaN and infinities, BOMs and control
@@ -12,7 +16,7 @@ line does, and checks what each formatter wrote: strict JSON (no NaN), YAML, wel
 control characters in text, github and html. Case `i` of seed `s` draws from its own random generator, so one
 failure replays alone:
 
-    python tests/fuzzing.py --seed 1 --count 10000       # the long run (make fuzz)
+    python tests/fuzzing.py --seed 1 --count 20000       # the long run (make fuzz)
     python tests/fuzzing.py --seed 1 --case 4242 -v      # replay one case and print its traceback
 """
 
@@ -38,6 +42,7 @@ from xml.etree import ElementTree
 
 import yaml
 
+from specdiff.config import Config, config_from_mapping
 from specdiff.errors import SpecdiffError
 from specdiff.load import Document, load, load_text
 from specdiff.load.parse import decode
@@ -139,6 +144,93 @@ WRONG_TYPES: dict[str, tuple[Any, ...]] = {
 HUGE: tuple[Any, ...] = (10**4000, -(10**4000), 10**4299, 2**1023 * 3, 1e308, -1e308, 5e-324, 2**63, -(2**63) - 1)
 
 
+
+
+# -- hostile shapes: what made pairing, substitution or the residue grow past linear ---------------------------
+def _servers(rng: random.Random) -> Any:
+    """Servers whose variables default to the next one twice, hundreds of servers, or a long reversed enum."""
+    shape = rng.choice(("doubling", "many", "enum"))
+    if shape == "doubling":
+        names = [f"v{i:02d}" for i in range(rng.randint(2, 40))]
+        variables = {name: {"default": "{" + names[i + 1] + "}{" + names[i + 1] + "}" if i + 1 < len(names)
+                            else rng.choice(("a", "", "{v00}"))} for i, name in enumerate(names)}
+        return [{"url": rng.choice(("https://h/{v00}", "{v00}", "//{v00}/x")), "variables": variables}]
+    if shape == "many":
+        tag = rng.choice("ab")
+        return [{"url": f"https://h{i}.{tag}.example.com/{rng.choice(('v1', 'v2', ''))}"}
+                for i in range(rng.randint(1, 400))]
+    values = [str(i) for i in reversed(range(rng.randint(1, 3000)))]
+    return [{"url": "https://{r}.example.com", "variables": {"r": {"default": rng.choice(values + ["none"]),
+                                                                     "enum": values[rng.randint(0, 5):]}}}]
+
+
+def _security(rng: random.Random) -> Any:
+    """Hundreds of alternatives over a few schemes or many, some anonymous, some with scopes."""
+    schemes = [f"s{i}" for i in range(rng.choice((3, 50, 600)))]
+    return [{name: rng.sample(["read", "write", "admin"], rng.randint(0, 2))
+             for name in rng.sample(schemes, rng.randint(0, min(3, len(schemes))))}
+            for _ in range(rng.randint(1, 600))]
+
+
+def _residue(rng: random.Random) -> Any:
+    """An unmodelled value that is long, reordered or deep."""
+    shape = rng.choice(("long", "deep", "records"))
+    if shape == "long":
+        values = list(range(rng.randint(1, 30_000)))
+        return values[::-1] if rng.random() < 0.5 else values
+    if shape == "deep":
+        value: Any = rng.randint(0, 2)
+        for _ in range(rng.randint(1, 200)):
+            value = {"a": value} if rng.random() < 0.8 else [value]
+        return value
+    return [{"id": i, "v": rng.randint(0, 3)} for i in range(rng.randint(1, 3000))]
+
+
+def _union(rng: random.Random) -> Any:
+    """A `oneOf` or `anyOf` of hundreds of branches, or an `allOf` that fans out to itself."""
+    if rng.random() < 0.3:
+        return {"allOf": [{"$ref": "#/components/schemas/FuzzUnion"}] * rng.randint(2, 6)}
+    keyword = rng.choice(("oneOf", "anyOf"))
+    return {keyword: [rng.choice(({"type": "string", "enum": [f"v{rng.randint(0, 2000)}"]},
+                                  {"type": "object", "required": [f"p{i}"], "properties": {f"p{i}": {"const": i}}},
+                                  {"type": "integer", "maximum": i}, {"$ref": "#/components/schemas/FuzzUnion"}))
+                      for i in range(rng.randint(1, 1500))]}
+
+
+#: (operator, where it writes, what it writes there)
+HOSTILE: tuple[tuple[str, Path_, Callable[[random.Random], Any]], ...] = (
+    ("servers", ("servers",), _servers), ("security", ("security",), _security),
+    ("residue", ("x-fuzz",), _residue), ("union", ("components", "schemas", "FuzzUnion"), _union))
+
+
+def _hostile(data: Any, rng: random.Random) -> tuple[Any, str]:
+    """One hostile shape written into the document (a spec that is a mapping)."""
+    name, path, make = rng.choice(HOSTILE)
+    if not isinstance(data, dict):
+        return data, ""
+    data = copy.copy(data)
+    parent = data
+    for key in path[:-1]:
+        child = parent.get(key)
+        parent[key] = child = copy.copy(child) if isinstance(child, dict) else {}
+        parent = child
+    parent[path[-1]] = make(rng)
+    return data, f"{name} {_pointer(path)}"
+
+
+#: path patterns an `operations:` selection may hold: what backtracks exponentially, what RE2 refuses, globs
+PATTERNS = ("(a|a)*b", "(a?){28}a{28}", "\\w*" * 30 + "!", "(x+x+)+y", "re:a{4294967296}", "re:(a){1001}",
+            "re:/(a)\\1", "re:(?=x)", "[", "glob:/**/*", "/api/*/x", "^/v1/", "re:.*", "re:\\", "re:\\p{Greek}+")
+
+
+def _pattern(rng: random.Random) -> str:
+    """A listed pattern, or one drawn from their pieces."""
+    if rng.random() < 0.5:
+        return rng.choice(PATTERNS)
+    pieces = ("(", ")", "*", "+", "?", "{28}", "|", "a", "\\w", ".", "[a-z]", "^", "$", "/", "(?:", "{2,}")
+    return "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+
+
 def _keyword_nodes(seed: Seed) -> tuple[Path_, ...]:
     found = _KEYWORD_NODES.get(seed.name)
     if found is None:
@@ -196,8 +288,14 @@ def mutate_data(seed: Seed, rng: random.Random) -> tuple[Any, str]:
                 continue  # the root, or a character of a string that an earlier mutation put here
         except (KeyError, IndexError, TypeError):
             continue  # an earlier mutation removed or retyped this node
-        kind = rng.choice(("delete", "duplicate", "retype", "rename", "graft", "ref", "wrong-type", "huge"))
+        kind = rng.choice(("delete", "duplicate", "retype", "rename", "graft", "ref", "wrong-type", "huge",
+                           "hostile"))
         value: Any
+        if kind == "hostile":
+            data, what = _hostile(data, rng)
+            if what:
+                done.append(f"hostile {what}")
+            continue
         if kind == "wrong-type" and _keyword_nodes(seed):
             path = rng.choice(_keyword_nodes(seed))
         elif kind == "huge":
@@ -375,11 +473,11 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Hang
 
 
-def compare_documents(old: Document, new: Document) -> int:
+def compare_documents(old: Document, new: Document, config: Config | None = None) -> int:
     """What the command line does after loading: run the pipeline, render every format and check it, pick the
     exit code."""
     trace_documents(old, new)
-    report = run(old, new, "auto")
+    report = run(old, new, "auto", config)
     for name in FORMATS:
         why = check_output(name, render(report, name, RenderOptions(old_doc=old, new_doc=new)))
         if why:
@@ -439,7 +537,12 @@ def run_case(seeds: list[Seed], seed: int, case: int) -> Outcome:
                 document, done = _side(chosen, rng, Path(temporary), label)
                 mutation += f" {done};"
                 documents.append(document)
-            return Outcome(case, mutation, compare_documents(documents[0], documents[1]))
+            config = None
+            if rng.random() < 0.1:  # a selection of operations by path pattern, as `operations:` writes it
+                chosen_patterns = [_pattern(rng) for _ in range(rng.randint(1, 3))]
+                mutation += f" operations: exclude-path {chosen_patterns!r};"
+                config = config_from_mapping({"operations": {"exclude-path": chosen_patterns}})
+            return Outcome(case, mutation, compare_documents(documents[0], documents[1], config))
     except SpecdiffError as err:
         line = err.one_line()
         if "\n" in line or not err.file:

@@ -169,3 +169,36 @@ def test_a_configuration_nested_too_deep_names_its_file(name: str, text: str, ex
         result = CliRunner().invoke(main, ["spec.yaml", "spec.yaml", *extra])
         assert (result.exit_code, result.stdout) == (2, "")
         assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
+
+
+def _nested_aliases(levels: int) -> str:
+    """Ten aliases of the level below, `levels` deep: a 400-byte file that expands to 10^levels values."""
+    lines = ["  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"]
+    lines += [f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, levels + 1)]
+    return "x-anchors:\n" + "".join(lines) + f"ignore: *a{levels}\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (_nested_aliases(8), "YAML aliases expand to more than 100000 nodes, past a configuration's bound"),
+    ("x-anchors: [&s '" + "x" * 100_000 + "']\nselect: [" + ", ".join(["*s"] * 100) + "]\n",
+     "YAML aliases expand to more than 8388608 bytes of text, past a configuration's bound")])
+def test_a_configuration_alias_bomb_is_refused_before_it_expands(project: Path, text: str, message: str) -> None:
+    """The whole command, in a fresh interpreter under a hang guard: the configuration's lines were marked and
+    its values checked through every expansion of every alias (a MemoryError, shown as an internal error)."""
+    import subprocess
+    import sys
+
+    (project / ".specdiff.yaml").write_text(text)
+    done = subprocess.run([sys.executable, "-m", "specdiff", "old.yaml", "new.yaml"], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"specdiff: error: .specdiff.yaml: {message}\n")
+
+
+def test_aliases_within_a_configuration_bound_are_read(project: Path) -> None:
+    """The near miss: an anchor used again reads as the value written out."""
+    (project / ".specdiff.yaml").write_text("select: [schema, operation]\n")
+    selected = run("--format", "json")
+    (project / ".specdiff.yaml").write_text("select: [schema, operation]\nignore: [schema, operation]\n")
+    written_out = run("--format", "json")
+    (project / ".specdiff.yaml").write_text("select: &rules [schema, operation]\nignore: *rules\n")
+    assert run("--format", "json") == written_out != selected

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,8 +37,9 @@ def test_mutations_end_in_findings_or_one_line_errors(seeds: list[Seed], outcome
     names = {s.name.rsplit(".", 1)[0] for s in seeds}  # each side is written as JSON or YAML, maybe in parts
     errors = [o.detail for o in outcomes if o.code == 2]
     assert errors and all("\n" not in line for line in errors)
-    assert all(line.startswith(("old/", "new/")) or line.split(":")[0] in {s.name for s in seeds}
-               for line in errors), [line for line in errors if not line.startswith(("old/", "new/"))]
+    named = ("old/", "new/", "<config>:operations.")  # a side, or the selection a case ran with
+    assert all(line.startswith(named) or line.split(":")[0] in {s.name for s in seeds}
+               for line in errors), [line for line in errors if not line.startswith(named)]
     assert any(line.split("/", 1)[1].rsplit(".", 1)[0].split(":")[0] in names for line in errors)
 
 
@@ -45,11 +47,14 @@ def test_the_short_run_gives_keywords_wrong_types_and_numbers_huge_values(outcom
     """The operators that found crashes last round are in the seeded run, not only in the long one."""
     mutations = " ".join(o.mutation for o in outcomes)
     assert "wrong-type #/" in mutations and "huge #/" in mutations
+    assert {"hostile servers #/servers", "hostile security #/security", "hostile residue #/x-fuzz",
+            "hostile union #/components/schemas/FuzzUnion", "operations: exclude-path"} <= {
+        found for found in re.findall(r"hostile \w+ #/[\w/-]+|operations: exclude-path", mutations)}
 
 
 def test_the_harness_reports_a_crash_with_the_case_to_replay(seeds: list[Seed],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(old: object, new: object) -> int:
+    def broken(*documents: object) -> int:
         raise KeyError("boom")
 
     import fuzzing

@@ -12,7 +12,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 #: libraries a run loads only for an input or a format that needs them
-OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "difflib", "fractions", "decimal")
+OPTIONAL = ("yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "difflib", "fractions", "decimal", "re2")
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:

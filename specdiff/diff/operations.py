@@ -10,7 +10,7 @@ from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_b
 from specdiff.diff.residue import residue
 from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
 from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
-from specdiff.diff.security import requirement_changes
+from specdiff.diff.security import Known, requirement_changes
 from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
 from specdiff.graph.model import (
@@ -58,6 +58,7 @@ class OperationDiffer:
         self.old, self.new, self.schemas = old, new, schemas
         self.emit = schemas.emit
         self.old_doc, self.new_doc = old.document, new.document  # the documents of the pair being compared
+        self.security_known: Known = {}  # the document's `security` is every operation's: compared once
 
     def run(self) -> None:
         for key, new_op in self.new.operations.items():
@@ -94,7 +95,8 @@ class OperationDiffer:
                                      where=_where(new, self.new), old_pointer=old.pointer, new_pointer=new.pointer))
         if old.security != new.security and not new.reversed:  # a webhook's receiver sets its own security
             at = Where(_where(new, self.new).context, "request")
-            for found in requirement_changes(old.security, new.security, at, self.schemas.ecosystem.api_server):
+            for found in requirement_changes(old.security, new.security, at, self.schemas.ecosystem.api_server,
+                                             self.security_known):
                 self.emit(found)
         if old.raw is not new.raw and (_beyond(old.raw, HANDLES) or _beyond(new.raw, HANDLES)):
             # x-kubernetes-* on an operation describe it for the graph (its verb and kind), and an API server's

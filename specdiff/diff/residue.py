@@ -86,10 +86,35 @@ def _places(before: Any, after: Any) -> list[Place]:
     return places
 
 
+#: the most values, and the deepest nesting, of a changed value that deepdiff reads: past either it is one
+#: change of the whole, as a list whose items all moved is (deepdiff pairs list items in time that grows with
+#: the square of their number, and recurses once per level)
+MOST_VALUES = 10_000
+DEEPEST = 64
+
+
+def _within_bounds(value: Any) -> bool:
+    """Whether a value holds at most MOST_VALUES values, nested at most DEEPEST deep: a walk without recursion
+    that stops at the first bound it passes."""
+    waiting, seen = [(value, 0)], 0
+    while waiting:
+        node, depth = waiting.pop()
+        seen += 1
+        if seen > MOST_VALUES or depth > DEEPEST:
+            return False
+        if isinstance(node, dict):
+            waiting.extend((inner, depth + 1) for inner in node.values())
+        elif isinstance(node, list):
+            waiting.extend((inner, depth + 1) for inner in node)
+    return True
+
+
 def _deep_places(before: Any, after: Any, inside: list[Any]) -> list[Place]:
     containers = (dict, list)
     if not (isinstance(before, containers) and type(before) is type(after)):
         return [(inside, inside, before, after)]  # a plain value, or one of another type: one place
+    if not (_within_bounds(before) and _within_bounds(after)):
+        return [(inside, inside, before, after)]
     from deepdiff import DeepDiff  # loaded only when a list or mapping no family models differs
     from deepdiff.helper import notpresent
 

@@ -9,13 +9,13 @@ of operations times schemas.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
-from specdiff.diff.compositions import composed, may_overlap
+from specdiff.diff.compositions import Overlaps, composed
 from specdiff.diff.evidence import (
     empty_already_invalid,
     merge_keys,
@@ -96,6 +96,8 @@ class SchemaDiffer:
         self._followed: set[tuple[Hashable, ...]] = set()
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
+        #: the branches of the `oneOf` whose added branches are being noted, indexed once for all of them
+        self._overlaps: tuple[dict[str, tuple[str, Schema]], Overlaps] | None = None
         #: the old spec's merge keys, by where each named type is written, read when first needed
         self._keys: dict[tuple[Document, str], dict[str, str]] | None = None
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
@@ -596,26 +598,39 @@ class SchemaDiffer:
         old_targets = {key: self.old_normal.target(m, at, old.document) for key, (at, m) in old_members.items()}
         new_targets = {key: self.new_normal.target(m, at, new.document) for key, (at, m) in new_members.items()}
 
-        old_said = cache(lambda key: canonical(old_targets[key]))  # each member's text made once, when asked
-        new_said = cache(lambda key: canonical(new_targets[key]))
+        def kind(targets: dict[str, Schema], key: str, dialect: str) -> tuple[Any, ...]:
+            return tuple(sorted(type_set(targets[key], dialect))), nullable(targets[key])
 
-        def same_types(a: str, b: str) -> bool:
-            return (type_set(old_targets[a], old.document.dialect) == type_set(new_targets[b], new.document.dialect)
-                    and nullable(old_targets[a]) == nullable(new_targets[b]))
-
-        tiers: list[Callable[[str, str], bool]] = [
-            lambda a, b: old_members[a][1] == new_members[b][1],  # written alike
-            lambda a, b: old_said(a) == new_said(b),  # say the same
-            lambda a, b: a.startswith("#") and b.startswith("#") and same_types(a, b),  # two inline
-            lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b)]  # one inline
-        for same in tiers:  # each member pairs once: the first, most telling tier that pairs it wins
-            for old_key in old_members:
-                if old_key in pairs:
-                    continue
-                taken = set(pairs.values())
-                new_key = next((key for key in new_members if key not in taken and same(old_key, key)), None)
-                if new_key is not None:
-                    pair(old_key, new_key)
+        # each tier pairs by a key (written alike, say the same, the same types): the new members are indexed
+        # by it once, so thousands of branches pair in linear time, each old member with the first new one
+        # not yet taken, in order
+        tiers: list[tuple[Callable[[str], Any], Callable[[str], Any], Callable[[str], bool]]] = [
+            (lambda a: canonical(old_members[a][1]), lambda b: canonical(new_members[b][1]), lambda a: True),
+            (lambda a: canonical(old_targets[a]), lambda b: canonical(new_targets[b]), lambda a: True),
+            (lambda a: kind(old_targets, a, old.document.dialect) if a.startswith("#") else None,
+             lambda b: kind(new_targets, b, new.document.dialect) if b.startswith("#") else None, lambda a: True),
+            (lambda a: kind(old_targets, a, old.document.dialect),
+             lambda b: kind(new_targets, b, new.document.dialect), lambda a: a.startswith("#"))]
+        for old_key_of, new_key_of, any_new in tiers:  # each member pairs once: the most telling tier wins
+            waiting = [k for k in old_members if k not in pairs]
+            if not waiting:
+                break
+            taken = set(pairs.values())
+            index: dict[Any, deque[str]] = {}
+            inline: dict[Any, deque[str]] = {}
+            for key in new_members:
+                if key not in taken and (found := new_key_of(key)) is not None:
+                    index.setdefault(found, deque()).append(key)
+                    if key.startswith("#"):
+                        inline.setdefault(found, deque()).append(key)
+            for old_key in waiting:
+                found = old_key_of(old_key)
+                queue = (index if any_new(old_key) else inline).get(found) if found is not None else None
+                while queue and queue[0] in taken:
+                    queue.popleft()
+                if queue:
+                    pairs[old_key] = queue.popleft()
+                    taken.add(pairs[old_key])
         return pairs
 
     def _read_as_one(self, old: Side, new: Side, where: Where) -> bool:
@@ -659,13 +674,14 @@ class SchemaDiffer:
     # -- what an added allOf part or oneOf branch brings (specdiff.diff.compositions) ---------------
     def _branch_facts(self, keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]
                       ) -> dict[str, Any]:
-        """For a `oneOf` branch added: whether a value may match it and another branch (no discriminator)."""
+        """For a `oneOf` branch added: whether a value may match it and another branch (no discriminator). The
+        union's branches are indexed once for all the branches added to it (`Overlaps`)."""
         if keyword != "oneOf" or "discriminator" in union.schema:
             return {}
-        pointer, schema = members[key]
-        added = self.new_normal.target(schema, pointer, union.document)
-        return {"overlaps": any(may_overlap(added, self.new_normal.target(other, at, union.document))
-                                for name, (at, other) in members.items() if name != key)}
+        if self._overlaps is None or self._overlaps[0] is not members:
+            self._overlaps = (members, Overlaps({name: self.new_normal.target(branch, at, union.document)
+                                                 for name, (at, branch) in members.items()}))
+        return {"overlaps": self._overlaps[1].any_besides(key)}
 
     def _members(self, keyword: str, side: Side, normal: Normaliser, rename: bool) -> dict[str, tuple[str, Schema]]:
         members = side.schema.get(keyword)

@@ -11,6 +11,7 @@ a client does with it: where it sends the key, which HTTP scheme, which OAuth fl
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import combinations
 from typing import Any
 
 from specdiff.diff.vocabulary import Where, change
@@ -19,70 +20,151 @@ from specdiff.graph.security import settled
 from specdiff.load.sourcemap import join_pointer
 from specdiff.records import Change, Context, Part
 
-
 # -- requirements ---------------------------------------------------------------------------------
-def requirement_changes(old: Security, new: Security, where: Where, api_server: bool) -> Iterator[Change]:
+#: a change to a requirement as every operation with that pair of requirements states it: kind, node,
+#: attribute and what it says, less where (the operation's)
+Said = tuple[str, str, str, dict[str, Any]]
+#: the changes found for a pair of requirements, by the pair and where each is written: a document's `security`
+#: is every operation's, so thousands of operations share one pair, compared once
+Known = dict[tuple[str, str, Security, Security, bool], list[Said]]
+
+
+def requirement_changes(old: Security, new: Security, where: Where, api_server: bool,
+                        known: Known | None = None) -> Iterator[Change]:
     """What changed in an operation's effective security: anonymous access taken away or given, then each
     alternative that asks for credentials on both sides. A side that does not state its security (in a
-    Kubernetes API server's spec, `api_server`: graph.security.settled) is not compared."""
+    Kubernetes API server's spec, `api_server`: graph.security.settled) is not compared. `known` keeps what
+    pairs already compared found."""
+    key = (old.pointer, new.pointer, old, new, api_server)
+    said = known.get(key) if known is not None else None
+    if said is None:
+        said = list(_requirement_changes(old, new, api_server))
+        if known is not None:
+            known[key] = said
+    at = where.at("security")
+    for kind, node, attribute, facts in said:
+        yield change(kind, node, attribute, where=at, **facts)
+
+
+def _requirement_changes(old: Security, new: Security, api_server: bool) -> Iterator[Said]:
+    """`requirement_changes` for one pair of requirements, wherever it is met."""
     old, new = settled(old, api_server), settled(new, api_server)
     if old == new or not (old.stated and new.stated):
         return
-    at = where.at("security")
     if old.open != new.open:
         kind, side = ("added", new) if old.open else ("removed", old)
         listed = phrase(side.required()) or "no scheme"
-        yield change(kind, "security", where=at, old=None if old.open else listed, new=listed if old.open else None,
-                     old_pointer=old.pointer or None, new_pointer=new.pointer or None, schemes=listed)
+        yield kind, "security", "", {"old": None if old.open else listed, "new": listed if old.open else None,
+                                     "old_pointer": old.pointer or None, "new_pointer": new.pointer or None,
+                                     "schemes": listed}
     before, after = old.required(), new.required()
     if not before or not after:
         return  # one side asks for nothing: the change above says it all
-    fresh = [b for b in after if b not in before]
+    kept, still_listed = set(before), set(after)
+    fresh, offered = _Alternatives([b for b in after if b not in kept]), _Alternatives(list(after))
+    anyone = new.open  # worked out once: it reads every alternative
     for alternative in before:
-        if alternative in after:
+        if alternative in still_listed:
             continue
-        met = new.open or any(b.within(alternative) for b in after)
-        partner = _partner(alternative, fresh)
+        met = anyone or offered.any_within(alternative)
+        partner = fresh.partner(alternative)
         if partner is None:
-            yield change("removed", "security-requirement", where=at, old=phrase((alternative,)),
-                         old_pointer=alternative.pointer, requirement=phrase((alternative,)), still_met=met)
+            yield "removed", "security-requirement", "", {
+                "old": phrase((alternative,)), "old_pointer": alternative.pointer,
+                "requirement": phrase((alternative,)), "still_met": met}
             continue
-        fresh.remove(partner)
-        yield from _alternative(alternative, partner, at, met)
-    for alternative in fresh:
-        yield change("added", "security-requirement", where=at, new=phrase((alternative,)),
-                     new_pointer=alternative.pointer, requirement=phrase((alternative,)))
+        yield from _alternative(alternative, partner, met)
+    for alternative in fresh.left():
+        yield "added", "security-requirement", "", {"new": phrase((alternative,)), "new_pointer": alternative.pointer,
+                                                    "requirement": phrase((alternative,))}
 
 
-def _partner(old: Requirement, candidates: list[Requirement]) -> Requirement | None:
-    """The new alternative that is the old one changed: the same schemes, else more of them, else fewer."""
-    names = old.names()
-    for fits in (names.__eq__, names.__lt__, names.__gt__):
-        found = next((b for b in candidates if fits(b.names())), None)
-        if found is not None:
-            return found
-    return None
+#: up to how many schemes an alternative's subsets are looked up one by one (2^6 - 1 lookups at most)
+_FEW_SCHEMES = 6
 
 
-def _alternative(old: Requirement, new: Requirement, where: Where, met: bool) -> Iterator[Change]:
+class _Alternatives:
+    """New alternatives indexed by the schemes they name, so that the one an old alternative became, and whether
+    some new alternative asks for no more than an old one, are found among the alternatives sharing its schemes
+    rather than by trying every new alternative for every old one."""
+
+    def __init__(self, alternatives: list[Requirement]) -> None:
+        self._items = alternatives
+        self._left = set(range(len(alternatives)))
+        self._naming: dict[str, list[int]] = {}  # scheme -> the alternatives naming it, in order
+        self._by_names: dict[frozenset[str], list[int]] = {}
+        for i, alternative in enumerate(alternatives):
+            for name, _ in alternative.schemes:
+                self._naming.setdefault(name, []).append(i)
+            self._by_names.setdefault(alternative.names(), []).append(i)
+
+    def _inside(self, names: frozenset[str]) -> list[int]:
+        """The alternatives that name only schemes among `names`, in order: looked up by each set of those
+        names when they are few (an alternative names one to three schemes), so that a scheme every alternative
+        names does not make each lookup read them all; else counted from the alternatives naming each."""
+        if len(names) <= _FEW_SCHEMES:
+            ordered = sorted(names)
+            return sorted(i for size in range(1, len(ordered) + 1) for chosen in combinations(ordered, size)
+                          for i in self._by_names.get(frozenset(chosen), ()))
+        counts: dict[int, int] = {}
+        for name in names:
+            for i in self._naming.get(name, ()):
+                counts[i] = counts.get(i, 0) + 1
+        return sorted(i for i, count in counts.items() if count == len(self._items[i].schemes))
+
+    def _around(self, names: frozenset[str]) -> list[int]:
+        """The alternatives that name every scheme in `names`, in order."""
+        postings = sorted((self._naming.get(name, []) for name in names), key=len)
+        rest = [set(p) for p in postings[1:]]
+        return [i for i in postings[0] if all(i in p for p in rest)] if postings else []
+
+    def any_within(self, old: Requirement) -> bool:
+        """Whether a client that meets `old` meets some alternative (`Requirement.within`)."""
+        return any(self._items[i].within(old) for i in self._inside(old.names()))
+
+    def partner(self, old: Requirement) -> Requirement | None:
+        """The alternative the old one became, taken out: the first with the same schemes, else with more of
+        them, else with fewer."""
+        names = old.names()
+        found = next((i for i in self._by_names.get(names, ()) if i in self._left), None)
+        if found is None:
+            found = next((i for i in self._around(names)
+                          if i in self._left and len(self._items[i].schemes) > len(names)), None)
+        if found is None:
+            found = next((i for i in self._inside(names)
+                          if i in self._left and len(self._items[i].schemes) < len(names)), None)
+        if found is None:
+            return None
+        self._left.discard(found)
+        return self._items[found]
+
+    def left(self) -> list[Requirement]:
+        """The alternatives no old one became, in order."""
+        return [self._items[i] for i in sorted(self._left)]
+
+
+def _alternative(old: Requirement, new: Requirement, met: bool) -> Iterator[Said]:
     """Schemes and scopes one alternative gained or lost; `met`: its clients are still let in."""
     held, wanted = dict(old.schemes), dict(new.schemes)
     facts: dict[str, Any] = {"requirement": phrase((old,)), "still_met": met}
     for name in sorted(wanted.keys() - held.keys()):
-        yield change("added", "security-requirement", "scheme", where=where, new=_one(name, wanted[name]),
-                     new_pointer=new.pointer + join_pointer((name,)), scheme=name, **facts)
+        yield "added", "security-requirement", "scheme", {
+            "new": _one(name, wanted[name]), "new_pointer": new.pointer + join_pointer((name,)), "scheme": name,
+            **facts}
     for name in sorted(held.keys() - wanted.keys()):
-        yield change("removed", "security-requirement", "scheme", where=where, old=_one(name, held[name]),
-                     old_pointer=old.pointer + join_pointer((name,)), scheme=name, **facts)
+        yield "removed", "security-requirement", "scheme", {
+            "old": _one(name, held[name]), "old_pointer": old.pointer + join_pointer((name,)), "scheme": name,
+            **facts}
     for name in sorted(held.keys() & wanted.keys()):
         gained, lost = sorted(wanted[name] - held[name]), sorted(held[name] - wanted[name])
         if gained:
-            yield change("added", "security-requirement", "scope", where=where, new=gained,
-                         new_pointer=new.pointer + join_pointer((name,)), scheme=name, scopes=_listing(gained),
-                         **facts)
+            yield "added", "security-requirement", "scope", {
+                "new": gained, "new_pointer": new.pointer + join_pointer((name,)), "scheme": name,
+                "scopes": _listing(gained), **facts}
         if lost:
-            yield change("removed", "security-requirement", "scope", where=where, old=lost,
-                         old_pointer=old.pointer + join_pointer((name,)), scheme=name, scopes=_listing(lost), **facts)
+            yield "removed", "security-requirement", "scope", {
+                "old": lost, "old_pointer": old.pointer + join_pointer((name,)), "scheme": name,
+                "scopes": _listing(lost), **facts}
 
 
 def phrase(alternatives: Iterable[Requirement]) -> str:

@@ -8,6 +8,7 @@ added or removed. A variable is compared only on servers paired by URL or templa
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 
 from specdiff.diff.kernel import keyed_difference
@@ -22,39 +23,39 @@ def server_changes(old: tuple[Server, ...], new: tuple[Server, ...], where: Wher
     if old == new or not old or not new:
         return
     old_left, new_left = list(old), list(new)
-    for same in (_by_url, _by_template):
-        for o, n in _paired(old_left, new_left, same):
+    url = {id(server): resolved(server) for server in (*old, *new)}  # each server's URL worked out once
+    for key in (lambda s: url[id(s)], lambda s: s.url):  # the same URL, then the same template
+        for o, n in _paired(old_left, new_left, key):
             yield from _variables(o, n, where)
-    for o, n in _paired(old_left, new_left, lambda a, b: origin(resolved(a)) == origin(resolved(b))):
+    for o, n in _paired(old_left, new_left, lambda s: origin(url[id(s)])):
         yield _moved("path", o, n, where)
     if len(old_left) == 1 and len(new_left) == 1:
         yield _moved("url", old_left.pop(), new_left.pop(), where)
     for server in new_left:
-        yield change("added", "server", new=resolved(server), where=where, new_pointer=server.pointer,
-                     url=resolved(server))
+        yield change("added", "server", new=url[id(server)], where=where, new_pointer=server.pointer,
+                     url=url[id(server)])
     for server in old_left:
-        yield change("removed", "server", old=resolved(server), where=where, old_pointer=server.pointer,
-                     url=resolved(server))
+        yield change("removed", "server", old=url[id(server)], where=where, old_pointer=server.pointer,
+                     url=url[id(server)])
 
 
-def _by_url(a: Server, b: Server) -> bool:
-    return resolved(a) == resolved(b)
-
-
-def _by_template(a: Server, b: Server) -> bool:
-    return a.url == b.url
-
-
-def _paired(old: list[Server], new: list[Server], same: Callable[[Server, Server], bool]
-            ) -> list[tuple[Server, Server]]:
-    """Pairs that `same` matches, first come first paired; taken out of `old` and `new`."""
-    pairs = []
-    for o in list(old):
-        n = next((n for n in new if same(o, n)), None)
-        if n is not None:
-            old.remove(o)
-            new.remove(n)
-            pairs.append((o, n))
+def _paired(old: list[Server], new: list[Server], key: Callable[[Server], str]) -> list[tuple[Server, Server]]:
+    """Pairs with the same `key`, first come first paired; taken out of `old` and `new`. Linear: the new
+    servers are indexed by key, not searched once per old server."""
+    waiting: dict[str, deque[int]] = {}
+    for i, server in enumerate(new):
+        waiting.setdefault(key(server), deque()).append(i)
+    pairs, taken, kept = [], set(), []
+    for o in old:
+        queue = waiting.get(key(o))
+        if queue:
+            i = queue.popleft()
+            taken.add(i)
+            pairs.append((o, new[i]))
+        else:
+            kept.append(o)
+    old[:] = kept
+    new[:] = [server for i, server in enumerate(new) if i not in taken]
     return pairs
 
 
@@ -84,11 +85,12 @@ def _variables(old: Server, new: Server, where: Where) -> Iterator[Change]:
                          where=where, old_pointer=o.pointer, new_pointer=n.pointer, url=url, variable=name)
         if o.enum is None or n.enum is None:
             continue
+        before_values, after_values = set(o.enum), set(n.enum)  # tens of thousands of values: no list search
         for value in n.enum:
-            if value not in o.enum:
+            if value not in before_values:
                 yield change("added", "server", "enum", new=value, where=where, old_pointer=o.pointer,
                              new_pointer=n.pointer, url=url, variable=name, value=value)
         for value in o.enum:
-            if value not in n.enum:
+            if value not in after_values:
                 yield change("removed", "server", "enum", old=value, where=where, old_pointer=o.pointer,
                              new_pointer=n.pointer, url=url, variable=name, value=value)

@@ -456,9 +456,33 @@ class SpecGraph:
         the schema's own group-version; else (None, None)."""
         start = ("schema", schema.name)
         if start not in self._found_above:
-            self._found_above[start] = self._found_by_users(start)
+            self._settle_above(start)
         known = self._found_above[start]
         return (None, None) if known is None else self._subject_from(known[1], schema)
+
+    def _settle_above(self, start: tuple[str, str]) -> None:
+        """What is found above `start`, worked out for the schemas the walk up passes through first, the
+        highest first, so that each walk stops at the known schemas right above it: asked for the schemas of a
+        long chain bottom first, each walked the whole chain above it. A schema on a cycle is walked as it is."""
+        pred = self.graph.pred
+        stack, open_nodes = [start], {start}
+        while stack:
+            node = stack[-1]
+            waiting = [parent for parent in (pred[node] if node in pred else ())
+                       if parent not in self._found_above and parent not in open_nodes and self._passed(parent)]
+            if waiting:
+                stack.extend(waiting)
+                open_nodes.update(waiting)
+                continue
+            stack.pop()
+            open_nodes.discard(node)
+            if node not in self._found_above:
+                self._found_above[node] = self._found_by_users(node)
+
+    def _passed(self, node: tuple[str, str]) -> bool:
+        """Whether the walk up from a schema goes on through `node`: not an operation nor a kind."""
+        holder = self.schemas.get(node[1]) if node[0] == "schema" else None
+        return node[0] != "op" and not (holder is not None and holder.gvk)
 
     def _found_by_users(self, start: tuple[str, str]) -> tuple[frozenset[Any], frozenset[Any]] | None:
         """(what a reader files the users above `start` under, their (group-version, resource, kind)), or None

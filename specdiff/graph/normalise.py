@@ -65,6 +65,7 @@ class Normaliser:
         #: nothing unless these are equal on both sides too
         self.opaque: dict[tuple[str, str], Any] = {}
         self._generics: Generics | None = None
+        self._chains: dict[tuple[int, str, int], _Chain] = {}  # by where the chain starts (`_rest`)
 
     def key(self, doc: Document) -> str:
         """The document's key: the same for the same document on both sides of a comparison."""
@@ -113,6 +114,10 @@ class Normaliser:
         reference = self._reference(schema, doc)
         if reference is None:
             return Node(schema, pointer, doc, (self.key(doc), pointer))
+        if reference[0] == "$ref" and not self.resolver.modern(self.resolver.root):
+            found = self._plain(schema, pointer, doc, reference[1])
+            if found is not None:
+                return found
         laid: Schema = {}
         named: str | None = None
         beside: Schema | None = None
@@ -160,6 +165,46 @@ class Normaliser:
             identity = (identity, canonical(laid))
         return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside,
                     not (laid or binding or dynamic), generic)
+
+    def _plain(self, schema: Schema, pointer: str, doc: Document, ref: str) -> Node | None:
+        """`node` for a chain of plain `$ref`s (no `$dynamicRef` anywhere on it: None else), the chain past the
+        first ref followed once for all the refs that reach it (`_rest`)."""
+        at = pointer + "/$ref"
+        named = self.resolver.named(ref, doc, at)
+        target, target_doc, target_pointer = self.resolver.lookup(ref, doc, at)
+        rest = self._rest(target if isinstance(target, dict) else {}, target_pointer, target_doc)
+        if rest is None:
+            return None
+        schema, pointer, doc, laid, named, beside = _step(rest, siblings(schema, doc.dialect in MODERN), named)
+        identity: Hashable = ("schema", named) if named is not None else (self.key(doc), pointer)
+        if laid:
+            identity = (identity, canonical(laid))
+        return Node(overlay(schema, laid) if laid else schema, pointer, doc, identity, named, beside, not laid)
+
+    def _rest(self, schema: Schema, pointer: str, doc: Document) -> _Chain | None:
+        """The chain of refs from a schema a ref points at, kept by where that schema is written: thousands of
+        properties that each reach one long chain of refs followed it once each, link by link. None for a chain
+        that meets a `$dynamicRef`, which `node` follows by the path to it."""
+        steps: list[tuple[tuple[int, str, int], Schema, str | None]] = []
+        while True:
+            key = (id(doc), pointer, id(schema))  # a place in a document: the document keeps the schema alive
+            known = self._chains.get(key)
+            if known is not None:
+                break
+            reference = self._reference(schema, doc)
+            if reference is None:
+                known = (schema, pointer, doc, {}, None, None)
+                break
+            keyword, ref = reference
+            if keyword != "$ref":
+                return None
+            at = pointer + "/$ref"
+            steps.append((key, siblings(schema, doc.dialect in MODERN), self.resolver.named(ref, doc, at)))
+            target, doc, pointer = self.resolver.lookup(ref, doc, at)
+            schema = target if isinstance(target, dict) else {}
+        for key, extra, named in reversed(steps):
+            known = self._chains[key] = _step(known, extra, named)
+        return known
 
     @property
     def generics(self) -> Generics:
@@ -278,6 +323,22 @@ class Generics:
                     pending.extend((value, f"{below}/{i}") for i, value in enumerate(node))
             found.sort()
         return found
+
+
+#: where a chain of refs ends (schema, pointer, document), what the refs on it lay over that schema, the named
+#: schema it reaches first and what its refs before that one lay beside it
+_Chain = tuple[Schema, str, Document, Schema, str | None, Schema | None]
+
+
+def _step(rest: _Chain, extra: Schema, named: str | None) -> _Chain:
+    """A chain one ref longer at its head: the ref's siblings `extra`, and the named schema it points at."""
+    schema, pointer, doc, laid, named_later, beside = rest
+    if named is not None:
+        beside = extra  # what lies beside the refs before the first named one: this ref's alone
+    elif named_later is not None:
+        beside = overlay(beside, extra) if extra and beside else (extra or beside)
+    laid = overlay(laid, extra) if extra and laid else (extra or laid)  # what a ref nearer the head says wins
+    return schema, pointer, doc, laid, named if named is not None else named_later, beside
 
 
 def siblings(schema: Schema, modern: bool = False) -> Schema:

@@ -64,8 +64,9 @@ def naming_keywords() -> frozenset[str]:
     `$dynamicAnchor`, `$defs`, `$vocabulary`), read from python-jsonschema's copy of its metaschema:
     they constrain no value, so beside a `$ref` they are not laid over its target, and their own changes show
     only where a reference reads them. `$ref` and `$dynamicRef` are followed; `$schema` changes what every
-    keyword means, so it stays compared; `$comment` is a note for readers, reported as the metadata it is. (The file is read without importing its package, which builds a
-    registry of every metaschema: most 3.1 comparisons need no more than this list.)"""
+    keyword means, so it stays compared; `$comment` is a note for readers, reported as the metadata it is.
+    (The file is read without importing its package, which builds a registry of every metaschema: most 3.1
+    comparisons need no more than this list.)"""
     found = importlib.util.find_spec("jsonschema_specifications")
     assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
     core = Path(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
@@ -131,7 +132,10 @@ class Resolver:
         return self._external(location, doc, at), fragment
 
     def _external(self, location: str, doc: Document, at: str) -> Document:
-        scheme = urlsplit(location).scheme.lower()
+        try:
+            scheme = urlsplit(location).scheme.lower()
+        except ValueError as err:  # a bracketed host that is no IP address, an invalid port
+            raise self.error(f"$ref {location!r} is no address: {err}", doc, at) from None
         if scheme in REMOTE_SCHEMES or (not scheme and _is_remote(doc)):
             return self._remote(urljoin(doc.name, location) if _is_remote(doc) else location, doc, at)
         if "://" in location:

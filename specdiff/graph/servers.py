@@ -8,8 +8,9 @@ that moves from Swagger 2.0 to OpenAPI 3 with the same base URL has no server ch
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from specdiff.graph.model import Server, ServerVariable
 from specdiff.load.document import Document
@@ -17,6 +18,8 @@ from specdiff.load.sourcemap import join_pointer
 
 #: what a document without servers is called at (OpenAPI 3.0.3, 4.7.2: "a single server with a url value of /")
 ROOT = (Server("/", (), ""),)
+#: a variable as a server URL writes it (OpenAPI 3.1, 4.8.5.1: `{name}`, no braces inside)
+_VARIABLE = re.compile(r"\{([^{}]*)\}")
 
 
 def written(raw: Any, pointer: str) -> tuple[Server, ...] | None:
@@ -79,18 +82,31 @@ def _variables(raw: Any, pointer: str) -> tuple[ServerVariable, ...]:
 
 def resolved(server: Server) -> str:
     """The URL a client calls when it keeps every variable's default, without a trailing slash, its scheme and
-    host in lower case (neither is case-sensitive)."""
-    url = server.url
-    for variable in server.variables:
-        if variable.default is not None:
-            url = url.replace("{" + variable.name + "}", variable.default)
-    parts = urlsplit(url)
+    host in lower case (neither is case-sensitive). Each `{name}` written in the URL is replaced once, in one
+    pass: a default that writes `{other}` is text, not another variable to substitute (defaults that each wrote
+    the next twice would double the URL per variable)."""
+    defaults = {variable.name: variable.default for variable in server.variables if variable.default is not None}
+    url = _VARIABLE.sub(lambda found: defaults.get(found[1], found[0]), server.url) if defaults else server.url
+    parts = _split(url)
+    if parts is None:
+        return url  # no URL urllib can read (a host in brackets that is no IP address): compared as written
     origin = f"{parts.scheme.lower()}:" if parts.scheme else ""
     origin += f"//{parts.netloc.lower()}" if parts.netloc or url.startswith("//") else ""
     return origin + (parts.path.rstrip("/") or "/") + (f"?{parts.query}" if parts.query else "")
 
 
 def origin(url: str) -> str:
-    """`https://api.example.com` of a resolved URL; "" for a relative one."""
-    parts = urlsplit(url)
+    """`https://api.example.com` of a resolved URL; "" for a relative one; the whole text for one urllib cannot
+    read, which shares its origin with no other URL."""
+    parts = _split(url)
+    if parts is None:
+        return url
     return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
+
+def _split(url: str) -> SplitResult | None:
+    """A URL's parts; None for text urllib refuses (`https://[*b]/`: a bracketed host that is no IP address)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None

@@ -109,6 +109,8 @@ class JsonSourceMap(SourceMap):
         quadratic on a long array."""
         text = self.text
         elements = self._elements.setdefault(arr, [])
+        if index < len(elements):  # scanned already: skipping the last one again decoded it again, whole
+            return elements[index]
         i = self._ws(arr + 1) if not elements else self._after(elements[-1])
         while len(elements) <= index:
             if i >= len(text) or text[i] == "]":
