@@ -9,6 +9,7 @@ of operations times schemas.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from functools import cache
@@ -41,7 +42,7 @@ from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.records import UNUSED
+from specdiff.records import UNUSED, Change, Context
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -84,6 +85,10 @@ class SchemaDiffer:
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, Hashable, str, str]] = set()
+        #: (old name, new name, joined, what each writes beside) -> whether a reference moved keeps the JSON
+        self._wire: dict[tuple[str, str, bool, str, str], bool] = {}
+        #: old named schema -> the schemas places that named it now name, sending and accepting the same JSON
+        self.renamed: dict[str, set[str]] = {}
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
@@ -141,15 +146,18 @@ class SchemaDiffer:
                     self._keywords(Side(old_beside, old.pointer, old.document),
                                    Side(new_beside, new.pointer, new.document), where)
                 return
-            if where.context.at_body():  # a body swapped for another type: one change, with what each is
+            body = where.context.at_body()
+            same = self.ecosystem.spec == "openapi" and self.same_on_the_wire(o, n, joined=body)
+            wire: dict[str, Any] = {"same_wire": True} if same else {}
+            if body:  # a body swapped for another type: one change, with what each is
                 self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
-                                 **self._kinds(o.named, n.named, where)))
+                                 **self._kinds(o.named, n.named, where), **wire))
                 if self.ecosystem.spec == "openapi":
                     self._on_the_wire(o, n, where)
                 return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
-                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref", **wire))
             if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
                 return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
@@ -166,6 +174,39 @@ class SchemaDiffer:
         `allOf: [Ticket, ...]`)."""
         if not self._unrelated(old, new):
             self.compare(self._joined(_side(old), self.old_normal), self._joined(_side(new), self.new_normal), where)
+
+    def same_on_the_wire(self, old: Node, new: Node, joined: bool = False) -> bool:
+        """Whether a place that now names `new`'s schema instead of `old`'s sends and accepts the same JSON: read
+        with what each place writes beside its ref, the two differ in nothing beyond what the old schema differs
+        from its own new version in, which is reported at that schema itself (GitHub split `simple-user` into
+        `nullable-simple-user`, the old one's content, and a `simple-user` that is not nullable). `joined` reads
+        each as one object with its `allOf` parts joined, as a body is compared (`_on_the_wire`). Asked once
+        per pair and what is beside; `renamed` keeps the pairs that are."""
+        assert old.named is not None and new.named is not None
+        key = (old.named, new.named, joined, _text(old.beside), _text(new.beside))
+        if key not in self._wire:
+            moved = self._differences(_side(old), _side(new), joined)
+            own = self.names.get(old.named)
+            kept: set[tuple[Any, ...]] = set()
+            if own is not None:
+                after = self.new.schemas[own]
+                kept = self._differences(_side(old), Side(overlay(after.schema, old.beside or {}), after.pointer,
+                                                          after.document), joined)
+            self._wire[key] = moved <= kept
+            if self._wire[key]:
+                self.renamed.setdefault(old.named, set()).add(new.named)
+        return self._wire[key]
+
+    def _differences(self, old: Side, new: Side, joined: bool) -> set[tuple[Any, ...]]:
+        """The changes from one schema to another, as what changed and where inside them, whatever the pointers:
+        a differ of its own finds them, so this one's memory of pairs compared stays as it was."""
+        found: list[Change] = []
+        differ = SchemaDiffer(self.old, self.new, self.names, found.append, self.ecosystem)
+        if joined:
+            old, new = differ._joined(old, self.old_normal), differ._joined(new, self.new_normal)
+        differ.compare(old, new, Where(Context(), "both"))
+        return {(c.kind, c.node, c.attribute, c.context.field, c.context.part, _text(c.old), _text(c.new))
+                for c in found}
 
     def _unrelated(self, old: Node, new: Node) -> bool:
         """Two object types that share fewer than half of the properties of the larger describe different things
@@ -732,6 +773,11 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+def _text(value: Any) -> str:
+    """A change's value as text that compares equal when the values are equal, whatever their key order."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _side(node: Node) -> Side:

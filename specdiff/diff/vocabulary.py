@@ -79,7 +79,7 @@ VOCABULARY: dict[str, Node] = {
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
-                    "implied": (bool,), **_SUNSET}),
+                    "implied": (bool,), "same_wire": (bool,), **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
                        {"value": _ANY, "deprecated": (bool,), "open": (bool,)}),
     "property": Node(KINDS, ("", "required"),

@@ -1,0 +1,84 @@
+"""A reference that now names another schema with the same JSON is one safe note, judged at the use site: the
+whole command as users run it, and GitHub's `simple-user` split on the real specs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import real_pair
+
+from specdiff.cli import main
+
+GITHUB = "openapi/github/api.github.com-{}.json"
+
+
+def _spec(schemas: dict[str, Any], owner: str, creator: str) -> dict[str, Any]:
+    """Repos answered with an owner and a creator, each naming a user schema, and members that stay `User`s."""
+    return {"openapi": "3.0.3", "info": {"title": "repos", "version": "1"},
+            "paths": {"/repos": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Repo"}}}}}}}},
+            "components": {"schemas": {**schemas, "Repo": {"type": "object", "properties": {
+                "owner": {"$ref": f"#/components/schemas/{owner}"},
+                "creator": {"$ref": f"#/components/schemas/{creator}"},
+                "members": {"type": "array", "items": {"$ref": "#/components/schemas/User"}}}}}}}
+
+
+USER = {"type": "object", "nullable": True, "properties": {"login": {"type": "string"}}}
+
+
+def _findings(tmp_path: Path, old: dict[str, Any], new: dict[str, Any], *args: str) -> tuple[int, list[Any]]:
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    done = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--format", "json",
+                                     "--no-config", *args])
+    report = json.loads(done.stdout)
+    return done.exit_code, sorted((f["level"], f["rule"], f["pointer"], len(f.get("members", [])))
+                                  for f in report["findings"])
+
+
+def test_fields_moved_to_a_copy_of_their_schema_are_one_safe_note(tmp_path: Path) -> None:
+    old = _spec({"User": USER}, "User", "User")
+    new = _spec({"User": {**USER, "nullable": False}, "NullableUser": USER}, "NullableUser", "NullableUser")
+    code, found = _findings(tmp_path, old, new, "--fail-on", "dangerous")
+    assert found == [
+        ("safe", "schema.added", "/components/schemas/NullableUser", 0),
+        ("safe", "schema.nullable-removed", "/components/schemas/User", 0),
+        ("safe", "schema.reference-changed", "/components/schemas/Repo/properties/creator/$ref", 2),
+    ]
+    assert code == 0
+
+
+def test_fields_moved_to_a_schema_that_sends_other_json_stay_dangerous(tmp_path: Path) -> None:
+    other = {**USER, "properties": {"login": {"type": "integer"}}}
+    old = _spec({"User": USER}, "User", "User")
+    new = _spec({"User": USER, "Account": other}, "Account", "User")
+    code, found = _findings(tmp_path, old, new, "--fail-on", "dangerous")
+    assert found == [
+        ("breaking", "schema.type-changed", "/components/schemas/Account/properties/login", 0),
+        ("dangerous", "schema.reference-changed", "/components/schemas/Repo/properties/owner/$ref", 0),
+        ("safe", "schema.added", "/components/schemas/Account", 0),
+    ]
+    assert code == 1
+
+
+def test_github_simple_user_split_is_one_safe_note() -> None:
+    """GitHub 2021-10: 70 fields moved from `simple-user` (nullable) to `nullable-simple-user`, its copy."""
+    report = real_pair(GITHUB.format("2021-05-12"), GITHUB.format("2021-10-10"))
+    moved = [f for f in report.findings if f.rule == "schema.reference-changed"
+             and (f.change.old, f.change.new) == ("simple-user", "nullable-simple-user")]
+    assert [(f.level.value, f.change.pointer, len(f.members)) for f in moved] == [
+        ("safe", "/components/schemas/application-grant/properties/user/$ref", 70)]
+    removed = {f.change.old: f.level.value for f in report.findings if f.rule == "schema.removed"}
+    assert removed["community-health-file"] == removed["git-user"] == "safe"
+
+
+@pytest.mark.parametrize("name", ["issue-simple"])
+def test_github_a_field_moved_to_a_larger_schema_stays_dangerous(name: str) -> None:
+    """`event.payload.issue` now names `issue`, which sends more than `issue-simple` did."""
+    report = real_pair(GITHUB.format("2021-05-12"), GITHUB.format("2021-10-10"))
+    levels = {f.level.value for f in report.findings if f.rule == "schema.reference-changed" and f.change.old == name}
+    assert levels == {"dangerous"}
