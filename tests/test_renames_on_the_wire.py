@@ -82,3 +82,19 @@ def test_github_a_field_moved_to_a_larger_schema_stays_dangerous(name: str) -> N
     report = real_pair(GITHUB.format("2021-05-12"), GITHUB.format("2021-10-10"))
     levels = {f.level.value for f in report.findings if f.rule == "schema.reference-changed" and f.change.old == name}
     assert levels == {"dangerous"}
+
+
+def test_operation_ids_renamed_in_one_release_are_one_finding(tmp_path: Path) -> None:
+    def spec(prefix: str) -> dict[str, Any]:
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+            f"/{name}": {"get": {"operationId": f"{prefix}{name}", "responses": {"200": {"description": "ok"}}}}
+            for name in ("frobs", "gizmos", "widgets")}}
+
+    code, found = _findings(tmp_path, spec("list-"), spec("list/"), "--fail-on", "dangerous")
+    assert (code, found) == (1, [("dangerous", "operation.id-changed", "/paths/~1frobs/get", 3)])
+
+
+def test_github_operation_ids_renamed_in_2021_10_are_one_finding() -> None:
+    report = real_pair(GITHUB.format("2021-05-12"), GITHUB.format("2021-10-10"))
+    renamed = [f for f in report.findings if f.rule == "operation.id-changed"]
+    assert [(f.level.value, len(f.members)) for f in renamed] == [("dangerous", 21)]

@@ -48,7 +48,8 @@ class Card:
     reasons: Any = None
     #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
     #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction);
-    #: `resource` folds the operations of one Kubernetes resource added or removed together
+    #: `release` folds every finding of the card at one level whatever its values (operationIds renamed across
+    #: the API); `resource` folds the operations of one Kubernetes resource added or removed together
     group: str = "place"
     #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
     #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
@@ -264,8 +265,8 @@ def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
 
 
 def _grouping(raw: Any, path: str) -> str:
-    if raw not in ("place", "rule", "resource"):
-        raise ConfigError("'group' must be place, rule or resource", file=path)
+    if raw not in ("place", "rule", "release", "resource"):
+        raise ConfigError("'group' must be place, rule, release or resource", file=path)
     return str(raw)
 
 
