@@ -239,11 +239,25 @@ def _types(value: Any) -> frozenset[str] | None:
     return frozenset(types | ({"integer"} if "number" in types else set()))
 
 
+#: the scalar types whose values a parameter spells as text that is also a string (`page=1`, `all=true`)
+_SPELLED = frozenset({"integer", "number", "boolean", "string"})
+
+
 @predicate
 def type_widened(change: Change) -> bool:
-    """The new types include every old one and more (integer -> number, string -> [string, integer])."""
+    """The new types include every old one and more (integer -> number, string -> [string, integer]); or a
+    parameter (query, path, header, cookie), whose value is text on the wire, becomes a string, which every
+    value it took before still is."""
     old, new = _types(change.old), _types(change.new)
+    if old is not None and new == frozenset({"string"}) and old <= _SPELLED and _spelled_as_text(change):
+        return True
     return old is not None and (new is None or old < new)
+
+
+def _spelled_as_text(change: Change) -> bool:
+    """The value of a parameter or of the items of a parameter's list: text in the URL, a header or a cookie."""
+    part = change.context.part
+    return part is not None and part.kind == "parameter" and all(step == "[]" for step in change.context.field)
 
 
 @predicate

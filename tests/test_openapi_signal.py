@@ -1,5 +1,6 @@
-"""A reference that now names another schema with the same JSON is one safe note, judged at the use site: the
-whole command as users run it, and GitHub's `simple-user` split on the real specs."""
+"""Real OpenAPI specs, judged on the wire through the whole command: a reference that now names another schema
+with the same JSON is one safe note (GitHub's `simple-user` split), operationIds renamed in one release are one
+finding, and what a server accepts may widen."""
 
 from __future__ import annotations
 
@@ -98,3 +99,16 @@ def test_github_operation_ids_renamed_in_2021_10_are_one_finding() -> None:
     report = real_pair(GITHUB.format("2021-05-12"), GITHUB.format("2021-10-10"))
     renamed = [f for f in report.findings if f.rule == "operation.id-changed"]
     assert [(f.level.value, len(f.members)) for f in renamed] == [("dangerous", 21)]
+
+
+def test_a_query_parameter_from_integer_to_string_is_a_widening(tmp_path: Path) -> None:
+    """What a server accepts widens: `?page=2` is an integer and a string alike."""
+    def spec(kind: str) -> dict[str, Any]:
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/groups": {"get": {
+            "parameters": [{"name": "page", "in": "query", "schema": {"type": kind}}],
+            "responses": {"200": {"description": "ok"}}}}}}
+
+    assert _findings(tmp_path, spec("integer"), spec("string")) == (
+        0, [("safe", "schema.type-changed", "/paths/~1groups/get/parameters/0/schema", 0)])
+    assert _findings(tmp_path, spec("string"), spec("integer")) == (
+        1, [("breaking", "schema.type-changed", "/paths/~1groups/get/parameters/0/schema", 0)])
