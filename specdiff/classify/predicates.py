@@ -69,6 +69,8 @@ for _name, _fact, _doc in (
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
+    ("inside_deprecated", "in_deprecated",
+     "A property marked deprecated, in the old spec or the new one, holds the removed field."),
     ("same_on_the_wire", "same_wire",
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("only_in_parameters", "only_in_parameters",

@@ -351,7 +351,7 @@ class SchemaDiffer:
                 at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
-                                 **_deprecation_facts(schema)))
+                                 **_deprecation_facts(schema), **self._in_deprecated(old, new)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
@@ -366,6 +366,12 @@ class SchemaDiffer:
                                  old_pointer=keyword_pointer(old, "required"),
                                  new_pointer=keyword_pointer(new, "required"),
                                  name=name, evidence=self._still_written(old, name)))
+
+    def _in_deprecated(self, old: Side, new: Side) -> dict[str, Any]:
+        """`in_deprecated` when a property marked deprecated, on either side, holds the object that loses a field:
+        the field goes with the deprecated one (GitHub's gist `forks`, deprecated as its items lost their fields)."""
+        held = (self.old.deprecated_at(old.document, old.pointer) or self.new.deprecated_at(new.document, new.pointer))
+        return {"in_deprecated": True} if held else {}
 
     # -- what the old text already said about a field whose `required` changed (specdiff.diff.evidence) -------
     def _already_required(self, old: Side, name: str) -> str | None:

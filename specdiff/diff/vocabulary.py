@@ -84,7 +84,7 @@ VOCABULARY: dict[str, Node] = {
                        {"value": _ANY, "deprecated": (bool,), "open": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
-                      "lifecycle": (str,),
+                      "lifecycle": (str,), "in_deprecated": (bool,),
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
