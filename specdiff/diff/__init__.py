@@ -115,11 +115,9 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         unchanged = schemas.equal_means_unchanged and before.schema == after.schema
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
-        # the level existing users relied on; and no existing client meets a change to a schema no old operation
-        # used (a removal breaks only what old clients could call) or no new one uses (its old uses went with
-        # their operations or now name another schema, each reported where it is)
-        where = _named_where(new, after, old.stability(old_name),
-                             unused=unused(old, old_name) or unused(new, new_name))
+        # the level existing users relied on; and no existing client meets a change to a schema no new operation
+        # uses: its old uses went with their operations or now name another schema, each reported where it is
+        where = _named_where(new, after, old.stability(old_name), unused=unused(new, new_name))
         if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
