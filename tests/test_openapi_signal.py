@@ -112,3 +112,15 @@ def test_a_query_parameter_from_integer_to_string_is_a_widening(tmp_path: Path) 
         0, [("safe", "schema.type-changed", "/paths/~1groups/get/parameters/0/schema", 0)])
     assert _findings(tmp_path, spec("string"), spec("integer")) == (
         1, [("breaking", "schema.type-changed", "/paths/~1groups/get/parameters/0/schema", 0)])
+
+
+def test_a_read_only_property_removed_from_a_request_body_is_no_request_change(tmp_path: Path) -> None:
+    def spec(**properties: Any) -> dict[str, Any]:
+        body = {"content": {"application/json": {"schema": {"type": "object", "properties": properties}}}}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/tickets": {"post": {
+            "requestBody": body, "responses": {"201": {"description": "ok"}}}}}}
+
+    old = spec(email={"type": "string"}, id={"type": "string", "readOnly": True})
+    assert _findings(tmp_path, old, spec(email={"type": "string"}), "--fail-on", "dangerous") == (0, [
+        ("safe", "schema.property.removed",
+         "/paths/~1tickets/post/requestBody/content/application~1json/schema/properties/id", 0)])

@@ -69,6 +69,7 @@ for _name, _fact, _doc in (
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
+    ("read_only_field", "read_only", "The property is (was, for a removal) marked read-only: requests never carry it."),
     ("inside_deprecated", "in_deprecated",
      "A property marked deprecated, in the old spec or the new one, holds the removed field."),
     ("same_on_the_wire", "same_wire",

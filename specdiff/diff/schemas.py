@@ -351,7 +351,8 @@ class SchemaDiffer:
                 at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
-                                 **_deprecation_facts(schema), **self._in_deprecated(old, new)))
+                                 **_deprecation_facts(schema), **self._in_deprecated(old, new),
+                                 **_read_only(schema)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
@@ -779,6 +780,11 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+def _read_only(schema: Any) -> dict[str, Any]:
+    """`read_only` for a removed property marked read-only: requests never carried it."""
+    return {"read_only": True} if isinstance(schema, dict) and schema.get("readOnly") is True else {}
 
 
 def _text(value: Any) -> str:
