@@ -124,3 +124,33 @@ def test_a_read_only_property_removed_from_a_request_body_is_no_request_change(t
     assert _findings(tmp_path, old, spec(email={"type": "string"}), "--fail-on", "dangerous") == (0, [
         ("safe", "schema.property.removed",
          "/paths/~1tickets/post/requestBody/content/application~1json/schema/properties/id", 0)])
+
+
+def _yaml_findings(tmp_path: Path, old: str, new: str) -> tuple[int, list[Any]]:
+    (tmp_path / "old.yaml").write_text(old)
+    (tmp_path / "new.yaml").write_text(new)
+    done = CliRunner().invoke(main, [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--format", "json",
+                                     "--no-config", "--fail-on", "dangerous"])
+    found = json.loads(done.stdout)["findings"]
+    return done.exit_code, sorted((f["level"], f["rule"], f["pointer"], f["message"]) for f in found)
+
+
+def _bounded(version: str, minimum: str) -> str:
+    return (f"openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths:\n  /frobs:\n    get:\n      parameters:\n"
+            f"        - {{name: ratio, in: query, schema: {{type: number, minimum: {minimum}}}}}\n"
+            "      responses: {'200': {description: ok}}\n")
+
+
+def test_openapi_3_1_yaml_reads_numbers_as_yaml_1_2_does(tmp_path: Path) -> None:
+    """`1e-08` and `1e-8` are one number in YAML 1.2, which OpenAPI 3.1 is written in (YAML 1.1 reads strings)."""
+    assert _yaml_findings(tmp_path, _bounded("3.1.0", "1e-08"), _bounded("3.1.0", "1e-8")) == (0, [])
+    assert _yaml_findings(tmp_path, _bounded("3.1.0", "1e-08"), _bounded("3.1.0", "1e-7")) == (1, [
+        ("breaking", "schema.constraint-tightened", "/paths/~1frobs/get/parameters/0/schema/minimum",
+         "minimum of GET /frobs query parameter ratio tightened (1e-08 -> 1e-07)")])
+
+
+def test_a_quoted_number_stays_a_string_in_openapi_3_1_yaml(tmp_path: Path) -> None:
+    """Quoted, `'1e-08'` is text in every YAML: two different texts, compared as written."""
+    assert _yaml_findings(tmp_path, _bounded("3.1.0", "'1e-08'"), _bounded("3.1.0", "'1e-8'")) == (1, [
+        ("breaking", "schema.constraint-tightened", "/paths/~1frobs/get/parameters/0/schema/minimum",
+         "minimum of GET /frobs query parameter ratio tightened (1e-08 -> 1e-8)")])
