@@ -154,3 +154,23 @@ def test_a_quoted_number_stays_a_string_in_openapi_3_1_yaml(tmp_path: Path) -> N
     assert _yaml_findings(tmp_path, _bounded("3.1.0", "'1e-08'"), _bounded("3.1.0", "'1e-8'")) == (1, [
         ("breaking", "schema.constraint-tightened", "/paths/~1frobs/get/parameters/0/schema/minimum",
          "minimum of GET /frobs query parameter ratio tightened (1e-08 -> 1e-8)")])
+
+
+def _union(keyword: str, *branches: dict[str, Any]) -> dict[str, Any]:
+    body = {"content": {"application/json": {"schema": {keyword: list(branches)}}}}
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/labels": {"put": {
+        "requestBody": body, "responses": {"200": {"description": "ok"}}}}}}
+
+
+def test_an_any_of_written_as_a_one_of_over_the_same_branches_is_one_change(tmp_path: Path) -> None:
+    """Disjoint branches: the same values written another way; branches a value may match two of (an object
+    with `labels` as strings or as objects: `{labels: []}` is both): GitHub's PUT labels, now refused."""
+    disjoint = ({"type": "string"}, {"type": "array", "items": {"type": "string"}})
+    assert _findings(tmp_path, _union("anyOf", *disjoint), _union("oneOf", *disjoint)) == (0, [
+        ("safe", "schema.union-keyword-changed",
+         "/paths/~1labels/put/requestBody/content/application~1json/schema/oneOf", 0)])
+    overlapping = ({"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "string"}}}},
+                   {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "object"}}}})
+    assert _findings(tmp_path, _union("anyOf", *overlapping), _union("oneOf", *overlapping)) == (1, [
+        ("breaking", "schema.union-keyword-changed",
+         "/paths/~1labels/put/requestBody/content/application~1json/schema/oneOf", 0)])

@@ -264,6 +264,20 @@ def _spelled_as_text(change: Change) -> bool:
 
 
 @predicate
+@reads("overlaps")
+def union_narrowed(change: Change) -> bool:
+    """An `anyOf` became a `oneOf` whose branches a value may match two of: such a value is now refused."""
+    return bool(change.fact("overlaps")) and change.new == "oneOf"
+
+
+@predicate
+@reads("overlaps")
+def union_widened(change: Change) -> bool:
+    """A `oneOf` became an `anyOf` whose branches a value may match two of: such a value is now taken."""
+    return bool(change.fact("overlaps")) and change.new == "anyOf"
+
+
+@predicate
 def type_narrowed(change: Change) -> bool:
     old, new = _types(change.old), _types(change.new)
     return new is not None and (old is None or new < old)

@@ -260,8 +260,14 @@ class SchemaDiffer:
         self._additional_properties(old, new, where)
         self.single("not", "<not>", old, new, where)
         paired: dict[str, str] = {}
+        switched = _switched_union(o, n)
         for keyword in ("allOf", "oneOf", "anyOf"):
-            paired.update(self._composition(keyword, old, new, where))
+            if switched and keyword == switched[0]:
+                continue  # its members are compared under the keyword it became
+            paired.update(self._composition(keyword, old, new, where,
+                                            switched[0] if switched and keyword == switched[1] else None))
+        if switched:
+            self._union_switched(*switched, old, new, where)
         self.value("discriminator", _discriminator(o, lambda name: paired.get(self.names.get(name, name), name)),
                    _discriminator(n, lambda name: name), old, new, where)
         compare_2020(self, old, new, where)
@@ -543,16 +549,19 @@ class SchemaDiffer:
                 same_type = key
         return same_type or next(iter(members))
 
-    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> dict[str, str]:
+    def _composition(self, keyword: str, old: Side, new: Side, where: Where, was: str | None = None
+                     ) -> dict[str, str]:
         """Compare the members of an `allOf`, `oneOf` or `anyOf` paired by meaning (`_paired`); the others are
-        added or removed. Returns the pairs, old key -> new key."""
-        if keyword not in old.schema and keyword not in new.schema:
+        added or removed. `was` is the keyword the old side wrote them under when it was the other union
+        (`_switched_union`). Returns the pairs, old key -> new key."""
+        was = was or keyword
+        if was not in old.schema and keyword not in new.schema:
             return {}  # most schemas: no composition to pair
-        old_members = self._members(keyword, old, self.old_normal, rename=True)
+        old_members = self._members(was, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
         pairs = self._paired(keyword, old, new, old_members, new_members)
         label = "" if keyword == "allOf" else f"<{keyword}>"
-        open_types = _open_types(keyword, old, old_members) & _open_types(keyword, new, new_members)
+        open_types = _open_types(was, old, old_members) & _open_types(keyword, new, new_members)
         for old_key, key in pairs.items():
             (old_pointer, old_schema), (pointer, schema) = old_members[old_key], new_members[key]
             old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
@@ -567,6 +576,16 @@ class SchemaDiffer:
             self._open_enums.discard(new_side.pointer)
         self._member_notes(keyword, old, new, old_members, new_members, pairs, where)
         return pairs
+
+    def _union_switched(self, was: str, now: str, old: Side, new: Side, where: Where) -> None:
+        """A union written with the other keyword (`anyOf` became `oneOf`, or back): one change, with whether a
+        value may match two of the new branches, the only values the two keywords judge apart."""
+        members = self._members(now, new, self.new_normal, rename=False)
+        targets = [self.new_normal.target(member, at, new.document) for at, member in members.values()]
+        overlaps = "discriminator" not in new.schema and any(
+            may_overlap(a, b) for i, a in enumerate(targets) for b in targets[i + 1:])
+        self.emit(change("modified", "schema", now, old=was, new=now, where=where,
+                         old_pointer=f"{old.pointer}/{was}", new_pointer=f"{new.pointer}/{now}", overlaps=overlaps))
 
     def _member_notes(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
                       new_members: dict[str, tuple[str, Schema]], pairs: dict[str, str], where: Where) -> None:
@@ -780,6 +799,14 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+def _switched_union(old: Schema, new: Schema) -> tuple[str, str] | None:
+    """(old keyword, new keyword) when a union's `anyOf` became a `oneOf`, or back, the other not written."""
+    for was, now in (("anyOf", "oneOf"), ("oneOf", "anyOf")):
+        if isinstance(old.get(was), list) and isinstance(new.get(now), list) and was not in new and now not in old:
+            return was, now
+    return None
 
 
 def _read_only(schema: Any) -> dict[str, Any]:
