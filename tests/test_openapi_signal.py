@@ -174,3 +174,16 @@ def test_an_any_of_written_as_a_one_of_over_the_same_branches_is_one_change(tmp_
     assert _findings(tmp_path, _union("anyOf", *overlapping), _union("oneOf", *overlapping)) == (1, [
         ("breaking", "schema.union-keyword-changed",
          "/paths/~1labels/put/requestBody/content/application~1json/schema/oneOf", 0)])
+
+
+def test_an_oauth_token_url_that_moved_is_breaking_as_a_server_url_is(tmp_path: Path) -> None:
+    def spec(token_url: str) -> dict[str, Any]:
+        flows = {"clientCredentials": {"tokenUrl": token_url, "scopes": {"read": "r"}}}
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                "components": {"securitySchemes": {"oauth": {"type": "oauth2", "flows": flows}}},
+                "paths": {"/pets": {"get": {"security": [{"oauth": ["read"]}],
+                                            "responses": {"200": {"description": "ok"}}}}}}
+
+    assert _findings(tmp_path, spec("https://api.example.com/token"), spec("https://auth.example.com/token")) == (1, [
+        ("breaking", "security.scheme.flow-url-changed",
+         "/components/securitySchemes/oauth/flows/clientCredentials/tokenUrl", 0)])
