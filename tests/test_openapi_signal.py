@@ -187,3 +187,14 @@ def test_an_oauth_token_url_that_moved_is_breaking_as_a_server_url_is(tmp_path: 
     assert _findings(tmp_path, spec("https://api.example.com/token"), spec("https://auth.example.com/token")) == (1, [
         ("breaking", "security.scheme.flow-url-changed",
          "/components/securitySchemes/oauth/flows/clientCredentials/tokenUrl", 0)])
+
+
+def test_swagger_2_schemes_added_to_the_same_host_is_no_host_move(tmp_path: Path) -> None:
+    def spec(host: str, **schemes: Any) -> dict[str, Any]:
+        return {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": host, "basePath": "/api",
+                **schemes, "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+
+    assert _findings(tmp_path, spec("slack.com"), spec("slack.com", schemes=["https"])) == (0, [
+        ("safe", "server.url-changed", "/basePath", 0)])
+    assert _findings(tmp_path, spec("slack.com"), spec("api.slack.com", schemes=["https"])) == (1, [
+        ("breaking", "server.url-changed", "/basePath", 0)])

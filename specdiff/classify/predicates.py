@@ -70,6 +70,8 @@ for _name, _fact, _doc in (
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
     ("read_only_field", "read_only", "The property is (was, for a removal) marked read-only: requests never carry it."),
+    ("scheme_written", "scheme_written",
+     "The same host and path, with a scheme written where the document's own was meant, or the other way round."),
     ("inside_deprecated", "in_deprecated",
      "A property marked deprecated, in the old spec or the new one, holds the removed field."),
     ("same_on_the_wire", "same_wire",

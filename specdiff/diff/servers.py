@@ -1,9 +1,10 @@
 """Server comparison: the base URLs an operation is called at, judged by what a configured client must change.
 
 Servers are paired by what a client calls, in turn: the same URL with every variable at its default (a URL
-rewritten as a template of itself is the same server); the same template (a default moved); the same origin (the
-base path moved); and, when one server is left on each side, that one (the host moved). What stays unpaired was
-added or removed. A variable is compared only on servers paired by URL or template, where its meaning held.
+rewritten as a template of itself is the same server); the same template (a default moved); the same host and
+path with a scheme written on one side only (Swagger 2's `schemes` added); the same origin (the base path
+moved); and, when one server is left on each side, that one (the host moved). What stays unpaired was added or
+removed. A variable is compared only on servers paired by URL or template, where its meaning held.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ def server_changes(old: tuple[Server, ...], new: tuple[Server, ...], where: Wher
     for same in (_by_url, _by_template):
         for o, n in _paired(old_left, new_left, same):
             yield from _variables(o, n, where)
+    for o, n in _paired(old_left, new_left, _scheme_written):
+        yield _moved("url", o, n, where, scheme_written=True)
     for o, n in _paired(old_left, new_left, lambda a, b: origin(resolved(a)) == origin(resolved(b))):
         yield _moved("path", o, n, where)
     if len(old_left) == 1 and len(new_left) == 1:
@@ -45,6 +48,14 @@ def _by_template(a: Server, b: Server) -> bool:
     return a.url == b.url
 
 
+def _scheme_written(a: Server, b: Server) -> bool:
+    """The same host and path, one side writing no scheme (called with the one the document was fetched with:
+    Swagger 2 without `schemes`), the other writing one (`schemes: [https]` added to the same host)."""
+    first, second = resolved(a), resolved(b)
+    return first != second and (second.startswith("//") and first.endswith(":" + second)
+                                or first.startswith("//") and second.endswith(":" + first))
+
+
 def _paired(old: list[Server], new: list[Server], same: Callable[[Server, Server], bool]
             ) -> list[tuple[Server, Server]]:
     """Pairs that `same` matches, first come first paired; taken out of `old` and `new`."""
@@ -58,9 +69,9 @@ def _paired(old: list[Server], new: list[Server], same: Callable[[Server, Server
     return pairs
 
 
-def _moved(attribute: str, old: Server, new: Server, where: Where) -> Change:
+def _moved(attribute: str, old: Server, new: Server, where: Where, **facts: bool) -> Change:
     return change("modified", "server", attribute, old=resolved(old), new=resolved(new), where=where,
-                  old_pointer=old.pointer, new_pointer=new.pointer, url=resolved(new))
+                  old_pointer=old.pointer, new_pointer=new.pointer, url=resolved(new), **facts)
 
 
 def _variables(old: Server, new: Server, where: Where) -> Iterator[Change]:

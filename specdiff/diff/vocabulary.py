@@ -110,7 +110,7 @@ VOCABULARY: dict[str, Node] = {
     # servers (specdiff.diff.servers): a base URL an operation is called at, added or removed as a whole; its
     # origin (`url`) or base path (`path`) changed; one of its variables, the variable's default or its values
     "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum"),
-                   {"url": (str,), "variable": (str,), "value": (str,)}),
+                   {"url": (str,), "variable": (str,), "value": (str,), "scheme_written": (bool,)}),
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
