@@ -198,3 +198,13 @@ def test_swagger_2_schemes_added_to_the_same_host_is_no_host_move(tmp_path: Path
         ("safe", "server.url-changed", "/basePath", 0)])
     assert _findings(tmp_path, spec("slack.com"), spec("api.slack.com", schemes=["https"])) == (1, [
         ("breaking", "server.url-changed", "/basePath", 0)])
+
+
+def test_a_parameter_moved_from_the_query_to_a_header_is_one_breaking_change(tmp_path: Path) -> None:
+    def spec(location: str) -> dict[str, Any]:
+        return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/frobs": {"get": {
+            "parameters": [{"name": "trace", "in": location, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}}}}}}
+
+    assert _findings(tmp_path, spec("query"), spec("header")) == (1, [
+        ("breaking", "parameter.moved", "/paths/~1frobs/get/parameters/0/schema", 0)])

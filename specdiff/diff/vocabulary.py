@@ -65,7 +65,7 @@ DOC_ATTRIBUTES = ("summary", "description", "tags", "title", "example", "example
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                       {**_SUNSET, "non_resource": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "deprecated", "type", "x-sunset"),
+    "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "deprecated", "type", "x-sunset"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
     "media-type": Node(("added", "removed"), ("request", "response", "schema"),
