@@ -208,3 +208,17 @@ def test_a_parameter_moved_from_the_query_to_a_header_is_one_breaking_change(tmp
 
     assert _findings(tmp_path, spec("query"), spec("header")) == (1, [
         ("breaking", "parameter.moved", "/paths/~1frobs/get/parameters/0/schema", 0)])
+
+
+def test_a_type_list_written_as_an_any_of_of_its_types_is_no_change(tmp_path: Path) -> None:
+    def spec(field: dict[str, Any]) -> dict[str, Any]:
+        body = {"content": {"application/json": {"schema": {"type": "object", "properties": {"x": field}}}}}
+        return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/frobs": {"put": {
+            "requestBody": body, "responses": {"200": {"description": "ok"}}}}}}
+
+    listed = spec({"type": ["string", "number", "null"]})
+    assert _findings(tmp_path, listed, spec({"anyOf": [{"type": "string"}, {"type": "number"},
+                                                       {"type": "null"}]})) == (0, [])
+    assert _findings(tmp_path, listed, spec({"anyOf": [{"type": "string"}, {"type": "null"}]})) == (1, [
+        ("breaking", "schema.type-changed",
+         "/paths/~1frobs/put/requestBody/content/application~1json/schema/properties/x", 0)])

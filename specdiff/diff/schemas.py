@@ -484,6 +484,13 @@ class SchemaDiffer:
             union, plain = (new, old) if isinstance(new_members, list) else (old, new)
             if any(isinstance(_union_members(plain, k), list) for k in ("anyOf", "oneOf", "items")):
                 return False
+            types = _branch_types(union.schema.get(keyword), keyword) if isinstance(plain.schema.get("type"), list) \
+                else None
+            if types is not None:  # `type: [string, "null"]` written as `anyOf: [{type: string}, {type: "null"}]`
+                listed = Side({**{k: v for k, v in union.schema.items() if k != keyword}, "type": types},
+                              union.pointer, union.document)
+                self._keywords(*((plain, listed) if union is new else (listed, plain)), where)
+                return True
             normal = self.new_normal if union is new else self.old_normal
             members = self._members(keyword, union, normal, rename=union is old)
             if not members:
@@ -799,6 +806,24 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+#: what a branch may write beside its type and still say nothing but the type
+_BARE_BRANCH = frozenset({"type", "title", "description"})
+
+
+def _branch_types(members: Any, keyword: str) -> list[str] | None:
+    """The types of a union whose branches each say only a type (`anyOf: [{type: string}, {type: number}]`): the
+    values of a type list; None for any other union, and for a `oneOf` whose branches a number may match two of
+    (`integer` and `number`), which the list would take."""
+    if keyword not in ("anyOf", "oneOf") or not isinstance(members, list) or not members:
+        return None
+    types = [m.get("type") for m in members if isinstance(m, dict) and m.keys() <= _BARE_BRANCH]
+    if len(types) != len(members) or not all(isinstance(t, str) for t in types):
+        return None
+    if keyword == "oneOf" and {"integer", "number"} <= set(types):
+        return None
+    return [str(t) for t in types]
 
 
 def _switched_union(old: Schema, new: Schema) -> tuple[str, str] | None:
