@@ -613,8 +613,9 @@ class SchemaDiffer:
         """Old member key -> new member key for the members that are the same branch: the same named schema;
         then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
         inline schema (or two) that say the same; then members of the same types, in order, two inline ones
-        first (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others
-        is an added branch, not every branch changed."""
+        first (two named schemas are two types), unless one named schema went and another came sharing most of
+        its properties (a schema renamed). Position alone pairs nothing: a branch inserted before the others is an
+        added branch, not every branch changed."""
         pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
 
         def pair(old_key: str, new_key: str) -> None:
@@ -639,11 +640,24 @@ class SchemaDiffer:
             return (type_set(old_targets[a], old.document.dialect) == type_set(new_targets[b], new.document.dialect)
                     and nullable(old_targets[a]) == nullable(new_targets[b]))
 
+        counterparts = set(self.names.values())
+
+        def renamed(a: str, b: str) -> bool:
+            """Two named members, the old one gone from the new spec and the new one absent from the old, that
+            share at least half of the larger's properties: one schema under a new name (`B` became `Bee`)."""
+            if a.startswith("#") or b.startswith("#") or a in self.new.schemas or b in counterparts:
+                return False
+            old_names = set(mapping(old_targets[a].get("properties")))
+            new_names = set(mapping(new_targets[b].get("properties")))
+            larger = max(len(old_names), len(new_names))
+            return larger > 0 and 2 * len(old_names & new_names) >= larger
+
         tiers: list[Callable[[str, str], bool]] = [
             lambda a, b: old_members[a][1] == new_members[b][1],  # written alike
             lambda a, b: old_said(a) == new_said(b),  # say the same
             lambda a, b: a.startswith("#") and b.startswith("#") and same_types(a, b),  # two inline
-            lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b)]  # one inline
+            lambda a, b: (a.startswith("#") or b.startswith("#")) and same_types(a, b),  # one inline
+            lambda a, b: renamed(a, b) and same_types(a, b)]  # one named schema under a new name
         for same in tiers:  # each member pairs once: the first, most telling tier that pairs it wins
             for old_key in old_members:
                 if old_key in pairs:
