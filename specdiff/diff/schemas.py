@@ -182,7 +182,8 @@ class SchemaDiffer:
         `nullable-simple-user`, the old one's content, and a `simple-user` that is not nullable). `joined` reads
         each as one object with its `allOf` parts joined, as a body is compared (`_on_the_wire`). Asked once
         per pair and what is beside; `renamed` keeps the pairs that are."""
-        assert old.named is not None and new.named is not None
+        if old.named is None or new.named is None:
+            return False  # only a reference to a named schema can name another
         key = (old.named, new.named, joined, _text(old.beside), _text(new.beside))
         if key not in self._wire:
             moved = self._differences(_side(old), _side(new), joined)
