@@ -10,6 +10,9 @@ added to (or removed from) one field fold together too, as do the alternatives o
 change at the same place of the spec text, whichever operations or named schemas reach it (`keys_of`): a plain
 API's body type compared where each operation uses it finds it once per operation.
 
+A card may say `group: release`: every finding of the card at one level is one change, whatever its values
+(GitHub renaming 21 operationIds in one release).
+
 A card may say `group: resource` (operations added or removed): then the operations of one Kubernetes
 resource in one group-version (its collection, items, watch paths and subresources, as the graph placed them on
 the context) are one change, written as Kubernetes' notes write it ("... is no longer served by ..."); so are
@@ -174,6 +177,9 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
                 ctx.resource)
     if spans == "name":
         return (finding.rule, finding.level.value, finding.reason, change.node, "name", change.fact("name"))
+    if spans == "release":  # one change made across the API, whatever each member's values
+        return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
+                "release")
     compared = () if change.node in _VALUE_NODES else (values or _Values.of(change)).compared
     home = copies.home(change) if copies is not None else None
     if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index

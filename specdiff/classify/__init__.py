@@ -27,10 +27,11 @@ __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 #: told (dangerous) rather than reassured (safe)
 ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha fields may change incompatibly, "
                 "but clients of this one {outcome} ({reason})")
-#: a change to a schema that no operation, webhook or callback uses (one kept in components for a later use, or
-#: describing messages another protocol carries): nothing on the wire changes, so it can break no client yet
-UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema, so "
-                 "no client of the API meets the change yet ({reason})")
+#: a change to a schema that no operation, webhook or callback of the new spec uses (one kept in components for
+#: a later use, describing messages another protocol carries, or whose users went): nothing an existing client
+#: sends or receives changes through it, so it can break none
+UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema (a "
+                 "use that went is reported where it was), so no client of the API meets the change ({reason})")
 
 
 def classify(changes: Iterable[Change], policy: str, readers: str | None = None, calendar: Calendar | None = None

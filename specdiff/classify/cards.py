@@ -48,9 +48,10 @@ class Card:
     reasons: Any = None
     #: what one logical change spans (specdiff/group.py): `place` (the default) folds the same change at many
     #: operations and API versions; `rule` also folds it over different schemas (a spec-wide correction);
-    #: `resource` folds the operations of one Kubernetes resource added or removed together; `name` folds every
-    #: change of one extension or keyword (the change's `name`) however its values differ (`x-oaiMeta` rewritten
-    #: in 50 schemas)
+    #: `release` folds every finding of the card at one level whatever its values (operationIds renamed across
+    #: the API); `resource` folds the operations of one Kubernetes resource added or removed together; `name`
+    #: folds every change of one extension or keyword (the change's `name`) however its values differ
+    #: (`x-oaiMeta` rewritten in 50 schemas)
     group: str = "place"
     #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
     #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
@@ -269,8 +270,8 @@ def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
 
 
 def _grouping(raw: Any, path: str) -> str:
-    if raw not in ("place", "rule", "resource", "name"):
-        raise ConfigError("'group' must be place, rule, resource or name", file=path)
+    if raw not in ("place", "rule", "release", "resource", "name"):
+        raise ConfigError("'group' must be place, rule, release, resource or name", file=path)
     return str(raw)
 
 

@@ -73,6 +73,13 @@ for _name, _fact, _doc in (
     ("already_required", "already_required",
      "The added property was already named in the old schema's `required`, which now gains its schema."),
     ("plain_field", "plain", "An `encoding` entry for a field that only ever holds a string, number or boolean."),
+    ("read_only_field", "read_only", "The property is (was, for a removal) marked read-only: requests never carry it."),
+    ("scheme_written", "scheme_written",
+     "The same host and path, with a scheme written where the document's own was meant, or the other way round."),
+    ("inside_deprecated", "in_deprecated",
+     "A property marked deprecated, in the old spec or the new one, holds the removed field."),
+    ("same_on_the_wire", "same_wire",
+     "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):
@@ -290,11 +297,39 @@ def _types(value: Any) -> frozenset[str] | None:
     return frozenset(types | ({"integer"} if "number" in types else set()))
 
 
+#: the scalar types whose values a parameter spells as text that is also a string (`page=1`, `all=true`)
+_SPELLED = frozenset({"integer", "number", "boolean", "string"})
+
+
 @predicate
 def type_widened(change: Change) -> bool:
-    """The new types include every old one and more (integer -> number, string -> [string, integer])."""
+    """The new types include every old one and more (integer -> number, string -> [string, integer]); or a
+    parameter (query, path, header, cookie), whose value is text on the wire, becomes a string, which every
+    value it took before still is."""
     old, new = _types(change.old), _types(change.new)
+    if old is not None and new == frozenset({"string"}) and old <= _SPELLED and _spelled_as_text(change):
+        return True
     return old is not None and (new is None or old < new)
+
+
+def _spelled_as_text(change: Change) -> bool:
+    """The value of a parameter or of the items of a parameter's list: text in the URL, a header or a cookie."""
+    part = change.context.part
+    return part is not None and part.kind == "parameter" and all(step == "[]" for step in change.context.field)
+
+
+@predicate
+@reads("overlaps")
+def union_narrowed(change: Change) -> bool:
+    """An `anyOf` became a `oneOf` whose branches a value may match two of: such a value is now refused."""
+    return bool(change.fact("overlaps")) and change.new == "oneOf"
+
+
+@predicate
+@reads("overlaps")
+def union_widened(change: Change) -> bool:
+    """A `oneOf` became an `anyOf` whose branches a value may match two of: such a value is now taken."""
+    return bool(change.fact("overlaps")) and change.new == "anyOf"
 
 
 @predicate

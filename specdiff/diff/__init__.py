@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from specdiff.diff.document import document_changes, documentation_changes
 from specdiff.diff.files import unreported_files
@@ -115,8 +116,9 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         unchanged = schemas.equal_means_unchanged and before.schema == after.schema
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
-        where = _named_where(new, after, old.stability(old_name),  # the level existing users relied on
-                             unused=unused(old, old_name) and unused(new, new_name))
+        # the level existing users relied on; and no existing client meets a change to a schema no new operation
+        # uses: its old uses went with their operations or now name another schema, each reported where it is
+        where = _named_where(new, after, old.stability(old_name), unused=unused(new, new_name))
         if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
@@ -131,7 +133,9 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     for name, schema in old.schemas.items():
         if name not in names:
             where = _named_where(old, schema, unused=unused(old, name))
-            changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer))
+            wire: dict[str, Any] = {"same_wire": True} if name in schemas.renamed else {}  # its places name a copy
+            changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer,
+                                  **wire))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
         changes.append(found)
     if include_docs:

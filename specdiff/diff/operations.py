@@ -176,9 +176,17 @@ class OperationDiffer:
         #: equal schemas compare equal and one dialect serialises equal settings alike: only where it is written
         #: may differ, which moves when a parameter is added before it
         moved_only = self.schemas.equal_means_unchanged and self.old.document.dialect == self.new.document.dialect
+        relocated = _relocated(old.parameters, new.parameters)
         for key, param in new.parameters.items():
             previous = old.parameters.get(key)
-            if previous is None:
+            if key in relocated:
+                before = old.parameters[relocated[key]]
+                self.emit(change("modified", "parameter", "in", old=before.location, new=param.location,
+                                 where=request.within(_part(param)), old_pointer=before.pointer,
+                                 new_pointer=param.pointer, location=param.location, name=param.name,
+                                 required=param.required))
+                self._parameter(before, param, request.within(_part(param)))
+            elif previous is None:
                 self.emit(change("added", "parameter", new=param.name, where=request.within(_part(param)),
                                  new_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required))
@@ -188,14 +196,16 @@ class OperationDiffer:
                                      deprecated=param.deprecated, location=param.location, name=param.name))
             elif not (moved_only and _same_but_place(previous, param)):
                 self._parameter(previous, param, request.within(_part(param)))
+        moved_from = set(relocated.values())
         for key, param in old.parameters.items():
-            if key not in new.parameters:
+            if key not in new.parameters and key not in moved_from:
                 self.emit(change("removed", "parameter", old=param.name,
                                  where=request.within(_part(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required, deprecated=param.deprecated, sunset=param.sunset))
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
+        """Compare one parameter's settings and schema; `old` may be the one it moved from (query to header)."""
         detail = {"location": new.location, "name": new.name}
         old_style, old_explode = serialisation(old, self.old.document.dialect)
         new_style, new_explode = serialisation(new, self.new.document.dialect)
@@ -529,3 +539,16 @@ def _swapped_success(old: Operation, new: Operation) -> tuple[str, str] | None:
     gone = [s for s in old.responses if s not in new.responses and s.startswith("2")]
     came = [s for s in new.responses if s not in old.responses and s.startswith("2")]
     return (gone[0], came[0]) if len(gone) == 1 and len(came) == 1 else None
+
+
+def _relocated(old: dict[Any, Parameter], new: dict[Any, Parameter]) -> dict[Any, Any]:
+    """New parameter key -> old key, for a parameter that only one side has and that the other has under the same
+    name in another location (`q` moved from the query to a header): one parameter moved, not one removed and
+    another added. A path parameter is left out: its name is only a template's label."""
+    gone = {param.name.lower(): key for key, param in old.items() if key not in new and param.location != "path"}
+    found: dict[Any, Any] = {}
+    for key, param in new.items():
+        was = gone.get(param.name.lower())
+        if key not in old and param.location != "path" and was is not None and old[was].location != param.location:
+            found[key] = gone.pop(param.name.lower())
+    return found

@@ -9,13 +9,14 @@ of operations times schemas.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
 from specdiff.diff import jsonschema2020, openapi_extensions
-from specdiff.diff.compositions import Overlaps, composed
+from specdiff.diff.compositions import Overlaps, composed, may_overlap
 from specdiff.diff.evidence import (
     empty_already_invalid,
     merge_keys,
@@ -49,7 +50,7 @@ from specdiff.graph.refs import MODERN, naming_keywords
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.records import UNUSED
+from specdiff.records import UNUSED, Change, Context
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -94,6 +95,10 @@ class SchemaDiffer:
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, ...]] = set()
+        #: (old name, new name, joined, what each writes beside) -> whether a reference moved keeps the JSON
+        self._wire: dict[tuple[str, str, bool, str, str], bool] = {}
+        #: old named schema -> the schemas places that named it now name, sending and accepting the same JSON
+        self.renamed: dict[str, set[str]] = {}
         #: `anyOf` branches whose enum only lists known values (`_open_types`), by where they are written
         self._open_enums: set[str] = set()
         #: the branches of the `oneOf` whose added branches are being noted, indexed once for all of them
@@ -155,15 +160,18 @@ class SchemaDiffer:
                     self._keywords(Side(old_beside, old.pointer, old.document),
                                    Side(new_beside, new.pointer, new.document), where)
                 return
-            if where.context.at_body():  # a body swapped for another type: one change, with what each is
+            body = where.context.at_body()
+            same = self.ecosystem.spec == "openapi" and self.same_on_the_wire(o, n, joined=body)
+            wire: dict[str, Any] = {"same_wire": True} if same else {}
+            if body:  # a body swapped for another type: one change, with what each is
                 self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
-                                 **self._kinds(o.named, n.named, where)))
+                                 **self._kinds(o.named, n.named, where), **wire))
                 if self.ecosystem.spec == "openapi":
                     self._on_the_wire(o, n, where)
                 return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
-                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref"))
+                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref", **wire))
             if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
                 return  # another thing altogether: the reference change says it, field by field says nothing
         if o.bare and n.bare and self._inside_named_pair(o, n):
@@ -182,6 +190,40 @@ class SchemaDiffer:
         `allOf: [Ticket, ...]`)."""
         if not self._unrelated(old, new):
             self.compare(self._joined(_side(old), self.old_normal), self._joined(_side(new), self.new_normal), where)
+
+    def same_on_the_wire(self, old: Node, new: Node, joined: bool = False) -> bool:
+        """Whether a place that now names `new`'s schema instead of `old`'s sends and accepts the same JSON: read
+        with what each place writes beside its ref, the two differ in nothing beyond what the old schema differs
+        from its own new version in, which is reported at that schema itself (GitHub split `simple-user` into
+        `nullable-simple-user`, the old one's content, and a `simple-user` that is not nullable). `joined` reads
+        each as one object with its `allOf` parts joined, as a body is compared (`_on_the_wire`). Asked once
+        per pair and what is beside; `renamed` keeps the pairs that are."""
+        if old.named is None or new.named is None:
+            return False  # only a reference to a named schema can name another
+        key = (old.named, new.named, joined, _text(old.beside), _text(new.beside))
+        if key not in self._wire:
+            moved = self._differences(_side(old), _side(new), joined)
+            own = self.names.get(old.named)
+            kept: set[tuple[Any, ...]] = set()
+            if own is not None:
+                after = self.new.schemas[own]
+                kept = self._differences(_side(old), Side(overlay(after.schema, old.beside or {}), after.pointer,
+                                                          after.document), joined)
+            self._wire[key] = moved <= kept
+            if self._wire[key]:
+                self.renamed.setdefault(old.named, set()).add(new.named)
+        return self._wire[key]
+
+    def _differences(self, old: Side, new: Side, joined: bool) -> set[tuple[Any, ...]]:
+        """The changes from one schema to another, as what changed and where inside them, whatever the pointers:
+        a differ of its own finds them, so this one's memory of pairs compared stays as it was."""
+        found: list[Change] = []
+        differ = SchemaDiffer(self.old, self.new, self.names, found.append, self.ecosystem)
+        if joined:
+            old, new = differ._joined(old, self.old_normal), differ._joined(new, self.new_normal)
+        differ.compare(old, new, Where(Context(), "both"))
+        return {(c.kind, c.node, c.attribute, c.context.field, c.context.part, _text(c.old), _text(c.new))
+                for c in found}
 
     def _unrelated(self, old: Node, new: Node) -> bool:
         """Two object types that share fewer than half of the properties of the larger describe different things
@@ -235,8 +277,14 @@ class SchemaDiffer:
         self._additional_properties(old, new, where)
         self.single("not", "<not>", old, new, where)
         paired: dict[str, str] = {}
+        switched = _switched_union(o, n)
         for keyword in ("allOf", "oneOf", "anyOf"):
-            paired.update(self._composition(keyword, old, new, where))
+            if switched and keyword == switched[0]:
+                continue  # its members are compared under the keyword it became
+            paired.update(self._composition(keyword, old, new, where,
+                                            switched[0] if switched and keyword == switched[1] else None))
+        if switched:
+            self._union_switched(*switched, old, new, where)
         self.value("discriminator", _discriminator(o, lambda name: paired.get(self.names.get(name, name), name)),
                    _discriminator(n, lambda name: name), old, new, where)
         compare_2020(self, old, new, where)
@@ -338,7 +386,8 @@ class SchemaDiffer:
                 at = self._placed(where.at("." + name), Side(schema, old_pointer, old.document), None)
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
-                                 **_deprecation_facts(schema)))
+                                 **_deprecation_facts(schema), **self._in_deprecated(old, new),
+                                 **_read_only(schema)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
@@ -353,6 +402,12 @@ class SchemaDiffer:
                                  old_pointer=keyword_pointer(old, "required"),
                                  new_pointer=keyword_pointer(new, "required"),
                                  name=name, evidence=self._still_written(old, name)))
+
+    def _in_deprecated(self, old: Side, new: Side) -> dict[str, Any]:
+        """`in_deprecated` when a property marked deprecated, on either side, holds the object that loses a field:
+        the field goes with the deprecated one (GitHub's gist `forks`, deprecated as its items lost their fields)."""
+        held = (self.old.deprecated_at(old.document, old.pointer) or self.new.deprecated_at(new.document, new.pointer))
+        return {"in_deprecated": True} if held else {}
 
     # -- what the old text already said about a field whose `required` changed (specdiff.diff.evidence) -------
     def _already_required(self, old: Side, name: str) -> str | None:
@@ -470,6 +525,13 @@ class SchemaDiffer:
             union, plain = (new, old) if isinstance(new_members, list) else (old, new)
             if any(isinstance(_union_members(plain, k), list) for k in ("anyOf", "oneOf", "items")):
                 return False
+            types = _branch_types(union.schema.get(keyword), keyword) if isinstance(plain.schema.get("type"), list) \
+                else None
+            if types is not None:  # `type: [string, "null"]` written as `anyOf: [{type: string}, {type: "null"}]`
+                listed = Side({**{k: v for k, v in union.schema.items() if k != keyword}, "type": types},
+                              union.pointer, union.document)
+                self._keywords(*((plain, listed) if union is new else (listed, plain)), where)
+                return True
             normal = self.new_normal if union is new else self.old_normal
             members = self._members(keyword, union, normal, rename=union is old)
             if not members:
@@ -535,16 +597,19 @@ class SchemaDiffer:
                 same_type = key
         return same_type or next(iter(members))
 
-    def _composition(self, keyword: str, old: Side, new: Side, where: Where) -> dict[str, str]:
+    def _composition(self, keyword: str, old: Side, new: Side, where: Where, was: str | None = None
+                     ) -> dict[str, str]:
         """Compare the members of an `allOf`, `oneOf` or `anyOf` paired by meaning (`_paired`); the others are
-        added or removed. Returns the pairs, old key -> new key."""
-        if keyword not in old.schema and keyword not in new.schema:
+        added or removed. `was` is the keyword the old side wrote them under when it was the other union
+        (`_switched_union`). Returns the pairs, old key -> new key."""
+        was = was or keyword
+        if was not in old.schema and keyword not in new.schema:
             return {}  # most schemas: no composition to pair
-        old_members = self._members(keyword, old, self.old_normal, rename=True)
+        old_members = self._members(was, old, self.old_normal, rename=True)
         new_members = self._members(keyword, new, self.new_normal, rename=False)
         pairs = self._paired(keyword, old, new, old_members, new_members)
         label = "" if keyword == "allOf" else f"<{keyword}>"
-        open_types = _open_types(keyword, old, old_members) & _open_types(keyword, new, new_members)
+        open_types = _open_types(was, old, old_members) & _open_types(keyword, new, new_members)
         for old_key, key in pairs.items():
             (old_pointer, old_schema), (pointer, schema) = old_members[old_key], new_members[key]
             old_side, new_side = Side(old_schema, old_pointer, old.document), Side(schema, pointer, new.document)
@@ -559,6 +624,16 @@ class SchemaDiffer:
             self._open_enums.discard(new_side.pointer)
         self._member_notes(keyword, old, new, old_members, new_members, pairs, where)
         return pairs
+
+    def _union_switched(self, was: str, now: str, old: Side, new: Side, where: Where) -> None:
+        """A union written with the other keyword (`anyOf` became `oneOf`, or back): one change, with whether a
+        value may match two of the new branches, the only values the two keywords judge apart."""
+        members = self._members(now, new, self.new_normal, rename=False)
+        targets = [self.new_normal.target(member, at, new.document) for at, member in members.values()]
+        overlaps = "discriminator" not in new.schema and any(
+            may_overlap(a, b) for i, a in enumerate(targets) for b in targets[i + 1:])
+        self.emit(change("modified", "schema", now, old=was, new=now, where=where,
+                         old_pointer=f"{old.pointer}/{was}", new_pointer=f"{new.pointer}/{now}", overlaps=overlaps))
 
     def _member_notes(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
                       new_members: dict[str, tuple[str, Schema]], pairs: dict[str, str], where: Where) -> None:
@@ -579,8 +654,9 @@ class SchemaDiffer:
         """Old member key -> new member key for the members that are the same branch: the same named schema;
         then, in a union with a discriminator, the schemas one discriminator value selects; then a `$ref` and an
         inline schema (or two) that say the same; then members of the same types, in order, two inline ones
-        first (two named schemas are two types). Position alone pairs nothing: a branch inserted before the others
-        is an added branch, not every branch changed."""
+        first (two named schemas are two types), unless one named schema went and another came sharing most of
+        its properties (a schema renamed). Position alone pairs nothing: a branch inserted before the others is an
+        added branch, not every branch changed."""
         pairs = {key: key for key in old_members if key in new_members and not key.startswith("#")}
 
         def pair(old_key: str, new_key: str) -> None:
@@ -631,6 +707,24 @@ class SchemaDiffer:
                 if queue:
                     pairs[old_key] = queue.popleft()
                     taken.add(pairs[old_key])
+        # one named schema under a new name: of the named members left unpaired, an old one gone from the new
+        # spec and a new one absent from the old that share at least half of the larger's properties and are of
+        # the same types (`B` became `Bee`); few are left by now, and past _RENAMES candidate pairs none is tried
+        counterparts = set(self.names.values())
+        taken = set(pairs.values())
+        left_old = [a for a in old_members if a not in pairs and not a.startswith("#") and a not in self.new.schemas]
+        left_new = [b for b in new_members if b not in taken and not b.startswith("#") and b not in counterparts]
+        if len(left_old) * len(left_new) <= _RENAMES:
+            for a in left_old:
+                old_names = set(mapping(old_targets[a].get("properties")))
+                for b in left_new:
+                    new_names = set(mapping(new_targets[b].get("properties")))
+                    larger = max(len(old_names), len(new_names))
+                    if b not in taken and larger > 0 and 2 * len(old_names & new_names) >= larger and kind(
+                            old_targets, a, old.document.dialect) == kind(new_targets, b, new.document.dialect):
+                        pair(a, b)
+                        taken.add(b)
+                        break
         return pairs
 
     def _read_as_one(self, old: Side, new: Side, where: Where) -> bool:
@@ -721,6 +815,8 @@ def _implies(schema: Schema, branch: Schema) -> bool:
 
 
 #: what a branch may say and still take every value of its type: its type, nullable, and annotations
+#: candidate pairs of renamed named members a union's pairing tries at most (each compares two property sets)
+_RENAMES = 10_000
 _OPEN_BRANCH = frozenset({"type", "nullable", *ANNOTATIONS - {"$ref"}})
 
 
@@ -786,6 +882,42 @@ def _member_label(key: str, schema: Schema) -> str:
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
     return f"an inline schema ({key})"
+
+
+#: what a branch may write beside its type and still say nothing but the type
+_BARE_BRANCH = frozenset({"type", "title", "description"})
+
+
+def _branch_types(members: Any, keyword: str) -> list[str] | None:
+    """The types of a union whose branches each say only a type (`anyOf: [{type: string}, {type: number}]`): the
+    values of a type list; None for any other union, and for a `oneOf` whose branches a number may match two of
+    (`integer` and `number`), which the list would take."""
+    if keyword not in ("anyOf", "oneOf") or not isinstance(members, list) or not members:
+        return None
+    types = [m.get("type") for m in members if isinstance(m, dict) and m.keys() <= _BARE_BRANCH]
+    if len(types) != len(members) or not all(isinstance(t, str) for t in types):
+        return None
+    if keyword == "oneOf" and {"integer", "number"} <= set(types):
+        return None
+    return [str(t) for t in types]
+
+
+def _switched_union(old: Schema, new: Schema) -> tuple[str, str] | None:
+    """(old keyword, new keyword) when a union's `anyOf` became a `oneOf`, or back, the other not written."""
+    for was, now in (("anyOf", "oneOf"), ("oneOf", "anyOf")):
+        if isinstance(old.get(was), list) and isinstance(new.get(now), list) and was not in new and now not in old:
+            return was, now
+    return None
+
+
+def _read_only(schema: Any) -> dict[str, Any]:
+    """`read_only` for a removed property marked read-only: requests never carried it."""
+    return {"read_only": True} if isinstance(schema, dict) and schema.get("readOnly") is True else {}
+
+
+def _text(value: Any) -> str:
+    """A change's value as text that compares equal when the values are equal, whatever their key order."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _side(node: Node) -> Side:

@@ -1,9 +1,10 @@
 """Server comparison: the base URLs an operation is called at, judged by what a configured client must change.
 
 Servers are paired by what a client calls, in turn: the same URL with every variable at its default (a URL
-rewritten as a template of itself is the same server); the same template (a default moved); the same origin (the
-base path moved); and, when one server is left on each side, that one (the host moved). What stays unpaired was
-added or removed. A variable is compared only on servers paired by URL or template, where its meaning held.
+rewritten as a template of itself is the same server); the same template (a default moved); the same host and
+path with a scheme written on one side only (Swagger 2's `schemes` added); the same origin (the base path
+moved); and, when one server is left on each side, that one (the host moved). What stays unpaired was added or
+removed. A variable is compared only on servers paired by URL or template, where its meaning held.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def server_changes(old: tuple[Server, ...], new: tuple[Server, ...], where: Wher
     for key in (lambda s: url[id(s)], lambda s: s.url):  # the same URL, then the same template
         for o, n in _paired(old_left, new_left, key):
             yield from _variables(o, n, where)
+    for o, n in _scheme_written(old_left, new_left, url):
+        yield _moved("url", o, n, where, scheme_written=True)
     for o, n in _paired(old_left, new_left, lambda s: origin(url[id(s)])):
         yield _moved("path", o, n, where)
     if len(old_left) == 1 and len(new_left) == 1:
@@ -39,15 +42,20 @@ def server_changes(old: tuple[Server, ...], new: tuple[Server, ...], where: Wher
                      url=url[id(server)])
 
 
-def _paired(old: list[Server], new: list[Server], key: Callable[[Server], str]) -> list[tuple[Server, Server]]:
-    """Pairs with the same `key`, first come first paired; taken out of `old` and `new`. Linear: the new
-    servers are indexed by key, not searched once per old server."""
+def _paired(old: list[Server], new: list[Server], key: Callable[[Server], str | None],
+            new_key: Callable[[Server], str | None] | None = None) -> list[tuple[Server, Server]]:
+    """Pairs with the same `key` (`new_key` for the new servers, when it differs), first come first paired;
+    taken out of `old` and `new`; a server keyed None pairs with none. Linear: the new servers are indexed by
+    key, not searched once per old server."""
     waiting: dict[str, deque[int]] = {}
     for i, server in enumerate(new):
-        waiting.setdefault(key(server), deque()).append(i)
+        found = (new_key or key)(server)
+        if found is not None:
+            waiting.setdefault(found, deque()).append(i)
     pairs, taken, kept = [], set(), []
     for o in old:
-        queue = waiting.get(key(o))
+        wanted = key(o)
+        queue = waiting.get(wanted) if wanted is not None else None
         if queue:
             i = queue.popleft()
             taken.add(i)
@@ -59,9 +67,23 @@ def _paired(old: list[Server], new: list[Server], key: Callable[[Server], str]) 
     return pairs
 
 
-def _moved(attribute: str, old: Server, new: Server, where: Where) -> Change:
+def _scheme_written(old: list[Server], new: list[Server], url: dict[int, str]) -> list[tuple[Server, Server]]:
+    """Pairs with the same host and path where one side writes no scheme (called with the one the document was
+    fetched with: Swagger 2 without `schemes`) and the other writes one (`schemes: [https]` added to the same
+    host); taken out of `old` and `new`."""
+    def bare(server: Server) -> str | None:
+        return url[id(server)] if url[id(server)].startswith("//") else None
+
+    def schemeless(server: Server) -> str | None:
+        _, colon, rest = url[id(server)].partition(":")
+        return rest if colon and rest.startswith("//") else None
+
+    return _paired(old, new, bare, schemeless) + _paired(old, new, schemeless, bare)
+
+
+def _moved(attribute: str, old: Server, new: Server, where: Where, **facts: bool) -> Change:
     return change("modified", "server", attribute, old=resolved(old), new=resolved(new), where=where,
-                  old_pointer=old.pointer, new_pointer=new.pointer, url=resolved(new))
+                  old_pointer=old.pointer, new_pointer=new.pointer, url=resolved(new), **facts)
 
 
 def _variables(old: Server, new: Server, where: Where) -> Iterator[Change]:

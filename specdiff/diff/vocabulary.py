@@ -68,7 +68,7 @@ CODE_SAMPLES = ("x-codeSamples", "x-code-samples")
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES, *CODE_SAMPLES),
                       {**_SUNSET, "non_resource": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "required", "style", "explode", "content", "deprecated", "type",
+    "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "content", "deprecated", "type",
                               "x-sunset", "example", "examples"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
@@ -89,7 +89,7 @@ VOCABULARY: dict[str, Node] = {
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
-                    "implied": (bool,),
+                    "implied": (bool,), "same_wire": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
@@ -97,7 +97,7 @@ VOCABULARY: dict[str, Node] = {
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
                       "already_required": (bool,),
-                      "lifecycle": (str,),
+                      "lifecycle": (str,), "in_deprecated": (bool,),
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
@@ -126,7 +126,7 @@ VOCABULARY: dict[str, Node] = {
     # the document's tags (only with --include-docs): added, removed, or what one says changed
     "tag": Node(KINDS, ("", "summary", "description", "parent", "kind", "externalDocs"), {"name": (str,)}),
     "server": Node(KINDS, ("", "url", "path", "variable", "default", "enum", "name"),
-                   {"url": (str,), "variable": (str,), "value": (str,)}),
+                   {"url": (str,), "variable": (str,), "value": (str,), "scheme_written": (bool,)}),
     # the document's own `info.version`, what release notes are titled by
     "info": Node(KINDS, ("version",)),
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the

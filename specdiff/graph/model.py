@@ -374,6 +374,22 @@ class SpecGraph:
             found = self._places[(doc, pointer)] = (node, level, read_only, write_only)
         return found[1:]
 
+    def deprecated_at(self, doc: Document, pointer: str) -> bool:
+        """Whether a property marked `deprecated: true` holds a place, read in the text from the document's root
+        down: a field inside a deprecated one goes with it."""
+        node: Any = doc.data
+        tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
+        for before, token in zip(["", *tokens], tokens, strict=False):
+            if isinstance(node, dict):
+                node = node.get(token)
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return False
+            if before == "properties" and isinstance(node, dict) and node.get("deprecated") is True:
+                return True
+        return False
+
     def _place(self, doc: Document, pointer: str) -> tuple[Any, str, bool, bool]:
         self.located(doc, pointer)
         return self._places[(doc, pointer)]

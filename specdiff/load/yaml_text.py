@@ -92,6 +92,31 @@ class _TooDeep(Exception):
 _SHARED_TEXT = 64
 
 
+#: a number as the YAML 1.2 core schema reads a plain scalar: `1e-8` and `1e-08` (YAML 1.1, and so PyYAML, needs
+#: a dot and a signed exponent and reads both as strings); `.inf` and `.nan` are read alike by both
+_YAML12_INT = re.compile(r"[-+]?[0-9]+")
+_YAML12_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+
+
+_NUMBER_STARTS = frozenset("+-.0123456789")
+
+
+def _yaml12_number(text: str) -> Any:
+    """The number a plain scalar is under YAML 1.2 that YAML 1.1 read as a string; None when it is none."""
+    if _YAML12_INT.fullmatch(text):
+        return bounded(int(text))
+    if _YAML12_FLOAT.fullmatch(text):
+        return finite(float(text))
+    return None
+
+
+def _declares_yaml12(root: yaml.Node) -> bool:
+    """Whether a document says it is OpenAPI 3.1 (`openapi: 3.1.0`), which is written in YAML 1.2."""
+    return isinstance(root, yaml.MappingNode) and any(
+        isinstance(key, yaml.ScalarNode) and key.value == "openapi" and isinstance(value, yaml.ScalarNode)
+        and str(value.value).startswith("3.1") for key, value in root.value)
+
+
 def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
     """Plain data from a composed YAML node tree.
 
@@ -104,6 +129,7 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
     alias is counted in `shared[0]`: without any, the tree has no shared part for `check_shape` to measure.
     """
     built: dict[int, Any] = {}
+    yaml12 = _declares_yaml12(root)  # OpenAPI 3.1: its plain numbers as YAML 1.2 reads them
 
     def build(node: yaml.Node, depth: int) -> Any:
         found = built.get(id(node))
@@ -112,6 +138,11 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
             return found
         tag = node.tag
         if tag == _STR and isinstance(node, yaml.ScalarNode):
+            if yaml12 and not node.style and node.value[:1] in _NUMBER_STARTS:  # plain, not quoted
+                number = _yaml12_number(node.value)
+                if number is not None:
+                    built[id(node)] = number
+                    return number
             if len(node.value) >= _SHARED_TEXT:  # an alias of it may repeat its bytes: counted by check_shape
                 built[id(node)] = node.value
             return node.value
