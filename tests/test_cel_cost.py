@@ -1,14 +1,21 @@
-"""The API server's cost estimate of CRD validation rules (specdiff.diff.cel_cost): cel-go's figures for macros
-and string functions, sizes from the schema or the 3 MiB request, the cardinality of enclosing lists, and what
-cannot be estimated."""
+"""The API server's cost check of CRD validation rules (specdiff.diff.cel_cost): cel-go's figures for macros and
+string functions, sizes from the schema or the 3 MiB request, the cardinality of enclosing lists, the per-CRD
+total, what cannot be estimated, and the real Gateway API and cert-manager rules, which API servers accept."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from click.testing import CliRunner
+from conftest import CORPORA, corpus
 
-from specdiff.diff.cel_cost import RULE_BUDGET, cardinality, decl, estimate
+from specdiff.cli import main
+from specdiff.diff.cel_cost import CRD_BUDGET, RULE_BUDGET, cardinality, decl, estimate
+from specdiff.diff.kubernetes import VALIDATIONS, _VersionCost
 
 UNBOUNDED_STRINGS = {"type": "array", "items": {"type": "string"}}
 BOUNDED_STRINGS = {"type": "array", "maxItems": 16, "items": {"type": "string", "maxLength": 64}}
@@ -89,3 +96,96 @@ def test_malformed_bounds_give_an_estimate_or_none_never_an_error(schema: dict[s
     for rule in ("self.all(x, x.matches('a'))", "self.size() == 0", "has(self.a) && self.a == self.b", "self[0]"):
         found = cost(rule, schema)
         assert found is None or found >= 0
+
+
+def crd(properties: dict[str, Any]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": properties}}}
+    return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "frobs.example.com"},
+            "spec": {"group": "example.com", "names": {"kind": "Frob", "plural": "frobs"}, "scope": "Namespaced",
+                     "versions": [{"name": "v1", "served": True, "storage": True,
+                                   "schema": {"openAPIV3Schema": schema}}]}}
+
+
+def findings(tmp_path: Path, old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    before, after = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    before.write_text(yaml.safe_dump(old))
+    after.write_text(yaml.safe_dump(new))
+    done = CliRunner().invoke(main, ["compare", "--no-config", "--format", "json", str(before), str(after)])
+    assert done.exit_code in (0, 1), done.output
+    return [(f["rule"], f["pointer"], f["level"], f["reason"]) for f in json.loads(done.stdout)["findings"]]
+
+
+AT = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties"
+
+
+def test_a_rule_over_the_per_rule_budget_is_refused_through_the_command(tmp_path: Path) -> None:
+    """The reason gives the estimate, how many times the rule runs (once per item of the unbounded `rules`),
+    and the budget."""
+    hosts = {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 253}}
+    rules = {"type": "array", "items": {"type": "object", "properties": {"hosts": hosts}}}
+    checked = {**hosts, VALIDATIONS: [{"rule": "self.all(h, h.matches('^[a-z0-9.-]+$'))"}]}
+    new_rules = {"type": "array", "items": {"type": "object", "properties": {"hosts": checked}}}
+    assert findings(tmp_path, crd({"rules": rules}), crd({"rules": new_rules})) == [
+        ("kubernetes.validation.rule-added", f"{AT}/rules/items/properties/hosts/{VALIDATIONS}/0", "breaking",
+         "The API server refuses the CRD update that brings this rule: its estimated cost, 3,458,203,648 (3,298 "
+         "for each of up to 1,048,576 runs), exceeds the per-rule budget of 10,000,000. Bound the lists, maps and "
+         "strings it reads with maxItems, maxProperties and maxLength, or make it cheaper.")]
+
+
+def test_rules_within_their_budget_but_over_the_crd_total_are_refused(tmp_path: Path) -> None:
+    """Twelve rules of 8,866,002 each fit the per-rule budget; together (106,392,024) they pass the per-CRD one."""
+    tags = {"type": "array", "maxItems": 11000, "items": {"type": "string", "maxLength": 1000}}
+    rules = [{"rule": f"self.all(t, t.matches('^[a-z]{n}$'))"} for n in "0123456789ab"]
+    assert cost(rules[0]["rule"], tags) == 2 + 11000 * (3 + 1 + 401 * 2) == 8_866_002
+    new = findings(tmp_path, crd({"tags": tags}), crd({"tags": {**tags, VALIDATIONS: rules}}))
+    assert [(rule, pointer, level) for rule, pointer, level, _ in new] == [
+        ("kubernetes.validation.rule-added", f"{AT}/tags/{VALIDATIONS}/{n}", "breaking")
+        for n in sorted(range(12), key=str)]
+    assert new[0][3] == (
+        "The API server refuses the CRD update that brings this rule: the estimated cost of all the rules of its "
+        "version's schema, 106,392,024, exceeds the per-CRD budget of 100,000,000, and this rule's estimate is "
+        "8,866,002. Bound the lists, maps and strings it reads with maxItems, maxProperties and maxLength, or make "
+        "it cheaper.")
+
+
+def test_the_same_rules_under_the_crd_total_keep_the_verdict_a_new_rule_gets(tmp_path: Path) -> None:
+    tags = {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 63}}
+    new = findings(tmp_path, crd({"tags": tags}),
+                   crd({"tags": {**tags, VALIDATIONS: [{"rule": "self.all(t, t.matches('^[a-z]+$'))"}]}}))
+    assert [(rule, pointer, level) for rule, pointer, level, _ in new] == [
+        ("kubernetes.validation.rule-added", f"{AT}/tags/{VALIDATIONS}/0", "breaking")]
+    assert "budget" not in new[0][3] and "unchecked" not in new[0][3]
+
+
+def real_rules() -> list[tuple[str, str, str, int | None]]:
+    """(file, version, rule, its cost as checked) for every rule of every real CRD version."""
+    corpus("crds/gateway-api/httproutes.standard.v1.6.1.yaml")
+    found = []
+    for path in sorted((CORPORA / "crds").glob("*/*.yaml")):
+        for document in yaml.safe_load_all(path.read_text()):
+            for served in (document or {}).get("spec", {}).get("versions", []):
+                root = served.get("schema", {}).get("openAPIV3Schema")
+                checked = _VersionCost(root)
+                assert checked.total <= CRD_BUDGET, (path.name, served["name"], checked.total)
+                stack: list[tuple[Any, list[str]]] = [(root, [])]
+                while stack:
+                    schema, below = stack.pop()
+                    if not isinstance(schema, dict):
+                        continue
+                    for rule in schema.get(VALIDATIONS, []):
+                        found.append((path.name, served["name"], rule["rule"], checked.rule(rule["rule"], below)[0]))
+                    stack += [(p, [*below, "properties", n]) for n, p in (schema.get("properties") or {}).items()]
+                    stack += [(schema[k], [*below, k]) for k in ("items", "additionalProperties") if k in schema]
+    return found
+
+
+def test_every_real_gateway_api_rule_is_estimated_within_the_budget_api_servers_accept_it_under() -> None:
+    """API servers accept these CRDs, so an estimate over budget would be too pessimistic; the dearest rule is
+    HTTPRoute's path regex, 5,756 for each of 16 rules times 64 matches."""
+    found = real_rules()
+    assert len(found) > 1000
+    assert [entry for entry in found if entry[3] is None] == []
+    assert [entry for entry in found if entry[3] is not None and entry[3] > RULE_BUDGET] == []
+    dearest = max(entry[3] or 0 for entry in found)
+    assert dearest == 5_756 * 16 * 64
