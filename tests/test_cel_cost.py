@@ -189,3 +189,71 @@ def test_every_real_gateway_api_rule_is_estimated_within_the_budget_api_servers_
     assert [entry for entry in found if entry[3] is not None and entry[3] > RULE_BUDGET] == []
     dearest = max(entry[3] or 0 for entry in found)
     assert dearest == 5_756 * 16 * 64
+
+
+NUMBERS, STRINGS = {"type": "number"}, {"type": "string"}
+
+
+def listed(items: dict[str, Any], bound: int | None = None) -> dict[str, Any]:
+    return {"type": "array", "items": items, **({"maxItems": bound} if bound is not None else {})}
+
+
+def mapped(values: dict[str, Any], bound: int | None = None) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": values, **({"maxProperties": bound} if bound is not None
+                                                                  else {})}
+
+
+def text(bound: int | None = None, **more: Any) -> dict[str, Any]:
+    return {"type": "string", **({"maxLength": bound} if bound is not None else {}), **more}
+
+
+@pytest.mark.parametrize(("schema", "rule", "expected"), [
+    (listed(NUMBERS), "self.all(x, true)", 4_718_591),
+    (listed(NUMBERS, 10), "self.all(x, true)", 32),
+    (listed(STRINGS), "self.all(x, true)", 3_145_727),
+    (listed({"type": "boolean"}), "self.all(x, true)", 1_887_437),
+    (listed(listed(NUMBERS)), "self.all(x, true)", 3_145_727),
+    (mapped(NUMBERS), "self.all(x, true)", 1_348_169),
+    (listed(text(format="duration")), "self.all(x, true)", 2_359_295),
+    (listed(text(format="date")), "self.all(x, true)", 725_936),
+    (listed(text(format="date-time")), "self.all(x, true)", 428_963),
+    (listed({"x-kubernetes-int-or-string": True}), "self.all(x, true)", 4_718_591),
+    (text(), "self.contains('test')", 314_574),
+    (text(10), "self.contains('test')", 5),
+    (text(), "self.startsWith('test')", 2),
+    (text(), 'size(self + "hello") > size("hello")', 314_578),
+    (text(4), 'size(self + "hello") > size("hello")', 7),
+    (listed(NUMBERS), "self[1] == 0.0", 2),
+    (listed(STRINGS), "self[1] == self[1]", 314_577),
+    (listed(NUMBERS, 10), "self.all(x, self.all(y, true))", 352),
+    (listed(NUMBERS, 10), "self.all(x, self.all(y, self.all(z, true)))", 3552),
+    (text(), 'self.matches("x")', 314_574),
+    (text(50), 'self.matches("x")', 22),
+    (text(), '"".matches("(((((((((())))))))))[0-9]")', 7),
+    (text(), 'self.matches("")', 1),
+    (mapped(STRINGS), "self.all(x, x.contains(self[x]))", 2_752_507),
+    (mapped(STRINGS, 10), "self.all(x, x.contains(self[x]))", 72),
+    (text(0), 'self == "x"', 1),
+    (text(), 'self == "x"', 2),
+    (listed(NUMBERS), "self.all(x, x == 0.0)", 6_291_454),
+    (listed({"x-kubernetes-int-or-string": True}), "self[0] == 5", 3),
+    (listed(mapped(NUMBERS)), "self.all(x, x.y == 25.2)", 6_291_452),
+    (listed(mapped(NUMBERS, 12), 12), "self.all(x, x.y == 25.2)", 74),
+    (listed(mapped(NUMBERS)), "self[0].x > 2.0", 4),
+    (text(), "self.find('[0-9]+') == ''", 629_147),
+    (text(10), "self.find('[0-9]+') == ''", 11),
+    (listed(text()), "self.isSorted() == true", 329_854_432_052),
+    (listed(text(10), 10), "self.isSorted() == true", 52),
+    ({"type": "object", "properties": {"str": text(), "separator": text()}}, "self.str.split(self.separator) == []",
+     629_160),
+    (text(), "self.lowerAscii() == 'lower!'", 314_575),
+    (text(10), "self.lowerAscii() == 'lower!'", 6),
+    (mapped({"type": "integer"}), "oldSelf.size() == self.size()", 5),
+    (mapped(text(format="date-time")), 'self["a"] == self["b"]', 8),
+    (text(enum=["A", "B", "C", "LongValue"]), "self.contains('A')", 2),
+    (text(1000, enum=["A", "B", "C", "LongValue"]), "self.contains('A')", 401),
+])
+def test_the_figures_kubernetes_own_cost_tests_expect(schema: dict[str, Any], rule: str, expected: int) -> None:
+    """Cases of Kubernetes' TestCostEstimation (apiextensions-apiserver `pkg/apiserver/schema/cel`), each with the
+    maximum cost the API server computes for the rule on that schema."""
+    assert cost(rule, schema) == expected

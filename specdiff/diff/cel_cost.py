@@ -365,8 +365,11 @@ def _method(name: str, owner: Decl, sizes: list[int]) -> Costed:
 
 
 def _field(owner: Decl, name: str) -> Decl:
+    """The type of `owner.name`. On a map, Kubernetes' size lookup finds no field: a scalar counts as 1 and
+    anything else as unknown (an index, `m['name']`, finds the map's values instead)."""
     if owner.kind == "map" and owner.elem is not None:
-        return owner.elem
+        elem = owner.elem
+        return Decl(elem.kind, 1 if elem.kind in _SCALARS else _MAX, elem.min_size, elem.fields, elem.elem)
     found = owner.fields.get(_unescaped(name)) if owner.kind == "object" else None
     if found is None:
         raise Unchecked(name)
