@@ -257,3 +257,14 @@ def test_the_figures_kubernetes_own_cost_tests_expect(schema: dict[str, Any], ru
     """Cases of Kubernetes' TestCostEstimation (apiextensions-apiserver `pkg/apiserver/schema/cel`), each with the
     maximum cost the API server computes for the rule on that schema."""
     assert cost(rule, schema) == expected
+
+
+def test_replace_and_join_grow_their_result_as_kubernetes_estimates() -> None:
+    """Kubernetes' TestCostEstimation cases for the library's `replace` (the result's size decides what comparing
+    it costs) and `join`."""
+    before_after = {"before": text(2), "after": text(4)}
+    replaced = "self.str.replace(self.before, self.after) == 'does not matter'"
+    assert cost(replaced, {"type": "object", "properties": {"str": text(), **before_after}}) == 629_154
+    assert cost(replaced, {"type": "object", "properties": {"str": text(4), **before_after}}) == 12
+    assert cost("self.join(' ') == 'aa bb'", listed(text())) == 329_853_068_905
+    assert cost("self.join(' ') == 'aa bb'", listed(text(10), 10)) == 43

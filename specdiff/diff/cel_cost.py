@@ -47,6 +47,7 @@ class Decl:
     min_size: int = 0
     fields: Mapping[str, Decl] = field(default_factory=dict)
     elem: Decl | None = None
+    least: int = 0  # its smallest size (a literal's own; 0 for what the schema declares)
 
 
 class Unchecked(Exception):
@@ -202,7 +203,8 @@ class _Coster:
         token = kids[0]
         kind = token.type if isinstance(token, Token) else ""
         if kind in ("STRING_LIT", "MLSTRING_LIT"):
-            return 0, Decl("string", _text_length(str(token)))
+            length = _text_length(str(token))
+            return 0, Decl("string", length, least=length)
         if kind == "BYTES_LIT":
             return 0, Decl("bytes", _text_length(str(token)[1:]))
         return 0, Decl({"INT_LIT": "int", "UINT_LIT": "uint", "FLOAT_LIT": "double", "BOOL_LIT": "bool",
@@ -308,8 +310,7 @@ class _Coster:
         target, owner = self.cost(kids[0])
         costed = [self.cost(argument) for argument in arguments]
         args = _add(*(c for c, _ in costed)) if costed else 0
-        sizes = [d.size for _, d in costed]
-        call = _method(name, owner, sizes)
+        call = _method(name, owner, [d for _, d in costed])
         return _add(target, args, call[0]), call[1]
 
     def _macro(self, name: str, target: object, arguments: list[object]) -> Costed:
@@ -336,10 +337,17 @@ class _Coster:
         return _add(range_cost, fixed, _mul(over.size, per_item)), result
 
 
-def _method(name: str, owner: Decl, sizes: list[int]) -> Costed:
+def _method(name: str, owner: Decl, arguments: list[Decl]) -> Costed:
     """The cost of a member function beyond its target and arguments, and its result (cel-go's defaults with
     Kubernetes' library estimates)."""
-    size = owner.size
+    size, sizes = owner.size, [argument.size for argument in arguments]
+    if name == "replace" and owner.kind == "string" and len(arguments) >= 2:
+        return _factor(size, 0.2), Decl("string", _replaced(size, arguments[0], arguments[1]))
+    if name == "join" and owner.kind == "list" and owner.elem is not None:
+        joined = _mul(size, owner.elem.size)
+        if sizes:
+            joined = _add(joined, _mul(sizes[0], max(size - 1, 0)))
+        return _factor(joined, 0.1), Decl("string", joined)
     if name == "size" and not sizes:
         return 1, _COUNT
     if name == "matches" and len(sizes) == 1:
@@ -362,6 +370,16 @@ def _method(name: str, owner: Decl, sizes: list[int]) -> Costed:
         if owner.kind == "string" and name in ("indexOf", "lastIndexOf"):
             return _factor(size, 0.1), _COUNT
     raise Unchecked(name)
+
+
+def _replaced(size: int, old: Decl, new: Decl) -> int:
+    """The longest result of `replace` (Kubernetes' estimate): every shortest match replaced by the longest
+    replacement, or each character surrounded when the text replaced may be empty."""
+    if old.least == 0:
+        return _add(_mul(_add(size, 1) if size < _MAX else size, new.size), size)
+    if new.size <= old.least:
+        return size
+    return _mul(math.ceil(size / old.least), new.size)
 
 
 def _field(owner: Decl, name: str) -> Decl:
