@@ -268,3 +268,16 @@ def test_replace_and_join_grow_their_result_as_kubernetes_estimates() -> None:
     assert cost(replaced, {"type": "object", "properties": {"str": text(4), **before_after}}) == 12
     assert cost("self.join(' ') == 'aa bb'", listed(text())) == 329_853_068_905
     assert cost("self.join(' ') == 'aa bb'", listed(text(10), 10)) == 43
+
+
+def test_a_version_the_release_adds_is_checked_like_the_versions_it_had(tmp_path: Path) -> None:
+    old = crd({"tags": UNBOUNDED_STRINGS})
+    new = crd({"tags": UNBOUNDED_STRINGS})
+    added = json.loads(json.dumps(new["spec"]["versions"][0]))
+    added.update(name="v2", storage=False)
+    tags = added["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["tags"]
+    tags[VALIDATIONS] = [{"rule": "self.all(t, t.matches('^[a-z]+$'))"}, {"rule": "self.size() <= 16"}]
+    new["spec"]["versions"].append(added)
+    at = f"/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/tags/{VALIDATIONS}/0"
+    assert [(rule, pointer, level) for rule, pointer, level, _ in findings(tmp_path, old, new)] == [
+        ("kubernetes.validation.rule-added", at, "breaking"), ("crd.version.added", "/spec/versions/1", "safe")]
