@@ -54,8 +54,18 @@ class Unchecked(Exception):
     """The rule reads or calls something the estimate does not follow."""
 
 
-def decl(schema: Any, root: bool = False) -> Decl | None:
-    """The schema as Kubernetes declares it to CEL (`SchemaDeclType`), or None where it exposes nothing."""
+def decl(schema: Any, root: bool = False, memo: dict[tuple[int, bool], Decl | None] | None = None) -> Decl | None:
+    """The schema as Kubernetes declares it to CEL (`SchemaDeclType`), or None where it exposes nothing; `memo`
+    keeps what was read of each schema object, for the many rules of one CRD version."""
+    if memo is None:
+        memo = {}
+    key = (id(schema), root)
+    if key not in memo:
+        memo[key] = _declared(schema, root, memo)
+    return memo[key]
+
+
+def _declared(schema: Any, root: bool, memo: dict[tuple[int, bool], Decl | None]) -> Decl | None:
     if not isinstance(schema, dict):
         return None
     if schema.get("x-kubernetes-int-or-string") is True:
@@ -65,7 +75,7 @@ def decl(schema: Any, root: bool = False) -> Decl | None:
     if root or schema.get("x-kubernetes-embedded-resource") is True:
         schema = _with_type_and_object_meta(schema)
     if kind == "array":
-        items = decl(schema.get("items"), _embedded(schema.get("items")))
+        items = decl(schema.get("items"), _embedded(schema.get("items")), memo)
         if items is None:
             return None
         limit = _count(schema.get("maxItems"))
@@ -74,27 +84,27 @@ def decl(schema: Any, root: bool = False) -> Decl | None:
     if kind == "object":
         values = schema.get("additionalProperties")
         if isinstance(values, dict):
-            inner = decl(values, _embedded(values))
+            inner = decl(values, _embedded(values), memo)
             if inner is None:
                 return None
             limit = _count(schema.get("maxProperties"))
             return Decl("map", limit if limit is not None else (MAX_REQUEST_BYTES - 2) // (inner.min_size + 6), 2,
                         elem=inner)
-        return _object(schema)
+        return _object(schema, memo)
     if kind == "string":
         return _string(schema)
     return {"boolean": Decl("bool", 0, 4), "number": Decl("double", 0, 1), "integer": Decl("int", 0, 1)}.get(
         str(kind))
 
 
-def _object(schema: dict[str, Any]) -> Decl:
+def _object(schema: dict[str, Any], memo: dict[tuple[int, bool], Decl | None]) -> Decl:
     properties = schema.get("properties")
     properties = properties if isinstance(properties, dict) else {}
     required = schema.get("required")
     required = set(required) if isinstance(required, list) else set()
     fields, min_size = {}, 2  # `{}`
     for name, prop in properties.items():
-        found = decl(prop, _embedded(prop))
+        found = decl(prop, _embedded(prop), memo)
         if found is None:
             continue
         fields[str(name)] = found
@@ -121,10 +131,14 @@ def _string(schema: dict[str, Any]) -> Decl:
     return Decl("string", size, 2)
 
 
+#: what every resource's root lets a rule read (module constants: `decl` remembers schemas by their identity)
+_TEXT: dict[str, Any] = {"type": "string"}
+_META: dict[str, Any] = {"type": "object", "properties": {"name": _TEXT, "generateName": _TEXT}}
+
+
 def _with_type_and_object_meta(schema: dict[str, Any]) -> dict[str, Any]:
     """A resource's root: `apiVersion`, `kind` and `metadata.name` / `generateName` are always readable."""
     properties = dict(schema.get("properties") or {})
-    text = {"type": "string"}
     meta = properties.get("metadata")
     inner = meta.get("properties") if isinstance(meta, dict) else None
     named = [properties.get("kind"), properties.get("apiVersion"),
@@ -132,8 +146,7 @@ def _with_type_and_object_meta(schema: dict[str, Any]) -> dict[str, Any]:
     if isinstance(meta, dict) and meta.get("type") == "object" and isinstance(inner, dict) and all(
             isinstance(p, dict) and p.get("type") == "string" for p in named) and len(named) == 4:
         return schema
-    properties.update(kind=text, apiVersion=text,
-                      metadata={"type": "object", "properties": {"name": text, "generateName": text}})
+    properties.update(kind=_TEXT, apiVersion=_TEXT, metadata=_META)
     return {**schema, "properties": properties}
 
 

@@ -39,6 +39,7 @@ from specdiff.load.sourcemap import join_pointer, split_pointer
 
 if TYPE_CHECKING:
     from specdiff.diff.cel import Shape
+    from specdiff.diff.cel_cost import Decl
     from specdiff.load.document import Document
 
 IDENTITY = "x-kubernetes-group-version-kind"  # names a type; identity, not behaviour
@@ -296,7 +297,7 @@ class KubernetesExtensions:
         overrun = None
         if cost > RULE_BUDGET:
             overrun = f"its estimated cost, {estimate}, exceeds the per-rule budget of {RULE_BUDGET:,}"
-        elif budget.total > CRD_BUDGET and cost >= NOTABLE:
+        elif cost >= NOTABLE and budget.total > CRD_BUDGET:  # (the total is only needed for a dear rule)
             overrun = (f"the estimated cost of all the rules of its version's schema, {budget.total:,}, exceeds the "
                        f"per-CRD budget of {CRD_BUDGET:,}, and this rule's estimate is {estimate}")
         return {"cost": cost, "cost_overrun": overrun, "cost_unchecked": False}
@@ -377,6 +378,7 @@ class _VersionCost:
     def __init__(self, root: Any) -> None:
         self.root = root
         self._total: int | None = None
+        self._decls: dict[tuple[int, bool], Decl | None] = {}  # each schema read once, as `decl` reads it
 
     def rule(self, rule: Any, below: list[str]) -> tuple[int | None, int, int]:
         """(the rule's cost as checked against the per-rule budget, or None when unchecked; how many times it can
@@ -385,8 +387,8 @@ class _VersionCost:
 
         schema = _walk(self.root, below)
         try:
-            node = decl(schema, root=not below or (isinstance(schema, dict)
-                                                   and schema.get("x-kubernetes-embedded-resource") is True))
+            node = decl(schema, not below or (isinstance(schema, dict)
+                                              and schema.get("x-kubernetes-embedded-resource") is True), self._decls)
         except RecursionError:  # a schema nested past what Python recurses through: not followed
             node = None
         per_run = estimate(rule, node)
