@@ -252,6 +252,9 @@ def text(bound: int | None = None, **more: Any) -> dict[str, Any]:
     (mapped(text(format="date-time")), 'self["a"] == self["b"]', 8),
     (text(enum=["A", "B", "C", "LongValue"]), "self.contains('A')", 2),
     (text(1000, enum=["A", "B", "C", "LongValue"]), "self.contains('A')", 401),
+    (listed(text(format="duration")), "self[0].getHours() == 2", 4),
+    (listed(text(format="date")), "self[2].getDayOfMonth() == 13", 4),
+    (listed(text(format="date-time")), "self[2].getMinutes() == 45", 4),
 ])
 def test_the_figures_kubernetes_own_cost_tests_expect(schema: dict[str, Any], rule: str, expected: int) -> None:
     """Cases of Kubernetes' TestCostEstimation (apiextensions-apiserver `pkg/apiserver/schema/cel`), each with the

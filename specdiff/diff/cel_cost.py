@@ -191,6 +191,9 @@ def estimate(rule: object, node: Decl | None) -> int | None:
 Costed = tuple[int, Decl]  # the cost of an expression and the type of its value
 _UNKNOWN_TEXT = Decl("string", _MAX)
 _BOOL, _COUNT = Decl("bool", 1), Decl("int", 1)
+#: the parts of a duration or timestamp, each read in constant time
+_ACCESSORS = frozenset({"getHours", "getMinutes", "getSeconds", "getMilliseconds", "getDate", "getDayOfMonth",
+                        "getDayOfWeek", "getDayOfYear", "getFullYear", "getMonth"})
 _MACROS = {"all": (1, 3), "exists": (1, 4), "exists_one": (2, 2), "filter": (11, 13), "map": (11, 12)}
 
 
@@ -363,6 +366,10 @@ def _method(name: str, owner: Decl, arguments: list[Decl]) -> Costed:
         return _factor(joined, 0.1), Decl("string", joined)
     if name == "size" and not sizes:
         return 1, _COUNT
+    if name in _ACCESSORS and owner.kind in ("duration", "timestamp"):
+        return 1, _COUNT
+    if name in ("hasValue", "value", "orValue"):  # an optional `oldSelf` (`optionalOldSelf`): constant time
+        return 1, _BOOL if name == "hasValue" else owner
     if name == "matches" and len(sizes) == 1:
         return _mul(_factor(_add(size, 1), 0.1), _factor(sizes[0], 0.25)), _BOOL
     if name == "contains" and len(sizes) == 1:
