@@ -94,6 +94,20 @@ def does_not_compile(change: Change) -> bool:
 
 
 @predicate
+@reads("cost_overrun")
+def over_cost_budget(change: Change) -> bool:
+    """The CRD rule's estimated cost exceeds the per-rule or the per-CRD budget: the API server refuses it."""
+    return change.fact("cost_overrun") is not None
+
+
+@predicate
+@reads("cost_unchecked")
+def cost_unchecked(change: Change) -> bool:
+    """The CRD rule's cost could not be estimated: whether the API server accepts it is not known."""
+    return bool(change.fact("cost_unchecked"))
+
+
+@predicate
 @reads("required")
 def optional(change: Change) -> bool:
     return not change.fact("required")

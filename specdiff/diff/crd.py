@@ -98,6 +98,10 @@ class CrdDiffer:
                 self.emit(change("added", "crd-version", new=name, where=_version_where(new, version),
                                  new_pointer=version.pointer, crd=new.name, version=name, served=version.served,
                                  storage=version.storage))
+                # the API server checks the new version's schema too: a rule in it that does not compile or
+                # costs too much is refused like one added to an existing version
+                self.schemas.introduced(Side(version.schema, version.schema_pointer, self.schemas.new.document),
+                                        _version_where(new, version))
         for name, version in old.versions.items():
             if name not in new.versions:
                 self.emit(change("removed", "crd-version", old=name, where=_version_where(old, version, new.name),

@@ -35,10 +35,12 @@ from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, v
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
-from specdiff.load.sourcemap import join_pointer
+from specdiff.load.sourcemap import join_pointer, split_pointer
 
 if TYPE_CHECKING:
     from specdiff.diff.cel import Shape
+    from specdiff.diff.cel_cost import Decl
+    from specdiff.load.document import Document
 
 IDENTITY = "x-kubernetes-group-version-kind"  # names a type; identity, not behaviour
 LIST_TYPE = "x-kubernetes-list-type"
@@ -101,6 +103,7 @@ class KubernetesExtensions:
         self.old_normal, self.new_normal = old_normal, new_normal
         self._predates_topology = predates_topology
         self._predates: bool | None = None  # whether the old spec predates topology, read when first needed
+        self._budgets: dict[tuple[int, str], _VersionCost] = {}  # the cost check of each CRD version's schema
 
     def compare(self, old: Side, new: Side, where: Where) -> None:
         keywords = {k for k in (*old.schema, *new.schema) if k.startswith("x-kubernetes-")} - {IDENTITY}
@@ -140,7 +143,7 @@ class KubernetesExtensions:
                 self.emit(change("added", "lifecycle", "marker", new=marker, where=at,
                                  new_pointer=f"{pointer}/{LIFECYCLE}", problems="; ".join(problems)))
             if VALIDATIONS in schema:
-                self._uncompiled(schema, pointer, at)
+                self._uncompiled(schema, pointer, at, new.document)
             for tokens, sub in subschemas(schema):
                 suffix = "." + tokens[1] if tokens[0] == "properties" else SINGLE.get(tokens[0], "")
                 stack.append((sub, pointer + join_pointer(tokens), at.at(suffix)))
@@ -234,7 +237,8 @@ class KubernetesExtensions:
                                  old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}",
                                  transition=transition_rule(rule), message=after.get("message"),
                                  loosened=before.get("optionalOldSelf") == after.get("optionalOldSelf")
-                                 and widens(before.get("rule"), rule, known), compile_error=compile_error(rule)))
+                                 and widens(before.get("rule"), rule, known), compile_error=compile_error(rule),
+                                 **self._cost(rule, new, f"{at_new}/{j}")))
                 continue
             fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
             if fields:
@@ -252,20 +256,51 @@ class KubernetesExtensions:
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
                              message=after.get("message"), on_new_fields=proven is not None, proof=proven,
-                             compile_error=compile_error(after.get("rule"))))
+                             compile_error=compile_error(after.get("rule")),
+                             **self._cost(after.get("rule"), new, f"{at_new}/{j}")))
 
-    def _uncompiled(self, schema: Schema, pointer: str, where: Where) -> None:
-        """The rules of a schema the new spec adds that do not compile: the added schema's own finding says what
-        it brings, but not that the API server refuses it."""
+    def _uncompiled(self, schema: Schema, pointer: str, where: Where, document: Document) -> None:
+        """The rules of a schema the new spec adds that do not compile or cost more than the API server allows:
+        the added schema's own finding says what it brings, but not that the API server refuses it."""
         from specdiff.diff.cel import compile_error
 
         for j, rule in _listed(schema.get(VALIDATIONS)):
             text = rule.get("rule")
             error = compile_error(text)
-            if error is not None:
-                self.emit(change("added", "validation", "rule", new=text, where=where,
-                                 new_pointer=f"{pointer}/{VALIDATIONS}/{j}", transition=transition_rule(text),
-                                 message=rule.get("message"), on_new_fields=False, proof=None, compile_error=error))
+            at = f"{pointer}/{VALIDATIONS}/{j}"
+            cost = self._cost(text, Side(schema, pointer, document), at) if error is None else {}
+            if error is not None or cost.get("cost_overrun") is not None:
+                self.emit(change("added", "validation", "rule", new=text, where=where, new_pointer=at,
+                                 transition=transition_rule(text), message=rule.get("message"), on_new_fields=False,
+                                 proof=None, compile_error=error, **cost))
+
+    def _cost(self, rule: Any, new: Side, at: str) -> dict[str, Any]:
+        """What the API server's cost check says of a new or changed rule of a CRD's schema (`cost`,
+        `cost_overrun`, `cost_unchecked`; see `specdiff.diff.cel_cost`); nothing for other specs, whose rules no
+        CRD update carries."""
+        from specdiff.diff.cel import compile_error
+
+        found = _version_root(new.pointer)
+        if found is None or compile_error(rule) is not None:
+            return {}
+        root_pointer, below = found
+        budget = self._budgets.get((id(new.document), root_pointer))
+        if budget is None:
+            budget = self._budgets[(id(new.document), root_pointer)] = _VersionCost(
+                _walk(new.document.data, split_pointer(root_pointer)))
+        cost, runs, per_run = budget.rule(rule, below)
+        if cost is None:
+            return {"cost": None, "cost_overrun": None, "cost_unchecked": True}
+        from specdiff.diff.cel_cost import CRD_BUDGET, NOTABLE, RULE_BUDGET
+
+        estimate = f"{cost:,}" + (f" ({per_run:,} for each of up to {runs:,} runs)" if runs > 1 else "")
+        overrun = None
+        if cost > RULE_BUDGET:
+            overrun = f"its estimated cost, {estimate}, exceeds the per-rule budget of {RULE_BUDGET:,}"
+        elif cost >= NOTABLE and budget.total > CRD_BUDGET:  # (the total is only needed for a dear rule)
+            overrun = (f"the estimated cost of all the rules of its version's schema, {budget.total:,}, exceeds the "
+                       f"per-CRD budget of {CRD_BUDGET:,}, and this rule's estimate is {estimate}")
+        return {"cost": cost, "cost_overrun": overrun, "cost_unchecked": False}
 
     # -- unions -------------------------------------------------------------------------------------
     def _unions(self, old: Side, new: Side, where: Where) -> None:
@@ -313,6 +348,86 @@ class KubernetesExtensions:
         self.emit(change(kind, "extension", keyword, old=before, new=after, where=where,
                          old_pointer=None if kind == "added" else old_pointer,
                          new_pointer=None if kind == "removed" else new_pointer))
+
+
+def _version_root(pointer: str) -> tuple[str, list[str]] | None:
+    """(the pointer to the CRD version's `openAPIV3Schema`, the tokens from there to the schema), or None for a
+    place outside a CRD version's schema."""
+    tokens = split_pointer(pointer)
+    for at in range(3, len(tokens)):
+        if tokens[at] == "openAPIV3Schema" and tokens[at - 1] == "schema" and tokens[at - 3] == "versions":
+            return join_pointer(tokens[:at + 1]), tokens[at + 1:]
+    return None
+
+
+def _walk(value: Any, tokens: Iterable[str]) -> Any:
+    for token in tokens:
+        if isinstance(value, dict):
+            value = value.get(token)
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return None
+    return value
+
+
+class _VersionCost:
+    """The cost check of one CRD version's schema as the API server makes it on an update: each rule's estimate
+    times how many times it can run, and their total (rules that cannot be estimated count for nothing)."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._total: int | None = None
+        self._decls: dict[tuple[int, bool], Decl | None] = {}  # each schema read once, as `decl` reads it
+
+    def rule(self, rule: Any, below: list[str]) -> tuple[int | None, int, int]:
+        """(the rule's cost as checked against the per-rule budget, or None when unchecked; how many times it can
+        run; its cost per run) for a rule at `below` (pointer tokens from the version's root)."""
+        from specdiff.diff.cel_cost import cardinality, decl, estimate
+
+        schema = _walk(self.root, below)
+        try:
+            node = decl(schema, not below or (isinstance(schema, dict)
+                                              and schema.get("x-kubernetes-embedded-resource") is True), self._decls)
+        except RecursionError:  # a schema nested past what Python recurses through: not followed
+            node = None
+        per_run = estimate(rule, node)
+        if per_run is None or node is None:
+            return None, 1, 0
+        runs = cardinality(_schemas_above(self.root, below), node)
+        return min(per_run * runs, 2 ** 64 - 1), runs, per_run
+
+    @property
+    def total(self) -> int:
+        if self._total is None:
+            self._total = sum(cost for cost in self._costs(self.root, []) if cost is not None)
+        return self._total
+
+    def _costs(self, schema: Any, below: list[str]) -> Iterator[int | None]:
+        """The cost of each rule of the schema and of the schemas in it (walked with a stack: schemas nest deep)."""
+        stack = [(schema, below)]
+        while stack:
+            schema, below = stack.pop()
+            if not isinstance(schema, dict):
+                continue
+            for _, rule in _listed(schema.get(VALIDATIONS)):
+                yield self.rule(rule.get("rule"), below)[0]
+            properties = schema.get("properties")
+            if isinstance(properties, dict):
+                stack += [(prop, [*below, "properties", str(name)]) for name, prop in properties.items()]
+            stack += [(schema[k], [*below, k]) for k in ("items", "additionalProperties")
+                      if isinstance(schema.get(k), dict)]
+
+
+def _schemas_above(root: Any, below: list[str]) -> list[Any]:
+    """The schemas a place passes through from the root (the root first, the place itself left out): the object
+    a property is in, the list an item is in, the map a value is in."""
+    found, schema, at = [], root, 0
+    while at < len(below):
+        found.append(schema)
+        step = 2 if below[at] == "properties" else 1  # `properties/name`: one step down
+        schema, at = _walk(schema, below[at:at + step]), at + step
+    return found
 
 
 def predates_topology(graph: SpecGraph) -> bool:

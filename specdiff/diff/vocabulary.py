@@ -110,7 +110,10 @@ VOCABULARY: dict[str, Node] = {
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
     "validation": Node(KINDS, ("rule", "message"),
                        {"transition": (bool,), "message": _ANY, "rule": _ANY, "fields": (str,), "loosened": (bool,),
-                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR, "compile_error": _OPTIONAL_STR}),
+                        "on_new_fields": (bool,), "proof": _OPTIONAL_STR, "compile_error": _OPTIONAL_STR,
+                        # the API server's cost check of a CRD's new or changed rule (specdiff.diff.cel_cost):
+                        # the estimate, what budget it exceeds with the figures, or that it cannot be estimated
+                        "cost": (int, type(None)), "cost_overrun": _OPTIONAL_STR, "cost_unchecked": (bool,)}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
     # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
