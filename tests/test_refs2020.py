@@ -488,3 +488,19 @@ def test_dynamic_refs_that_fan_out_compare_each_pair_once(tmp_path: Path) -> Non
 
     assert sorted(_pointers(_bounded(tmp_path, make))) == [
         ("schema.type-changed", f"/components/schemas/L6/properties/p{i}") for i in range(10)]
+
+
+def test_a_32_documents_self_is_the_base_of_its_references_through_the_command(tmp_path: Path) -> None:
+    """OpenAPI 3.2's `$self`: `https://example.com/api/pet.yaml` under `$self: https://example.com/api/...` is
+    the file beside the document, read from disk, never fetched."""
+    for side, kind in (("a", "string"), ("b", "integer")):
+        (tmp_path / side).mkdir()
+        spec = _api({}, {"$ref": "https://example.com/api/pet.yaml"}, version="3.2.0",
+                     **{"$self": "https://example.com/api/openapi.yaml"})
+        (tmp_path / side / "api.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+        (tmp_path / side / "pet.yaml").write_text(yaml.safe_dump(_pet(kind)), encoding="utf-8")
+    done = CliRunner().invoke(main, [str(tmp_path / "a/api.yaml"), str(tmp_path / "b/api.yaml"), "--no-config",
+                                     "--format", "json"])
+    assert done.exit_code == 1, done.output
+    assert [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]] == [
+        ("schema.type-changed", "/properties/name")]
