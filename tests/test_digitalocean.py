@@ -82,11 +82,14 @@ def test_a_history_has_the_commits_that_changed_only_referenced_files(digitaloce
     """Of 87e82da, 8c740d3 and 7c1300c only the first touches the root; the history has all three, and each step
     has the findings `specdiff REV^:root REV:root` gives."""
     monkeypatch.chdir(digitalocean)
-    result = CliRunner().invoke(main, ["history", "--no-config", "--format", "json", "--jobs", "1", ROOT,
+    result = CliRunner().invoke(main, ["history", "--no-config", "--quiet", "--format", "json", "--jobs", "1", ROOT,
                                        "--revs", "87e82da^..7c1300c"])
     assert result.stderr == ""
     train = json.loads(result.stdout)
-    assert [v["label"] for v in train["versions"]] == ["87e82da^", "87e82da", "8c740d3", "7c1300c"]
+    labels = [v["label"] for v in train["versions"]]  # the date and subject of each commit, and its hash
+    assert labels[0] == "2026-07-30 teamgroups api list and create team openapi spec (#1204) (52d8d9c)"
+    assert [label.rpartition(" (")[2].rstrip(")") for label in labels] == ["52d8d9c", "87e82da", "8c740d3",
+                                                                           "7c1300c"]
     assert train["notes"] == []
     steps = [[(f["rule"], f["level"], f["message"]) for f in step["findings"]] for step in train["steps"]]
     assert steps[1:] == [ISOLATED_WORKERS, DISK_TYPE_REPLACED]

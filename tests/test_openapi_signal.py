@@ -53,6 +53,20 @@ def test_fields_moved_to_a_copy_of_their_schema_are_one_safe_note(tmp_path: Path
     assert code == 0
 
 
+def test_a_schema_that_refers_to_itself_moved_to_a_copy_is_one_safe_note(tmp_path: Path) -> None:
+    """`User.manager` is a `User`: asking whether the copy sends the same JSON meets the same question inside,
+    which is answered once (it nested without end, then failed as schemas nesting too deeply)."""
+    user = {**USER, "properties": {"login": {"type": "string"}, "manager": {"$ref": "#/components/schemas/User"}}}
+    copy = {**USER, "properties": {"login": {"type": "string"},
+                                   "manager": {"$ref": "#/components/schemas/NullableUser"}}}
+    old = _spec({"User": user}, "User", "User")
+    new = _spec({"User": user, "NullableUser": copy}, "NullableUser", "NullableUser")
+    code, found = _findings(tmp_path, old, new, "--fail-on", "dangerous")
+    assert (code, found) == (0, [
+        ("safe", "schema.added", "/components/schemas/NullableUser", 0),
+        ("safe", "schema.reference-changed", "/components/schemas/Repo/properties/creator/$ref", 3)])
+
+
 def test_fields_moved_to_a_schema_that_sends_other_json_stay_dangerous(tmp_path: Path) -> None:
     other = {**USER, "properties": {"login": {"type": "integer"}}}
     old = _spec({"User": USER}, "User", "User")

@@ -202,6 +202,9 @@ class SchemaDiffer:
             return False  # only a reference to a named schema can name another
         key = (old.named, new.named, joined, _text(old.beside), _text(new.beside))
         if key not in self._wire:
+            # assumed while it is being answered: a schema that refers to itself (a `Tag` whose `parent` is a
+            # `Tag`) meets the same question again inside, and is the same as far as the rest of it says
+            self._wire[key] = True
             moved = self._differences(_side(old), _side(new), joined)
             own = self.names.get(old.named)
             kept: set[tuple[Any, ...]] = set()
@@ -219,11 +222,12 @@ class SchemaDiffer:
         a differ of its own finds them, so this one's memory of pairs compared stays as it was."""
         found: list[Change] = []
         differ = SchemaDiffer(self.old, self.new, self.names, found.append, self.ecosystem)
+        differ._wire = self._wire  # the questions asked and being answered, shared: a cycle asks one once
         if joined:
             old, new = differ._joined(old, self.old_normal), differ._joined(new, self.new_normal)
         differ.compare(old, new, Where(Context(), "both"))
         return {(c.kind, c.node, c.attribute, c.context.field, c.context.part, _text(c.old), _text(c.new))
-                for c in found}
+                for c in found if not c.fact("same_wire")}  # a reference inside moved to the same JSON
 
     def _unrelated(self, old: Node, new: Node) -> bool:
         """Two object types that share fewer than half of the properties of the larger describe different things
