@@ -15,7 +15,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
-from specdiff.diff import jsonschema2020, openapi_extensions
+import specdiff.diff.jsonschema2020 as jsonschema2020
+import specdiff.diff.openapi_extensions as openapi_extensions
 from specdiff.diff.compositions import Overlaps, composed, may_overlap
 from specdiff.diff.evidence import (
     empty_already_invalid,

@@ -15,8 +15,8 @@ from typing import Any
 
 import networkx as nx
 
+import specdiff.graph.servers as servers
 from specdiff.errors import InputError
-from specdiff.graph import servers
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (

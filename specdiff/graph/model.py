@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.refs import Resolver
+from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
 from specdiff.load.document import Document
@@ -25,7 +26,6 @@ METHODS_32 = (*METHODS, "query")
 ADDITIONAL_OPERATIONS = "additionalOperations"
 ITEM_SCHEMA = "itemSchema"
 
-Schema = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from specdiff.graph.model import Schema
+#: a JSON Schema object as the documents write it (graph.model names it for the model's records too)
+Schema = dict[str, Any]
 
 #: keywords whose value is one subschema, and how the field path shows them
 SINGLE = {"items": "[]", "additionalProperties": "{}", "not": "<not>", "contains": "<contains>",

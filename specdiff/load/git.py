@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 from specdiff.errors import InputError
 from specdiff.load.document import Document
 from specdiff.load.parse import Limits, decode
+from specdiff.load.text import SPEC_SUFFIXES, group_version_of_file, load_text
 
-_SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 _DRIVE = re.compile(r"[A-Za-z]$")
 _LOOKS_LIKE_REF = re.compile(r"[\w@{}^~][\w@{}^~./-]*$")
 
@@ -209,8 +209,6 @@ class _Reader:
 
 
 def _load_blob(found: GitSource, path: str, name: str, limits: Limits) -> Document:
-    from specdiff.load import load_text
-
     reader = _Reader(found, limits)
     text = _read_blob(found, path, name, limits, reader.objects)
     base = found.toplevel.resolve() / PurePosixPath(path).parent
@@ -218,8 +216,6 @@ def _load_blob(found: GitSource, path: str, name: str, limits: Limits) -> Docume
 
 
 def _load_tree(found: GitSource, limits: Limits) -> Document:
-    from specdiff.load import group_version_of_file
-
     names = _tree_files(found)
     if not names:
         raise InputError("directory holds no .json or .yaml spec files at that revision", file=found.source)
@@ -244,7 +240,7 @@ def _tree_files(found: GitSource) -> list[str]:
         listing = _git(["ls-files", "-z", "--cached", "--", prefix or "."], found.toplevel)
         names = [p[len(prefix):] for p in listing.stdout.decode("utf-8", "surrogateescape").split("\0")
                  if p.startswith(prefix) and "/" not in p[len(prefix):]]
-    return sorted(n for n in names if n.endswith(_SPEC_SUFFIXES))
+    return sorted(n for n in names if n.endswith(SPEC_SUFFIXES))
 
 
 def read_text(source: str, limits: Limits) -> str:
