@@ -359,8 +359,10 @@ class Checker:
             found.append(ObjectFinding(obj, "manifest.field-removed", f"{path} is set, and {obj.api_version} "
                                        f"{obj.kind} no longer has it", f"Remove {path} from the object.",
                                        path, obj.line_of(pointer)))
-        old_refusals = {(path, keyword) for path, keyword, _ in self._refusals(obj.data, before)}
-        for path, keyword, detail in self._refusals(obj.data, after):
+        refusals = self._refusals(obj.data, after)
+        # what the old schema refused too is no change the upgrade makes; asked only of objects the new one refuses
+        old_refusals = {(path, keyword) for path, keyword, _ in self._refusals(obj.data, before)} if refusals else set()
+        for path, keyword, detail in refusals:
             if (path, keyword) in old_refusals:
                 continue  # refused before the upgrade as well: not a change it makes
             rule = "manifest.required-missing" if keyword == "required" else "manifest.value-refused"
