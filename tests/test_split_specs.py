@@ -182,12 +182,9 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
 
 
-@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
-                    reason="git is not installed")
-def test_the_split_spec_at_two_revisions_reads_every_file_at_its_revision(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the referenced schema changes in the commit; the working tree holds a third version that must not
-    be read."""
+def _disk_type_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose split spec is committed twice: v1, then a commit that replaces a disk type in the
+    referenced schema only."""
     repo = tmp_path / "repo"
     repo.mkdir()
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
@@ -197,6 +194,16 @@ def test_the_split_spec_at_two_revisions_reads_every_file_at_its_revision(
     git(repo, "commit", "-q", "-m", "v1")
     write(repo / "spec", version("boot"))
     git(repo, "commit", "-q", "-am", "a disk type replaced")
+    return repo
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git is not installed")
+def test_the_split_spec_at_two_revisions_reads_every_file_at_its_revision(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the referenced schema changes in the commit; the working tree holds a third version that must not
+    be read."""
+    repo = _disk_type_replaced(tmp_path, monkeypatch)
     write(repo / "spec", version("network"))
     monkeypatch.chdir(repo / "spec")
     code, report, err = cli("HEAD^:./root.yaml", "HEAD:./root.yaml")
@@ -296,15 +303,7 @@ def test_the_python_api_reads_git_inputs_from_the_repository_given(
     import specdiff
     from specdiff.errors import InputError
 
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    git(repo, "init", "-q", "-b", "main")
-    write(repo / "spec", version("remote"))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "v1")
-    write(repo / "spec", version("boot"))
-    git(repo, "commit", "-q", "-am", "a disk type replaced")
+    repo = _disk_type_replaced(tmp_path, monkeypatch)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
