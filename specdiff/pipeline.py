@@ -17,6 +17,7 @@ from specdiff.diff import TooManyChanges, diff
 from specdiff.errors import InputError
 from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
+from specdiff.graph.kind_paths import held_by
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.selection import selected
 from specdiff.group import InlinedCopies, group
@@ -153,7 +154,7 @@ def _holders(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[tuple[str,
     """The kinds whose fields reach the named schema a change is in (graph/kind_paths.py): how a reader's
     notation names the place."""
     schema = change.context.schema
-    return _holding(schema, old, new).held_by(schema) if schema else ()
+    return held_by(_holding(schema, old, new), schema) if schema else ()
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

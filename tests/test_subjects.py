@@ -11,7 +11,7 @@ from conftest import corpus
 from rulecases import run_case
 
 from specdiff.graph import graph_of as build
-from specdiff.graph.subjects import kubernetes_resource
+from specdiff.graph.subjects import kubernetes_resource, subject, users_subject
 from specdiff.load import load, load_text
 from specdiff.records import Change, Context, Finding, Level
 from specdiff.report.sections import Subject, subject_of
@@ -52,12 +52,12 @@ def test_the_graph_gives_each_operation_its_resource_and_the_kind_it_serves() ->
     doc = load_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, **_apps({})}), "a.json",
                     None)
     graph = build(doc)
-    assert {op.label: graph.subject(op) for op in graph.operations.values()} == {
+    assert {op.label: subject(graph, op) for op in graph.operations.values()} == {
         "GET /apis/apps/v1/namespaces/{namespace}/deployments": ("deployments", "apps/v1/Deployment"),
         "GET /apis/apps/v1/namespaces/{namespace}/deployments/{name}/status": (
             "deployments/status", "apps/v1/Deployment"),
         "GET /apis/apps/v1/": (None, None)}
-    assert graph.users_subject(graph.schemas["io.k8s.api.apps.v1.DeploymentSpec"]) == (None, "apps/v1/Deployment")
+    assert users_subject(graph, graph.schemas["io.k8s.api.apps.v1.DeploymentSpec"]) == (None, "apps/v1/Deployment")
 
 
 
@@ -73,7 +73,7 @@ def test_a_response_written_in_another_file_names_the_kind_of_the_schema_in_that
     (tmp_path / "responses.json").write_text(json.dumps({**holding("DeploymentList"), "List": {
         "description": "ok", "content": {"application/json": {"schema": {"$ref": "#/x-lib/DeploymentList"}}}}}))
     graph = build(load(str(tmp_path / "api.json")))
-    assert [graph.subject(op) for op in graph.operations.values()] == [("deployments", "apps/v1/Deployment")]
+    assert [subject(graph, op) for op in graph.operations.values()] == [("deployments", "apps/v1/Deployment")]
 
 def test_findings_carry_group_version_resource_and_kind_on_their_context() -> None:
     report = run_case({"old": _apps({"replicas": {"type": "integer"}}), "new": _apps({}), "policy": "kubernetes"})
@@ -140,7 +140,7 @@ def test_what_a_schema_is_about_does_not_depend_on_which_schemas_were_asked_firs
     path = str(corpus("kubernetes/v2/swagger-v1.35.json"))
     forward, backward = build(load(path)), build(load(path))
     names = sorted(name for name, schema in forward.schemas.items() if not schema.gvk)
-    first = {name: forward.users_subject(forward.schemas[name]) for name in names}
-    second = {name: backward.users_subject(backward.schemas[name]) for name in reversed(names)}
+    first = {name: users_subject(forward, forward.schemas[name]) for name in names}
+    second = {name: users_subject(backward, backward.schemas[name]) for name in reversed(names)}
     assert first == second
     assert first["io.k8s.api.apps.v1.DeploymentSpec"] == (None, "apps/v1/Deployment")

@@ -18,6 +18,7 @@ from specdiff.graph.ecosystem import PLAIN, Ecosystem
 from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
+from specdiff.graph.subjects import users_subject
 from specdiff.records import UNUSED, Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
@@ -155,7 +156,7 @@ def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = 
                  ) -> Where:
     """Where a named schema's changes are: its group-version, and the stability, direction, resource and kind
     the graph gave it (those its operations share); `unused` when nothing uses it on either side."""
-    resource, kind = (None, None) if schema.gvk else graph.users_subject(schema)
+    resource, kind = (None, None) if schema.gvk else users_subject(graph, schema)
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
                          stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document),
                          resource=resource, kind=kind),

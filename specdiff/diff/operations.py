@@ -27,6 +27,7 @@ from specdiff.graph.model import (
 )
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import type_set
+from specdiff.graph.subjects import subject
 from specdiff.graph.sunset import unreadable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer, split_pointer
@@ -515,7 +516,7 @@ def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
 
 def _where(op: Operation, graph: SpecGraph) -> Where:
     """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
-    resource, kind = graph.subject(op)
+    resource, kind = subject(graph, op)
     return Where(Context(group_version=op.group_version, stability=op.stability,
                          document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
                          method=op.method.upper(), route=op.path), "both",

@@ -28,6 +28,12 @@ _COMPOSITIONS = ("allOf", "oneOf", "anyOf")
 _LEADS = frozenset(("$ref", "properties", *_STEPS, *_COMPOSITIONS))
 
 
+def held_by(graph: SpecGraph, schema: str) -> Holders:
+    """The kinds whose fields reach a named schema, each with the shortest steps from it; worked out for the
+    whole graph when first asked."""
+    return graph.derived(kind_paths).get(schema, ())
+
+
 def kind_paths(graph: SpecGraph) -> dict[str, Holders]:
     """Named schema -> the kinds whose fields reach it and the shortest steps from each (sorted by kind, then
     group-version); a kind itself and a type no kind reaches are absent."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar, cast
 
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
@@ -15,9 +15,6 @@ from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
 from specdiff.load.document import Document
 
-if TYPE_CHECKING:
-    from specdiff.graph.kind_paths import Holders
-
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 #: OpenAPI 3.2 adds `query` (the QUERY method) and `additionalOperations`, a map of operations under any other
@@ -25,7 +22,8 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 METHODS_32 = (*METHODS, "query")
 ADDITIONAL_OPERATIONS = "additionalOperations"
 ITEM_SCHEMA = "itemSchema"
-
+#: what `SpecGraph.derived` makes
+Made = TypeVar("Made")
 
 
 @dataclass(frozen=True)
@@ -275,12 +273,17 @@ class SpecGraph:
     #: the graph's strongly connected components and the operations above each, filled as they are asked for
     _components: Components | None = None
     _above: dict[int, frozenset[str]] = field(default_factory=dict)
-    _subjects: dict[str, tuple[str | None, str | None]] | None = None
-    _kind_paths: dict[str, Holders] | None = None  # named schema -> the kinds holding it (graph.kind_paths)
-    #: what a finished `users_subject` walk found above a node, None when it was shared: a later walk that
-    #: reaches the node takes it whole instead of walking its ancestors again (Stripe: 475 walks, each
-    #: through thousands of operations)
-    _found_above: dict[tuple[str, str], tuple[frozenset[Any], frozenset[Any]] | None] = field(default_factory=dict)
+    #: what the modules that read the whole graph made of it (`derived`), by the function that made it
+    _derived: dict[Callable[[SpecGraph], Any], Any] = field(default_factory=dict, init=False, repr=False,
+                                                            compare=False)
+
+    def derived(self, make: Callable[[SpecGraph], Made]) -> Made:
+        """What `make` works out from the whole graph, made when first asked and kept: what an operation or a
+        schema is about (graph.subjects), the kinds holding each schema (graph.kind_paths). The modules that
+        work it out import the graph, not the other way round; a graph with other operations starts without."""
+        if make not in self._derived:
+            self._derived[make] = make(self)
+        return cast(Made, self._derived[make])
 
     @property
     def normal(self) -> Normaliser:
@@ -447,113 +450,6 @@ class SpecGraph:
                 found = self._labels[users] = tuple(sorted(self.operations[key].label for key in users))
             self._reach[schema] = found
         return found
-
-    def subject(self, op: Operation) -> tuple[str | None, str | None]:
-        """(resource, kind) an operation is about, as a reader groups it (specdiff/graph/subjects.py)."""
-        if self._subjects is None:
-            from specdiff.graph.subjects import operation_subjects
-
-            self._subjects = operation_subjects(self)
-        return self._subjects[op.key]
-
-    def held_by(self, schema: str) -> Holders:
-        """The kinds whose fields reach a named schema, each with the shortest steps from it
-        (specdiff/graph/kind_paths.py); computed for the whole graph when first asked."""
-        if self._kind_paths is None:
-            from specdiff.graph.kind_paths import kind_paths
-
-            self._kind_paths = kind_paths(self)
-        return self._kind_paths.get(schema, ())
-
-    def users_subject(self, schema: NamedSchema) -> tuple[str | None, str | None]:
-        """(resource, kind) a named schema without a kind of its own is about: the kind of what holds it (the
-        first schemas with `x-kubernetes-group-version-kind` up the graph, and the operations reached on the
-        way) when they all agree; else the resource of the operations using it, when they are one resource in
-        the schema's own group-version; else (None, None)."""
-        start = ("schema", schema.name)
-        if start not in self._found_above:
-            self._settle_above(start)
-        known = self._found_above[start]
-        return (None, None) if known is None else self._subject_from(known[1], schema)
-
-    def _settle_above(self, start: tuple[str, str]) -> None:
-        """What is found above `start`, worked out for the schemas the walk up passes through first, the
-        highest first, so that each walk stops at the known schemas right above it: asked for the schemas of a
-        long chain bottom first, each walked the whole chain above it. A schema on a cycle is walked as it is."""
-        pred = self.graph.pred
-        stack, open_nodes = [start], {start}
-        while stack:
-            node = stack[-1]
-            waiting = [parent for parent in (pred[node] if node in pred else ())
-                       if parent not in self._found_above and parent not in open_nodes and self._passed(parent)]
-            if waiting:
-                stack.extend(waiting)
-                open_nodes.update(waiting)
-                continue
-            stack.pop()
-            open_nodes.discard(node)
-            if node not in self._found_above:
-                self._found_above[node] = self._found_by_users(node)
-
-    def _passed(self, node: tuple[str, str]) -> bool:
-        """Whether the walk up from a schema goes on through `node`: not an operation nor a kind."""
-        holder = self.schemas.get(node[1]) if node[0] == "schema" else None
-        return node[0] != "op" and not (holder is not None and holder.gvk)
-
-    def _found_by_users(self, start: tuple[str, str]) -> tuple[frozenset[Any], frozenset[Any]] | None:
-        """(what a reader files the users above `start` under, their (group-version, resource, kind)), or None
-        when they are filed under more than one: a walk up the graph to the first kinds and operations."""
-        from specdiff.graph.subjects import kind_of
-
-        found: set[tuple[str | None, str | None, str | None]] = set()  # (group-version, resource, kind)
-        about: set[tuple[str | None, str | None]] = set()  # what a reader files each under: one, or give up
-        pred = self.graph.pred
-        seen, frontier = {start}, [start]
-        while frontier:
-            node = frontier.pop()
-            for parent in pred[node] if node in pred else ():
-                if parent in seen:
-                    continue
-                seen.add(parent)
-                if parent in self._found_above:  # everything above it is known: take it, walk no further
-                    known = self._found_above[parent]
-                    if known is None:
-                        return None
-                    about.update(known[0])
-                    found.update(known[1])
-                    if len(about) > 1:
-                        return None
-                    continue
-                holder = self.schemas.get(parent[1]) if parent[0] == "schema" else None
-                if parent[0] == "op":
-                    op = self.operations[parent[1]]
-                    resource, kind = self.subject(op)
-                    resource = (resource or "").partition("/")[0] if op.group_version else resource
-                    found.add((op.group_version, resource, kind))
-                    about.add((op.group_version, kind or resource) if kind is None else (None, kind))
-                elif holder is not None and holder.gvk:
-                    owner, _, named = holder.gvk.rpartition("/")
-                    kind = f"{owner}/{kind_of({named}) or named}"
-                    found.add((owner, None, kind))
-                    about.add((None, kind))
-                else:
-                    frontier.append(parent)
-                if len(about) > 1:
-                    return None  # held by several kinds or resources: a shared type
-        return frozenset(about), frozenset(found)
-
-    @staticmethod
-    def _subject_from(found: frozenset[Any], schema: NamedSchema) -> tuple[str | None, str | None]:
-        """One kind when the users agree on it, else one resource of the schema's own group-version."""
-        kinds = {kind for _, _, kind in found}
-        if len(kinds) == 1 and None not in kinds:
-            return None, kinds.pop()
-        places = {(gv, resource) for gv, resource, _ in found}
-        if kinds == {None} and len(places) == 1:
-            group_version, resource = places.pop()
-            if group_version == schema.group_version and resource:
-                return resource, None
-        return None, None
 
     def _users(self, start: tuple[str, str]) -> frozenset[str]:
         """Keys of the operations among the ancestors of a node.
