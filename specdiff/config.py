@@ -24,6 +24,7 @@ from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
 from specdiff.graph.stability import DECLARED, SYNONYMS, level_word
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.limits import Limits, check_shape
+from specdiff.notation import type_where
 from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
 
@@ -669,7 +670,7 @@ def render_baseline(entries: Iterable[tuple[str, Any]], kept: Iterable[BaselineE
     that stay (with their comments) beside the findings added."""
     rows = {entry.fingerprint: entry.comment for entry in kept}
     for fingerprint, finding in entries:
-        location = finding.change.context.type_label() or finding.change.pointer  # as earlier baselines
+        location = type_where(finding.change.context) or finding.change.pointer  # as earlier baselines
         rows[fingerprint] = " ".join(f"{finding.rule} {location}".splitlines())  # one line, as read back
     lines = ["# specdiff baseline: accepted findings, one fingerprint a line (rule and location after #)."]
     lines += [f"{fp}  # {rows[fp]}" for fp in sorted(rows)]

@@ -45,9 +45,9 @@ from typing import Any, NamedTuple
 
 from specdiff.classify import message_values, render, show
 from specdiff.classify.cards import placeholders
-from specdiff.notation import by_type, field_path, name, part, scope, where
+from specdiff.notation import by_type, long_where, name, part, scope, type_where, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, InOrder, _plain, hashed
+from specdiff.records import Change, Context, Finding, InOrder, _plain, field_path, hashed
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -303,7 +303,7 @@ def _shown_first(members: list[Finding]) -> list[Finding]:
     Which member comes first decides the group's pointer and, when its members' own keys differ (they joined
     through one place of the spec text), its fingerprint. It is chosen from the members alone, never from the
     report's order: among the named schemas' members (else all), the one earlier versions sorted first, by the
-    type notation (`Context.type_label`), then pointer and what changed, so every group keeps the fingerprint
+    type notation (`notation.type_where`), then pointer and what changed, so every group keeps the fingerprint
     and place that baselines and code-scanning alerts recorded however reports come to be ordered."""
     ordered = sorted(members, key=lambda member: member.change.context.schema is None)
     named = [member for member in ordered if member.change.context.schema is not None]
@@ -315,7 +315,7 @@ def _as_sorted_before(finding: Finding) -> tuple[Any, ...]:
     """Where earlier versions sorted a finding among those of one level and rule: by its place in the type
     notation, then pointer, then what changed."""
     change, ctx = finding.change, finding.change.context
-    return (ctx.type_label(), change.pointer, change.kind, change.attribute, ctx.long_label(), ctx.document or "",
+    return (type_where(ctx), change.pointer, change.kind, change.attribute, long_where(ctx), ctx.document or "",
             change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 

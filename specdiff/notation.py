@@ -22,40 +22,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from specdiff.graph.stability import is_version
+from specdiff.records import Context, Finding, field_path, part_text
 
 if TYPE_CHECKING:
     from specdiff.graph.kind_paths import Holders
-    from specdiff.records import Context, Finding, Part
-
-
-def part_text(part: Part) -> str:
-    """A part of an operation or of the document in words: `request body`, `response 200`, `response 200 header
-    X-Rate`, `query parameter limit`; `the document`, `info`, `path /pets`, `security scheme oauth`."""
-    if part.kind == "parameter":
-        return f"{part.location} parameter {part.name}"
-    if part.kind == "response header":
-        return f"response {part.status} header {part.name}"
-    if part.kind == "response":
-        return f"response {part.status}"
-    if part.kind == "document":
-        return "the document"
-    return f"{part.kind} {part.name}" if part.name else part.kind
-
-
-def operation_label(ctx: Context) -> str | None:
-    """The operation a place is in, `GET /pets`, as the graph labels operations; None outside one."""
-    return f"{ctx.method} {ctx.route}" if ctx.method is not None and ctx.route is not None else None
-
-
-def field_path(ctx: Context) -> str | None:
-    """The place inside its schema, operation or document as one string, its part then its field steps:
-    `.spec.containers[].name`, `response 200.items[].id`, `query parameter limit`, `security`, `security scheme
-    oauth`; None for a whole schema or operation. What fingerprints have always hashed, and JSON reports give as
-    the location's `path`."""
-    steps = "".join(ctx.field)
-    if ctx.part is not None:
-        return part_text(ctx.part) + steps
-    return steps if ctx.field else None
 
 
 def _inside(ctx: Context) -> str:
@@ -79,7 +49,7 @@ def bare(ctx: Context) -> str:
 
 def _name(ctx: Context, held: Holders) -> str:
     """The place named from the one kind in `held` that reaches it, else by its type."""
-    operation = operation_label(ctx)
+    operation = ctx.operation
     if operation:
         inside = _inside(ctx)
         if inside and ctx.part is not None:
@@ -162,7 +132,7 @@ def type_where(ctx: Context) -> str:
 def long_where(ctx: Context) -> str:
     """The place with full names, as versions before the short notation wrote it (`io.k8s.api.core.v1.PodSpec
     .workloadRef`, `GET /pets response 200.items[].id`): what scoped ignores written then name."""
-    head = operation_label(ctx) or ctx.schema or ctx.document or ctx.group_version or ""
+    head = ctx.operation or ctx.schema or ctx.document or ctx.group_version or ""
     path = field_path(ctx)
     return f"{head} {path}".strip() if path else head
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config, ScopedIgnore
 from specdiff.group import InlinedCopies, group_fingerprint
+from specdiff.notation import long_where, type_where, where
 from specdiff.records import Finding, Level
 
 
@@ -98,7 +99,7 @@ def _located(finding: Finding) -> tuple[str, str, str, str]:
     """The texts an ignore's location may name a finding by: as reports write it, by its type (as they wrote it
     before the kind notation), in full, or its pointer."""
     ctx = finding.change.context
-    return ctx.label(), ctx.type_label(), ctx.long_label(), finding.change.pointer
+    return where(ctx), type_where(ctx), long_where(ctx), finding.change.pointer
 
 
 class _Ignores:

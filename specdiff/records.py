@@ -7,12 +7,7 @@ from dataclasses import dataclass, field
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from functools import total_ordering
-from typing import TYPE_CHECKING, Any
-
-from specdiff.notation import field_path, long_where, operation_label, type_where, where
-
-if TYPE_CHECKING:
-    from specdiff.trace import Trace
+from typing import Any
 
 
 class Level(StrEnum):
@@ -49,9 +44,9 @@ UNUSED = "unused"
 class Part:
     """The part of the spec a place is in outside any named schema, as data: a part of an operation (its request
     body, a response, a response's header, a parameter), or of the document (the document itself, its `info`, a
-    path item, a security scheme). Sorting, grouping and predicates read these fields, and only
-    specdiff/notation.py turns them into words (`request body`, `response 200 header X-Rate`, `query parameter
-    limit`, `security scheme oauth`)."""
+    path item, a security scheme). Sorting, grouping and predicates read these fields; `part_text` writes one
+    as fingerprints hash it and the notation shows it (`request body`, `response 200 header X-Rate`, `query
+    parameter limit`, `security scheme oauth`)."""
 
     #: request body | response | response header | parameter | document | info | paths | path | security scheme |
     #: tag | server
@@ -69,8 +64,9 @@ class Part:
 @dataclass(frozen=True, slots=True)
 class Context:
     """Where a change sits, as data: the operation (method and route), its part, the field path as a tuple of
-    steps; the schema, group-version and kind. Nothing here is text made for a reader: labels, the field path
-    as one string and the place fingerprints hash are written from these fields by specdiff/notation.py."""
+    steps; the schema, group-version and kind. Nothing here is text made for a reader: the place fingerprints
+    hash is written from these fields here (`operation`, `field_path`), the labels a reader sees by
+    specdiff/notation.py."""
 
     schema: str | None = None  # named schema (definition) the change is inside
     gvk: str | None = None  # "apps/v1/Deployment"
@@ -123,8 +119,9 @@ class Context:
 
     @property
     def operation(self) -> str | None:
-        """The operation as reports and the reached-operation lists name it, `GET /pets`; None outside one."""
-        return operation_label(self)
+        """The operation as reports and the reached-operation lists name it, `GET /pets`, as the graph labels
+        operations; None outside one."""
+        return f"{self.method} {self.route}" if self.method is not None and self.route is not None else None
 
     def place_key(self) -> tuple[str | tuple[str, ...], ...]:
         """The place as data, in the order a report reads it: by document, then group-version; in one of those,
@@ -147,21 +144,30 @@ class Context:
             return not any(self.field)
         return not any("." in step or " " in step for step in self.field)
 
-    def label(self) -> str:
-        """Where the change is, as a person reads it: `core/v1 PodSpec.workloadRef`, `POST /pets request body:
-        name` (specdiff/notation.py decides the notation)."""
-        return where(self)
 
-    def type_label(self) -> str:
-        """The location by its type, `policy/v1 PodDisruptionBudgetStatus.currentHealthy`, as versions before
-        the kind notation wrote it: baseline comments keep it, scoped ignores written then name it, and a group
-        is shown at the member it sorts first (specdiff/group.py)."""
-        return type_where(self)
+def part_text(part: Part) -> str:
+    """A part of an operation or of the document in words: `request body`, `response 200`, `response 200 header
+    X-Rate`, `query parameter limit`; `the document`, `info`, `path /pets`, `security scheme oauth`."""
+    if part.kind == "parameter":
+        return f"{part.location} parameter {part.name}"
+    if part.kind == "response header":
+        return f"response {part.status} header {part.name}"
+    if part.kind == "response":
+        return f"response {part.status}"
+    if part.kind == "document":
+        return "the document"
+    return f"{part.kind} {part.name}" if part.name else part.kind
 
-    def long_label(self) -> str:
-        """The location with full names, as earlier versions wrote it: `io.k8s.api.core.v1.PodSpec .workloadRef`
-        (scoped ignores written against it keep matching)."""
-        return long_where(self)
+
+def field_path(ctx: Context) -> str | None:
+    """The place inside its schema, operation or document as one string, its part then its field steps:
+    `.spec.containers[].name`, `response 200.items[].id`, `query parameter limit`, `security`, `security scheme
+    oauth`; None for a whole schema or operation. What fingerprints have always hashed (`hashed_place`), and
+    JSON reports give as the location's `path`."""
+    steps = "".join(ctx.field)
+    if ctx.part is not None:
+        return part_text(ctx.part) + steps
+    return steps if ctx.field else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +297,7 @@ _SPACED = json.JSONEncoder(sort_keys=True, default=str)
 def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str | None]:
     """The place as fingerprints hash it, written from the structured fields: (document, operation label, named
     schema, field path as one string), the four values earlier versions stored as text."""
-    return ctx.document, operation_label(ctx), ctx.schema, field_path(ctx)
+    return ctx.document, ctx.operation, ctx.schema, field_path(ctx)
 
 
 def ordering_text(value: Any) -> str:
@@ -381,6 +387,32 @@ class Step:
 
     def summary(self) -> dict[str, int]:
         return self.report.summary() if self.report is not None else {level.value: 0 for level in Level}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened to the element in a release: `appeared`, `changed` (with the finding's level),
+    `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; `present` in the first
+    version; `unknown` for a version that could not be read."""
+
+    release: str
+    kind: str
+    text: str
+    level: Level | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """`history --trace THING`: the life of one element across the versions (specdiff/trace.py)."""
+
+    thing: str
+    #: the labels of the versions that hold it, oldest first
+    present_in: tuple[str, ...]
+    #: every event, as the JSON timeline keeps them
+    events: tuple[Event, ...]
+    #: the events as a reader takes them in: within a release, the changes of one rule and level to several of
+    #: the element's operations or places folded into one line (`request media type added in 7 operations: ...`)
+    lines: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from typing import Any
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
-from specdiff.notation import distinct, field_path, folded, name, type_name, where
-from specdiff.records import Context, Finding, History, Level
+from specdiff.notation import distinct, folded, name, type_name, where
+from specdiff.records import Context, Event, Finding, History, Level, Trace, field_path
 
 #: how a Kubernetes field's description says it is on its way out
 _DEPRECATED_TEXT = re.compile(r"^\s*deprecated\b", re.IGNORECASE)
@@ -37,30 +37,6 @@ class Presence:
     stability: str
     deprecated: bool
     served: bool = True  # a CRD version can be listed and no longer served
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened to the element in a release: `appeared`, `changed` (with the finding's level),
-    `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; `present` in the first
-    version; `unknown` for a version that could not be read."""
-
-    release: str
-    kind: str
-    text: str
-    level: Level | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Trace:
-    thing: str
-    #: the labels of the versions that hold it, oldest first
-    present_in: tuple[str, ...]
-    #: every event, as the JSON timeline keeps them
-    events: tuple[Event, ...]
-    #: the events as a reader takes them in: within a release, the changes of one rule and level to several of
-    #: the element's operations or places folded into one line (`request media type added in 7 operations: ...`)
-    lines: tuple[Event, ...] = ()
 
 
 def locate(graph: SpecGraph, thing: str) -> tuple[Presence, ...]:

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from specdiff.cli import main
 from specdiff.errors import InputError, UsageError
 from specdiff.load import Document, load_text
-from specdiff.notation import field_path
+from specdiff.notation import where
 from specdiff.pipeline import run
-from specdiff.records import Report
+from specdiff.records import Report, field_path
 from specdiff.report import RenderOptions, render
 
 
@@ -167,7 +167,7 @@ def test_round_trip_names_the_topmost_missing_field_once_per_direction() -> None
     old = load_text(dump(crd(versions=[version("v1", storage=True, properties=full)])), "old.yaml", None)
     new = load_text(dump(crd(versions=[version("v1", storage=True, properties=full),
                                        version("v2", properties=lean)])), "new.yaml", None)
-    trips = sorted((f.change.context.label(), f.change.fact("missing_in"), f.change.pointer)
+    trips = sorted((where(f.change.context), f.change.fact("missing_in"), f.change.pointer)
                    for f in compare(old, new).findings if f.rule == "crd.version.round-trip")
     spec = "/schema/openAPIV3Schema/properties/spec/properties"
     assert trips == [

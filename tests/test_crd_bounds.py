@@ -6,6 +6,7 @@ from __future__ import annotations
 from test_crd import compare, crd, dump, version
 
 from specdiff.load import load_text
+from specdiff.notation import where
 
 
 def test_a_field_that_many_versions_lack_is_one_finding_naming_them() -> None:
@@ -14,7 +15,7 @@ def test_a_field_that_many_versions_lack_is_one_finding_naming_them() -> None:
     others = [version(f"v1alpha{i}", properties=lean) for i in range(1, 8)]
     old = load_text(dump(crd(versions=[version("v1", storage=True, properties=lean), *others])), "old.yaml", None)
     new = load_text(dump(crd(versions=[version("v1", storage=True, properties=full), *others])), "new.yaml", None)
-    trips = [(f.change.context.label(), f.change.fact("missing_in"), f.change.pointer)
+    trips = [(where(f.change.context), f.change.fact("missing_in"), f.change.pointer)
              for f in compare(old, new).findings if f.rule == "crd.version.round-trip"]
     assert trips == [("example.com/v1 Frob.spec.color", "v1alpha1, v1alpha2, v1alpha3, v1alpha4, v1alpha5 and 2 more",
                       "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/color")]

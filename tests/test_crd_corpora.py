@@ -11,6 +11,7 @@ import yaml
 from conftest import CORPORA, corpus, real_document, real_pair
 
 from specdiff.load import Document, load_text
+from specdiff.notation import where
 from specdiff.pipeline import run
 from specdiff.records import Report
 
@@ -39,7 +40,7 @@ def test_httproutes_v0_6_to_v0_8_filter_types_gain_values_and_v1alpha2_stops_bei
         ("schema.enum.value-added", f"{route}/1", "breaking"),
         ("schema.enum.value-added", f"{route}/4", "breaking"),
     ]
-    added = sorted((f.change.context.label(), f.change.new) for f in report.findings
+    added = sorted((where(f.change.context), f.change.new) for f in report.findings
                    if f.rule == "schema.enum.value-added")
     assert added == [
         ("gateway.networking.k8s.io/v1beta1 HTTPRoute.spec.rules[].backendRefs[].filters[].type",
@@ -102,7 +103,7 @@ def test_cert_manager_v1_6_to_v1_7_removes_them_and_the_conversion_webhook() -> 
 
 def test_cert_manager_issuers_v1_5_round_trip_gaps_from_renamed_dns_solvers() -> None:
     report, _, _ = compare(f"{CERT_MANAGER}/issuers.v1.0.0.yaml", f"{CERT_MANAGER}/issuers.v1.5.0.yaml")
-    trips = sorted((f.change.context.label(), f.change.fact("missing_in")) for f in report.findings
+    trips = sorted((where(f.change.context), f.change.fact("missing_in")) for f in report.findings
                    if f.rule == "crd.version.round-trip")
     solvers = "cert-manager.io/{} Issuer.spec.acme.solvers[].dns01.{}"
     assert trips == [(solvers.format("v1", name), "v1beta1") for name in ("acmeDNS", "azureDNS", "cloudDNS")] + \

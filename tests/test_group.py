@@ -14,9 +14,9 @@ from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
-from specdiff.notation import field_path, finding_scope
+from specdiff.notation import finding_scope
 from specdiff.pipeline import run
-from specdiff.records import Context, Finding, Report
+from specdiff.records import Context, Finding, Report, field_path
 from specdiff.report import render
 
 V2 = "kubernetes/v2/swagger-v1.{}.json"

@@ -13,6 +13,7 @@ from typing import Any
 from specdiff.config import Config, ScopedIgnore
 from specdiff.graph.kind_paths import held_by
 from specdiff.load import load
+from specdiff.notation import type_where, where
 from specdiff.pipeline import graphed, run
 from specdiff.records import fingerprint
 from tests.conftest import real_pair
@@ -86,7 +87,7 @@ def test_each_type_knows_the_kinds_whose_fields_reach_it_by_the_shortest_path(tm
 def test_a_field_is_named_from_its_one_kind_and_a_shared_type_says_which_kinds_use_it(tmp_path: Path) -> None:
     old, new = _pair(tmp_path)
     report = run(load(str(old)), load(str(new)), grouped=False)
-    assert [(f.rule, f.change.context.label(), f.message) for f in report.findings if f.level.value == "breaking"] == [
+    assert [(f.rule, where(f.change.context), f.message) for f in report.findings if f.level.value == "breaking"] == [
         ("schema.property.removed", "demo/v1 Frobber.status.observed", "property Frobber.status.observed removed"),
         ("schema.property.removed", "demo/v1 Frobber.spec.byName{}.label",
          "property Frobber.spec.byName{}.label removed"),
@@ -107,7 +108,7 @@ def test_only_the_words_change_not_fingerprints_order_or_ignores(tmp_path: Path)
     findings = report.findings
     assert all(f.fingerprint == fingerprint(f.rule, replace(f.change, context=replace(f.change.context, held_by=())))
                for f in findings)
-    assert [f.change.context.type_label() for f in findings] == sorted(f.change.context.type_label()
+    assert [type_where(f.change.context) for f in findings] == sorted(type_where(f.change.context)
                                                                         for f in findings)
     by_type = Config(ignores=(ScopedIgnore(rule="schema.property.removed", location="demo/v1 FrobberStatus.observed",
                                            reason="written before the kind notation"),
@@ -115,14 +116,14 @@ def test_only_the_words_change_not_fingerprints_order_or_ignores(tmp_path: Path)
                                            reason="written as reports write it now")))
     kept = run(load(str(old)), load(str(new)), config=by_type, grouped=False)
     assert sorted(set(f.fingerprint for f in findings) - set(f.fingerprint for f in kept.findings)) == sorted(
-        f.fingerprint for f in findings if f.change.context.type_label() in (
+        f.fingerprint for f in findings if type_where(f.change.context) in (
             "demo/v1 FrobberStatus.observed", "demo/v1 Part.size"))
     assert [note for note in kept.notes if "unused" in note] == []
 
 
 def test_kubernetes_1_35_to_1_36_names_fields_by_their_kind() -> None:
     report = real_pair("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json", grouped=False)
-    labels = {(f.rule, f.change.context.label()) for f in report.findings}
+    labels = {(f.rule, where(f.change.context)) for f in report.findings}
     assert ("schema.property.became-optional", "policy/v1 PodDisruptionBudget.status.currentHealthy") in labels
     assert ("schema.property.became-required",
             "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding.spec.policyName") in labels
@@ -144,7 +145,7 @@ def test_a_change_to_a_type_itself_is_named_like_its_fields(tmp_path: Path) -> N
     (tmp_path / "old.json").write_text(json.dumps(SPEC))
     (tmp_path / "new.json").write_text(json.dumps(new))
     report = run(load(str(tmp_path / "old.json")), load(str(tmp_path / "new.json")), grouped=False)
-    assert [(f.rule, f.level.value, f.change.context.label(), f.message) for f in report.findings] == [
+    assert [(f.rule, f.level.value, where(f.change.context), f.message) for f in report.findings] == [
         ("kubernetes.validation.rule-added", "breaking", "demo/v1 Frobber.spec.parts[]",
          "validation rule added to Frobber.spec.parts[]: self.size != ''"),
         ("kubernetes.map-type-made-atomic", "safe", "demo/v1 Frobber.status",
@@ -158,13 +159,13 @@ def test_a_change_to_a_type_itself_is_named_like_its_fields(tmp_path: Path) -> N
     findings = report.findings
     assert all(f.fingerprint == fingerprint(f.rule, replace(f.change, context=replace(f.change.context, held_by=())))
                for f in findings)
-    assert [f.change.context.type_label() for f in findings] == [  # by level, then by type: as before
+    assert [type_where(f.change.context) for f in findings] == [  # by level, then by type: as before
         "demo/v1 Part", "demo/v1 FrobberStatus", "demo/v1 FrobberStatus.gauge", "demo/v1 Gauge", "demo/v1 Shared"]
 
 
 def test_kubernetes_1_30_to_1_32_names_a_type_made_atomic_by_its_kind() -> None:
     report = real_pair("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json", grouped=False)
-    assert [(f.change.context.label(), f.message, f.change.context.type_label()) for f in report.findings
+    assert [(where(f.change.context), f.message, type_where(f.change.context)) for f in report.findings
             if f.rule == "kubernetes.map-type-made-atomic"] == [
         ("networking.k8s.io/v1 Ingress.spec.defaultBackend.service.port",
          "Ingress.spec.defaultBackend.service.port becomes atomic (was granular)",

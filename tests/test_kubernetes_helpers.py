@@ -12,7 +12,7 @@ from rulecases import run_case
 from specdiff.diff.kubernetes import list_topology
 from specdiff.graph.lifecycle import STABLE, Lifecycle, lifecycle_of, marker_problems
 from specdiff.graph.schemas import deprecated_enum_values, documented_enum, enum_values
-from specdiff.notation import field_path
+from specdiff.records import field_path
 
 LIVE_DESCRIPTION = (
     "PodPhase is a label for the condition of a pod.\n\nPossible enum values:\n"

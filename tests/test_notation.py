@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from specdiff.notation import folded, kinds, name, part, scope, type_name, where
+from specdiff.notation import folded, kinds, long_where, name, part, scope, type_name, where
 from specdiff.records import Context, Part
 
 
@@ -51,11 +51,11 @@ ROUTE = Context(schema="httproutes.gateway.networking.k8s.io/v1", gvk="gateway.n
     (Context(group_version="apps/v1", document="apps/v1"), "apps/v1", "apps/v1"),
 ])
 def test_each_place_in_its_notation(ctx: Context, named: str, located: str) -> None:
-    assert (name(ctx), where(ctx), ctx.label()) == (named, located, located)
+    assert (name(ctx), where(ctx), where(ctx)) == (named, located, located)
 
 
 def test_full_names_stay_on_the_context() -> None:
-    assert (POD_SPEC.schema, POD_SPEC.long_label()) == ("io.k8s.api.core.v1.PodSpec",
+    assert (POD_SPEC.schema, long_where(POD_SPEC)) == ("io.k8s.api.core.v1.PodSpec",
                                                         "io.k8s.api.core.v1.PodSpec .workloadRef")
     assert (type_name(ROUTE), scope(ROUTE)) == ("HTTPRoute", "gateway.networking.k8s.io/v1")
 

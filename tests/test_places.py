@@ -18,6 +18,7 @@ import pytest
 
 from specdiff.config import load_config, read_baseline
 from specdiff.load import Document, load
+from specdiff.notation import where
 from specdiff.pipeline import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ def test_an_earlier_baseline_accepts_every_finding_and_every_entry_is_used(name:
     config = load_config(PLACES / "empty.yaml")
     config = replace(config, baseline=read_baseline(PLACES / f"{name}.baseline"))
     after = run(old, new, config=config, today=TODAY)
-    assert [(f.rule, f.change.context.label()) for f in after.findings] == []
+    assert [(f.rule, where(f.change.context)) for f in after.findings] == []
     assert [note for note in after.notes if "unused" in note] == []
 
 
@@ -57,8 +58,8 @@ def test_earlier_scoped_ignores_each_still_match_a_finding(name: str, kind: str)
     after = run(old, new, config=config, today=TODAY, grouped=False)
     assert [note for note in after.notes if "unused" in note] == []
     ignored = {entry.rule for entry in config.ignores}
-    assert [(f.rule, f.change.context.label()) for f in after.findings if f.rule in ignored
-            and f.change.context.label()] == []
+    assert [(f.rule, where(f.change.context)) for f in after.findings if f.rule in ignored
+            and where(f.change.context)] == []
 
 
 #: fingerprints specdiff wrote before places were stored as data alone (method, route, part and field steps, no

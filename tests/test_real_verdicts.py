@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import real_pair
 
-from specdiff.notation import field_path
-from specdiff.records import Finding, Report
+from specdiff.notation import where
+from specdiff.records import Finding, Report, field_path
 
 V3 = "kubernetes/v3/v1.{}"
 
@@ -45,7 +45,7 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
     assert sorted(m.change.context.operation or "" for m in status.members) == [
         f"{method} /apis/networking.k8s.io/v1/namespaces/{{namespace}}/networkpolicies/{{name}}/status"
         for method in ("GET", "PATCH", "PUT")]
-    assert sorted((f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking") == [
+    assert sorted((f.rule, where(f.change.context)) for f in report.findings if f.level.value == "breaking") == [
         ("group-version.removed", "flowcontrol.apiserver.k8s.io/v1beta2"),
         ("operation.removed", "GET /apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies/{name}/status"),
         ("schema.property.removed", "core/v1 PersistentVolumeClaim.status.resizeStatus"),
@@ -54,7 +54,7 @@ def test_1_27_to_1_30_request_bodies_stated_required_on_writes_are_a_documentati
         ("schema.property.removed", "networking.k8s.io/v1 NetworkPolicy.status"),
     ]
     # list-map keys becoming required write down what merging the lists always needed
-    keys = sorted((f.change.context.label(), f.level.value) for f in report.findings
+    keys = sorted((where(f.change.context), f.level.value) for f in report.findings
                   if f.rule == "schema.property.became-required" and "merged" in f.reason)
     assert keys == [("core/v1 HostAlias.ip (used by 9 kinds: CronJob, DaemonSet, Deployment, ...)", "safe"),
                     ("core/v1 Pod.status.podIPs[].ip", "safe")]
@@ -69,7 +69,7 @@ def test_1_11_to_1_28_type_object_written_on_typed_definitions_is_one_correction
     assert stated.message == ("type object now stated on 283 places: apps/v1 ControllerRevision.data, version.Info, "
                               "apiregistration.k8s.io/v1 APIService and 280 more")
     assert stated.reason.startswith("Documentation correction: a schema with properties and no other type only")
-    assert [(f.change.context.label(), f.change.old, f.change.new) for f in _by_rule(report, "schema.type-changed")
+    assert [(where(f.change.context), f.change.old, f.change.new) for f in _by_rule(report, "schema.type-changed")
             ] == [("meta/v1 Patch", None, "object")]  # any JSON value (a JSON patch is
     #                                                                          an array) narrowed to objects
 
@@ -110,7 +110,7 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
 def test_1_23_to_1_24_int_or_string_spelled_as_a_one_of_is_the_same_set() -> None:
     report = compare(V3.format(23), V3.format(24))
     [spelled] = _by_rule(report, "kubernetes.int-or-string-spelled")
-    assert (spelled.level.value, spelled.change.context.label()) == (
+    assert (spelled.level.value, where(spelled.change.context)) == (
         "safe", "intstr.IntOrString (used by 12 kinds: CronJob, DaemonSet, Deployment, ...)")
     assert spelled.reason.startswith("The same values as before: `format: int-or-string` already accepted")
     assert [f for f in report.findings if f.level.value == "breaking"] == []

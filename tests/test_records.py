@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from specdiff.notation import field_path
-from specdiff.records import Change, Context, Part
+from specdiff.records import Change, Context, Part, field_path
 
 
 def test_context_at_adds_a_step_and_keeps_every_other_field() -> None:

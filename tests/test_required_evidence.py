@@ -16,6 +16,7 @@ from specdiff.diff.evidence import (
     said_values,
     said_written,
 )
+from specdiff.notation import where
 
 
 @pytest.mark.parametrize(("description", "found"), [
@@ -70,7 +71,7 @@ def test_an_empty_go_struct_fails_when_its_type_required_fields() -> None:
 
 def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_corrections() -> None:
     report = real_pair("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json")
-    corrected = sorted((m.change.context.label(), f.reason) for f in report.findings for m in f.members or (f,)
+    corrected = sorted((where(m.change.context), f.reason) for f in report.findings for m in f.members or (f,)
                        if f.rule == "schema.property.became-required" and f.level.value == "safe")
     said = 'Documentation correction, not a new requirement: the old description says so ("Required.").'
     empty = ("Documentation correction, not a new requirement: the old spec already required {} of {}, so an "
@@ -95,7 +96,7 @@ def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_correcti
           for version in ("v1", "v1beta1")],
     ]
     # a requirement the old text never stated still breaks, and so does a new required field
-    breaking = {(f.rule, f.change.context.label()) for f in report.findings if f.level.value == "breaking"}
+    breaking = {(f.rule, where(f.change.context)) for f in report.findings if f.level.value == "breaking"}
     assert ("schema.property.became-required", "authentication.k8s.io/v1 TokenReview.spec.token") in breaking
     assert ("schema.property.required-added",
             "certificates.k8s.io/v1beta1 PodCertificateRequest.spec.stubPKCS10Request") in breaking
@@ -103,8 +104,8 @@ def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_correcti
 
 def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() -> None:
     report = real_pair("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json")
-    lists = sorted((f.level.value, f.change.context.label(), f.change.direction) for f in report.findings
-                   if f.rule == "schema.property.became-required" and ".items" in f.change.context.label())
+    lists = sorted((f.level.value, where(f.change.context), f.change.direction) for f in report.findings
+                   if f.rule == "schema.property.became-required" and ".items" in where(f.change.context))
     assert lists == [
         ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBindingList.items", "response"),
         ("safe", "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyList.items", "response"),

@@ -12,6 +12,7 @@ from conftest import corpus, real_pair
 from specdiff.config import BaselineEntry, Config
 from specdiff.group import group_fingerprint, operations_phrase
 from specdiff.load import load, load_text
+from specdiff.notation import where
 from specdiff.pipeline import run
 from specdiff.records import Context, Finding, Report
 
@@ -225,7 +226,7 @@ def test_cert_manager_publishing_list_types_is_one_finding_over_its_fields() -> 
     fields = ["additionalOutputFormats", "dnsNames", "emailAddresses", "ipAddresses", "subject.countries",
               "subject.localities", "subject.organizationalUnits", "subject.organizations", "subject.postalCodes",
               "subject.provinces", "subject.streetAddresses", "uris", "usages"]
-    assert [(f.level.value, [m.change.context.label() for m in f.members]) for f in restated] == [
+    assert [(f.level.value, [where(m.change.context) for m in f.members]) for f in restated] == [
         ("safe", [f"cert-manager.io/v1 Certificate.spec.{field}" for field in fields])]
     single = [f.change.pointer for f in run(old, new, grouped=False).findings
               if f.rule == "kubernetes.list-type-restated"]

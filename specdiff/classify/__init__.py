@@ -18,8 +18,8 @@ from specdiff.classify.cards import (
     resolve_level,
 )
 from specdiff.classify.predicates import PREDICATES
-from specdiff.notation import field_path, kinds, name
-from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo
+from specdiff.notation import kinds, name
+from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo, field_path
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from specdiff.notation import field_path
-from specdiff.records import Finding, Report, SourceInfo
+from specdiff.notation import where
+from specdiff.records import Finding, Report, SourceInfo, field_path
 from specdiff.report import RenderOptions, json_text
 from specdiff.version import __version__
 
@@ -52,7 +52,7 @@ _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer"
 def _place(finding: Finding) -> dict[str, Any]:
     change, ctx = finding.change, finding.change.context
     location = {key: value for key, value in (
-        ("label", ctx.label()), ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema),
+        ("label", where(ctx)), ("document", ctx.document), ("operation", ctx.operation), ("schema", ctx.schema),
         ("path", field_path(ctx)), ("group_version", ctx.group_version), ("gvk", ctx.gvk)) if value}
     return {
         "rule": finding.rule,

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from specdiff.notation import beside, finding_scope, name, outline
+from specdiff.notation import beside, finding_scope, name, outline, where
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.sections import sentence
@@ -161,7 +161,7 @@ def _where(finding: Finding, members: bool) -> str:
     count = f"{scope} ({len(finding.members)} places)" if scope else f"{len(finding.members)} places"
     if not members or (scope and len({name(m.change.context) for m in finding.members}) == 1):
         return count
-    shown = [escape(m.change.context.label(), table=True) for m in finding.members[:_MEMBERS]]
+    shown = [escape(where(m.change.context), table=True) for m in finding.members[:_MEMBERS]]
     more = len(finding.members) - len(shown)
     return "<br>".join([count + ":", *shown] + ([f"and {more} more"] if more else []))
 

@@ -13,6 +13,7 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
+from specdiff.notation import where
 from specdiff.records import Finding, Level, Report, RuleInfo
 from specdiff.report import RenderOptions, annotated, json_text
 from specdiff.report.sections import reason, sentence
@@ -63,13 +64,13 @@ def _rule(rule_id: str, item: RuleInfo) -> dict[str, Any]:
 def _result(finding: Finding, index: int, options: RenderOptions) -> dict[str, Any]:
     change = finding.change
     location: dict[str, Any] = {}
-    where = source_location(finding, options)
-    if where is not None:
-        physical: dict[str, Any] = {"artifactLocation": _artifact(where.file)}
-        if where.line is not None:
-            physical["region"] = {"startLine": where.line, "startColumn": where.column}
+    source = source_location(finding, options)
+    if source is not None:
+        physical: dict[str, Any] = {"artifactLocation": _artifact(source.file)}
+        if source.line is not None:
+            physical["region"] = {"startLine": source.line, "startColumn": source.column}
         location["physicalLocation"] = physical
-    label = change.context.label()
+    label = where(change.context)
     if label:
         location["logicalLocations"] = [{"fullyQualifiedName": label, "kind": "resource" if change.context.operation
                                          else "type"}]
@@ -78,7 +79,7 @@ def _result(finding: Finding, index: int, options: RenderOptions) -> dict[str, A
         "ruleIndex": index,
         "level": LEVELS[finding.level],
         "message": {"text": f"{sentence(finding)}. {reason(finding)}" + (
-            f" Removed: {where.removed}." if where is not None and where.removed else "")},
+            f" Removed: {source.removed}." if source is not None and source.removed else "")},
         "locations": [location] if location else [],
         "partialFingerprints": {FINGERPRINT: finding.fingerprint},
         "properties": {"level": finding.level.value, "change": change.kind, "pointer": change.pointer,

@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from specdiff.records import Finding, History, Level, Step
+from specdiff.records import Event, Finding, History, Level, Step
 from specdiff.report import RenderOptions, json_text
-from specdiff.trace import Event
 from specdiff.version import __version__
 
 TIMELINE_FORMATS = ("text", "markdown", "json", "html", "release-notes")
