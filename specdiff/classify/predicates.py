@@ -80,6 +80,8 @@ for _name, _fact, _doc in (
      "A property marked deprecated, in the old spec or the new one, holds the removed field."),
     ("same_on_the_wire", "same_wire",
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
+    ("enum_within_old_bound", "enum_within",
+     "A bound dropped or widened where the schema's `enum` now lists every value, each within the old bound."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):

@@ -10,6 +10,7 @@ of operations times schemas.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
@@ -318,6 +319,8 @@ class SchemaDiffer:
             {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {})
         if kind != "modified" and (said := restated(keyword, kind, old.schema, new.schema, old_value, new_value)):
             facts["evidence"] = said
+        if kind != "added" and _enum_within(keyword, old_value, new.schema):
+            facts["enum_within"] = True
         self.emit(change(kind, node, keyword, old=None if old_value is MISSING else old_value,
                          new=None if new_value is MISSING else new_value, where=where,
                          old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
@@ -945,6 +948,33 @@ def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) 
     if keyword == "default" and zero_default_is_implied and value is not None and not value:
         return MISSING
     return value
+
+
+#: bounds a value is held to, and whether a value meets one
+_MEETS: dict[str, Callable[[Any, Any], bool]] = {
+    "maxLength": lambda bound, value: isinstance(value, str) and len(value) <= bound,
+    "minLength": lambda bound, value: isinstance(value, str) and len(value) >= bound,
+    "pattern": lambda bound, value: isinstance(value, str) and re.search(bound, value) is not None,
+    "maximum": lambda bound, value: _is_number(value) and value <= bound,
+    "minimum": lambda bound, value: _is_number(value) and value >= bound,
+}
+
+
+def _enum_within(keyword: str, bound: Any, schema: Schema) -> bool:
+    """Whether the schema's `enum` lists every value it takes and each met the old `bound` of `keyword`: the
+    bound goes, but nothing outside it can come (Stripe dropping `maxLength: 5000` from a field that became an
+    enum of short names). A null the schema allows meets every bound, as JSON Schema applies none to it."""
+    meets, values = _MEETS.get(keyword), schema.get("enum")
+    if meets is None or not isinstance(values, list) or not values or bound is MISSING:
+        return False
+    try:
+        return all(value is None or meets(bound, value) for value in values)
+    except (TypeError, ValueError, re.error):  # a bound of another type, a pattern Python cannot read
+        return False
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _enum_pointer(side: Side, index: int | None = None) -> str:
