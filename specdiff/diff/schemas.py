@@ -717,11 +717,15 @@ class SchemaDiffer:
                     taken.add(pairs[old_key])
         # one named schema under a new name: of the named members left unpaired, an old one gone from the new
         # spec and a new one absent from the old that share at least half of the larger's properties and are of
-        # the same types (`B` became `Bee`); few are left by now, and past _RENAMES candidate pairs none is tried
+        # the same types (`B` became `Bee`); few are left by now, and past _RENAMES candidate pairs none is tried.
+        # A union that swaps its one named branch for a new schema renames it too, though the old schema stays for
+        # other places (Stripe's card `three_d_secure` from `three_d_secure_details` to a copy with one value more)
         counterparts = set(self.names.values())
         taken = set(pairs.values())
-        left_old = [a for a in old_members if a not in pairs and not a.startswith("#") and a not in self.new.schemas]
+        named_old = [a for a in old_members if a not in pairs and not a.startswith("#")]
         left_new = [b for b in new_members if b not in taken and not b.startswith("#") and b not in counterparts]
+        swapped = len(named_old) == len(left_new) == 1 and left_new[0] not in self.old.schemas
+        left_old = [a for a in named_old if swapped or a not in self.new.schemas]
         if len(left_old) * len(left_new) <= _RENAMES:
             for a in left_old:
                 old_names = set(mapping(old_targets[a].get("properties")))
