@@ -82,6 +82,9 @@ for _name, _fact, _doc in (
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("enum_within_old_bound", "enum_within",
      "A bound dropped or widened where the schema's `enum` now lists every value, each within the old bound."),
+    ("expanded_on_request", "expansion",
+     "An added branch is an object the field is only sent as when a request asks to expand it (Stripe's "
+     "`x-expansionResources`), on a field no request could expand before."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):

@@ -569,7 +569,9 @@ class SchemaDiffer:
                                      new_pointer=pointer if kind == "added" else None,
                                      member=_member_label(key, schema), plain_format=plain.schema.get("format"),
                                      scalar_forms=forms,
-                                     **self._branch_facts(keyword, key, union, members) if kind == "added" else {}))
+                                     **self._branch_facts(keyword, key, union, members) if kind == "added" else {},
+                                     **({"expansion": True} if kind == "added" and _newly_expandable(
+                                         key, plain.schema, union.schema) else {})))
             return True
         return False
 
@@ -649,9 +651,11 @@ class SchemaDiffer:
         paired = set(pairs.values())
         for key, (pointer, schema) in new_members.items():
             if key not in paired:
+                facts = self._branch_facts(keyword, key, new, new_members)
+                if _newly_expandable(key, old.schema, new.schema):
+                    facts["expansion"] = True
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
-                                 member=_member_label(key, schema),
-                                 **self._branch_facts(keyword, key, new, new_members)))
+                                 member=_member_label(key, schema), **facts))
         for key, (pointer, schema) in old_members.items():
             if key not in pairs:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
@@ -975,6 +979,21 @@ def _enum_within(keyword: str, bound: Any, schema: Schema) -> bool:
         return all(value is None or meets(bound, value) for value in values)
     except (TypeError, ValueError, re.error):  # a bound of another type, a pattern Python cannot read
         return False
+
+
+#: Stripe's list of the objects an ID field expands to when a request asks (`expand[]=field`)
+EXPANSIONS = "x-expansionResources"
+
+
+def _newly_expandable(key: str, old: Schema, new: Schema) -> bool:
+    """Whether the branch `key` is an object the field is only sent as when a request asks to expand it, on a
+    field no request could expand before: clients that never ask keep getting the ID."""
+    listed = new.get(EXPANSIONS)
+    if EXPANSIONS in old or not isinstance(listed, dict):
+        return False
+    refs = [branch.get("$ref") for keyword in ("oneOf", "anyOf") for branch in _listed(listed.get(keyword))
+            if isinstance(branch, dict)]
+    return any(isinstance(ref, str) and _last_segment(ref) == key for ref in refs)
 
 
 def _is_number(value: Any) -> bool:
