@@ -613,3 +613,33 @@ def test_a_rule_cards_code_reads_as_code_and_a_stray_backtick_as_text() -> None:
     assert "<em><code>anyOf</code> alternative added</em>" in html
     assert prose("a ` b <i>") == escape("a ` b <i>")  # unpaired: all text
     assert prose("x `<b>` y") == "x `<b>` y" and "<b>" not in cmarkgfm.github_flavored_markdown_to_html("x `<b>` y")
+
+
+def test_release_notes_leave_out_what_no_client_can_notice_and_say_how_much(tmp_path: Path) -> None:
+    """A form body gains a field with its encoding entry, a schema only a removed operation used goes with it,
+    and a vendor extension is written: release notes list the field and the operation, count the other two as
+    left out, and every other format still lists them."""
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}}
+    form = {"type": "object", "properties": {"name": {"type": "string"}}}
+    body = {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": form}}},
+            "responses": {"200": {"description": "ok"}}}
+    old = {**spec, "paths": {"/v1/orders": {"get": {"responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Order"}}}}}}},
+        "/v1/charges": {"post": body}}, "components": {"schemas": {"Order": {"type": "object"}}}}
+    grown = {"type": "object", "x-docs-group": "billing",
+             "properties": {"name": {"type": "string"}, "shipping": {"type": "object", "properties": {
+                 "city": {"type": "string"}}}}}
+    new = {**spec, "paths": {"/v1/charges": {"post": {**body, "requestBody": {"content": {
+        "application/x-www-form-urlencoded": {"schema": grown, "encoding": {
+            "shipping": {"style": "deepObject", "explode": True}}}}}}}}}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    args = [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config"]
+    notes = CliRunner().invoke(main, [*args, "--format", "release-notes"]).stdout
+    assert ": 1 breaking, 0 dangerous, 1 safe; 3 more that no client can notice" in notes
+    assert "Optional property `POST /v1/charges request body: shipping` added." in notes
+    for unnoticed in ("x-docs-group", "of the new field", "Order` removed"):
+        assert unnoticed not in notes
+    listed = {finding["rule"] for finding in json.loads(
+        CliRunner().invoke(main, [*args, "--format", "json"]).stdout)["findings"]}
+    assert {"extension.added", "media-type.field-encoding-added", "schema.removed"} <= listed

@@ -277,8 +277,9 @@ def _grouping(raw: Any, path: str) -> str:
 
 #: the release-note sections a card (or one of its `when` exceptions) may declare: breaking findings always go
 #: first, whatever their card says; `corrections` is for a verdict the old spec's own text decided (it already
-#: said so), shown there when safe
-SECTIONS = ("deprecations", "features", "corrections", "other")
+#: said so), shown there when safe; `unnoticed` for what no client can notice (a vendor extension's metadata, the
+#: encoding entry of a field added, a named schema whose places are reported), left out of release notes when safe
+SECTIONS = ("deprecations", "features", "corrections", "unnoticed", "other")
 
 
 def _section(raw: Any, path: str) -> str:

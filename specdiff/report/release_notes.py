@@ -22,7 +22,7 @@ from functools import partial
 
 from specdiff.group import operations_phrase
 from specdiff.notation import bare, by_type, type_name, used_by
-from specdiff.records import Finding, Report
+from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, escape, wrapped
 from specdiff.report.sections import SHARED, Subject, grouped, headed, is_unclassified, reason, sentence
@@ -34,6 +34,12 @@ _FOLDED = {"operation.added": "operations added"}
 _UNLISTED = {"schema.added", "info.version-changed"}
 
 
+def _unnoticed(finding: Finding) -> bool:
+    """A safe finding of a card (or `when` exception) that says no client can notice it (`section: unnoticed`):
+    release notes leave it out and say how many they left; every other format lists it."""
+    return finding.level is Level.SAFE and finding.rule_info.section == "unnoticed"
+
+
 def render(report: Report, options: RenderOptions) -> str:
     return "\n".join(notes(report, 1, f"Release notes: {_title(report)}", _between(report))).rstrip("\n") + "\n"
 
@@ -41,11 +47,15 @@ def render(report: Report, options: RenderOptions) -> str:
 def notes(report: Report, depth: int, title: str, between: str) -> list[str]:
     """The lines of one release's notes under `title` (markdown) at `depth` (1: a page of its own; a history's
     releases go one level down), saying the changes are from `between` (`1.0.0 to 1.1.0`)."""
-    listed = replace(report, findings=tuple(f for f in report.findings if f.rule not in _UNLISTED))
+    listed = replace(report, findings=tuple(f for f in report.findings if f.rule not in _UNLISTED
+                                            and not _unnoticed(f)))
+    unnoticed = sum(1 for f in report.findings if f.rule not in _UNLISTED and _unnoticed(f))
     level = "#" * depth
+    left = (f"; {unnoticed} more that no client can notice (vendor extensions, the encodings of fields added or "
+            "removed, schemas whose uses are listed) are left out" if unnoticed else "")
     lines = [f"{level} {title}", "",
              _wrapped(f"Changes from {between}: "
-                      + ", ".join(f"{n} {level}" for level, n in listed.summary().items()) + "."), ""]
+                      + ", ".join(f"{n} {level}" for level, n in listed.summary().items()) + left + "."), ""]
     sections = grouped(listed)
     if not sections:
         lines += ["No API changes.", ""]
