@@ -405,6 +405,19 @@ def test_the_alternatives_a_union_gains_are_one_finding() -> None:
     assert added[0].message == "Event may now also be Locked and Renamed"
 
 
+def test_an_inline_alternative_that_lists_a_few_values_is_named_by_them() -> None:
+    """Stripe's form fields that become `anyOf: [string, {type: string, enum: [""]}]` take the empty string to
+    clear them: "may now also be string" would say nothing of a field that was a string already."""
+    status = {"anyOf": [{"type": "string"}, {"type": "string", "enum": ["none", "auto"]}]}
+    report = _run_texts(_event_spec({"type": "object", "properties": {"label": {"type": "string"},
+                                                                       "status": {"type": "string"}}}, {}),
+                        _event_spec({"type": "object", "properties": {
+                            "label": {"anyOf": [{"type": "string"}, {"type": "string", "enum": [""]}]},
+                            "status": status}}, {}))
+    assert sorted(f.message for f in report.findings if f.rule == "schema.any-of.member-added") == [
+        'Event.label may now also be the empty string', 'Event.status may now also be "none" or "auto"']
+
+
 def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
     """Near miss: each operation's own inline union gaining an alternative labelled alike (#1) is its own change."""
     def spec(members: list[dict[str, object]]) -> dict[str, object]:

@@ -890,10 +890,20 @@ def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
             and all(member.get("type") in SCALAR_TYPES and bare(member, {"type"}) for member in members))
 
 
+#: values an inline branch that lists them is named by, at most (Stripe's `{type: string, enum: [""]}`: "")
+_NAMED_VALUES = 3
+
+
 def _member_label(key: str, schema: Schema) -> str:
-    """A named member by its name, an inline one by its type: `#1` means nothing to a reader."""
+    """A named member by its name, an inline one by the few values it lists (the empty string Stripe's fields
+    now take to clear them) or else its type: `#1` means nothing to a reader, nor does "string" for a field
+    that was a string already."""
     if not key.startswith("#"):
         return key
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if isinstance(values, list) and 0 < len(values) <= _NAMED_VALUES:
+        named = [json.dumps(value) for value in values]
+        return "the empty string" if named == ['""'] else " or ".join(named)
     kind = schema.get("type")
     if isinstance(kind, str):
         return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
