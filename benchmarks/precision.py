@@ -14,7 +14,8 @@ words. A finding is matched to its label by rule and pointer, so a label survive
 
 Per pair it prints the breaking findings judged breaking, the dangerous findings judged dangerous or breaking
 (a risk at least as large as reported), the breaking and dangerous findings per logical change, and the labels
-whose finding was judged breaking but is now reported lower or not at all (a real break lost).
+whose finding was judged breaking but is now reported lower or not at all, when no other finding of the same
+change is reported breaking (a real break lost; a place folded into a group shown at another keeps its change).
 """
 
 from __future__ import annotations
@@ -90,8 +91,11 @@ def tally(verdicts: Path, labels: dict[tuple[str, str], Label]) -> Tally:
             found.dangerous_right += label.level in JUDGED
         if label.level != level:
             found.wrong.append(f"{level} judged {label.level}\t{rule}\t{pointer}\t{label.reason}")
+    # a break is lost when nothing reports its change as breaking any more: a finding folded into a group shown at
+    # another place of the same change keeps it
+    kept = {label.change for key, label in labels.items() if reported.get(key) == "breaking"}
     for key, label in labels.items():
-        if label.level == "breaking" and reported.get(key) != "breaking":
+        if label.level == "breaking" and reported.get(key) != "breaking" and label.change not in kept:
             found.lost.append(f"{reported.get(key, 'absent')}\t{label.rule}\t{label.pointer}\t{label.reason}")
     return found
 

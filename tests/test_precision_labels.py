@@ -41,3 +41,20 @@ def test_a_malformed_label_names_its_line(tmp_path: Path) -> None:
     _write(tmp_path / "labels", "pair.tsv", ["operation.removed\t/paths/~1a/get\tfatal\tc1\twhy"])
     with pytest.raises(SystemExit, match=r"pair.tsv:1: expected rule, pointer, level"):
         precision.read_labels(tmp_path / "labels" / "pair.tsv")
+
+
+def test_a_place_folded_into_a_group_shown_at_another_place_of_its_change_is_not_lost(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path / "run", "pair.txt", [
+        "breaking\tschema.enum.value-added\t/components/schemas/A/properties/t/enum/1\tvalues added to 2 places\t2"])
+    _write(tmp_path / "labels", "pair.tsv", [
+        "schema.enum.value-added\t/components/schemas/A/properties/t/enum/1\tbreaking\ttax-ids\tresponse enum",
+        "schema.enum.value-added\t/components/schemas/B/properties/t/enum/1\tbreaking\ttax-ids\tresponse enum",
+        "operation.removed\t/paths/~1a/get\tbreaking\tgone\tclients call it",
+    ])
+    assert precision.main([str(tmp_path / "run"), "--labels", str(tmp_path / "labels"), "--show", "lost"]) == 1
+    out = capsys.readouterr().out
+    assert "| pair | 1/1 (100 %) | - | 1.00 (1/1) | 0 | 1 |" in out
+    assert "pair\tabsent\toperation.removed\t/paths/~1a/get" in out
+    assert "/components/schemas/B" not in out
+
