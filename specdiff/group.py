@@ -6,7 +6,8 @@ version of a type. Two findings are the same logical change when they share a `g
 verdict and its reason, what changed (node, attribute, field path, old and new value, the new value as what it is
 to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
-added to (or removed from) one field fold together too, as do the alternatives of one union. So does the same
+added to (or removed from) one field fold together too, as do the alternatives of one union, and the fields of
+named schemas that gained (or lost) the same values (`_same_values`). So does the same
 change at the same place of the spec text, whichever operations or named schemas reach it (`keys_of`): a plain
 API's body type compared where each operation uses it finds it once per operation.
 
@@ -292,7 +293,35 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> l
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
     return [members[0] if len(members) == 1 else folded(_shown_first(members), copies)
-            for members in buckets.values()]
+            for members in _same_values(list(buckets.values()))]
+
+
+def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
+    """The buckets, with the fields that gained (or lost) the same enum values joined: Stripe adding 21 tax ID
+    types to `tax_id.type`, `invoices_resource_invoice_tax_id.type` and the checkout session's `type` is one
+    change. One value alone joins only fields of one name (an `other` added to two unrelated fields is two
+    changes). Only fields of named schemas join: an operation's parameter and its body are told apart by the
+    message, which a group writes once. Order is kept: a joined bucket takes the place of its first."""
+    joined: dict[tuple[Any, ...], list[Finding]] = {}
+    out: list[list[Finding]] = []
+    for members in buckets:
+        first, ctx = members[0], members[0].change.context
+        if first.change.node not in _VALUE_NODES or first.rule_info.group != "place" or not ctx.schema \
+                or any(m.change.context.operation for m in members):
+            out.append(members)
+            continue
+        values = frozenset(json.dumps(_plain(m.change.new if m.change.kind == "added" else m.change.old),
+                                      sort_keys=True) for m in members)
+        steps = [step for step in ctx.field if step != "[]"]
+        field = steps[-1] if steps else ctx.schema  # a schema that is an enum itself: its name
+        key = (first.rule, first.level.value, first.reason, first.change.kind, values,
+               field if len(values) == 1 else None)
+        if key in joined:
+            joined[key].extend(members)
+        else:
+            joined[key] = members
+            out.append(members)
+    return out
 
 
 def _shown_first(members: list[Finding]) -> list[Finding]:

@@ -418,6 +418,26 @@ def test_an_inline_alternative_that_lists_a_few_values_is_named_by_them() -> Non
         'Event.label may now also be the empty string', 'Event.status may now also be "none" or "auto"']
 
 
+def test_the_same_enum_values_added_to_fields_of_several_schemas_are_one_finding() -> None:
+    """Stripe adds the same tax ID types to `tax_id.type` and `invoice_tax_id.type`: one change, both places
+    named. Near miss: one value alone added to two fields of other names (`mode`, `kind`) is two changes."""
+    def spec(types: list[str], other: list[str]) -> dict[str, object]:
+        field = {"type": "string", "enum": types}
+        return _event_spec({"type": "object", "properties": {
+            "tax": {"$ref": "#/components/schemas/TaxId"}, "invoice": {"$ref": "#/components/schemas/InvoiceTaxId"},
+            "mode": {"type": "string", "enum": other}, "kind": {"type": "string", "enum": other}}},
+            {"TaxId": {"type": "object", "properties": {"type": field}},
+             "InvoiceTaxId": {"type": "object", "properties": {"type": field}}})
+    report = _run_texts(spec(["eu_vat"], ["a"]), spec(["eu_vat", "ad_nrt", "cn_tin"], ["a", "other"]))
+    added = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
+                   if f.rule == "schema.enum.value-added")
+    assert added == [
+        ("/components/schemas/Event/properties/kind/enum/1", 0, "enum value other added to Event.kind"),
+        ("/components/schemas/Event/properties/mode/enum/1", 0, "enum value other added to Event.mode"),
+        ("/components/schemas/InvoiceTaxId/properties/type/enum/1", 4,
+         "enum values ad_nrt and cn_tin added to 2 places: InvoiceTaxId.type and TaxId.type")]
+
+
 def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
     """Near miss: each operation's own inline union gaining an alternative labelled alike (#1) is its own change."""
     def spec(members: list[dict[str, object]]) -> dict[str, object]:
