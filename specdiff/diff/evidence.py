@@ -118,7 +118,9 @@ _FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DDTHH:MM
             "date": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DD\b"),
             "uri": re.compile(r"\b(?:URL|URI|url)\b"), "url": re.compile(r"\b(?:URL|URI|url)\b"),
             "email": re.compile(r"(?i)\be-?mail address\b"), "uuid": re.compile(r"\bUUID\b"),
-            "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b")}
+            "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b"),
+            # a file's bytes, as a multipart part sends them (Stripe's "A file to upload ... RFC 2388")
+            "binary": re.compile(r"\b[Aa] file\b(?! ?name)|RFC[ -]?2388|\bbinary (?:data|content)\b")}
 #: words that introduce the values a field takes: "Options are", "Can be one of", "either"
 #: every run of text between two quotes or backticks (found at each opening, so `"a", "b"` gives both)
 _QUOTED = re.compile(r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])")
