@@ -260,7 +260,7 @@ class OperationDiffer:
             return
         if new is None and old is not None:
             self.emit(change("removed", "request-body", old=sorted(old.media), where=request, old_pointer=old.pointer,
-                             required=old.required))
+                             required=old.required, deprecated=old_op.deprecated))
             return
         assert old is not None and new is not None
         if self.schemas.equal_means_unchanged and old == new:

@@ -71,7 +71,8 @@ VOCABULARY: dict[str, Node] = {
     "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "content", "deprecated", "type",
                               "x-sunset", "example", "examples"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
-    "request-body": Node(KINDS, ("", "required"), {"required": (bool,)}),
+    # `deprecated`: the operation that loses its body was marked deprecated in the old spec
+    "request-body": Node(KINDS, ("", "required"), {"required": (bool,), "deprecated": (bool,)}),
     # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
     "media-type": Node(KINDS, ("request", "response", "schema", "itemSchema", "example", "examples"),
                        {"media_type": (str,), "others": (str,)}),
