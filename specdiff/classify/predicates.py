@@ -85,6 +85,8 @@ for _name, _fact, _doc in (
     ("expanded_on_request", "expansion",
      "An added branch is an object the field is only sent as when a request asks to expand it (Stripe's "
      "`x-expansionResources`), on a field no request could expand before."),
+    ("carried_as_xml", "xml_body",
+     "A body of an XML media type carries the schema (directly or inside another), where `xml` names the elements."),
     ("only_in_parameters", "only_in_parameters",
      "Requests carry the schema only as parameter values, never in a body, where `readOnly` would govern it."),
 ):

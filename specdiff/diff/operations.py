@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from specdiff.diff.kernel import Side, presence
@@ -24,6 +25,7 @@ from specdiff.graph.model import (
     Response,
     SpecGraph,
     Written,
+    is_xml,
 )
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import type_set
@@ -274,6 +276,9 @@ class OperationDiffer:
     def _media(self, old: dict[str, MediaType], new: dict[str, MediaType], old_pointer: str, new_pointer: str,
                where: Where, part: str) -> None:
         compared: set[tuple[int, int]] = set()
+        # a schema Swagger repeats for every media type is compared once, as XML when any of them is
+        xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
+               if name in old and (is_xml(name) or is_xml(old[name].name))}
         for name, media in new.items():
             if name not in old:
                 self.emit(change("added", "media-type", part, new=name, where=where, new_pointer=media.pointer,
@@ -293,7 +298,7 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, previous, media, where)
+                self._schema(previous.schema, media.schema, previous, media, replace(where, xml=pair in xml))
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,

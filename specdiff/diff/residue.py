@@ -27,9 +27,11 @@ MOST_PLACES = 5
 
 
 def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[str], old_pointer: str,
-            new_pointer: str, where: Where, prefix: str = "") -> Iterator[Change]:
+            new_pointer: str, where: Where, prefix: str = "", facts: Mapping[str, Mapping[str, Any]] | None = None
+            ) -> Iterator[Change]:
     """The changes to what `handles` leaves out of two nodes written at `old_pointer` and `new_pointer`;
-    keywords starting with `prefix` are another family's (`x-kubernetes-`)."""
+    keywords starting with `prefix` are another family's (`x-kubernetes-`); `facts` gives, by keyword, what the
+    caller knows of the changes inside it (whether an XML body carries an `xml` object)."""
     handled = handles if isinstance(handles, frozenset) else frozenset(handles)
     for key in dict.fromkeys([*old, *new]):
         if key in handled or (prefix and key.startswith(prefix)):
@@ -38,7 +40,7 @@ def residue(old: Mapping[str, Any], new: Mapping[str, Any], handles: Iterable[st
         if before is not MISSING and after is not MISSING and (
                 before == after or canonical(before) == canonical(after)):
             continue
-        yield from _keyword(key, before, after, old_pointer, new_pointer, where)
+        yield from _keyword(key, before, after, old_pointer, new_pointer, where, (facts or {}).get(key, {}))
 
 
 #: (the place named on the old side, the place on the new side, old value, new value): a list item that changed
@@ -50,8 +52,8 @@ Place = tuple[list[Any], list[Any], Any, Any]
 SHARED_KEYS = 0.33
 
 
-def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where
-             ) -> Iterator[Change]:
+def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: str, where: Where,
+             facts: Mapping[str, Any]) -> Iterator[Change]:
     places: list[Place] = [([], [], before, after)]
     if before is not MISSING and after is not MISSING:
         places = _places(before, after)
@@ -64,7 +66,7 @@ def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: s
                      old=None if o is MISSING else o, new=None if n is MISSING else n, where=where,
                      old_pointer=None if kind == "added" else old_pointer + join_pointer(tokens),
                      new_pointer=None if kind == "removed" else new_pointer + join_pointer((key, *map(str, in_new))),
-                     name=key)
+                     name=key, **facts)
 
 
 def _places(before: Any, after: Any) -> list[Place]:

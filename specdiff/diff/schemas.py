@@ -298,7 +298,8 @@ class SchemaDiffer:
         if self.include_docs:
             compare_docs(self, old, new, where)
         self.extensions.compare(old, new, where)
-        for found in residue(o, n, self._handles(old, new), old.pointer, new.pointer, where, KUBERNETES_PREFIX):
+        xml = {"xml": {"xml_body": self._carried_as_xml(old, new, where)}} if "xml" in o or "xml" in n else None
+        for found in residue(o, n, self._handles(old, new), old.pointer, new.pointer, where, KUBERNETES_PREFIX, xml):
             self.emit(found)
 
     def _handles(self, old: Side, new: Side) -> frozenset[str]:
@@ -325,6 +326,16 @@ class SchemaDiffer:
                          new=None if new_value is MISSING else new_value, where=where,
                          old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
                          new_pointer=None if kind == "removed" else keyword_pointer(new, keyword), **facts))
+
+    def _carried_as_xml(self, old: Side, new: Side, where: Where) -> bool:
+        """Whether an XML body carries the place, in either version: the body being compared is one, or the named
+        schema holding the place is carried by one (graph.model)."""
+        if where.xml:
+            return True
+        old_home = self.old_normal.resolver.home(old.document, old.pointer)
+        new_home = self.new_normal.resolver.home(new.document, new.pointer)
+        return bool(old_home and old_home[0] in self.old.schemas and self.old.carried_as_xml(old_home[0])
+                    or new_home and new_home[0] in self.new.schemas and self.new.carried_as_xml(new_home[0]))
 
     def _only_in_parameters(self, new: Side, where: Where) -> bool:
         """Whether requests carry the place only as parameter values, never in a body (graph.model): what the
@@ -494,7 +505,7 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction, where.operation_kind)
+                     else replace(where.context, stability=stability), direction, where.operation_kind, where.xml)
 
     def single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""

@@ -137,7 +137,8 @@ VOCABULARY: dict[str, Node] = {
     # what no family models (specdiff.diff.residue), compared as data: the attribute is the path inside the
     # node that changed (`xml/name`) and `name` the keyword's own (`xml`); vendor extensions come as `extension`
     # changes the same way
-    "keyword": Node(KINDS, ("*",), {"name": (str,)}),
+    # `xml_body`: a body of an XML media type carries the schema whose `xml` object changed
+    "keyword": Node(KINDS, ("*",), {"name": (str,), "xml_body": (bool,)}),
     # a file the spec reaches through `$ref` that differs where no other change points (specdiff.diff.files):
     # `file` is its path inside the spec's folder, `places` where it differs
     "file": Node(("modified",), ("",), {"file": (str,), "places": (str,)}),
@@ -181,13 +182,15 @@ class Where:
     #: (a subresource's `Scale`), so a body can be told to be that kind; `Context.kind` is the kind its
     #: resource serves (`Deployment`), what a reader files the change under
     operation_kind: str | None = None
+    #: the body being compared is (or shares its schema with) one of an XML media type
+    xml: bool = False
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction, self.operation_kind)
+        return Where(self.context.at(path_suffix), self.direction, self.operation_kind, self.xml)
 
     def within(self, part: Part) -> Where:
         """The same operation, in one of its parts: its request body, a response, a header, a parameter."""
-        return Where(self.context.within(part), self.direction, self.operation_kind)
+        return Where(self.context.within(part), self.direction, self.operation_kind, self.xml)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

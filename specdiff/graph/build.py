@@ -37,6 +37,7 @@ from specdiff.graph.model import (
     Written,
     group_version_of_name,
     group_version_of_path,
+    is_xml,
 )
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.refs import Resolver
@@ -376,34 +377,32 @@ class Builder:
         node = ("op", op.key)
         self.graph.add_node(node)
         uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
-        for direction, schema, at, written in self._operation_schemas(op):
+        in_xml: set[str] = set()  # named schemas a body of an XML media type carries
+        for direction, schema, at, written, xml in self._operation_schemas(op):
             if op.reversed:  # (the parameters of a webhook or callback are sent by the API, read by the client)
                 direction = "request" if direction == "response" else "response"
             for target in self._schema_refs(schema, at, written or self.doc):
                 uses.setdefault(target, set()).add(direction)
-        self.graph.add_edges_from((node, ("schema", target), {"directions": directions})
+                if xml:
+                    in_xml.add(target)
+        self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
                                   for target, directions in uses.items())
         return op
 
     @staticmethod
-    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None]]:
-        """(direction, schema, pointer, document) of each schema the operation uses: a parameter's value is
-        written as the request is, but apart from its body ("parameter"), where `readOnly` says nothing."""
-        uses: list[tuple[str, Schema, str, Document | None]] = []
+    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None, bool]]:
+        """(direction, schema, pointer, document, whether an XML body carries it) of each schema the operation
+        uses: a parameter's value is written as the request is, but apart from its body ("parameter"), where
+        `readOnly` says nothing."""
+        uses: list[tuple[str, Schema, str, Document | None, bool]] = []
         for param in op.parameters.values():
             if param.schema is not None:
-                uses.append(("parameter", param.schema, param.pointer, param.document))
+                uses.append(("parameter", param.schema, param.pointer, param.document, False))
         if op.body:
-            uses += [("request", m.schema, m.pointer, m.document) for m in op.body.media.values()
-                     if m.schema is not None]
-            uses += [("request", m.item_schema, m.item_pointer, m.document) for m in op.body.media.values()
-                     if m.item_schema is not None]
+            uses += _body_schemas("request", op.body.media)
         for response in op.responses.values():
-            uses += [("response", m.schema, m.pointer, m.document) for m in response.media.values()
-                     if m.schema is not None]
-            uses += [("response", m.item_schema, m.item_pointer, m.document) for m in response.media.values()
-                     if m.item_schema is not None]
-            uses += [("response", h.schema, h.pointer, h.document) for h in response.headers.values()
+            uses += _body_schemas("response", response.media)
+            uses += [("response", h.schema, h.pointer, h.document, False) for h in response.headers.values()
                      if h.schema is not None]
         return uses
 
@@ -566,6 +565,15 @@ class Builder:
 def _path_names(path: str) -> tuple[str, ...]:
     """The names of a path template's parameters, in order (`/pets/{id}` -> ("id",))."""
     return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
+
+
+def _body_schemas(direction: str, media: dict[str, MediaType]
+                  ) -> list[tuple[str, Schema, str, Document | None, bool]]:
+    """The schemas and item schemas of a body's media types, each with whether XML carries it."""
+    uses = [(direction, m.schema, m.pointer, m.document, is_xml(m.name)) for m in media.values()
+            if m.schema is not None]
+    return uses + [(direction, m.item_schema, m.item_pointer, m.document, is_xml(m.name)) for m in media.values()
+                   if m.item_schema is not None]
 
 
 def _list(value: Any) -> list[Any]:

@@ -265,6 +265,7 @@ class SpecGraph:
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
+    _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
     _stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     #: the sorted labels of each set of operations some schema is used by: many schemas share one set (Stripe:
@@ -323,6 +324,21 @@ class SpecGraph:
             self._directions = self._all_directions()
         directions = self._directions.get(schema, set())
         return "parameter" in directions and "request" not in directions
+
+    def carried_as_xml(self, schema: str) -> bool:
+        """Whether a body of an XML media type carries a named schema, directly or through other schemas: there
+        its `xml` names are the element and attribute names on the wire."""
+        if self._in_xml is None:
+            used = self.graph.out_edges([("op", key) for key in self.operations], data="xml")
+            frontier = [target for _, target, xml in used if xml]
+            seen: set[Any] = set()
+            while frontier:
+                node = frontier.pop()
+                if node not in seen:
+                    seen.add(node)
+                    frontier.extend(self.graph.successors(node))
+            self._in_xml = frozenset(name for _, name in seen)
+        return schema in self._in_xml
 
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
@@ -511,6 +527,13 @@ def _direction(directions: set[str]) -> str:
 def _own_stability(named: NamedSchema) -> str:
     """The level a schema's name or kind gives it, capped by its own markers."""
     return least_stable(named.stability, marked(named.schema))
+
+
+def is_xml(media_type: str) -> bool:
+    """`application/xml`, `text/xml` or a `+xml` type (`application/atom+xml`): a body whose element and
+    attribute names the schemas' `xml` objects give."""
+    essence = media_type.split(";", 1)[0].strip().lower()
+    return essence in ("application/xml", "text/xml") or essence.endswith("+xml")
 
 
 def group_version_of_name(name: str) -> str | None:
