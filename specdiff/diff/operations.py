@@ -217,10 +217,14 @@ class OperationDiffer:
             old_explode = new_explode = False  # one value is written alike whatever explode says
             if one_value_reads_the_same(old_style, new_style):
                 old_style = new_style = ""
+        formats = _collection_formats(old, new, (old_style, old_explode) != (new_style, new_explode),
+                                      self.old.document.dialect, self.new.document.dialect)
         old_name = old.name.lower() if old.location == "header" else old.name  # header names ignore case
         new_name = new.name.lower() if new.location == "header" else new.name
+        written = (("collectionFormat", *formats),) if formats else (("style", old_style, new_style),
+                                                                    ("explode", old_explode, new_explode))
         for attribute, old_value, new_value in (("name", old_name, new_name), ("required", old.required, new.required),
-                                                ("style", old_style, new_style), ("explode", old_explode, new_explode),
+                                                *written,
                                                 ("content", *_written_as(old, new, self.old.document.dialect,
                                                                          self.new.document.dialect)),
                                                 ("deprecated", old.deprecated, new.deprecated),
@@ -465,6 +469,15 @@ def serialisation(param: Parameter, dialect: str) -> tuple[str, bool]:
         return (plain if fmt == "csv" else _V2_STYLES.get(fmt, fmt)), fmt == "multi"
     style = param.style or plain
     return style, bool(param.explode) if param.explode is not None else style == "form"
+
+
+def _collection_formats(old: Parameter, new: Parameter, changed: bool, old_dialect: str, new_dialect: str
+                        ) -> tuple[str, str] | None:
+    """Two Swagger 2.0 parameters' `collectionFormat`s (`csv` when not written), when both documents are Swagger
+    2.0 and the list is written another way: said as the documents write it, not in OpenAPI 3 terms."""
+    if not changed or old_dialect != "swagger-2.0" or new_dialect != "swagger-2.0":
+        return None
+    return old.style or "csv", new.style or "csv"
 
 
 def _structured(schema: dict[str, Any] | None) -> bool:

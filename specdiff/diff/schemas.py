@@ -276,6 +276,7 @@ class SchemaDiffer:
                 continue  # absent on both sides; or compared with the sunset it announces (compare_extensions)
             self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
+        self._collection_format(old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
         if not (isinstance(o.get("items"), list) or isinstance(n.get("items"), list)):  # a tuple: jsonschema2020
@@ -326,6 +327,17 @@ class SchemaDiffer:
                          new=None if new_value is MISSING else new_value, where=where,
                          old_pointer=None if kind == "added" else keyword_pointer(old, keyword),
                          new_pointer=None if kind == "removed" else keyword_pointer(new, keyword), **facts))
+
+    def _collection_format(self, old: Side, new: Side, where: Where) -> None:
+        """A Swagger 2.0 list's `collectionFormat` (`csv` when not written) where it is no parameter's own, which
+        is compared as the parameter's style: a list's items, a form field, a response header."""
+        if "collectionFormat" not in old.schema and "collectionFormat" not in new.schema:
+            return
+        part = where.context.part
+        if part is not None and part.kind == "parameter" and not where.context.field:
+            return
+        self.value("collectionFormat", old.schema.get("collectionFormat", "csv"),
+                   new.schema.get("collectionFormat", "csv"), old, new, where)
 
     def _carried_as_xml(self, old: Side, new: Side, where: Where) -> bool:
         """Whether an XML body carries the place, in either version: the body being compared is one, or the named

@@ -68,7 +68,8 @@ CODE_SAMPLES = ("x-codeSamples", "x-code-samples")
 VOCABULARY: dict[str, Node] = {
     "operation": Node(KINDS, ("", "deprecated", "operationId", *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES, *CODE_SAMPLES),
                       {**_SUNSET, "non_resource": (bool,)}),
-    "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "content", "deprecated", "type",
+    "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "collectionFormat", "content",
+                              "deprecated", "type",
                               "x-sunset", "example", "examples"),
                       {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
     # `deprecated`: the operation that loses its body was marked deprecated in the old spec
@@ -83,8 +84,11 @@ VOCABULARY: dict[str, Node] = {
     # written for a field that only holds plain values (`plain`: strings, numbers, booleans)
     "encoding": Node(("added", "removed"), ("",), {"property": (str,), "media_type": (str,), "plain": (bool,)}),
     "header": Node(KINDS, ("", "required"), {"name": (str,), "required": (bool,)}),
+    # `collectionFormat`: how a Swagger 2.0 list is written where it is no parameter's own (items of a list, a
+    # form field, a response header)
     "schema": Node(KINDS, ("", "name", "$ref", "type", "nullable", "enum", "items", "not", "additionalProperties",
-                           "allOf", "oneOf", "anyOf", "discriminator", *SCALAR_KEYWORDS, *KEYWORDS_2020,
+                           "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat", *SCALAR_KEYWORDS,
+                           *KEYWORDS_2020,
                            *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
                     "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),

@@ -437,7 +437,7 @@ class Builder:
                 if not isinstance(param.get(key), str | None):
                     raise InputError(f"'{key}' must be a string", file=written.name, place=f"{at}/{key}")
             schema: Schema | None
-            if self.v2 and location not in ("body", "formData"):
+            if self.v2 and location != "body":  # a form field too describes its value inline
                 schema = self._v2_schema(param)
                 schema_at = at
             elif self.v2:
