@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from functools import total_ordering
@@ -54,6 +54,9 @@ class Part:
     status: str = ""  # the response's status code (a response and its headers)
     name: str = ""  # the header's, parameter's or security scheme's name; the path item's path
     location: str = ""  # the parameter's location: query, path, header, cookie
+    #: the body's media type, named where the body lists several whose schemas differ (one may gain what another
+    #: loses); fingerprints leave it out, so they stay those of earlier versions
+    media_type: str = ""
 
     @property
     def body(self) -> bool:
@@ -131,8 +134,8 @@ class Context:
         one schema or operation stay together whatever words the notation shows."""
         part = self.part
         return (self.document or "", self.group_version or "", self.schema or "", self.route or "",
-                self.method or "", ("", "", "", "") if part is None else (part.status, part.kind, part.location,
-                                                                          part.name), self.field)
+                self.method or "", ("", "", "", "", "") if part is None else (part.status, part.kind, part.location,
+                                                                              part.name, part.media_type), self.field)
 
     def at_body(self) -> bool:
         """Whether this is a whole request or response body ("request body", "response 200"), not a field; for a
@@ -153,7 +156,9 @@ def part_text(part: Part) -> str:
     if part.kind == "response header":
         return f"response {part.status} header {part.name}"
     if part.kind == "response":
-        return f"response {part.status}"
+        return f"response {part.status}" + (f" ({part.media_type})" if part.media_type else "")
+    if part.kind == "request body" and part.media_type:
+        return f"request body ({part.media_type})"
     if part.kind == "document":
         return "the document"
     return f"{part.kind} {part.name}" if part.name else part.kind
@@ -297,6 +302,8 @@ _SPACED = json.JSONEncoder(sort_keys=True, default=str)
 def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str | None]:
     """The place as fingerprints hash it, written from the structured fields: (document, operation label, named
     schema, field path as one string), the four values earlier versions stored as text."""
+    if ctx.part is not None and ctx.part.media_type:
+        ctx = replace(ctx, part=replace(ctx.part, media_type=""))
     return ctx.document, ctx.operation, ctx.schema, field_path(ctx)
 
 

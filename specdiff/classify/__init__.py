@@ -142,7 +142,8 @@ def rule_info(chosen: Card, section: str | None = None) -> RuleInfo:
 
 def show(value: Any, limit: int = 80) -> str:
     """A one-line rendering of a spec value for messages. Names, strings and lists of them are shown whole (a
-    report never cuts a name short); a structure longer than `limit` is named by its shape instead."""
+    report never cuts a name short); a structure longer than `limit` is named by its shape instead, and a
+    shorter one is quoted as code (`` `{"mountName": "fetch"}` ``), so its JSON reads as a value, not as words."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, dict) and "$ref" in value and len(value) == 1:
@@ -153,6 +154,8 @@ def show(value: Any, limit: int = 80) -> str:
         text = json.dumps(value, sort_keys=True, default=str)
         if _too_long(value, text, limit):
             text = _shape(value)
+        elif isinstance(value, dict) or isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+            text = f"`{text}`"
     return " ".join(text.split())
 
 
@@ -242,10 +245,11 @@ def message_values(change: Change) -> dict[str, str]:
 #: kind which side is written, so a None on a written side is a `null` someone wrote, never an absence
 _WRITTEN_AS_DATA = frozenset({"extension", "keyword"})
 #: what a schema keyword that is not written means, where saying so reads better than "not written": a bound
-#: or a pattern that is absent allows anything (`maxLength of name tightened (no limit -> 40)`)
+#: or a pattern that is absent allows anything (`maxLength of name tightened (no limit -> 40)`), a type that is
+#: absent takes any JSON value (`type of tool_choice changed from string to any type`)
 _UNWRITTEN = {**dict.fromkeys(("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties",
                                "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"), "no limit"),
-              "pattern": "no pattern"}
+              "pattern": "no pattern", "type": "any type", "items": "any items", "uniqueItems": "false"}
 #: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
 _NULLABLE_FACTS = frozenset({"value"})
 

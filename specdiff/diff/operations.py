@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from specdiff.diff.kernel import Side, presence
+from specdiff.diff.kernel import Side, canonical, presence
 from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_became_list
 from specdiff.diff.residue import residue
 from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
@@ -283,6 +283,9 @@ class OperationDiffer:
         # a schema Swagger repeats for every media type is compared once, as XML when any of them is
         xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
                if name in old and (is_xml(name) or is_xml(old[name].name))}
+        # where the media types hold schemas of their own, a change to one is named with its media type
+        named = len(new) > 1 and len({canonical(media.schema) for media in new.values()}) > 1
+        body = where.context.part
         for name, media in new.items():
             if name not in old:
                 self.emit(change("added", "media-type", part, new=name, where=where, new_pointer=media.pointer,
@@ -302,7 +305,8 @@ class OperationDiffer:
             pair = (id(previous.schema), id(media.schema))
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
-                self._schema(previous.schema, media.schema, previous, media, replace(where, xml=pair in xml))
+                inside = where.within(replace(body, media_type=name)) if named and body is not None else where
+                self._schema(previous.schema, media.schema, previous, media, replace(inside, xml=pair in xml))
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,

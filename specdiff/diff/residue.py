@@ -111,19 +111,43 @@ def _within_bounds(value: Any) -> bool:
     return True
 
 
-def _deep_places(before: Any, after: Any, inside: list[Any]) -> list[Place]:
+def _deep_places(before: Any, after: Any, inside: list[Any], inside_new: list[Any] | None = None) -> list[Place]:
+    inside_new = inside if inside_new is None else inside_new
     containers = (dict, list)
     if not (isinstance(before, containers) and type(before) is type(after)):
-        return [(inside, inside, before, after)]  # a plain value, or one of another type: one place
+        return [(inside, inside_new, before, after)]  # a plain value, or one of another type: one place
     if not (_within_bounds(before) and _within_bounds(after)):
-        return [(inside, inside, before, after)]
+        return [(inside, inside_new, before, after)]
+    if isinstance(before, list) and isinstance(after, list) and any(
+            isinstance(item, containers) for item in [*before, *after]):
+        return _aligned(before, after, inside, inside_new)
     from deepdiff import DeepDiff  # loaded only when a list or mapping no family models differs
     from deepdiff.helper import notpresent
 
     found = DeepDiff(before, after, view="tree", threshold_to_diff_deeper=SHARED_KEYS)
-    return [([*inside, *level.path(output_format="list")], [*inside, *level.path(output_format="list", use_t2=True)],
+    return [([*inside, *level.path(output_format="list")],
+             [*inside_new, *level.path(output_format="list", use_t2=True)],
              MISSING if level.t1 is notpresent else level.t1, MISSING if level.t2 is notpresent else level.t2)
             for levels in found.values() for level in levels]
+
+
+def _aligned(before: list[Any], after: list[Any], inside: list[Any], inside_new: list[Any]) -> list[Place]:
+    """Where two lists of objects or lists differ, their equal items aligned first (as deepdiff aligns lists of
+    plain values): two of seven items removed are two removals, not four items changed and two removed. Items
+    left in a run of as many on each side are the same items changed, compared inside."""
+    from difflib import SequenceMatcher  # loaded only when such a list differs
+
+    old_texts, new_texts = [canonical(item) for item in before], [canonical(item) for item in after]
+    places: list[Place] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_texts, new_texts, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        paired = min(i2 - i1, j2 - j1) if tag == "replace" and i2 - i1 == j2 - j1 else 0
+        for k in range(paired):
+            places.extend(_deep_places(before[i1 + k], after[j1 + k], [*inside, i1 + k], [*inside_new, j1 + k]))
+        places.extend(([*inside, i], [*inside, i], before[i], MISSING) for i in range(i1 + paired, i2))
+        places.extend(([*inside_new, j], [*inside_new, j], MISSING, after[j]) for j in range(j1 + paired, j2))
+    return places
 
 
 def _reading_order(place: Place) -> tuple[Any, ...]:

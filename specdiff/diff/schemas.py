@@ -580,6 +580,7 @@ class SchemaDiffer:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
                 return True  # Swagger 2.0 has no oneOf/anyOf: its plain schema is how it writes this union
+            shared = _shared_labels(members, {"#": ("", plain.schema)})
             forms = self.ecosystem.builtin_types and _scalar_forms(
                 plain.schema, union.schema, [normal.target(m, at, union.document) for at, m in members.values()])
             for key, (pointer, schema) in members.items():
@@ -590,7 +591,8 @@ class SchemaDiffer:
                                      new=key if kind == "added" else None, where=where,
                                      old_pointer=pointer if kind == "removed" else None,
                                      new_pointer=pointer if kind == "added" else None,
-                                     member=_member_label(key, schema), plain_format=plain.schema.get("format"),
+                                     member=_member_label(key, schema, shared, pointer),
+                                     plain_format=plain.schema.get("format"),
                                      scalar_forms=forms,
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {},
                                      **({"expansion": True} if kind == "added" and _newly_expandable(
@@ -672,17 +674,18 @@ class SchemaDiffer:
                       new_members: dict[str, tuple[str, Schema]], pairs: dict[str, str], where: Where) -> None:
         """The members that pair with none: added (with what a new `oneOf` branch overlaps) or removed."""
         paired = set(pairs.values())
+        shared = _shared_labels(old_members, new_members)
         for key, (pointer, schema) in new_members.items():
             if key not in paired:
                 facts = self._branch_facts(keyword, key, new, new_members)
                 if _newly_expandable(key, old.schema, new.schema):
                     facts["expansion"] = True
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
-                                 member=_member_label(key, schema), **facts))
+                                 member=_member_label(key, schema, shared, pointer), **facts))
         for key, (pointer, schema) in old_members.items():
             if key not in pairs:
                 self.emit(change("removed", "schema", keyword, old=key, where=where, old_pointer=pointer,
-                                 member=_member_label(key, schema)))
+                                 member=_member_label(key, schema, shared, pointer)))
 
     def _paired(self, keyword: str, old: Side, new: Side, old_members: dict[str, tuple[str, Schema]],
                 new_members: dict[str, tuple[str, Schema]]) -> dict[str, str]:
@@ -917,10 +920,19 @@ def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
 _NAMED_VALUES = 3
 
 
-def _member_label(key: str, schema: Schema) -> str:
-    """A named member by its name, an inline one by the few values it lists (the empty string Stripe's fields
-    now take to clear them) or else its type: `#1` means nothing to a reader, nor does "string" for a field
-    that was a string already."""
+def _shared_labels(*sides: dict[str, tuple[str, Schema]]) -> set[str]:
+    """The types two union members share, on either side: saying one came or went tells a reader nothing of
+    which one it was."""
+    labels = [_member_label(key, schema) for members in sides for key, (_, schema) in members.items()]
+    return {label for label in labels if labels.count(label) > 1}
+
+
+def _member_label(key: str, schema: Schema, shared: frozenset[str] | set[str] = frozenset(), pointer: str = ""
+                  ) -> str:
+    """A named member by its name, an inline one by the few values it lists (the empty string a field now takes
+    to clear it) or else by its type: `#1` means nothing to a reader. A type that
+    another member has too (`shared`) says which one it is: `object with labels`, `array of label`, `one of
+    "a", "b"`, else by its position in the union (`object, alternative 3`)."""
     if not key.startswith("#"):
         return key
     values = [schema["const"]] if "const" in schema else schema.get("enum")
@@ -928,9 +940,43 @@ def _member_label(key: str, schema: Schema) -> str:
         named = [json.dumps(value) for value in values]
         return "the empty string" if named == ['""'] else " or ".join(named)
     kind = schema.get("type")
-    if isinstance(kind, str):
-        return kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
-    return f"an inline schema ({key})"
+    label = kind + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "") \
+        if isinstance(kind, str) else ""
+    if label and label not in shared:
+        return label
+    described = _described(schema, label)
+    if described:
+        return described
+    position = f"alternative {int(pointer.rpartition('/')[2]) + 1}" if pointer.rpartition("/")[2].isdigit() else key
+    return f"{label}, {position}" if label else f"an inline schema ({position})"
+
+
+def _described(schema: Schema, label: str) -> str:
+    """An inline union member by what it holds: its values, properties or items; "" when it holds none."""
+    values = schema.get("enum")
+    if isinstance(values, list) and values:
+        shown = [json.dumps(value, default=str) for value in values[:3]]
+        listed = shown[0] if len(values) == 1 else _in_words(shown, len(values))
+        return listed if len(values) == 1 else f"one of {listed}"
+    names = list(mapping(schema.get("properties")))
+    if names:
+        return f"{label or 'object'} with {_in_words(names[:3], len(names))}"
+    required = [str(name) for name in _listed(schema.get("required"))]
+    if required:
+        return f"{label or 'a value'} with {_in_words(required[:3], len(required))} required"
+    items = schema.get("items")
+    if isinstance(items, dict):
+        ref = items.get("$ref")
+        inner = str(ref).rpartition("/")[2] if isinstance(ref, str) else _member_label("#", items)
+        return f"{label or 'array'} of {inner}" if not inner.startswith("an inline") else ""
+    return ""
+
+
+def _in_words(names: list[str], count: int) -> str:
+    """`a`, `a and b`, `a, b and c`, `a, b, c and 4 more`."""
+    if count > len(names):
+        return f"{', '.join(names)} and {count - len(names)} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 #: what a branch may write beside its type and still say nothing but the type
