@@ -39,7 +39,7 @@ def test_a_member_whose_type_another_member_shares_is_named_by_what_it_holds() -
     assert _messages(old, new) == [
         ("schema.added", "/components/schemas/Label", "schema Label added"),
         ("schema.any-of.member-added", pointer + "1", "PUT /labels request body may now also be array of string, "
-                                                      "object with names, array of Label and string")]
+                                                      "object {names}, array of Label and string")]
 
 
 def test_near_miss_a_member_of_a_type_no_other_member_has_is_named_by_its_type() -> None:
@@ -96,3 +96,13 @@ def test_a_list_of_objects_that_loses_two_items_reads_as_two_removals() -> None:
     assert [(m.change.kind, m.change.pointer, m.change.old) for m in finding.members] == [
         ("removed", "/components/schemas/S/x-fields/1", {"name": "b"}),
         ("removed", "/components/schemas/S/x-fields/2", {"name": "c"})]
+
+
+def test_stripe_s_empty_string_alternative_is_named_so() -> None:
+    """`url` was a string and becomes "a string or the empty string": saying it may now be a string tells nothing."""
+    def body(url: dict[str, Any]) -> dict[str, Any]:
+        return _body({"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"url": url}}}})
+
+    old, new = body({"type": "string"}), body({"anyOf": [{"type": "string"}, {"type": "string", "enum": [""]}]})
+    assert [message for *_, message in _messages(old, new)] == [
+        "PUT /labels request body: url may now also be the empty string"]

@@ -323,10 +323,11 @@ _SPELLED = frozenset({"integer", "number", "boolean", "string"})
 
 
 @predicate
+@reads("as_text")
 def type_widened(change: Change) -> bool:
     """The new types include every old one and more (integer -> number, string -> [string, integer]); or a
-    parameter (query, path, header, cookie), whose value is text on the wire, becomes a string, which every
-    value it took before still is."""
+    parameter (query, path, header, cookie) or a form field, whose value is text on the wire, becomes a string,
+    which every value it took before still is."""
     old, new = _types(change.old), _types(change.new)
     if old is not None and new == frozenset({"string"}) and old <= _SPELLED and _spelled_as_text(change):
         return True
@@ -334,8 +335,11 @@ def type_widened(change: Change) -> bool:
 
 
 def _spelled_as_text(change: Change) -> bool:
-    """The value of a parameter or of the items of a parameter's list: text in the URL, a header or a cookie."""
+    """The value of a parameter or of the items of a parameter's list: text in the URL, a header or a cookie; or
+    of a form's field (`as_text`)."""
     part = change.context.part
+    if change.fact("as_text"):
+        return True
     return part is not None and part.kind == "parameter" and all(step == "[]" for step in change.context.field)
 
 

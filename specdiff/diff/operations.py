@@ -25,6 +25,7 @@ from specdiff.graph.model import (
     Response,
     SpecGraph,
     Written,
+    is_form,
     is_xml,
 )
 from specdiff.graph.normalise import Normaliser
@@ -283,6 +284,9 @@ class OperationDiffer:
         # a schema Swagger repeats for every media type is compared once, as XML when any of them is
         xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
                if name in old and (is_xml(name) or is_xml(old[name].name))}
+        # a form's fields are text, unless a media type that is no form shares its schema
+        shared = [(id(old[name].schema), id(media.schema), is_form(name)) for name, media in new.items() if name in old]
+        form = {(a, b) for a, b, _ in shared} - {(a, b) for a, b, text in shared if not text}
         # where the media types hold schemas of their own, a change to one is named with its media type
         named = len(new) > 1 and len({canonical(media.schema) for media in new.values()}) > 1
         body = where.context.part
@@ -306,7 +310,8 @@ class OperationDiffer:
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
                 inside = where.within(replace(body, media_type=name)) if named and body is not None else where
-                self._schema(previous.schema, media.schema, previous, media, replace(inside, xml=pair in xml))
+                self._schema(previous.schema, media.schema, previous, media,
+                             replace(inside, xml=pair in xml, form=pair in form))
         for name, media in old.items():
             if name not in new:
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,

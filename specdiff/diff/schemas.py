@@ -266,7 +266,7 @@ class SchemaDiffer:
         if retyped:
             self.emit(change("modified", "schema", "type", old=_types(old_types), new=_types(new_types), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer,
-                             had_properties=bool(o.get("properties"))))
+                             had_properties=bool(o.get("properties")), **_form_field(where)))
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))
@@ -517,7 +517,8 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction, where.operation_kind, where.xml)
+                     else replace(where.context, stability=stability), direction, where.operation_kind, where.xml,
+                     where.form)
 
     def single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
@@ -920,6 +921,14 @@ def _scalar_forms(plain: Schema, union: Schema, members: list[Schema]) -> bool:
 _NAMED_VALUES = 3
 
 
+def _form_field(where: Where) -> dict[str, Any]:
+    """`as_text` for a field of a form body, or the items of one that is a list: written as text
+    (`count=5`), as a parameter's value is."""
+    steps = where.context.field
+    field = len(steps) == 1 or len(steps) == 2 and steps[1] == "[]"
+    return {"as_text": True} if where.form and field and steps[0].startswith(".") else {}
+
+
 def _shared_labels(*sides: dict[str, tuple[str, Schema]]) -> set[str]:
     """The types two union members share, on either side: saying one came or went tells a reader nothing of
     which one it was."""
@@ -930,9 +939,9 @@ def _shared_labels(*sides: dict[str, tuple[str, Schema]]) -> set[str]:
 def _member_label(key: str, schema: Schema, shared: frozenset[str] | set[str] = frozenset(), pointer: str = ""
                   ) -> str:
     """A named member by its name, an inline one by the few values it lists (the empty string a field now takes
-    to clear it) or else by its type: `#1` means nothing to a reader. A type that
-    another member has too (`shared`) says which one it is: `object with labels`, `array of label`, `one of
-    "a", "b"`, else by its position in the union (`object, alternative 3`)."""
+    to clear it) or else by its type: `#1` means nothing to a reader. A type that another member has too
+    (`shared`) says which one it is: `object {labels}`, `array of label`, `one of "a", "b", ...`, else by its
+    place in the `allOf`, `anyOf` or `oneOf` (`object, alternative 3`, `part 2`)."""
     if not key.startswith("#"):
         return key
     values = [schema["const"]] if "const" in schema else schema.get("enum")
@@ -947,23 +956,28 @@ def _member_label(key: str, schema: Schema, shared: frozenset[str] | set[str] = 
     described = _described(schema, label)
     if described:
         return described
-    position = f"alternative {int(pointer.rpartition('/')[2]) + 1}" if pointer.rpartition("/")[2].isdigit() else key
-    return f"{label}, {position}" if label else f"an inline schema ({position})"
+    keyword, _, index = pointer.rpartition("/")
+    place = f"{'part' if keyword.endswith('allOf') else 'alternative'} {int(index) + 1}" if index.isdigit() else key
+    return f"{label}, {place}" if label else f"an inline schema ({place})"
 
 
 def _described(schema: Schema, label: str) -> str:
-    """An inline union member by what it holds: its values, properties or items; "" when it holds none."""
+    """An inline member by what it holds: its values, properties, required fields or items; "" when it holds
+    none of them."""
     values = schema.get("enum")
     if isinstance(values, list) and values:
-        shown = [json.dumps(value, default=str) for value in values[:3]]
-        listed = shown[0] if len(values) == 1 else _in_words(shown, len(values))
-        return listed if len(values) == 1 else f"one of {listed}"
+        if values == [""]:
+            return "the empty string"
+        shown = ", ".join(json.dumps(value, default=str) for value in values[:3])
+        return shown if len(values) == 1 else f"one of {shown}{', ...' if len(values) > 3 else ''}"
     names = list(mapping(schema.get("properties")))
     if names:
-        return f"{label or 'object'} with {_in_words(names[:3], len(names))}"
+        return f"{label or 'object'} {_braced(names)}"
+    if label == "object" and "properties" in schema and schema.get("additionalProperties") is False:
+        return "the empty object"
     required = [str(name) for name in _listed(schema.get("required"))]
     if required:
-        return f"{label or 'a value'} with {_in_words(required[:3], len(required))} required"
+        return f"{label or 'a value'} requiring {_braced(required)}"
     items = schema.get("items")
     if isinstance(items, dict):
         ref = items.get("$ref")
@@ -972,11 +986,9 @@ def _described(schema: Schema, label: str) -> str:
     return ""
 
 
-def _in_words(names: list[str], count: int) -> str:
-    """`a`, `a and b`, `a, b and c`, `a, b, c and 4 more`."""
-    if count > len(names):
-        return f"{', '.join(names)} and {count - len(names)} more"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _braced(names: list[str]) -> str:
+    """Field names as one item of a list, however many: `{a, b, c, ...}`."""
+    return "{" + ", ".join(names[:3]) + (", ...}" if len(names) > 3 else "}")
 
 
 #: what a branch may write beside its type and still say nothing but the type

@@ -95,7 +95,7 @@ VOCABULARY: dict[str, Node] = {
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
-                    "expansion": (bool,),
+                    "expansion": (bool,), "as_text": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
@@ -188,13 +188,16 @@ class Where:
     operation_kind: str | None = None
     #: the body being compared is (or shares its schema with) one of an XML media type
     xml: bool = False
+    #: the body being compared is a form (`application/x-www-form-urlencoded`, `multipart/form-data`) under each
+    #: of its media types: its fields are written as text
+    form: bool = False
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction, self.operation_kind, self.xml)
+        return Where(self.context.at(path_suffix), self.direction, self.operation_kind, self.xml, self.form)
 
     def within(self, part: Part) -> Where:
         """The same operation, in one of its parts: its request body, a response, a header, a parameter."""
-        return Where(self.context.within(part), self.direction, self.operation_kind, self.xml)
+        return Where(self.context.within(part), self.direction, self.operation_kind, self.xml, self.form)
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,

@@ -536,6 +536,12 @@ def is_xml(media_type: str) -> bool:
     return essence in ("application/xml", "text/xml") or essence.endswith("+xml")
 
 
+def is_form(media_type: str) -> bool:
+    """`application/x-www-form-urlencoded` or `multipart/form-data`: a body whose fields are written as text."""
+    essence = media_type.split(";", 1)[0].strip().lower()
+    return essence in ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def group_version_of_name(name: str) -> str | None:
     """`io.k8s.api.apps.v1.Deployment` -> `apps/v1`; names without a version segment give None."""
     if not name.startswith("io.k8s."):
