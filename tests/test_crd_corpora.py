@@ -210,5 +210,5 @@ def test_two_long_structures_are_shown_where_they_first_differ() -> None:
     long = {"note": "x" * 90}
     assert shown_pair({**long, "a": [1, 2]}, {**long, "a": [1]}) == ("{.a[1]: 2, ...}", "{.a[1]: not written, ...}")
     assert shown_pair([long, {"k": "v"}], [long, {"k": "w"}]) == ("{[1].k: v, ...}", "{[1].k: w, ...}")
-    assert shown_pair({"a": 1}, {"a": 2}) == ('{"a": 1}', '{"a": 2}')  # short enough to show whole
+    assert shown_pair({"a": 1}, {"a": 2}) == ('`{"a": 1}`', '`{"a": 2}`')  # short enough to show whole, as code
     assert shown_pair({**long, "a": 1}, [long]) == ("an object with 2 keys", "a list of 1 item")  # not alike
