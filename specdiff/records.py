@@ -38,6 +38,12 @@ DEFAULT_READERS = {"openapi": "validating", "kubernetes": "tolerant"}
 #: the direction of a plain OpenAPI schema that no operation, webhook or callback reaches on either side: cards
 #: judge it as `both`, and classify caps the verdict at dangerous (nothing on the wire carries it)
 UNUSED = "unused"
+#: the direction of a plain OpenAPI schema that the old spec's operations reached and no new one does (or, for a
+#: removed schema, that only removed operations reached): every use went, each reported where it went (the
+#: operation, the property, the reference), so classify lowers what is found inside it to safe
+CUT_OFF = "cut off"
+#: the directions of a schema no operation of the new spec uses
+UNREACHED = (UNUSED, CUT_OFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +190,7 @@ class Change:
     attribute: str  # the attribute that changed ("type", "required", "maxLength"); "" for the node itself
     old: Any
     new: Any
-    direction: str  # request | response | both | unused
+    direction: str  # request | response | both | unused | cut off
     context: Context
     old_pointer: str | None = None
     new_pointer: str | None = None

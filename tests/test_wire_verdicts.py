@@ -166,3 +166,17 @@ def test_openai_realtime_events_nothing_uses_are_not_breaking() -> None:
     assert all(f.level.value == "dangerous" for f in unused
                if (f.change.context.schema, "".join(f.change.context.field)) not in corrections)
     assert ("RealtimeClientEventSessionUpdate", ".session.turn_detection.type") not in corrections
+
+
+def test_a_schema_whose_every_use_went_is_safe_and_says_why() -> None:
+    def spec(paths: dict[str, Any], properties: dict[str, Any]) -> dict[str, Any]:
+        return {"paths": paths, "components": {"schemas": {"Prefs": {"type": "object", "properties": properties}}}}
+
+    uses = {"/prefs": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Prefs"}}}}}}}}
+    report = run_case({"old": spec(uses, {"theme": {"type": "string"}}), "new": spec({}, {}), "policy": "openapi"})
+    assert sorted((f.rule, f.change.pointer, f.level.value, f.change.direction) for f in report.findings) == [
+        ("operation.removed", "/paths/~1prefs/get", "breaking", "both"),
+        ("schema.property.removed", "/components/schemas/Prefs/properties/theme", "safe", "cut off")]
+    [inside] = [f for f in report.findings if f.rule == "schema.property.removed"]
+    assert inside.reason.startswith("no operation of the new spec uses it: each use the old spec made of it went")

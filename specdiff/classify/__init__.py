@@ -19,7 +19,7 @@ from specdiff.classify.cards import (
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
-from specdiff.records import DEFAULT_READERS, UNUSED, Change, Finding, Level, RuleInfo, field_path
+from specdiff.records import CUT_OFF, DEFAULT_READERS, UNREACHED, UNUSED, Change, Finding, Level, RuleInfo, field_path
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 
@@ -30,6 +30,10 @@ ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha 
 #: a change to a schema that no operation, webhook or callback of the new spec uses (one kept in components for
 #: a later use, describing messages another protocol carries, or whose users went): nothing an existing client
 #: sends or receives changes through it, so it can break none
+#: a change inside a schema whose every use went (operations removed, properties removed, references that now name
+#: another schema), each reported where it went: no client meets the schema any more
+CUT_OFF_REASON = ("no operation of the new spec uses it: each use the old spec made of it went and is reported where "
+                  "it was, so no client meets this change ({reason})")
 UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema (a "
                  "use that went is reported where it was), so no client of the API meets the change ({reason})")
 
@@ -109,7 +113,7 @@ def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers:
 
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str,
              calendar: Calendar) -> Finding:
-    direction = "both" if change.direction == UNUSED else change.direction  # judged as read and written
+    direction = "both" if change.direction in UNREACHED else change.direction  # judged as read and written
     level_spec, reason_template, section = _verdict(chosen, change, policy, direction, readers, calendar)
     level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
@@ -121,6 +125,9 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     if change.direction == UNUSED and level is Level.BREAKING:
         level = Level.DANGEROUS
         reason = UNUSED_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+    if change.direction == CUT_OFF and level is not Level.SAFE:
+        level = Level.SAFE
+        reason = CUT_OFF_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section))
 

@@ -19,7 +19,7 @@ from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
 from specdiff.graph.subjects import users_subject
-from specdiff.records import UNUSED, Change, Context
+from specdiff.records import CUT_OFF, UNUSED, Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
 
@@ -106,6 +106,13 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         operations, and a few that are not still describe what the server serves, so they keep their verdicts)."""
         return ecosystem.spec == "openapi" and not graph.reached(name)
 
+    def unreached(new_name: str, old_name: str) -> str | None:
+        """How a schema compared on both sides is reached when no new operation uses it: cut off when old ones
+        did (each use that went is reported where it was), else unused; None when a new operation uses it."""
+        if not unused(new, new_name):
+            return None
+        return CUT_OFF if old.reached(old_name) else UNUSED
+
     schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
@@ -119,7 +126,7 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         # the level existing users relied on; and no existing client meets a change to a schema no new operation
         # uses: its old uses went with their operations or now name another schema, each reported where it is
-        where = _named_where(new, after, old.stability(old_name), unused=unused(new, new_name))
+        where = _named_where(new, after, unreached(new_name, old_name), old.stability(old_name))
         if plain_name(old_name) != plain_name(new_name):
             changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
@@ -128,12 +135,12 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
                                       Side(after.schema, after.pointer, after.document), where)
     for name, schema in new.schemas.items():
         if name not in renamed_to:
-            where = _named_where(new, schema, unused=unused(new, name))
+            where = _named_where(new, schema, UNUSED if unused(new, name) else None)
             changes.append(change("added", "schema", new=name, where=_whole(where), new_pointer=schema.pointer))
             schemas.introduced(Side(schema.schema, schema.pointer, schema.document), where)
     for name, schema in old.schemas.items():
         if name not in names:
-            where = _named_where(old, schema, unused=unused(old, name))
+            where = _named_where(old, schema, UNUSED if unused(old, name) else None)
             wire: dict[str, Any] = {"same_wire": True} if name in schemas.renamed else {}  # its places name a copy
             changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer,
                                   **wire))
@@ -152,12 +159,12 @@ def _whole(where: Where) -> Where:
     return replace(where, context=replace(where.context, whole_type=True))
 
 
-def _named_where(graph: SpecGraph, schema: NamedSchema, stability: str | None = None, unused: bool = False
+def _named_where(graph: SpecGraph, schema: NamedSchema, unreached: str | None = None, stability: str | None = None
                  ) -> Where:
     """Where a named schema's changes are: its group-version, and the stability, direction, resource and kind
-    the graph gave it (those its operations share); `unused` when nothing uses it on either side."""
+    the graph gave it (those its operations share); `unreached` (unused or cut off) when no operation uses it."""
     resource, kind = (None, None) if schema.gvk else users_subject(graph, schema)
     return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
                          stability=stability or graph.stability(schema.name), document=graph.part_of(schema.document),
                          resource=resource, kind=kind),
-                 UNUSED if unused else graph.direction(schema.name))
+                 unreached or graph.direction(schema.name))
