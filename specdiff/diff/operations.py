@@ -272,7 +272,7 @@ class OperationDiffer:
         assert old is not None and new is not None
         if self.schemas.equal_means_unchanged and old == new:
             return  # equal in everything, its media types' schemas and what no family models included
-        if old.required != new.required:
+        if old.required != new.required and not (old.form_fields and new.form_fields):  # (then a field's change)
             self.emit(change("modified", "request-body", "required", old=old.required, new=new.required, where=request,
                              old_pointer=old.pointer, new_pointer=new.pointer))
         self._media(old.media, new.media, old.pointer, new.pointer, request, "request")

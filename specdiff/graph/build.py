@@ -486,7 +486,7 @@ class Builder:
             schema["required"] = required
         form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
         media = {str(m): MediaType(str(m), schema, pointer + "/parameters", doc) for m in form_types}
-        return RequestBody(bool(required), media, pointer + "/parameters")
+        return RequestBody(bool(required), media, pointer + "/parameters", form_fields=True)
 
     def _v3_body(self, raw: Any, pointer: str, doc: Document) -> RequestBody | None:
         if raw is None:

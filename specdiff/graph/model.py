@@ -81,6 +81,9 @@ class RequestBody:
     media: dict[str, MediaType]
     pointer: str
     written: Written = Written()
+    #: a Swagger 2 form, read from its `formData` parameters: required only because one of its fields is, which
+    #: the field's own `required` says, so the body's flag is never a change of its own
+    form_fields: bool = False
 
 
 @dataclass(frozen=True)
