@@ -47,7 +47,7 @@ from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
-from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, overlay
+from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, lone_part, overlay
 from specdiff.graph.refs import MODERN, naming_keywords
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
@@ -1032,9 +1032,9 @@ def _side(node: Node) -> Side:
 
 
 def _composed(schema: Schema) -> bool:
-    """An `allOf` of several parts."""
+    """An `allOf` of several parts, more than one of which says more than is written beside a `$ref`."""
     members = schema.get("allOf")
-    return isinstance(members, list) and len(members) > 1
+    return isinstance(members, list) and len(members) > 1 and lone_part(members) is None
 
 
 def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) -> Any:

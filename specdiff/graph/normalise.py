@@ -26,6 +26,9 @@ Schema = dict[str, Any]
 
 #: keywords that describe a schema without constraining it
 ANNOTATIONS = frozenset({"$ref", "description", "title", "example", "examples", "externalDocs", "$comment"})
+#: what an `allOf` part may say and still be only what OpenAPI 3.0 writes beside a `$ref`: `allOf: [{$ref: X},
+#: {nullable: true}]` is the nullable reference `{$ref: X, nullable: true}` written where siblings are ignored
+BESIDE_A_REF = (ANNOTATIONS - {"$ref"}) | {"nullable", "default", "readOnly", "writeOnly", "deprecated"}
 
 
 class Place(NamedTuple):
@@ -77,17 +80,21 @@ class Normaliser:
         return self.resolver.key(doc) or doc.name
 
     def unwrap(self, schema: Schema, pointer: str) -> tuple[Schema, str]:
-        """`{allOf: [X], ...}` says what X says plus the rest: read it as X with the rest laid over it.
+        """`{allOf: [X], ...}` says what X says plus the rest: read it as X with the rest laid over it; so does
+        `{allOf: [X, {nullable: true}]}`, whose other parts only say what is written beside a `$ref`.
 
         This is how OpenAPI 3.0 writes a `$ref` with a description, nullable or default beside it, so moving
         between the two spellings (or into a named schema) is not a change.
         """
         while True:
             members = schema.get("allOf")
-            if not isinstance(members, list) or len(members) != 1 or not isinstance(members[0], dict):
+            index = lone_part(members)
+            if index is None or not isinstance(members, list):
                 return schema, pointer
             rest = {k: v for k, v in schema.items() if k != "allOf"}
-            schema, pointer = (overlay(members[0], rest) if rest else members[0]), pointer + "/allOf/0"
+            for other in (m for i, m in enumerate(members) if i != index):
+                rest = {**other, **rest}
+            schema, pointer = (overlay(members[index], rest) if rest else members[index]), f"{pointer}/allOf/{index}"
 
     def refers(self, schema: Schema, doc: Document) -> bool:
         """Whether a schema is a reference: a `$ref`, or in a 2020-12 document a `$dynamicRef`."""
@@ -347,6 +354,18 @@ def siblings(schema: Schema, modern: bool = False) -> Schema:
     if modern:
         return {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in naming_keywords()}
     return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
+
+
+def lone_part(members: Any) -> int | None:
+    """The index of the one part of an `allOf` that says more than is written beside a `$ref` (`BESIDE_A_REF`
+    and vendor extensions), the others only adding to it; None when two parts say more, or it is no list of
+    schemas. An `allOf` of one part is that part."""
+    if not isinstance(members, list) or not members or not all(isinstance(m, dict) for m in members):
+        return None
+    said = [i for i, m in enumerate(members) if any(k not in BESIDE_A_REF and not str(k).startswith("x-") for k in m)]
+    if len(members) == 1:
+        return 0
+    return said[0] if len(said) == 1 else None
 
 
 def overlay(base: Schema, extra: Schema) -> Schema:
