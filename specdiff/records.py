@@ -42,8 +42,24 @@ UNUSED = "unused"
 #: removed schema, that only removed operations reached): every use went, each reported where it went (the
 #: operation, the property, the reference), so classify lowers what is found inside it to safe
 CUT_OFF = "cut off"
-#: the directions of a schema no operation of the new spec uses
-UNREACHED = (UNUSED, CUT_OFF)
+#: the direction of a plain OpenAPI schema that no operation of the old spec reached and one of the new spec does
+#: (a message sent all along, documented only now), followed by the direction the new spec uses it in
+#: (`first used: response`): no existing client met it through the spec, so classify caps the verdict at
+#: dangerous, as for an unused one
+FIRST_USED = "first used"
+
+
+def unreached(direction: str) -> bool:
+    """Whether a change's direction says no operation reaches its schema on one side or the other."""
+    return direction in (UNUSED, CUT_OFF) or direction.startswith(FIRST_USED)
+
+
+def judged_direction(direction: str) -> str:
+    """The direction cards judge a change in: read and written for a schema no operation reaches on one side,
+    the new spec's direction for one first used there."""
+    if direction.startswith(FIRST_USED):
+        return direction.removeprefix(FIRST_USED + ": ")
+    return "both" if direction in (UNUSED, CUT_OFF) else direction
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +206,7 @@ class Change:
     attribute: str  # the attribute that changed ("type", "required", "maxLength"); "" for the node itself
     old: Any
     new: Any
-    direction: str  # request | response | both | unused | cut off
+    direction: str  # request | response | both | unused | cut off | first used
     context: Context
     old_pointer: str | None = None
     new_pointer: str | None = None

@@ -180,3 +180,19 @@ def test_a_schema_whose_every_use_went_is_safe_and_says_why() -> None:
         ("schema.property.removed", "/components/schemas/Prefs/properties/theme", "safe", "cut off")]
     [inside] = [f for f in report.findings if f.rule == "schema.property.removed"]
     assert inside.reason.startswith("no operation of the new spec uses it: each use the old spec made of it went")
+
+
+def test_a_schema_only_the_new_spec_returns_is_at_most_dangerous_and_says_why() -> None:
+    chunk = {"Chunk": {"type": "object", "properties": {"role": {"type": "string", "enum": ["user"]}}}}
+
+    def spec(content: dict[str, Any], values: list[str]) -> dict[str, Any]:
+        schemas = {"Chunk": {**chunk["Chunk"], "properties": {"role": {"type": "string", "enum": values}}}}
+        return {"paths": {"/frobs": {"get": {"responses": {"200": {"description": "ok", "content": content}}}}},
+                "components": {"schemas": schemas}}
+
+    stream = {"text/event-stream": {"schema": {"$ref": "#/components/schemas/Chunk"}}}
+    report = run_case({"old": spec({}, ["user"]), "new": spec(stream, ["user", "developer"]), "policy": "openapi"})
+    [added] = [f for f in report.findings if f.rule == "schema.enum.value-added"]
+    assert (added.level.value, added.change.direction) == ("dangerous", "first used: response")
+    assert added.reason.startswith("no operation of the old spec used it: the new spec is the first to send or "
+                                   "accept it")

@@ -19,7 +19,18 @@ from specdiff.classify.cards import (
 )
 from specdiff.classify.predicates import PREDICATES
 from specdiff.notation import kinds, name
-from specdiff.records import CUT_OFF, DEFAULT_READERS, UNREACHED, UNUSED, Change, Finding, Level, RuleInfo, field_path
+from specdiff.records import (
+    CUT_OFF,
+    DEFAULT_READERS,
+    FIRST_USED,
+    UNUSED,
+    Change,
+    Finding,
+    Level,
+    RuleInfo,
+    field_path,
+    judged_direction,
+)
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
 
@@ -34,6 +45,9 @@ ALPHA_REASON = ("allowed in alpha, not compatible: alpha API versions and alpha 
 #: another schema), each reported where it went: no client meets the schema any more
 CUT_OFF_REASON = ("no operation of the new spec uses it: each use the old spec made of it went and is reported where "
                   "it was, so no client meets this change ({reason})")
+#: a change to a schema that only the new spec's operations use: documented now, met by no client of the old spec
+FIRST_USED_REASON = ("no operation of the old spec used it: the new spec is the first to send or accept it, so no "
+                     "client written against the old one meets the change ({reason})")
 UNUSED_REASON = ("nothing in the spec uses it: no operation, webhook or callback sends or returns this schema (a "
                  "use that went is reported where it was), so no client of the API meets the change ({reason})")
 
@@ -113,7 +127,7 @@ def _verdict(chosen: Card, change: Change, policy: str, direction: str, readers:
 
 def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, ...], readers: str,
              calendar: Calendar) -> Finding:
-    direction = "both" if change.direction in UNREACHED else change.direction  # judged as read and written
+    direction = judged_direction(change.direction)
     level_spec, reason_template, section = _verdict(chosen, change, policy, direction, readers, calendar)
     level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
@@ -122,9 +136,11 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
         outcome = "still fail" if level is Level.BREAKING else "may still be affected"
         level = Level.DANGEROUS
         reason = ALPHA_REASON.format(outcome=outcome, reason=reason[:1].lower() + reason[1:].rstrip("."))
-    if change.direction == UNUSED and level is Level.BREAKING:
+    first_used = change.direction.startswith(FIRST_USED)
+    if (change.direction == UNUSED or first_used) and level is Level.BREAKING:
         level = Level.DANGEROUS
-        reason = UNUSED_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+        why = FIRST_USED_REASON if first_used else UNUSED_REASON
+        reason = why.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
     if change.direction == CUT_OFF and level is not Level.SAFE:
         level = Level.SAFE
         reason = CUT_OFF_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))

@@ -19,7 +19,7 @@ from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
 from specdiff.graph.subjects import users_subject
-from specdiff.records import CUT_OFF, UNUSED, Change, Context
+from specdiff.records import CUT_OFF, FIRST_USED, UNUSED, Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
 
@@ -107,10 +107,11 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         return ecosystem.spec == "openapi" and not graph.reached(name)
 
     def unreached(new_name: str, old_name: str) -> str | None:
-        """How a schema compared on both sides is reached when no new operation uses it: cut off when old ones
-        did (each use that went is reported where it was), else unused; None when a new operation uses it."""
+        """How a schema compared on both sides is reached when operations on one side do not use it: cut off
+        when only old ones did (each use that went is reported where it was), first used when only new ones do,
+        unused when none does; None when operations on both sides use it."""
         if not unused(new, new_name):
-            return None
+            return f"{FIRST_USED}: {new.direction(new_name)}" if unused(old, old_name) else None
         return CUT_OFF if old.reached(old_name) else UNUSED
 
     schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)

@@ -52,7 +52,7 @@ from specdiff.graph.refs import MODERN, naming_keywords
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.records import UNREACHED, Change, Context
+from specdiff.records import Change, Context, unreached
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -479,7 +479,7 @@ class SchemaDiffer:
         only responses while it is read-only), and now every request must. That is the change writers meet,
         reported as the property becoming required in requests; the property is compared without its old
         `readOnly`, so the same change is not reported again as a read-only field made writable."""
-        at = Where(where.context.at("." + name), where.direction if where.direction in UNREACHED else "request",
+        at = Where(where.context.at("." + name), where.direction if unreached(where.direction) else "request",
                    where.operation_kind)
         self.emit(change("modified", "property", "required", old=False, new=True, where=at,
                          old_pointer=old_pointer + "/readOnly", new_pointer=new_pointer + "/required", name=name,
@@ -510,9 +510,9 @@ class SchemaDiffer:
         _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
         _, new_read, new_written = self.new.located(new.document, new.pointer) if new else (None, True, True)
         direction = where.direction  # (read-only or not, what nothing uses stays unused or cut off)
-        if old_read and new_read and direction != "request" and direction not in UNREACHED:
+        if old_read and new_read and direction != "request" and not unreached(direction):
             direction = "response"
-        elif old_written and new_written and direction != "response" and direction not in UNREACHED:
+        elif old_written and new_written and direction != "response" and not unreached(direction):
             direction = "request"
         if stability == where.context.stability and direction == where.direction:
             return where
