@@ -191,20 +191,25 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
             *where, compared)
 
 
-def keys_of(finding: Finding, copies: InlinedCopies | None = None) -> list[tuple[Any, ...]]:
+def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool = False) -> list[tuple[Any, ...]]:
     """Every key that makes findings one change: `group_key`, and the same change at the same place of the spec
     text, however many operations or named schemas reach it (a body type five operations swapped, a `Metadata`
     thirteen requests refer to), even when each is compared where it is used and has its own field path. The
     alternatives added to (or removed from) one union are one change too, as the values of one enum are (an issue
     event that became fifteen kinds of event); a union an operation writes in place is its own, never folded with
-    another operation's inline alternatives that happen to be labelled alike (`#1`)."""
+    another operation's inline alternatives that happen to be labelled alike (`#1`). With `lists`, the names one
+    edit of a `required` list adds or drops are one change too (a plain API writes the list by hand; Kubernetes
+    generates it from each field's own marker, so there each field is its own change)."""
     change = finding.change
     if not change.pointer:
         return [group_key(finding, copies)]  # nowhere in the text: the group key alone
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
     values = _Values.of(change)
-    place = ("place", *verdict, change.pointer, values.old, values.new, _plain(change.detail))
+    detail = change.detail
+    if lists and (change.node, change.attribute) == ("property", "required"):  # one edit of one `required` list
+        detail = tuple((key, value) for key, value in detail if key != "name")
+    place = ("place", *verdict, change.pointer, values.old, values.new, _plain(detail))
     if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
         inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
@@ -281,13 +286,13 @@ def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> 
     return hashed(["group", *group_key(finding, copies)])
 
 
-def group(findings: Iterable[Finding], copies: InlinedCopies | None = None) -> list[Finding]:
+def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
-    group takes the place of its first member)."""
+    group takes the place of its first member). `lists`: see `keys_of`."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
-        keys = keys_of(finding, copies)
+        keys = keys_of(finding, copies, lists)
         bucket = next((joined[key] for key in keys if key in joined), keys[0])
         for key in keys:
             joined.setdefault(key, bucket)
@@ -410,11 +415,15 @@ def _message(members: Sequence[Finding]) -> str:
     places = list({m.change.context.operation: m.change.context for m in members
                    if m.change.context.operation}.values())
     place = ""
+    fields = _fields(members) if all(m.change.context.operation for m in members) else ""
+    if fields and len(places) == 1 and len(bodies) < 2:  # one `required` list of one operation: its fields, then it
+        place = values["operation"] = places[0].operation or ""
+        values["location"] = fields
     if len(places) > 1 and all(m.change.context.operation for m in members):  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
-            values["location"] = values["path"] if len(bodies) > 1 else part(first.change.context) or place
+            values["location"] = values["path"] if len(bodies) > 1 else fields or part(first.change.context) or place
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
             values["location"] = f"{len(names)} places"  # one extension at many places of the operations
     # places in operations and in named schemas alike (an extension written on both): count them all
@@ -424,6 +433,18 @@ def _message(members: Sequence[Finding]) -> str:
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+def _fields(members: Sequence[Finding]) -> str:
+    """The fields inside one part of operations that a group's members differ in, each once: `purpose, channel
+    and topic of the request body`; "" when they name one field, or fields of several parts."""
+    parts = _distinct(part(m.change.context) for m in members)
+    if len(parts) < 2:
+        return ""
+    split = [text.partition(" of ") for text in parts]
+    if all(of and rest == split[0][2] for _, of, rest in split):
+        return f"{_joined(_distinct(inside for inside, _, _ in split))} of {split[0][2]}"
+    return ""  # fields of several parts: the first member's part names the group, as before
 
 
 def _scoped(members: Sequence[Finding]) -> bool:

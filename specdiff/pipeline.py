@@ -117,7 +117,7 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
             findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
-        findings = group(findings, copies)
+        findings = group(findings, copies, lists=ecosystem.spec == "openapi")
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat(),
                   readers=readers, readers_configured=configured_readers is not None)

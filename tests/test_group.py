@@ -487,3 +487,20 @@ def test_the_same_named_alternative_added_to_the_bodies_of_several_operations_is
              if f.rule == "schema.any-of.member-added"]
     assert added == [("/paths/~1readers~1{id}/get/responses/200/content/application~1json/schema/anyOf/1", "breaking",
                       ("GET /readers/{id}", "POST /readers/{id}"))]
+
+
+def test_names_dropped_from_one_required_list_are_one_finding() -> None:
+    """One edit of one `required` list, however many names it drops, is one change; the same names dropped from
+    the lists of two schemas are two."""
+    def spec(required: list[str]) -> dict[str, object]:
+        schema = {"type": "object", "required": required, "properties": {
+            name: {"type": "string"} for name in ("id", "tz", "color")}}
+        return {"openapi": "3.0.3", "info": {"title": "u", "version": "1"}, "paths": {
+            f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{name}"}}}}}}} for name in ("User", "Bot")},
+            "components": {"schemas": {"User": schema, "Bot": schema}}}
+    report = _run_texts(spec(["id", "tz", "color"]), spec(["id"]))
+    optional = [f for f in report.findings if f.rule == "schema.property.became-optional"]
+    assert [(f.change.pointer, f.level.value, len(f.members)) for f in optional] == [
+        ("/components/schemas/Bot/required", "breaking", 2), ("/components/schemas/User/required", "breaking", 2)]
+    assert optional[1].message == "2 places: User.color and User.tz became optional"
