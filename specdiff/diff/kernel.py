@@ -31,12 +31,19 @@ Item = TypeVar("Item")
 class Side:
     """One side of a comparison: the schema, where it is, and the document its refs resolve in; an `allOf`
     read as one schema also says in which part each keyword and property is written (`places`, by the pointer
-    inside the joined schema: `/required`, `/properties/name`)."""
+    inside the joined schema: `/required`, `/properties/name`). `text` is what the object that writes the
+    schema says of it, for a schema without a description of its own: a parameter's description."""
 
     schema: Schema
     pointer: str
     document: Document
     places: Mapping[str, str] | None = None
+    text: str = ""
+
+    def described(self) -> Schema:
+        """The schema with the words written about it: its own description, else `text`."""
+        return {**self.schema, "description": self.text} if self.text and "description" not in self.schema \
+            else self.schema
 
     def place(self, *tokens: str) -> str:
         """Where a keyword (`required`) or a place inside it (`properties`, `name`) is written."""

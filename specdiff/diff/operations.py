@@ -252,8 +252,9 @@ class OperationDiffer:
         """Compare two schemas where their parameter, media type or header writes them: in the document it names,
         else in its operation's."""
         if old is not None and new is not None:
-            self.schemas.compare(Side(old, old_part.pointer, old_part.document or self.old_doc),
-                                 Side(new, new_part.pointer + new_suffix, new_part.document or self.new_doc), where)
+            self.schemas.compare(Side(old, old_part.pointer, old_part.document or self.old_doc, text=_text(old_part)),
+                                 Side(new, new_part.pointer + new_suffix, new_part.document or self.new_doc,
+                                      text=_text(new_part)), where)
 
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
@@ -580,3 +581,9 @@ def _relocated(old: dict[Any, Parameter], new: dict[Any, Parameter]) -> dict[Any
         if key not in old and param.location != "path" and was is not None and old[was].location != param.location:
             found[key] = gone.pop(param.name.lower())
     return found
+
+
+def _text(part: Parameter | MediaType) -> str:
+    """A parameter's description, which documents its schema (a media type's says nothing of the schema)."""
+    text = part.written.data.get("description") if isinstance(part, Parameter) else None
+    return text if isinstance(text, str) else ""

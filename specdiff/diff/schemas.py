@@ -319,7 +319,9 @@ class SchemaDiffer:
         kind = presence(old_value, new_value)
         facts: dict[str, Any] = (
             {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {})
-        if kind != "modified" and (said := restated(keyword, kind, old.schema, new.schema, old_value, new_value)):
+        said = restated(keyword, kind, old.described(), new.described(), old_value, new_value) \
+            if kind != "modified" else None
+        if said:
             facts["evidence"] = said
         if kind != "added" and _enum_within(keyword, old_value, new.schema):
             facts["enum_within"] = True
