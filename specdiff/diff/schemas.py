@@ -369,10 +369,12 @@ class SchemaDiffer:
             kind = "added" if new_enum is not None else "removed"
             enforced = kind == "added" and self.ecosystem.schema_validates and isinstance(new.schema.get("enum"), list)
             said = said_values(old.schema, new_enum) if kind == "added" else None
+            listed = new if kind == "added" else old
+            every = {"every_value": True} if _every_value(listed.schema, enum_values(listed.schema)) else {}
             self.emit(change(kind, "schema", "enum", old=old_enum, new=new_enum, where=where,
                              old_pointer=_enum_pointer(old) if kind == "removed" else None,
                              new_pointer=_enum_pointer(new) if kind == "added" else None, enforced=enforced,
-                             **({"evidence": said} if said else {})))
+                             **({"evidence": said} if said else {}), **every))
             return
         old_keys, new_keys = by_value(old_enum), by_value(new_enum)
         added, removed, _ = keyed_difference(old_keys, new_keys)
@@ -887,6 +889,13 @@ def _union_members(side: Side, keyword: str) -> Any:
             side.schema, side.document.dialect):
         return side.schema.get("items")
     return None
+
+
+def _every_value(schema: Schema, values: Any) -> bool:
+    """Whether an enum lists every value of the schema's type: `[true, false]` on a boolean, which allows no
+    less than the type does."""
+    return schema.get("type") == "boolean" and isinstance(values, list) and \
+        {v for v in values if isinstance(v, bool)} == {True, False}
 
 
 def _unwrapped(side: Side, normal: Normaliser) -> Side:

@@ -95,7 +95,7 @@ VOCABULARY: dict[str, Node] = {
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
-                    "expansion": (bool,), "as_text": (bool,),
+                    "expansion": (bool,), "as_text": (bool,), "every_value": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
