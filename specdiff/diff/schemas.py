@@ -568,6 +568,12 @@ class SchemaDiffer:
                               union.pointer, union.document)
                 self._keywords(*((plain, listed) if union is new else (listed, plain)), where)
                 return True
+            values = _branch_enums(union.schema.get(keyword), keyword) if "enum" in plain.schema else None
+            if values is not None:  # `enum: [a, b, null]` written as `oneOf: [{enum: [a, b]}, {enum: [null]}]`
+                listed = Side({**{k: v for k, v in union.schema.items() if k != keyword}, "enum": values},
+                              union.pointer, union.document)
+                self._keywords(*((plain, listed) if union is new else (listed, plain)), where)
+                return True
             normal = self.new_normal if union is new else self.old_normal
             members = self._members(keyword, union, normal, rename=union is old)
             if not members:
@@ -1004,6 +1010,21 @@ def _braced(names: list[str]) -> str:
 
 #: what a branch may write beside its type and still say nothing but the type
 _BARE_BRANCH = frozenset({"type", "title", "description"})
+
+
+def _branch_enums(members: Any, keyword: str) -> list[Any] | None:
+    """The values of a union whose branches each only list values (`oneOf: [{enum: [a, b]}, {enum: [null]}]`):
+    one enum of them all; None for any other union, and for a `oneOf` that lists a value twice, which it refuses."""
+    if keyword not in ("anyOf", "oneOf") or not isinstance(members, list) or not members:
+        return None
+    lists = [m["enum"] for m in members if isinstance(m, dict) and isinstance(m.get("enum"), list)
+             and m.keys() <= {"enum", "title", "description"}]
+    if len(lists) != len(members):
+        return None
+    values = [value for listed in lists for value in listed]
+    if keyword == "oneOf" and len({canonical(value) for value in values}) < len(values):
+        return None
+    return values
 
 
 def _branch_types(members: Any, keyword: str) -> list[str] | None:
