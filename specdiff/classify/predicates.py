@@ -123,6 +123,14 @@ def optional(change: Change) -> bool:
 
 
 @predicate
+def bodiless_response(change: Change) -> bool:
+    """A 204 or 304 response, which HTTP sends without a body (RFC 9110): content written under it described
+    nothing a client ever received."""
+    part = change.context.part
+    return part is not None and part.kind == "response" and part.status in ("204", "304")
+
+
+@predicate
 @reads("evidence")
 def old_text_agrees(change: Change) -> bool:
     """The old spec's own words already said what the changed `required` marker now says
