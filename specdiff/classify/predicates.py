@@ -87,6 +87,8 @@ for _name, _fact, _doc in (
      "`x-expansionResources`), on a field no request could expand before."),
     ("carried_as_xml", "xml_body",
      "A body of an XML media type carries the schema (directly or inside another), where `xml` names the elements."),
+    ("media_type_renamed", "renamed_to",
+     "The same JSON body is offered under another JSON media type that replaces the removed one."),
     ("lists_every_value", "every_value",
      "The enum lists every value its type has (`true` and `false` of a boolean): it allows what the type does."),
     ("only_in_parameters", "only_in_parameters",

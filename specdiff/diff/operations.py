@@ -315,8 +315,11 @@ class OperationDiffer:
                              replace(inside, xml=pair in xml, form=pair in form))
         for name, media in old.items():
             if name not in new:
+                renamed = next((other for other, now in new.items() if other not in old and _json(other) and _json(name)
+                                and now.schema is not None and now.schema == media.schema), None)
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
-                                 media_type=name, others=", ".join(new)))
+                                 media_type=name, others=", ".join(new),
+                                 **({"renamed_to": renamed} if renamed else {})))
 
     def _examples(self, old: MediaType, new: MediaType, where: Where) -> None:
         """A media type's `example` or `examples`, which only document: with --include-docs."""
@@ -587,3 +590,8 @@ def _text(part: Parameter | MediaType) -> str:
     """A parameter's description, which documents its schema (a media type's says nothing of the schema)."""
     text = part.written.data.get("description") if isinstance(part, Parameter) else None
     return text if isinstance(text, str) else ""
+
+
+def _json(media_type: str) -> bool:
+    """Whether a media type is JSON: `application/json`, or a vendor type with the `+json` suffix."""
+    return media_type.partition(";")[0].strip().endswith(("/json", "+json"))

@@ -76,7 +76,7 @@ VOCABULARY: dict[str, Node] = {
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,), "deprecated": (bool,)}),
     # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
     "media-type": Node(KINDS, ("request", "response", "schema", "itemSchema", "example", "examples"),
-                       {"media_type": (str,), "others": (str,)}),
+                       {"media_type": (str,), "others": (str,), "renamed_to": (str,)}),
     # modified "status": the one success status an operation answered became another (202 -> 200); with
     # --include-docs, a response's summary (OpenAPI 3.2) or description rewritten
     "response": Node(KINDS, ("", "status", "summary", "description"), {"status": (str,)}),
