@@ -199,7 +199,8 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool =
     event that became fifteen kinds of event); a union an operation writes in place is its own, never folded with
     another operation's inline alternatives that happen to be labelled alike (`#1`). With `lists`, the names one
     edit of a `required` list adds or drops are one change too (a plain API writes the list by hand; Kubernetes
-    generates it from each field's own marker, so there each field is its own change)."""
+    generates it from each field's own marker, so there each field is its own change), as is one format change
+    on several fields of one object (`_formats_key`)."""
     change = finding.change
     if not change.pointer:
         return [group_key(finding, copies)]  # nowhere in the text: the group key alone
@@ -216,7 +217,21 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool =
         return ([union, place] if change.context.operation and inline
                 else [group_key(finding, copies, values), union, place])
     listed = _list_key(finding, copies, values)
-    return [group_key(finding, copies, values), *([listed] if listed else []), place]
+    formats = _formats_key(finding, values) if lists else None
+    return [group_key(finding, copies, values), *([listed] if listed else []), place,
+            *([formats] if formats else [])]
+
+
+def _formats_key(finding: Finding, values: _Values) -> tuple[Any, ...] | None:
+    """One format change written on several fields of one object, by hand in a plain API, is one change (GitHub's
+    33 root links from `uri` to `uri-template`); fields changing to different formats stay apart."""
+    change = finding.change
+    parent, _, inside = (change.pointer or "").rpartition("/properties/")
+    if (change.node, change.attribute, change.kind) != ("schema", "format", "modified") or not parent \
+            or inside.count("/") != 1:
+        return None
+    return ("formats", finding.rule, finding.level.value, finding.reason, change.context.document, parent,
+            *values.compared)
 
 
 def _list_key(finding: Finding, copies: InlinedCopies | None, values: _Values) -> tuple[Any, ...] | None:
