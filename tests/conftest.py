@@ -47,7 +47,6 @@ def frob_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-
 @pytest.fixture(scope="session")
 def digitalocean(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A clone of DigitalOcean's split spec and its whole history (the git bundle under ../shared/corpora), made

@@ -34,7 +34,7 @@ EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 MARKER = "<!-- specdiff: api/openapi.yaml -->"
 
 #: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
-pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group(name="install")]
 
 
 def test_structure() -> None:

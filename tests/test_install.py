@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPECS = Path(__file__).parent / "specs"
 
 #: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
-pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group(name="install")]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -52,6 +52,14 @@ def installed(request: pytest.FixtureRequest, artefacts: dict[str, Path],
                     "--disable-pip-version-check", str(artefacts[request.param])],
                    check=True, capture_output=True, env=clean_env())
     return venv / "bin"
+
+
+def test_the_tests_that_install_specdiff_run_on_one_worker(request: pytest.FixtureRequest) -> None:
+    """`--dist loadgroup` (`make test`) keeps an `xdist_group` on one worker by ending its tests' ids with `@name`,
+    as the locked pytest-xdist documents; were that lost (the pytest that pyproject.toml rules out), each worker
+    would build and install specdiff again."""
+    if hasattr(request.config, "workerinput") and request.config.getvalue("loadgroup"):
+        assert request.node.nodeid.endswith("@install"), request.node.nodeid
 
 
 def run(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -19,7 +19,7 @@ from worktree import copy_working_tree
 SPECS = Path(__file__).parent / "specs"
 
 #: one worker runs every test that builds or installs specdiff (`make test`: pytest -n auto --dist loadgroup)
-pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
+pytestmark = [pytest.mark.install, pytest.mark.xdist_group(name="install")]
 
 
 def env(home: Path) -> dict[str, str]:
