@@ -33,11 +33,13 @@ def clean_env(**extra: str) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def artefacts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """An sdist, and a wheel built from that sdist (so the sdist must hold everything the wheel needs), built
-    once from a copy of the working tree: the build writes nothing into the checkout other tests read."""
+    once from a copy of the working tree: the build writes nothing into the checkout other tests read. They are
+    built with the locked setuptools, as `make setup` builds specdiff; installing the sdist below builds it again
+    in isolation from pyproject.toml's build requirements, as pip does for users."""
     source = copy_working_tree(tmp_path_factory.mktemp("source"))
     out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], capture_output=True,
-                          text=True, env=clean_env())
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
+                          capture_output=True, text=True, env=clean_env())
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return {"wheel": next(out.glob("specdiff-*.whl")), "sdist": next(out.glob("specdiff-*.tar.gz"))}
 
