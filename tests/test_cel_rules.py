@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import corpus
+from conftest import real_document
 
 from specdiff.diff.cel import Shape, holds, parse, proof, widens
 from specdiff.diff.kubernetes import shape
-from specdiff.load import load
 from specdiff.pipeline import run
 
 #: an object without the new `cors`, with a required `type` that is A or B and a required `value`
@@ -142,8 +141,8 @@ def test_has_on_an_item_of_a_list_of_strings_is_an_error() -> None:
 def test_gateway_httproutes_v1_4_to_v1_6_cors_rules() -> None:
     """v1.6 adds the CORS filter: its per-filter rules tie the new `cors` field to the new `CORS` type, and the
     list rule `at most one CORS filter` counts filters of a type no existing route has: none can reject one."""
-    old = load(str(corpus("crds/gateway-api/httproutes.standard.v1.4.0.yaml")))
-    new = load(str(corpus("crds/gateway-api/httproutes.standard.v1.6.1.yaml")))
+    old = real_document("crds/gateway-api/httproutes.standard.v1.4.0.yaml")
+    new = real_document("crds/gateway-api/httproutes.standard.v1.6.1.yaml")
     report = run(old, new, grouped=False)
     rules = "/spec/versions/{}/schema/openAPIV3Schema/properties/spec/properties/rules/items/properties"
     found = sorted((f.rule, f.change.pointer, f.level.value) for f in report.findings
@@ -165,8 +164,8 @@ def test_gateway_v1_2_to_v1_4_address_rules_guarded_for_an_optional_value_are_lo
     address the old schema allows `value` is there, so each rule is the old one there; addresses without `value`
     now pass. A loosening, judged like `schema.constraint-loosened` (dangerous for readers under the Kubernetes
     policy), not a rule that may reject what passed."""
-    old = load(str(corpus("crds/gateway-api/gateways.standard.v1.2.0.yaml")))
-    new = load(str(corpus("crds/gateway-api/gateways.standard.v1.4.0.yaml")))
+    old = real_document("crds/gateway-api/gateways.standard.v1.2.0.yaml")
+    new = real_document("crds/gateway-api/gateways.standard.v1.4.0.yaml")
     report = run(old, new)
     addresses = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/addresses"
     changed = sorted((f.change.pointer, f.level.value, len(f.members)) for f in report.findings
@@ -184,8 +183,8 @@ def test_gateway_httproutes_v0_6_to_v0_8_rules_on_redirect_and_rewrite_paths() -
     """v0.8 adds `path` to the request redirect filter and the new URL rewrite filter, with rules on each route
     rule that only fire when a filter (of the route or of one of its backends) has such a path: no route valid
     under v0.6 has one. The rule that forbids redirects next to backends reads old fields and stays breaking."""
-    old = load(str(corpus("crds/gateway-api/httproutes.standard.v0.6.0.yaml")))
-    new = load(str(corpus("crds/gateway-api/httproutes.standard.v0.8.0.yaml")))
+    old = real_document("crds/gateway-api/httproutes.standard.v0.6.0.yaml")
+    new = real_document("crds/gateway-api/httproutes.standard.v0.8.0.yaml")
     report = run(old, new, grouped=False)
     rules = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/rules/items/x-kubernetes-validations"
     found = sorted((f.change.pointer, f.level.value) for f in report.findings

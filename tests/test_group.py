@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from typing import Any
 
-from conftest import corpus
+from conftest import corpus, real_pair
 
 from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import group_fingerprint, operations_phrase
-from specdiff.load import load, load_text
+from specdiff.load import load_text
 from specdiff.load.document import Document
 from specdiff.notation import finding_scope
 from specdiff.pipeline import run
@@ -23,9 +22,7 @@ V2 = "kubernetes/v2/swagger-v1.{}.json"
 ROUTES = "crds/gateway-api/httproutes.standard.{}.yaml"
 
 
-@cache
-def compare(old: str, new: str, grouped: bool = True) -> Report:
-    return run(load(str(corpus(old))), load(str(corpus(new))), grouped=grouped)
+compare = real_pair
 
 
 def _only(report: Report, rule: str) -> Finding:

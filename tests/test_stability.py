@@ -6,11 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import corpus
+from conftest import real_pair
 from rulecases import run_case
-
-from specdiff.load import load
-from specdiff.pipeline import run
 
 ALPHA = "/apis/frobs.example.com/v1alpha1/frobbers"
 GA = "/apis/frobs.example.com/v1/frobbers"
@@ -146,8 +143,7 @@ def test_a_type_marked_alpha_is_alpha_and_its_regression_is_judged_at_its_old_le
 
 def test_kubernetes_1_30_to_1_32_removes_the_v1alpha1_validating_admission_policy_as_alpha() -> None:
     """Acceptance: the v1alpha1 ValidatingAdmissionPolicy API goes, operations and definitions, allowed in alpha."""
-    report = run(load(str(corpus("kubernetes/v2/swagger-v1.30.json"))),
-                 load(str(corpus("kubernetes/v2/swagger-v1.32.json"))))
+    report = real_pair("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json")
     each = [member for found in report.findings for member in found.members or (found,)]  # as --no-group
     gone = [f for f in each if f.change.kind == "removed" and "v1alpha1" in f.change.pointer
             and "admissionregistration" in f.change.pointer and "alidatingadmissionpolic" in f.change.pointer.lower()]
