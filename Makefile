@@ -45,9 +45,9 @@ typecheck: setup
 	$(BIN)/mypy specdiff
 
 # One worker per core; the tests that build and install specdiff are one xdist group, run by one worker from the
-# start (pytest-xdist's documented `--dist loadgroup`). The code is byte-compiled first: this environment sets
-# PYTHONDONTWRITEBYTECODE, and each of the suite's hundreds of `python -m specdiff` processes would otherwise
-# compile every module it imports again (0.15-0.2 s each).
+# start (pytest-xdist's documented `--dist loadgroup`). The code is byte-compiled first: where
+# PYTHONDONTWRITEBYTECODE is set, each `python -m specdiff` process the suite starts would otherwise compile the
+# modules it imports again (up to 0.2 s each).
 unit: setup browser
 	$(BIN)/python -m compileall -q specdiff tests benchmarks
 	$(BIN)/python -m pytest -n auto --dist loadgroup
