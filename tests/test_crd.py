@@ -294,7 +294,7 @@ def test_a_malformed_when_in_a_rule_card_is_a_config_error(tmp_path: Path) -> No
         _card(tmp_path, "x.yaml", raw)
     raw["when"] = [{"predicate": "was_deprecated", "level": "safe", "section": "news"}]
     with pytest.raises(ConfigError, match=r"unknown section 'news' \(one of deprecations, features, corrections, "
-                                          r"other\)"):
+                                          r"unnoticed, other\)"):
         _card(tmp_path, "x.yaml", raw)
 
 
