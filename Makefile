@@ -21,7 +21,11 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(PIP) install --no-deps --no-build-isolation --config-settings editable_mode=compat -e .
 	touch $(STAMP)
 
+# The bytecode is compiled here, as pip compiles an installed wheel's: with PYTHONDONTWRITEBYTECODE set, an
+# editable install would otherwise compile every module it imports on every run. Run on each setup, so that
+# edited modules are compiled again (compileall skips those whose bytecode is current).
 setup: $(STAMP)
+	$(BIN)/python -m compileall -q specdiff
 
 # Refresh the lock after changing dependencies in pyproject.toml (or to take newer releases): commit both together.
 # requirements.txt, what the GitHub action installs, is the run-time part of it (tests/runtime_lock.py).

@@ -13,8 +13,6 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-import networkx as nx
-
 import specdiff.graph.servers as servers
 from specdiff.errors import InputError
 from specdiff.graph.evidence import kubernetes_evidence
@@ -40,6 +38,7 @@ from specdiff.graph.model import (
     is_xml,
 )
 from specdiff.graph.normalise import Normaliser, Place
+from specdiff.graph.references import References
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.security import effective, schemes
@@ -84,7 +83,7 @@ class Builder:
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self.graph = nx.DiGraph()
+        self.graph = References()
         self.schemas: dict[str, NamedSchema] = {}
         self.operations: dict[str, Operation] = {}
         self.security_schemes: dict[str, SecurityScheme] = {}

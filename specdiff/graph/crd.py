@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-import networkx as nx
-
 from specdiff.errors import InputError
 from specdiff.graph.model import NamedSchema, Schema, SpecGraph
+from specdiff.graph.references import References
 from specdiff.graph.stability import most_stable, of_version
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -109,7 +108,7 @@ def build_crd_graph(doc: Document) -> SpecGraph:
     schemas = {v.schema_name: NamedSchema(v.schema_name, v.schema, v.schema_pointer, doc, v.gvk, v.group_version,
                                           v.stability)
                for crd in crds.values() for v in crd.versions.values()}
-    graph = nx.DiGraph()
+    graph = References()
     graph.add_nodes_from(("schema", name) for name in schemas)
     return SpecGraph(doc, {}, schemas, graph, crds=crds, notes=tuple(n for crd in crds.values() for n in crd.assumed),
                      evidence=next(iter(crds)) if len(crds) == 1 else f"{len(crds)} of them")

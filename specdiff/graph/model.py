@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
+from specdiff.graph.references import References, strongly_connected_components
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
@@ -246,7 +247,7 @@ class NamedSchema:
 
 @dataclass
 class SpecGraph:
-    """Operations, named schemas and the networkx graph of who uses whom, in which direction.
+    """Operations, named schemas and the graph of who uses whom, in which direction.
 
     Nodes are ("op", key) and ("schema", name); an edge op -> schema carries the directions in which the
     operation uses it (request, response, or parameter: a request's parameter values, apart from its body);
@@ -256,7 +257,7 @@ class SpecGraph:
     document: Document
     operations: dict[str, Operation]
     schemas: dict[str, NamedSchema]
-    graph: Any  # nx.DiGraph
+    graph: References
     crds: dict[str, Any] = field(default_factory=dict)
     part_keys: dict[Document, str] = field(default_factory=dict)  # directory input: each document -> its key
     notes: tuple[str, ...] = ()  # remarks about the input itself, e.g. documents that disagree on a schema
@@ -345,8 +346,7 @@ class SpecGraph:
 
     def _all_directions(self) -> dict[str, set[str]]:
         """One walk per direction from the operations' own schemas: linear in the graph."""
-        # the operations' edges, read once: networkx's edge iterator reads its dicts directly, where the
-        # views of `succ` make a Python call for each edge
+        # the operations' edges, read once
         used = list(self.graph.out_edges([("op", key) for key in self.operations], data="directions"))
         found: dict[str, set[str]] = {}
         for direction in ("request", "parameter", "response"):
@@ -505,12 +505,9 @@ class SpecGraph:
 Components = tuple[dict[Any, int], list[set[int]], list[set[Any]]]
 
 
-def _condensed(graph: Any) -> Components:
-    """The strongly connected components of a graph and the edges between them: what `SpecGraph._users` walks
-    (networkx's `condensation` builds a whole graph of them, which costs twice as much)."""
-    import networkx as nx
-
-    members = list(nx.strongly_connected_components(graph))
+def _condensed(graph: References) -> Components:
+    """The strongly connected components of a graph and the edges between them: what `SpecGraph._users` walks."""
+    members = strongly_connected_components(graph)
     mapping = {node: index for index, nodes in enumerate(members) for node in nodes}
     pred = graph.pred
     parents = [{mapping[parent] for node in nodes for parent in pred[node]} - {index}

@@ -17,7 +17,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
-from urllib.request import url2pathname
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
@@ -216,6 +215,8 @@ class Resolver:
         """The document at a URI no document declares: a file of the spec's folder (named by its `file:` URI,
         or under the folder a 3.2 document's `$self` gives the spec), or a URL when remote references are
         allowed."""
+        from urllib.request import url2pathname  # (with the HTTP client: only for a `file:` URI)
+
         from specdiff.graph.refs2020 import document_uri, file_uri
 
         assert self._resources is not None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 #: an RFC 3339 full-date, or a date-time (its date is the day as written)
@@ -33,6 +32,8 @@ def sunset_date(value: Any) -> str | None:
             return dt.date.fromisoformat(text[:10]).isoformat()
         except ValueError:  # 2031-02-30
             return None
+    from email.utils import parsedate_to_datetime  # (with sockets and random: only for an HTTP-date)
+
     try:
         return parsedate_to_datetime(text).date().isoformat()
     except (TypeError, ValueError, IndexError, OverflowError):  # a year of 20 digits overflows
