@@ -8,7 +8,7 @@ DEMO_NEW := corpora/demo/frobber-v7.yaml
 #: the reference date the golden reports are judged on and name, so that they do not change with the calendar
 DEMO_TODAY := 2026-01-15
 
-.PHONY: setup lock demo test lint typecheck unit bench bench-quick fuzz reports example-notes docs browser clean
+.PHONY: setup lock demo test lint typecheck unit bench bench-quick verdicts fuzz reports example-notes docs browser clean
 
 LOCK := requirements-dev.txt
 PIP := $(BIN)/pip --quiet --disable-pip-version-check
@@ -106,6 +106,13 @@ bench: setup
 
 bench-quick: setup
 	$(BIN)/python -m benchmarks --quick
+
+# The findings of every real pair against those of an earlier build (`python -m benchmarks.verdicts BEFORE` run
+# there): fails when any line moved. VERDICTS_BEFORE=... VERDICTS_AFTER=...
+VERDICTS_BEFORE ?= /tmp/vbase
+VERDICTS_AFTER ?= /tmp/verdicts-$(shell git rev-parse --short HEAD)
+verdicts: setup
+	$(BIN)/python -m benchmarks.verdicts $(VERDICTS_AFTER) --against $(VERDICTS_BEFORE)
 
 # the long mutation fuzz of the real specs; COUNT=... SEED=... to change it
 fuzz: setup

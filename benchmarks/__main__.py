@@ -13,7 +13,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, TIME, cases, growth, run_case, table
+from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, TIME, cases, growth, ratios, run_case, table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     for case in selected:
         rows.append(run_case(case, runs, warmup=not args.quick))
     print(table(rows))
+    for line in ratios(rows, {c.name: c.floor for c in selected if c.floor}):
+        print(line)
     ratio = growth(rows)
     if ratio:
         print(ratio)

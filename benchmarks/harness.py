@@ -52,6 +52,7 @@ class Case:
     argv: Callable[[], list[str]]  # built late: synthetic inputs are generated only when the case runs
     inputs: tuple[Path, ...] = ()
     skip: str | None = None
+    floor: str | None = None  # the case whose time this one is set against (`ratios`)
 
 
 @dataclass
@@ -131,6 +132,11 @@ def cases(corpora: Path, cache: Path, quick: bool, tool: Sequence[str] = (),
                 "with collector_paused():\n    load(sys.argv[1]), load(sys.argv[2])\n")
         return lambda: [*python, "-c", code, str(old), str(new)]
 
+    def bare_load(old: Path, new: Path) -> Callable[[], list[str]]:
+        """A bare interpreter that `json.load`s both files: what no JSON tool can go below."""
+        code = "import json, sys\nfor name in sys.argv[1:]:\n    with open(name, 'rb') as f:\n        json.load(f)\n"
+        return lambda: [*python, "-c", code, str(old), str(new)]
+
     def synthetic_case(scale: float) -> Callable[[], list[str]]:
         return lambda: [*tool, *map(str, synthetic_pair(scale, cache))]
 
@@ -141,9 +147,15 @@ def cases(corpora: Path, cache: Path, quick: bool, tool: Sequence[str] = (),
     github = corpora / "openapi" / "github"
     github_pair = github / "api.github.com-2021-05-12.json", github / "api.github.com-2021-10-10.json"
     v3 = corpora / "kubernetes" / "v3" / "v1.30", corpora / "kubernetes" / "v3" / "v1.35"
+    apps = tuple(corpora / "kubernetes" / "v3" / v / "apis__apps__v1_openapi.json" for v in ("v1.27", "v1.30"))
+    k8s_bare, apps_bare = "kubernetes v2: bare json.load of both", "apps/v1: bare json.load of both"
     found = [
-        Case("kubernetes v2 1.35->1.36", compare(*k8s), k8s),
-        Case("kubernetes v2: parse only (load both)", parse_only(*k8s), k8s),
+        Case("kubernetes v2 1.35->1.36", compare(*k8s), k8s, floor=k8s_bare),
+        Case("kubernetes v2: parse only (load both)", parse_only(*k8s), k8s, floor=k8s_bare),
+        Case(k8s_bare, bare_load(*k8s), k8s),
+        Case("kubernetes v3 apps/v1 1.27->1.30", compare(*apps), apps, floor=apps_bare),
+        Case("apps/v1: parse only (load both)", parse_only(*apps), apps, floor=apps_bare),
+        Case(apps_bare, bare_load(*apps), apps),
         Case("stripe yaml 2022-04-01->2023-09-12", compare(*stripe_yaml), stripe_yaml),
         Case("stripe yaml: parse only (load both)", parse_only(*stripe_yaml), stripe_yaml),
         Case("stripe json 2022-03-31->2022-04-01", compare(*stripe_json), stripe_json),
@@ -194,6 +206,19 @@ def table(rows: Sequence[Row]) -> str:
     text = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip() for line in lines]
     text.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(text)
+
+
+def ratios(rows: Sequence[Row], floors: dict[str, str]) -> list[str]:
+    """Each case against its floor (`Case.floor`), CPU medians: on a shared machine CPU time varies less than
+    wall time, which also counts waiting for a core."""
+    by_name = {row.case: row for row in rows if row.measured}
+    lines = []
+    for name, floor in floors.items():
+        case, bare = by_name.get(name), by_name.get(floor)
+        if case is not None and bare is not None:
+            cpu = statistics.median(s.cpu for s in case.samples) / statistics.median(s.cpu for s in bare.samples)
+            lines.append(f"{name} / {floor} = {cpu:.1f} x (cpu median)")
+    return lines
 
 
 def growth(rows: Sequence[Row]) -> str | None:

@@ -1,7 +1,7 @@
 """Findings of every real pair in the corpora, one text file a pair, for a before/after comparison of verdicts.
 
     python -m benchmarks.verdicts OUT_DIR [--corpora ../shared/corpora] [--tool "specdiff"] [--only SUBSTRING]
-    diff -r BEFORE_DIR AFTER_DIR
+    diff -r BEFORE_DIR AFTER_DIR        # or: --against BEFORE_DIR, which exits 1 when any file differs
 
 Each line is one finding: level, rule, pointer, message, and the number of members of a group. A change of
 verdict, wording or grouping shows as a changed line; the files are sorted, so the same findings give the same
@@ -68,8 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", type=Path, default=Path(__file__).resolve().parents[2] / "shared/corpora")
     parser.add_argument("--tool", default=f"{sys.executable} -m specdiff")
     parser.add_argument("--only", default="", help="pairs whose old path contains this text")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="an OUT_DIR written before: print what differs, exit 1 if any pair does")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
     for old, new in real_pairs(args.corpora):
         if args.only not in old:
             continue
@@ -82,9 +85,19 @@ def main(argv: list[str] | None = None) -> int:
         else:
             text = "".join(f"{line}\n" for line in _lines(json.loads(done.stdout)))
         (args.out / name).write_text(text)
+        written.append(name)
         print(f"{old} -> {new}: {text.count(chr(10))} findings", flush=True)
-    return 0
+    return 0 if args.against is None else _differences(args.against, args.out, written, not args.only)
 
+
+def _differences(before: Path, after: Path, written: list[str], every: bool) -> int:
+    """Each pair's findings against those written before (`diff -N`, so a pair on one side only shows whole;
+    `every`: the pairs written before only too): 0 when every pair is the same."""
+    names = sorted(set(written) | ({p.name for p in before.iterdir()} if every else set()))
+    differ = [name for name in names
+              if subprocess.run(["diff", "-N", str(before / name), str(after / name)], check=False).returncode]
+    print(f"{len(differ)} of {len(names)} pairs differ from {before}{': ' if differ else ''}{', '.join(differ)}")
+    return 1 if differ else 0
 
 if __name__ == "__main__":
     sys.exit(main())
