@@ -29,6 +29,7 @@ from specdiff.graph.model import (
     RequestBody,
     Response,
     Schema,
+    Security,
     SecurityScheme,
     Server,
     SpecGraph,
@@ -64,7 +65,12 @@ _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "ma
 
 def operation_key(method: str, path: str) -> str:
     """Method and path template with parameter names erased: a renamed path parameter is the same route."""
-    return f"{method.upper()} {_PATH_PARAM.sub('{}', path)}"
+    return f"{method.upper()} {_route(path)}"
+
+
+@cache
+def _route(path: str) -> str:
+    return _PATH_PARAM.sub("{}", path)
 
 
 def build(doc: Document) -> SpecGraph:
@@ -97,6 +103,7 @@ class Builder:
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
         self._added: list[Document] = []
+        self._document_security: dict[Document, Security] = {}
         self.written: dict[str, Written] = {}
         self.doc: Document
         self.data: dict[str, Any] = {}
@@ -358,7 +365,7 @@ class Builder:
         parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
         body = self._v2_body(raw, merged, at, doc) if self.v2 else self._v3_body(raw.get("requestBody"), at, doc)
         responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
-        group_version = None if reversed_ else group_version_of_path(path)
+        group_version = None if reversed_ else _group_version_of_path(path)
         word = declared(raw)
         sunset = sunset_of(raw) or next((date for _, date in sorted(sunsets.items()) if date), None)
         op = Operation(
@@ -369,7 +376,7 @@ class Builder:
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
             document=self.doc, reversed=reversed_, sunset=sunset, declared_stability=written_level(raw),
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
-            kind=next(iter(group_version_kinds(raw)), None), security=effective(raw, at, doc, self.doc),
+            kind=next(iter(group_version_kinds(raw)), None), security=self._security(raw, at, doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
             raw=self._data(raw, at, doc, _READ_OPERATION),
         )
@@ -377,9 +384,13 @@ class Builder:
         self.graph.add_node(node)
         uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
         in_xml: set[str] = set()  # named schemas a body of an XML media type carries
+        walked: set[tuple[str, int, bool]] = set()  # (a Swagger response's media types share one schema object)
         for direction, schema, at, written, xml in self._operation_schemas(op):
             if op.reversed:  # (the parameters of a webhook or callback are sent by the API, read by the client)
                 direction = "request" if direction == "response" else "response"
+            if (direction, id(schema), xml) in walked:
+                continue
+            walked.add((direction, id(schema), xml))
             for target in self._schema_refs(schema, at, written or self.doc):
                 uses.setdefault(target, set()).add(direction)
                 if xml:
@@ -387,6 +398,15 @@ class Builder:
         self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
                                   for target, directions in uses.items())
         return op
+
+    def _security(self, raw: dict[str, Any], at: str, doc: Document) -> Security:
+        """The operation's effective security; the document's, which most operations have, is read once."""
+        if "security" in raw:
+            return effective(raw, at, doc, self.doc)
+        found = self._document_security.get(self.doc)
+        if found is None:
+            found = self._document_security[self.doc] = effective(raw, at, doc, self.doc)
+        return found
 
     @staticmethod
     def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None, bool]]:
@@ -558,6 +578,10 @@ class Builder:
                                               document=header_doc,
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
+
+
+#: (a path's methods share it)
+_group_version_of_path = cache(group_version_of_path)
 
 
 @cache

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
+from specdiff.frozen import filled_at_once
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.references import References, strongly_connected_components
@@ -27,6 +28,7 @@ ITEM_SCHEMA = "itemSchema"
 Made = TypeVar("Made")
 
 
+@filled_at_once
 @dataclass(frozen=True)
 class Written:
     """An object as the spec writes it (its `$ref` followed) and where: what no family models in it is compared
@@ -36,6 +38,7 @@ class Written:
     pointer: str = field(default="", compare=False)
 
 
+@filled_at_once
 @dataclass(frozen=True)
 class MediaType:
     name: str
@@ -53,6 +56,7 @@ class MediaType:
         return self.written.pointer + "/" + ITEM_SCHEMA
 
 
+@filled_at_once
 @dataclass(frozen=True)
 class Parameter:
     location: str  # query | header | path | cookie | querystring (OpenAPI 3.2: the whole query string)
@@ -87,6 +91,7 @@ class RequestBody:
     form_fields: bool = False
 
 
+@filled_at_once
 @dataclass(frozen=True)
 class Response:
     status: str
@@ -187,6 +192,7 @@ class Server:
     pointer: str = field(default="", compare=False)  # the `url` (Swagger 2.0: `basePath`, else `host`)
 
 
+@filled_at_once
 @dataclass(frozen=True)
 class Operation:
     key: str  # "GET /pets/{}": method and path template with parameter names erased

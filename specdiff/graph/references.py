@@ -41,16 +41,21 @@ class References:
             self.add_node(node)
 
     def add_edge(self, source: Node, target: Node, **attributes: Any) -> None:
-        self.add_node(source)
-        self.add_node(target)
-        data = self.succ[source].get(target)
-        if data is None:
-            data = self.succ[source][target] = self.pred[target][source] = {}
-        data.update(attributes)
+        self.add_edges_from(((source, target, attributes),))
 
     def add_edges_from(self, edges: Iterable[tuple[Node, Node, dict[str, Any]]]) -> None:
+        succ, pred = self.succ, self.pred
         for source, target, attributes in edges:
-            self.add_edge(source, target, **attributes)
+            out = succ.get(source)
+            if out is None:
+                out = succ[source] = {}
+                pred[source] = {}
+            data = out.get(target)
+            if data is None:
+                if target not in succ:
+                    succ[target], pred[target] = {}, {}
+                data = out[target] = pred[target][source] = {}
+            data.update(attributes)
 
     def remove_edges_from(self, edges: Iterable[tuple[Node, Node]]) -> None:
         for source, target in edges:

@@ -301,7 +301,7 @@ class Resolver:
         followed (`inline`), and the pointer where it is written."""
         while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
             obj, doc, at = self.lookup(obj["$ref"], doc, at)
-        if not isinstance(obj, dict):
+        if not isinstance(obj, dict) or read.issuperset(obj):  # (most objects hold only keys the graph reads)
             return obj, at
         copied: dict[str, Any] | None = None
         for key, value in obj.items():
