@@ -63,6 +63,9 @@ _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "ma
                    "uniqueItems", "enum", "multipleOf", "x-nullable")
 
 
+_STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
+
+
 def operation_key(method: str, path: str) -> str:
     """Method and path template with parameter names erased: a renamed path parameter is the same route."""
     return f"{method.upper()} {_route(path)}"
@@ -441,19 +444,18 @@ class Builder:
         path_names = _path_names(path)
         found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
         for i, item in enumerate(raw):
-            at = f"{pointer}/{i}"
             ref = item.get("$ref") if isinstance(item, dict) else None
             if isinstance(ref, str):
                 shared = self._shared_parameters.get((doc, ref, path_names))
                 if shared is not None:
                     found[shared[0]] = (shared[1], shared[2])
                     continue
-            param, at, written = self._deref(item, at, doc)
+            param, at, written = self._deref(item, f"{pointer}/{i}", doc)
             if not isinstance(param, dict) or "name" not in param or "in" not in param:
                 raise InputError("a parameter needs 'name' and 'in'", file=written.name, place=at)
             location, name = str(param["in"]), str(param["name"])
             for key in ("style", "collectionFormat"):
-                if not isinstance(param.get(key), str | None):
+                if not isinstance(param.get(key), _STRING_OR_NONE):
                     raise InputError(f"'{key}' must be a string", file=written.name, place=f"{at}/{key}")
             schema: Schema | None
             if self.v2 and location != "body":  # a form field too describes its value inline
