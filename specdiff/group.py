@@ -42,6 +42,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from specdiff.classify import message_values, render, show
@@ -57,6 +58,14 @@ _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9]
 _BODY = "a body"
 #: Nodes whose findings fold over their values: one field gaining several enum values is one change.
 _VALUE_NODES = ("enum-value",)
+
+
+def _over_values(change: Change) -> bool:
+    """Whether the change folds with the others at its field whatever its value: an enum value, or a CEL rule
+    added to (or removed from) one field (Gateway API 0.8 writing the webhook's ten path checks as ten rules on
+    `matches[].path`)."""
+    return change.node in _VALUE_NODES or (change.node, change.attribute) == ("validation", "rule") and (
+        change.kind != "modified")
 #: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
 _UNIONS = ("anyOf", "oneOf", "allOf")
 _LISTED = 3  # operations, values or versions named before "and N more"
@@ -181,9 +190,9 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
     if spans == "release":  # one change made across the API, whatever each member's values
         return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                 "release")
-    compared = () if change.node in _VALUE_NODES else (values or _Values.of(change)).compared
+    compared = () if _over_values(change) else (values or _Values.of(change)).compared
     home = copies.home(change) if copies is not None else None
-    if home is not None and change.node in _VALUE_NODES:  # `.../enum/2`: the field, whatever the value's index
+    if home is not None and _over_values(change):  # `.../enum/2`: the field, whatever the value's index
         home = home[0], re.sub(r"/\d+$", "", home[1])
     where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
                                               home or (_BODY if ctx.at_body() else field_path(ctx) or ""))
@@ -244,7 +253,7 @@ def _list_key(finding: Finding, copies: InlinedCopies | None, values: _Values) -
         return None
     below = re.sub(r"/\d+$", "", held[1]) if (change.node, change.attribute) == ("validation", "rule") else held[1]
     return ("list", finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
-            _unversioned(change.context.schema), held[0], below, *values.compared)
+            _unversioned(change.context.schema), held[0], below, *(() if _over_values(change) else values.compared))
 
 
 def _resource_of(finding: Finding) -> tuple[str, str] | None:
@@ -301,9 +310,11 @@ def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> 
     return hashed(["group", *group_key(finding, copies)])
 
 
-def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False) -> list[Finding]:
+def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False,
+          uses: TypeUses | None = None) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
-    group takes the place of its first member). `lists`: see `keys_of`."""
+    group takes the place of its first member). `lists`: see `keys_of`. With `uses`, a type added or removed
+    then joins the finding that added or removed what refers to it (`with_types`)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
@@ -312,8 +323,9 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
-    return [members[0] if len(members) == 1 else folded(_shown_first(members), copies)
-            for members in _same_values(list(buckets.values()))]
+    grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies)
+               for members in _same_values(list(buckets.values()))]
+    return with_types(grouped, uses) if uses is not None else grouped
 
 
 def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
@@ -342,6 +354,239 @@ def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
             joined[key] = members
             out.append(members)
     return out
+
+
+#: a named schema -> the (document key, pointer) of each place
+_Places = dict[str, list[tuple[str | None, str]]]
+
+
+class TypeUses:
+    """Where each named schema is defined and referred to on each side, read from the documents' text when first
+    asked: `refs(side, name)` lists the (document key, pointer) of each `$ref` to it, `defined(side, name)` where
+    it is written. A directory's documents are keyed as findings name them (`Context.document`), a single
+    document by None."""
+
+    def __init__(self, old: Sequence[tuple[str | None, Any]], new: Sequence[tuple[str | None, Any]]) -> None:
+        self._documents = {"old": old, "new": new}
+        self._read: dict[str, tuple[_Places, _Places]] = {}
+
+    def refs(self, side: str, name: str) -> list[tuple[str | None, str]]:
+        return self._index(side)[0].get(name, [])
+
+    def defined(self, side: str, name: str) -> list[tuple[str | None, str]]:
+        return self._index(side)[1].get(name, [])
+
+    def alias(self, side: str, name: str) -> str | None:
+        """The named schema that `name` only refers to (`{$ref, description}`, as Kubernetes 1.11 kept its
+        deprecated `io.k8s.kubernetes.pkg.*` names); else None."""
+        for _, data in self._documents[side]:
+            named = _get(data, "definitions") or _get(_get(data, "components"), "schemas")
+            written = _get(named, name)
+            if isinstance(written, dict) and set(written) <= {"$ref", "description"}:
+                return _named(written.get("$ref"))
+        return None
+
+    def kept(self, name: str) -> bool:
+        return bool(self.defined("old", name) and self.defined("new", name))
+
+    def _index(self, side: str) -> tuple[_Places, _Places]:
+        if side not in self._read:
+            refs: _Places = {}
+            defined: _Places = {}
+            for key, data in self._documents[side]:
+                for place, named in (("/definitions/", _get(data, "definitions")),
+                                     ("/components/schemas/", _get(_get(data, "components"), "schemas"))):
+                    for name in named if isinstance(named, dict) else ():
+                        defined.setdefault(name, []).append((key, place + _escaped(name)))
+                stack: list[tuple[Any, str]] = [(data, "")]
+                while stack:
+                    node, pointer = stack.pop()
+                    if isinstance(node, dict):
+                        target = node.get("$ref")
+                        if (name := _named(target)) is not None:
+                            refs.setdefault(name, []).append((key, pointer))
+                        stack.extend((v, f"{pointer}/{_escaped(str(k))}") for k, v in node.items()
+                                     if isinstance(v, (dict, list)))
+                    elif isinstance(node, list):
+                        stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list)))
+            self._read[side] = refs, defined
+        return self._read[side]
+
+
+#: a `$ref` to a named schema of the same document
+_LOCAL_NAMES = ("#/definitions/", "#/components/schemas/")
+
+
+def _named(ref: Any) -> str | None:
+    """The named schema a local `$ref` names; None for any other value."""
+    prefix = next((p for p in _LOCAL_NAMES if isinstance(ref, str) and ref.startswith(p)), None)
+    return str(ref)[len(prefix):].replace("~1", "/").replace("~0", "~") if prefix else None
+
+
+def _get(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _escaped(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def with_types(findings: list[Finding], uses: TypeUses) -> list[Finding]:
+    """A type added is reachable only through what added it: the new field, the new resource's operations, the
+    new type that refers to it. A finding of a card that says `group: referrer` (a named schema added or
+    removed) joins, as a member, the finding that added (or removed) a reference to it, through the new types
+    that refer to it when those are what the reference reaches; it never joins a finding of a lower level, and
+    a type nothing reported refers to stays a finding of its own. Among several, it joins the first in report
+    order, one that is no type itself before the others."""
+    types = [i for i, f in enumerate(findings) if f.rule_info.group == "referrer"]
+    if not types:
+        return findings
+    held = _holders(findings, uses)
+    candidates = {i: _referrers(findings, i, held, uses) for i in types}
+    hosts: dict[int, list[int]] = {}  # a finding that is no type -> the types that join it
+    alike: dict[int, int] = {}  # a finding -> the one it joins: the same change where a new type is used again
+    aliases: dict[tuple[Any, ...], list[int]] = {}  # names that only referred to a type both sides keep
+    for i in types:
+        found = _hosts(i, candidates)
+        if found:
+            host = _top(alike, min(found))
+            hosts.setdefault(host, []).append(i)
+            for j in sorted(found):
+                if _top(alike, j) != host and _alike(findings[j], findings[host]):
+                    alike[_top(alike, j)] = host
+        elif all(uses.kept(uses.alias(_side(m), m.change.context.schema or "") or "")
+                 for m in findings[i].members or (findings[i],)):
+            aliases.setdefault((findings[i].rule, findings[i].level, findings[i].reason), []).append(i)
+    held_by: dict[int, list[int]] = {}
+    for host, members in hosts.items():
+        held_by.setdefault(_top(alike, host), []).extend(members)
+    places: dict[int, list[int]] = {}
+    for j in alike:
+        places.setdefault(_top(alike, j), []).append(j)
+    out: dict[int, Finding] = {}
+    for i in sorted(held_by.keys() | places.keys()):
+        same = [findings[j] for j in [i, *sorted(places.get(i, ()))]]
+        shown = folded(_shown_first([m for f in same for m in f.members or (f,)])) if len(same) > 1 else same[0]
+        out[i] = _holding(shown, [findings[j] for j in held_by.get(i, ())])
+    joined = {j for members in hosts.values() for j in members} | set(alike)
+    for same_aliases in aliases.values():
+        if len(same_aliases) > 1:  # one change: the names that were only aliases went (or came) together
+            out[same_aliases[0]] = folded(_shown_first([m for j in same_aliases
+                                                        for m in findings[j].members or (findings[j],)]))
+            joined.update(same_aliases[1:])
+    return [out.get(i, f) for i, f in enumerate(findings) if i not in joined]
+
+
+def _top(alike: dict[int, int], i: int) -> int:
+    while i in alike:
+        i = alike[i]
+    return i
+
+
+def _alike(one: Finding, other: Finding) -> bool:
+    """Two findings that add (or remove) a use of one new type are one change when they add (or remove) a field
+    of the same name, judged alike: `appArmorProfile` added to both the pod's and the container's security
+    context. Different fields, or resources, that share a type stay apart."""
+    def said(finding: Finding) -> tuple[Any, ...]:
+        change = finding.change
+        return (finding.rule, finding.level, finding.reason, change.kind, change.node,
+                (change.pointer or "").rpartition("/")[2])
+
+    return one.change.node == "property" and said(one) == said(other)
+
+
+def _side(finding: Finding) -> str:
+    """The side a type added (new) or removed (old) is written on."""
+    return "new" if finding.change.kind == "added" else "old"
+
+
+def _referrers(findings: list[Finding], i: int, held: dict[tuple[str, str | None, str], int], uses: TypeUses
+               ) -> set[int]:
+    """The positions of the findings that hold a reference to the type finding `i` (or, for an alias of a type
+    that came or went, that type's definition), at its level or a more severe one."""
+    finding, found = findings[i], set()
+    side = _side(finding)
+    for member in finding.members or (finding,):
+        named = member.change.context.schema or ""
+        target = uses.alias(side, named)  # an alias goes where what it names went
+        gone = target is not None and not uses.kept(target)  # (kept ones are grouped with the other aliases)
+        for document, pointer in [*uses.refs(side, named), *(uses.defined(side, target or "") if gone else ())]:
+            j = _holder(held, side, document, pointer)
+            if j is not None and j != i and findings[j].level.rank <= finding.level.rank:
+                found.add(j)
+    return found
+
+
+def holds(finding: Finding) -> dict[str, int]:
+    """What a group's members are, and how many of each, for the reports: `operations` of one resource, `values`
+    of one field or union, `places` the same change is made at, and the `types added` (or `types removed`) that
+    joined the finding that added (or removed) their use, each of which keeps its own rule and message."""
+    counts: dict[str, int] = {}
+    for member in finding.members:
+        change = member.change
+        if member.rule != finding.rule:
+            what = f"types {change.kind}" if change.node == "schema" and not change.attribute else member.rule
+        elif finding.rule_info.group == "resource":
+            what = "operations"
+        elif _over_values(change) or change.attribute in _UNIONS:
+            what = "rules" if change.node == "validation" else "values"
+        else:
+            what = "places"
+        counts[what] = counts.get(what, 0) + 1
+    return counts
+
+
+def _holders(findings: list[Finding], uses: TypeUses) -> dict[tuple[str, str | None, str], int]:
+    """(side, document, pointer) -> the position of the finding (or group) a change there belongs to; a
+    group-version added or removed holds the definitions it folded."""
+    held: dict[tuple[str, str | None, str], int] = {}
+    for i, finding in enumerate(findings):
+        for member in finding.members or (finding,):
+            change = member.change
+            for side, pointer in (("old", change.old_pointer), ("new", change.new_pointer)):
+                if pointer is not None:
+                    held.setdefault((side, change.context.document, pointer), i)
+            if change.node == "group-version":
+                side = "new" if change.kind == "added" else "old"
+                for name in change.fact("definitions") or ():
+                    for document, pointer in uses.defined(side, name):
+                        held.setdefault((side, document, pointer), i)
+    return held
+
+
+def _holder(held: dict[tuple[str, str | None, str], int], side: str, document: str | None, pointer: str
+            ) -> int | None:
+    """The finding whose change is at `pointer` (the `$ref` itself, when it is the name that changed) or around
+    it."""
+    found = held.get((side, document, f"{pointer}/$ref"))
+    while found is None:
+        found = held.get((side, document, pointer))
+        if not pointer:
+            break
+        pointer = pointer.rpartition("/")[0]
+    return found
+
+
+def _hosts(start: int, candidates: dict[int, set[int]]) -> set[int]:
+    """The findings that are no type and hold a reference to `start` or to a type that reaches it; none when only
+    types refer to it."""
+    seen, pending, hosts = {start}, [start], set()
+    while pending:
+        for j in candidates.get(pending.pop(), ()):
+            if j in candidates:
+                if j not in seen:
+                    seen.add(j)
+                    pending.append(j)
+            else:
+                hosts.add(j)
+    return hosts
+
+
+def _holding(host: Finding, types: list[Finding]) -> Finding:
+    """`host` with `types` among its members; it keeps its message and fingerprint (a single finding's own
+    fingerprint becomes its group's, so baselines and alerts that recorded it still match)."""
+    members = (*(host.members or (host,)), *(m for t in types for m in (t.members or (t,))))
+    return replace(host, members=members, group=host.fingerprint)
 
 
 def _shown_first(members: list[Finding]) -> list[Finding]:
@@ -407,13 +652,14 @@ def _message(members: Sequence[Finding]) -> str:
             value = value.replace(old, new)
         values[key] = value
     names = _distinct(name(m.change.context) for m in members)
+    for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if len(names) > 1 and len(_distinct(by_type(m.change.context) for m in members)) == 1:
         values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         values["location"] = places_phrase(names, fields=any(field_path(m.change.context) for m in members))
-    for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
+        template = for_many.get("location", template)
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from specdiff.classify import Calendar, classify
 from specdiff.classify.calendar import utc_today
@@ -20,7 +21,7 @@ from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.kind_paths import held_by
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.selection import selected
-from specdiff.group import InlinedCopies, group
+from specdiff.group import InlinedCopies, TypeUses, group
 from specdiff.load.document import Document
 from specdiff.records import DEFAULT_READERS, Change, Finding, Report, SourceInfo
 
@@ -117,10 +118,20 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
             findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
-        findings = group(findings, copies, lists=ecosystem.spec == "openapi")
+        findings = group(findings, copies, lists=ecosystem.spec == "openapi",
+                         uses=_type_uses(old_graph, new_graph) if ecosystem.api_server else None)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat(),
                   readers=readers, readers_configured=configured_readers is not None)
+
+
+def _type_uses(old: SpecGraph, new: SpecGraph) -> TypeUses:
+    """Where each side's documents define and refer to their named schemas: an API server's type added or removed
+    is a member of what added or removed its use (`group.with_types`)."""
+    def documents(graph: SpecGraph) -> list[tuple[str | None, Any]]:
+        return [(key, doc.data) for doc, key in graph.part_keys.items()] or [(None, graph.document.data)]
+
+    return TypeUses(documents(old), documents(new))
 
 
 def _left_out(change: Change, reached: tuple[str, ...], whole: tuple[SpecGraph, SpecGraph]) -> bool:

@@ -40,8 +40,12 @@ def test_v1_27_to_v1_30_reports_the_group_versions_that_came_and_went() -> None:
 
 def test_v1_30_to_v1_35_removes_claim_source_and_grows_pod_spec() -> None:
     report = compare(V3 + "v1.30", V3 + "v1.35")
-    removed = {f.change.pointer for f in report.findings if f.rule == "schema.removed"}
-    assert "/components/schemas/io.k8s.api.core.v1.ClaimSource" in removed
+    source = next(f for f in report.findings if f.change.pointer
+                  == "/components/schemas/io.k8s.api.core.v1.PodResourceClaim/properties/source")
+    # the type goes with the field that used it: one finding, the type a member of its own rule
+    assert [(m.rule, m.change.pointer) for m in source.members] == [
+        ("schema.property.removed", source.change.pointer),
+        ("schema.removed", "/components/schemas/io.k8s.api.core.v1.ClaimSource")]
     added = {f.change.pointer.rpartition("/")[2] for f in report.findings if f.rule == "schema.property.added"
              and f.change.pointer.startswith("/components/schemas/io.k8s.api.core.v1.PodSpec/")}
     assert {"hostnameOverride", "resources", "workloadRef"} <= added
@@ -59,8 +63,8 @@ def test_v1_23_to_v1_24_operations_that_start_writing_their_kubernetes_markers_c
 
 def test_findings_point_into_the_document_they_come_from() -> None:
     report = compare(V3 + "v1.30", V3 + "v1.35")
-    claim = next(f for f in report.findings if f.rule == "schema.removed"
-                 and f.change.pointer.endswith("/io.k8s.api.core.v1.ClaimSource"))
+    claim = next(m for f in report.findings for m in f.members if m.rule == "schema.removed"
+                 and m.change.pointer.endswith("/io.k8s.api.core.v1.ClaimSource"))
     assert claim.change.context.document == "core/v1"
 
 

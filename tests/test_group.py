@@ -10,7 +10,7 @@ from typing import Any
 from conftest import corpus, real_pair
 
 from specdiff.config import BaselineEntry, Config, ScopedIgnore
-from specdiff.group import group_fingerprint, operations_phrase
+from specdiff.group import group_fingerprint, holds, operations_phrase
 from specdiff.load import load_text
 from specdiff.load.document import Document
 from specdiff.notation import finding_scope
@@ -147,18 +147,23 @@ def test_a_rule_added_to_each_list_of_one_inlined_type_is_one_finding() -> None:
         2, ["example.com/v1 Route.spec.rules[].backendRefs[].filters", "example.com/v1 Route.spec.rules[].filters"])
 
 
-def test_the_httproute_filter_lists_gaining_a_rule_are_one_finding() -> None:
-    """Gateway API 0.8.0 adds `self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1` to both lists of
-    HTTPRouteFilter; the backendRefs list writes another rule twice before it."""
+def test_the_httproute_filter_lists_gaining_rules_are_one_finding() -> None:
+    """Gateway API 0.8.0 adds `self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1` and the same check
+    of RequestRedirect to both lists of HTTPRouteFilter; the backendRefs list writes another rule twice before
+    them: one finding, each rule at each list a member."""
     report = compare(ROUTES.format("v0.6.0"), ROUTES.format("v0.8.0"))
-    rule = "self.filter(f, f.type == 'RequestHeaderModifier').size() <= 1"
-    found = [f for f in report.findings if f.rule == "kubernetes.validation.rule-added" and f.change.new == rule]
+    rules = [f"self.filter(f, f.type == '{kind}').size() <= 1" for kind in ("RequestHeaderModifier", "RequestRedirect")]
+    found = [f for f in report.findings if f.rule == "kubernetes.validation.rule-added"
+             and {m.change.new for m in f.members} & set(rules)]
     at = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/rules/items/properties"
-    assert [(f.level.value, [m.change.pointer for m in f.members]) for f in found] == [("breaking", [
-        f"{at}/backendRefs/items/properties/filters/x-kubernetes-validations/2",
-        f"{at}/filters/x-kubernetes-validations/1"])]
-    assert found[0].message == ("validation rule added to 2 places: HTTPRoute.spec.rules[].backendRefs[].filters and "
-                                f"HTTPRoute.spec.rules[].filters: {rule}")
+    assert [(f.level.value, holds(f), sorted((m.change.new, m.change.pointer) for m in f.members)) for f in found] == [
+        ("breaking", {"rules": 4}, sorted([
+            (rules[0], f"{at}/backendRefs/items/properties/filters/x-kubernetes-validations/2"),
+            (rules[1], f"{at}/backendRefs/items/properties/filters/x-kubernetes-validations/4"),
+            (rules[0], f"{at}/filters/x-kubernetes-validations/1"),
+            (rules[1], f"{at}/filters/x-kubernetes-validations/3")]))]
+    assert found[0].message == ("validation rules added to 2 places: HTTPRoute.spec.rules[].backendRefs[].filters "
+                                f"and HTTPRoute.spec.rules[].filters: {rules[0]} and {rules[1]}")
 
 
 def test_json_keeps_the_members_with_their_own_fingerprints() -> None:
@@ -293,7 +298,7 @@ def test_every_reason_reads_for_one_place_and_for_many() -> None:
 
 def test_a_resource_that_comes_or_goes_gives_one_reason_for_all_its_operations() -> None:
     report = compare(V2.format("32"), V2.format("35"))
-    said = [(f.rule, f.change.context.resource, len(f.members), f.reason) for f in report.findings
+    said = [(f.rule, f.change.context.resource, holds(f)["operations"], f.reason) for f in report.findings
             if f.rule.startswith("operation.") and f.members and f.level.value == "breaking"
             or f.rule == "operation.added" and f.change.context.resource == "servicecidrs"]
     gone = "Clients that call a removed operation get 404 or 405 instead of a response."

@@ -51,7 +51,8 @@ class Card:
     #: `release` folds every finding of the card at one level whatever its values (operationIds renamed across
     #: the API); `resource` folds the operations of one Kubernetes resource added or removed together; `name`
     #: folds every change of one extension or keyword (the change's `name`) however its values differ
-    #: (`x-oaiMeta` rewritten in 50 schemas)
+    #: (`x-oaiMeta` rewritten in 50 schemas); `referrer` folds as `place` does, then makes a Kubernetes type
+    #: added (or removed) a member of the finding that added (or removed) what refers to it
     group: str = "place"
     #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
     #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
@@ -270,8 +271,8 @@ def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
 
 
 def _grouping(raw: Any, path: str) -> str:
-    if raw not in ("place", "rule", "release", "resource", "name"):
-        raise ConfigError("'group' must be place, rule, release, resource or name", file=path)
+    if raw not in ("place", "rule", "release", "resource", "name", "referrer"):
+        raise ConfigError("'group' must be place, rule, release, resource, name or referrer", file=path)
     return str(raw)
 
 

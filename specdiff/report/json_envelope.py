@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from specdiff.group import holds
 from specdiff.notation import where
 from specdiff.records import Finding, Report, SourceInfo, field_path
 from specdiff.report import RenderOptions, json_text
@@ -35,18 +36,24 @@ def _source(info: SourceInfo) -> dict[str, Any]:
 
 
 def finding_record(finding: Finding) -> dict[str, Any]:
-    """One finding; a group (one change at several places) adds its `count` and its `members`, each with its
-    own location, pointers, values, operations and fingerprint."""
+    """One finding; a group (one logical change) adds its `count`, what its members are (`holds`: kind -> how
+    many, `group.holds`) and its `members`, each with its own location, pointers, values, operations and
+    fingerprint, and its own rule, level and message when it is not the group's rule (a type added with the
+    field that uses it)."""
     record = _place(finding)
     if finding.members:
         record["count"] = len(finding.members)
-        record["members"] = [{key: value for key, value in _place(member).items() if key in _MEMBER_KEYS}
+        record["holds"] = holds(finding)
+        record["members"] = [{key: value for key, value in _place(member).items()
+                              if key in _MEMBER_KEYS or (member.rule != finding.rule and key in _OWN_KEYS)}
                              for member in finding.members]
     return record
 
 
 _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer", "old", "new", "operations",
                 "fingerprint")
+#: what a member of another rule than its group's says of itself
+_OWN_KEYS = ("rule", "level", "message", "reason")
 
 
 def _place(finding: Finding) -> dict[str, Any]:
