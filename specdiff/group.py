@@ -6,8 +6,9 @@ version of a type. Two findings are the same logical change when they share a `g
 verdict and its reason, what changed (node, attribute, field path, old and new value, the new value as what it is
 to the operation when the differ says so) and where, leaving out
 the operation, the API version and the document (a per-group folder repeats shared types in each); enum values
-added to (or removed from) one field fold together too, as do the alternatives of one union, and the fields of
-named schemas that gained (or lost) the same values (`_same_values`). So does the same
+added to (or removed from) one field fold together too, as do CEL rules added to (or removed from) one field, the
+alternatives of one union, and the fields of named schemas that gained (or lost) the same values
+(`_same_values`). So does the same
 change at the same place of the spec text, whichever operations or named schemas reach it (`keys_of`): a plain
 API's body type compared where each operation uses it finds it once per operation.
 
@@ -19,6 +20,10 @@ resource in one group-version (its collection, items, watch paths and subresourc
 the context) are one change, written as Kubernetes' notes write it ("... is no longer served by ..."); so are
 the operations on the API server's paths outside every API group (`/.well-known/openid-configuration/`,
 `/openid/v1/jwks/`: RBAC's nonResourceURLs), which belong to no resource and come as one feature.
+
+A card may say `group: referrer` (a named schema added or removed): on an API server's spec the type then joins,
+as a member, the finding that added (or removed) what refers to it (`with_types`), since a new type is reachable
+only through what added it; names that only referred to a type both versions keep go together.
 
 A card may say `group: type` (a field's own flag): the fields of one Kubernetes type (a schema with a
 group-version) that change the same way in one release are one change (PodDisruptionBudgetStatus's four
