@@ -25,10 +25,6 @@ A card may say `group: referrer` (a named schema added or removed): on an API se
 as a member, the finding that added (or removed) what refers to it (`with_types`), since a new type is reachable
 only through what added it; names that only referred to a type both versions keep go together.
 
-A card may say `group: type` (a field's own flag): the fields of one Kubernetes type (a schema with a
-group-version) that change the same way in one release are one change (PodDisruptionBudgetStatus's four
-fields made optional in 1.36); a plain API's fields, and those deeper in a CRD, stay one finding each.
-
 A card may say `group: name` (metadata written in many places): the findings of its rule for one extension or
 keyword are one change, wherever they are and whatever their values (`x-expandableFields` rewritten in 70
 schemas, items added to it in some and removed in others).
@@ -205,8 +201,6 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
         home = home[0], re.sub(r"/\d+$", "", home[1])
     where = ("", "") if spans == "rule" else (_unversioned(ctx.schema),
                                               home or (_BODY if ctx.at_body() else field_path(ctx) or ""))
-    if spans == "type" and ctx.group_version and len(ctx.field) == 1 and not ctx.operation:
-        where = (where[0], "a field")  # each field of one Kubernetes type (markers set on a type's fields)
     return (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
             *where, compared)
 

@@ -52,8 +52,7 @@ class Card:
     #: the API); `resource` folds the operations of one Kubernetes resource added or removed together; `name`
     #: folds every change of one extension or keyword (the change's `name`) however its values differ
     #: (`x-oaiMeta` rewritten in 50 schemas); `referrer` folds as `place` does, then makes a Kubernetes type
-    #: added (or removed) a member of the finding that added (or removed) what refers to it; `type` folds the
-    #: fields of one Kubernetes type (with a group-version) the change is made to in one release
+    #: added (or removed) a member of the finding that added (or removed) what refers to it
     group: str = "place"
     #: a placeholder of `message` -> the message of a group whose members differ in it, which lists their values:
     #: "enum values {value} added to {location}" (group.py renders it; it never edits a message's words)
@@ -272,8 +271,8 @@ def _group_message(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
 
 
 def _grouping(raw: Any, path: str) -> str:
-    if raw not in ("place", "rule", "release", "resource", "name", "referrer", "type"):
-        raise ConfigError("'group' must be place, rule, release, resource, name, referrer or type", file=path)
+    if raw not in ("place", "rule", "release", "resource", "name", "referrer"):
+        raise ConfigError("'group' must be place, rule, release, resource, name or referrer", file=path)
     return str(raw)
 
 
