@@ -241,7 +241,7 @@ class RuleInfo:
 
     title: str = ""
     section: str = "other"  # release notes: deprecations, features, corrections or unnoticed (when safe), or other
-    group: str = "place"  # what one logical change spans: place, rule, release or resource (specdiff/group.py)
+    group: str = "place"  # what one logical change spans: place, rule, release, resource, name or referrer
     message: str = ""  # the card's message template: a group renders it again for all its places
     #: (placeholder, message) for a group whose members differ in that placeholder ("enum values {value} ...")
     group_messages: tuple[tuple[str, str], ...] = ()

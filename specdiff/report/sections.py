@@ -60,8 +60,9 @@ _PLAIN_WORD = re.compile(r"(?!x-)[a-z][a-z-]* ")
 def subject_of(finding: Finding) -> Subject:
     """What a finding is about, from its context: the group-version, resource and kind the graph gave it
     (specdiff/graph/subjects.py); a schema belongs where the operations that use it are."""
-    if finding.members:  # a group belongs where all its members do, else among the general changes
-        places = {subject_of(member) for member in finding.members}
+    if finding.members:  # a group belongs where all its places do, else among the general changes
+        places = {subject_of(member) for member in finding.members if member.rule == finding.rule}  # (not the
+        # types that joined the field or resource using them)
         if len(places) == 1:
             return places.pop()
         groups = {p.group.rpartition("/")[0] for p in places}
