@@ -82,6 +82,11 @@ for _name, _fact, _doc in (
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("enum_within_old_bound", "enum_within",
      "A bound dropped or widened where the schema's `enum` now lists every value, each within the old bound."),
+    ("kind_of_the_object", "kind_of_plain",
+     "A branch of the union a plain object became whose values the old object described: the properties both "
+     "name have the same types, the old required ones are there, and the old object took the others."),
+    ("kept_by_another_branch", "in_other_branch",
+     "The plain object became a union of its kinds, and another branch than the one compared carries the property."),
     ("expanded_on_request", "expansion",
      "An added branch is an object the field is only sent as when a request asks to expand it (Stripe's "
      "`x-expansionResources`), on a field no request could expand before."),

@@ -105,6 +105,10 @@ class SchemaDiffer:
         self._open_enums: set[str] = set()
         #: the branches of the `oneOf` whose added branches are being noted, indexed once for all of them
         self._overlaps: tuple[dict[str, tuple[str, Schema]], Overlaps] | None = None
+        #: while a plain object is compared with the closest branch of the union of its kinds it became: the old
+        #: properties another branch carries (by name, the branch), and where the closest branch is written
+        self._elsewhere: dict[str, str] = {}
+        self._elsewhere_at = ""
         #: the old spec's merge keys, by where each named type is written, read when first needed
         self._keys: dict[tuple[Document, str], dict[str, str]] | None = None
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
@@ -422,7 +426,7 @@ class SchemaDiffer:
                 self.emit(change("removed", "property", old=schema, where=at, old_pointer=old_pointer, name=name,
                                  required=name in old_required, **_lifecycle_facts(schema),
                                  **_deprecation_facts(schema), **self._in_deprecated(old, new),
-                                 **_read_only(schema)))
+                                 **_read_only(schema), **self._kept_by_branch(new, name)))
         for name in sorted(new_required - old_required):
             if name in old_props or name not in new_props:
                 at = self._read_or_written(where.at("." + name), old, new, name)
@@ -585,8 +589,11 @@ class SchemaDiffer:
             closest = self._closest(plain, members, normal, union.document)
             pointer, member = members[closest]
             lifted = Side(overlay(member, rest) if rest else member, pointer, union.document)
+            kinds: set[str] = set()
             if union is new:
+                kinds = self._split_into_kinds(plain, union, members, closest)
                 self.compare(plain, lifted, where)
+                self._elsewhere.clear()
             else:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
@@ -606,6 +613,7 @@ class SchemaDiffer:
                                      plain_format=plain.schema.get("format"),
                                      scalar_forms=forms,
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {},
+                                     **({"kind_of_plain": True} if key in kinds else {}),
                                      **({"expansion": True} if kind == "added" and _newly_expandable(
                                          key, plain.schema, union.schema) else {})))
             return True
@@ -629,6 +637,50 @@ class SchemaDiffer:
                          new=branches if added else None, where=where, old_pointer=None if added else pointer,
                          new_pointer=pointer if added else None, constrains=True, condition=condition,
                          implied=implied))
+
+    def _split_into_kinds(self, plain: Side, union: Side, members: dict[str, tuple[str, Schema]], closest: str
+                          ) -> set[str]:
+        """A plain object that became a union of objects, one per kind of it, none carrying all its properties: the
+        branches that describe the properties they share with the old object as it did (only adding their own), a
+        value of each being a value of the old object. The old properties the closest branch lacks and another carries are noted, for the
+        comparison with the closest one that follows, as kept by that branch rather than removed."""
+        plain_props = mapping(plain.schema.get("properties"))
+        if not plain_props or plain.schema.get("type", "object") != "object":
+            return set()
+        branches = {key: self._resolved(Side(m, at, union.document), self.new_normal)
+                    for key, (at, m) in members.items()}
+        closest_props = mapping(branches[closest].schema.get("properties"))
+        for key, branch in branches.items():
+            for name in mapping(branch.schema.get("properties")):
+                if key != closest and name in plain_props and name not in closest_props:
+                    self._elsewhere.setdefault(name, key)
+        if self._elsewhere:
+            self._elsewhere_at = branches[closest].pointer
+        if any(set(plain_props) <= set(mapping(branch.schema.get("properties"))) for branch in branches.values()):
+            return set()  # the old object is still one branch: the others are new shapes beside it
+        return {key for key, branch in branches.items() if self._kind_of(plain, branch)}
+
+    def _kind_of(self, plain: Side, branch: Side) -> bool:
+        """Whether every value of the object `branch` is a value of the object `plain`: each property both name
+        has the same types on both, the old object's required ones are there, and the old took other properties."""
+        props, plain_props = mapping(branch.schema.get("properties")), mapping(plain.schema.get("properties"))
+        if plain.schema.get("additionalProperties") is False or not props or \
+                not required_set(plain.schema) <= set(props):
+            return False
+        for name in set(props) & set(plain_props):
+            old = self._resolved(Side(plain_props[name], plain.property_pointer(name), plain.document),
+                                 self.old_normal).schema
+            new = self._resolved(Side(props[name], branch.property_pointer(name), branch.document),
+                                 self.new_normal).schema
+            if not isinstance(old, dict) or not isinstance(new, dict) or \
+                    type_set(old, plain.document.dialect) != type_set(new, branch.document.dialect):
+                return False
+        return True
+
+    def _kept_by_branch(self, new: Side, name: str) -> dict[str, Any]:
+        """The branch that still carries a property of a plain object that became a union of its kinds."""
+        kept = self._elsewhere.get(name) if new.pointer == self._elsewhere_at else None
+        return {"in_other_branch": kept} if kept else {}
 
     def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], normal: Normaliser,
                  doc: Document) -> str:

@@ -95,7 +95,7 @@ VOCABULARY: dict[str, Node] = {
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
-                    "expansion": (bool,), "as_text": (bool,), "every_value": (bool,),
+                    "expansion": (bool,), "as_text": (bool,), "every_value": (bool,), "kind_of_plain": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
@@ -103,7 +103,7 @@ VOCABULARY: dict[str, Node] = {
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
                       "already_required": (bool,),
-                      "lifecycle": (str,), "in_deprecated": (bool,),
+                      "lifecycle": (str,), "in_deprecated": (bool,), "in_other_branch": (str,),
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
