@@ -87,6 +87,9 @@ for _name, _fact, _doc in (
      "name have the same types, the old required ones are there, and the old object took the others."),
     ("kept_by_another_branch", "in_other_branch",
      "The plain object became a union of its kinds, and another branch than the one compared carries the property."),
+    ("kind_moved_out", "moved_to_union",
+     "The plain object became a union of its kinds, and the kind that carried the property is now a branch of "
+     "another union new to the spec, which shares kinds with it."),
     ("expanded_on_request", "expansion",
      "An added branch is an object the field is only sent as when a request asks to expand it (Stripe's "
      "`x-expansionResources`), on a field no request could expand before."),

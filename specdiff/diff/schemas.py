@@ -109,6 +109,8 @@ class SchemaDiffer:
         #: properties another branch carries (by name, the branch), and where the closest branch is written
         self._elsewhere: dict[str, str] = {}
         self._elsewhere_at = ""
+        #: and those no branch carries that a new union sharing its kinds holds (`_kinds_moved_out`)
+        self._moved_out: dict[str, str] = {}
         #: the old spec's merge keys, by where each named type is written, read when first needed
         self._keys: dict[tuple[Document, str], dict[str, str]] | None = None
         #: objects a Kubernetes API server serves are read into Go structs: a field left out decodes to its zero
@@ -593,7 +595,7 @@ class SchemaDiffer:
             if union is new:
                 kinds = self._split_into_kinds(plain, union, members, closest)
                 self.compare(plain, lifted, where)
-                self._elsewhere.clear()
+                self._elsewhere, self._moved_out = {}, {}
             else:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
@@ -642,8 +644,9 @@ class SchemaDiffer:
                           ) -> set[str]:
         """A plain object that became a union of objects, one per kind of it, none carrying all its properties: the
         branches that describe the properties they share with the old object as it did (only adding their own), a
-        value of each being a value of the old object. The old properties the closest branch lacks and another carries are noted, for the
-        comparison with the closest one that follows, as kept by that branch rather than removed."""
+        value of each being a value of the old object. The old properties the closest branch lacks and another
+        carries (or a new union's kind, `_kinds_moved_out`) are noted for the comparison with the closest one that
+        follows, as kept there rather than removed."""
         plain_props = mapping(plain.schema.get("properties"))
         if not plain_props or plain.schema.get("type", "object") != "object":
             return set()
@@ -654,11 +657,34 @@ class SchemaDiffer:
             for name in mapping(branch.schema.get("properties")):
                 if key != closest and name in plain_props and name not in closest_props:
                     self._elsewhere.setdefault(name, key)
-        if self._elsewhere:
+        carried = {name for branch in branches.values() for name in mapping(branch.schema.get("properties"))}
+        self._moved_out = self._kinds_moved_out(set(plain_props) - carried, branches, union.document)
+        if self._elsewhere or self._moved_out:
             self._elsewhere_at = branches[closest].pointer
         if any(set(plain_props) <= set(mapping(branch.schema.get("properties"))) for branch in branches.values()):
             return set()  # the old object is still one branch: the others are new shapes beside it
         return {key for key, branch in branches.items() if self._kind_of(plain, branch)}
+
+    def _kinds_moved_out(self, names: set[str], branches: dict[str, Side], doc: Document) -> dict[str, str]:
+        """The old properties no kind of the split object carries that a union new to the spec, sharing kinds with
+        it, holds in a kind of its own: those kinds moved to that union (the schema of another operation that
+        used the old object), and this one no longer sends them. By property, the union."""
+        kinds = {branch.pointer for branch in branches.values()}
+        moved: dict[str, str] = {}
+        for named in self.new.schemas.values():
+            others = named.schema.get("anyOf", named.schema.get("oneOf"))
+            if not names or named.name in self.old.schemas or named.document is not doc or \
+                    not isinstance(others, list):
+                continue
+            resolved = [self._resolved(Side(o, f"{named.pointer}/x/{i}", doc), self.new_normal)
+                        for i, o in enumerate(others) if isinstance(o, dict)]
+            if not kinds & {branch.pointer for branch in resolved}:
+                continue
+            for branch in resolved:
+                for name in mapping(branch.schema.get("properties")):
+                    if name in names and branch.pointer not in kinds:
+                        moved.setdefault(name, named.name)
+        return moved
 
     def _kind_of(self, plain: Side, branch: Side) -> bool:
         """Whether every value of the object `branch` is a value of the object `plain`: each property both name
@@ -679,8 +705,11 @@ class SchemaDiffer:
 
     def _kept_by_branch(self, new: Side, name: str) -> dict[str, Any]:
         """The branch that still carries a property of a plain object that became a union of its kinds."""
-        kept = self._elsewhere.get(name) if new.pointer == self._elsewhere_at else None
-        return {"in_other_branch": kept} if kept else {}
+        if new.pointer != self._elsewhere_at:
+            return {}
+        if name in self._elsewhere:
+            return {"in_other_branch": self._elsewhere[name]}
+        return {"moved_to_union": self._moved_out[name]} if name in self._moved_out else {}
 
     def _closest(self, plain: Side, members: dict[str, tuple[str, Schema]], normal: Normaliser,
                  doc: Document) -> str:
