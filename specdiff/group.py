@@ -221,7 +221,7 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool =
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
     values = _Values.of(change)
-    detail = change.detail
+    detail = tuple((key, value) for key, value in change.detail if key != "moved_with")  # one place, any move
     if lists and (change.node, change.attribute) == ("property", "required"):  # one edit of one `required` list
         detail = tuple((key, value) for key, value in detail if key != "name")
     place = ("place", *verdict, change.pointer, values.old, values.new, _plain(detail))
@@ -851,3 +851,45 @@ def _joined(items: Sequence[str], cut: bool = True) -> str:
         items = [*items[:_LISTED], f"{len(items) - _LISTED} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+
+
+def with_moves(findings: Sequence[Finding]) -> list[Finding]:
+    """The findings, with what a reference moved to a schema that differs brings folded into the move's finding:
+    `repository` becoming `minimal-repository` where a field names it is one change, however many properties,
+    types and markers the swap changes below it (each a member, marked `moved_with` by the differ). The move
+    takes its most severe member's level and reason, keeps its own fingerprint, and names what it holds."""
+    moves = {member.change.pointer: finding for finding in findings if finding.change.attribute == "$ref"
+             for member in (finding.members or (finding,))}
+    brought: dict[int, list[Finding]] = {}
+    for finding in findings:
+        move = _move_of(finding, moves)
+        if move is not None and move is not finding:
+            brought.setdefault(id(move), []).append(finding)
+    folded_in = {id(finding) for found in brought.values() for finding in found}
+    return [_move_holding(finding, brought[id(finding)]) if id(finding) in brought else finding
+            for finding in findings if id(finding) not in folded_in]
+
+
+def _move_of(finding: Finding, moves: dict[str, Finding]) -> Finding | None:
+    """The outermost move whose swap brought every change of `finding` (a move inside a move is brought by it)."""
+    move: Finding | None = None
+    while True:
+        tags = {member.change.fact("moved_with") for member in (finding.members or (finding,))}
+        outer = moves.get(tags.pop()) if len(tags) == 1 and None not in tags else None
+        if outer is None or outer is move or outer is finding:
+            return move
+        move = finding = outer
+
+
+def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
+    members = [*(move.members or (move,)), *(m for finding in brought for m in (finding.members or (finding,)))]
+    worst = min(brought, key=lambda finding: finding.level.rank)
+    level, reason = (worst.level, worst.reason) if worst.level.rank < move.level.rank else (move.level, move.reason)
+    counts: dict[str, int] = {}
+    for finding in sorted(brought, key=lambda finding: finding.level.rank):
+        title = finding.rule_info.title or finding.rule
+        counts[title] = counts.get(title, 0) + len(finding.members or (finding,))
+    held = ", ".join(f"{title.lower()} ({count})" for title, count in counts.items())
+    return Finding(move.rule, level, f"{move.message}; the swap brings: {held}", reason, move.change,
+                   tuple(sorted(set(move.operations).union(*(finding.operations for finding in brought)))),
+                   members=tuple(members), group=move.fingerprint, first_id=move.first_id, rule_info=move.rule_info)

@@ -506,3 +506,38 @@ def test_names_dropped_from_one_required_list_are_one_finding() -> None:
     assert [(f.change.pointer, f.level.value, len(f.members)) for f in optional] == [
         ("/components/schemas/Bot/required", "breaking", 2), ("/components/schemas/User/required", "breaking", 2)]
     assert optional[1].message == "2 places: User.color and User.tz became optional"
+
+
+def _moved(ref: str, schemas: dict[str, Any]) -> Document:
+    ops = {"/repos": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"type": "object", "properties": {"repo": {"$ref": f"#/components/schemas/{ref}"}}}}}}}}}}
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": ops,
+            "components": {"schemas": schemas}}
+    return load_text(json.dumps(spec), f"{ref}.json", None)
+
+
+REPOSITORY = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                               "starred_at": {"type": "string"}}}
+
+
+def test_what_a_reference_moved_to_a_schema_that_differs_brings_is_one_finding_at_its_worst_level() -> None:
+    minimal = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string",
+                                                                                  "nullable": True}}}
+    report = run(_moved("repository", {"repository": REPOSITORY}),
+                 _moved("minimal-repository", {"repository": REPOSITORY, "minimal-repository": minimal}))
+    [move] = [f for f in report.findings if f.level.value != "safe"]
+    assert (move.rule, move.level.value, move.change.pointer) == (
+        "schema.reference-changed", "breaking", "/paths/~1repos/get/responses/200/content/application~1json/schema"
+        "/properties/repo/$ref")
+    assert {(m.rule, m.change.pointer) for m in move.members} == {
+        ("schema.reference-changed", move.change.pointer),
+        ("schema.property.removed", "/components/schemas/repository/properties/starred_at"),
+        ("schema.nullable-added", "/components/schemas/minimal-repository/properties/name")}
+    assert move.message.endswith("the swap brings: value may be null (1), property removed (1)")
+
+
+def test_near_miss_a_reference_moved_to_a_schema_sending_the_same_json_holds_nothing() -> None:
+    report = run(_moved("repository", {"repository": REPOSITORY}),
+                 _moved("full-repository", {"repository": REPOSITORY, "full-repository": REPOSITORY}))
+    assert all("swap brings" not in f.message and not f.members for f in report.findings), \
+        [f.message for f in report.findings]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -157,6 +158,7 @@ class SchemaDiffer:
             return
         o = self.old_normal.node(old.schema, old.pointer, old.document)
         n = self.new_normal.node(new.schema, new.pointer, new.document)
+        move = ""  # where a reference moved to a schema that sends or accepts other JSON
         if o.named is not None and n.named is not None:
             if self.names.get(o.named) == n.named:
                 # the named pair is compared once on its own; here only what is written beside the refs,
@@ -176,12 +178,14 @@ class SchemaDiffer:
                                  old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref",
                                  **self._kinds(o.named, n.named, where), **wire))
                 if self.ecosystem.spec == "openapi":
-                    self._on_the_wire(o, n, where)
+                    with self._moved("" if same else new.pointer + "/$ref"):
+                        self._on_the_wire(o, n, where)
                 return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
                              old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref", **wire))
             if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
                 return  # another thing altogether: the reference change says it, field by field says nothing
+            move = "" if same or self.ecosystem.spec != "openapi" else new.pointer + "/$ref"
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
         key: tuple[Hashable, ...] = (o.identity, n.identity, where.direction, where.context.stability)
@@ -189,7 +193,27 @@ class SchemaDiffer:
             key = (*key, where.context.schema, where.context.field)
         if key not in self._followed:
             self._followed.add(key)
-            self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
+            with self._moved(move):
+                self.compare(Side(o.schema, o.pointer, o.document), Side(n.schema, n.pointer, n.document), where)
+
+    @contextmanager
+    def _moved(self, pointer: str) -> Iterator[None]:
+        """While the two schemas a reference moved between are compared: each change found is marked as brought
+        by the move at `pointer` (`moved_with`), so that group folds it into the move's finding. The innermost
+        move claims a change; no pointer, no move (the same JSON under another name brings nothing)."""
+        if not pointer:
+            yield
+            return
+        emit = self.emit
+
+        def marked(found: Change) -> None:
+            emit(found if found.fact("moved_with") else replace(found, detail=(*found.detail, ("moved_with", pointer))))
+
+        self.emit = marked
+        try:
+            yield
+        finally:
+            self.emit = emit
 
     def _on_the_wire(self, old: Node, new: Node, where: Where) -> None:
         """A plain API's body whose type was replaced by another: what goes over the wire is the same whatever
