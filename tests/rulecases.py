@@ -63,7 +63,7 @@ def _judged(report: Report) -> list[Finding]:
     out: list[Finding] = []
     for finding in report.findings:
         brought = [member for member in finding.members if member.rule != finding.rule]
-        if not brought:
+        if not brought or finding.change.attribute != "$ref":  # (a type added with its field is one change)
             out.append(finding)
             continue
         own = next(member for member in finding.members if member.rule == finding.rule)
