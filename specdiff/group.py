@@ -328,9 +328,74 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
-    grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies)
-               for members in _same_values(list(buckets.values()))]
+    found = _same_values(list(buckets.values()))
+    edits = _one_edit(found) if lists else [(members, False) for members in found]
+    grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
+               for members, each in edits]
     return with_types(grouped, uses) if uses is not None else grouped
+
+
+def _one_edit(buckets: list[list[Finding]]) -> list[tuple[list[Finding], bool]]:
+    """The buckets of a plain API, with those one edit of the spec made joined (`_edit_keys`), each with whether
+    it joined others: a schema whose fields all became nullable in one release is one change, as is one ID
+    pattern widened the same way in 18 named schemas. Order is kept: a joined bucket takes the place of its first."""
+    joined: dict[tuple[Any, ...], int] = {}
+    out: list[tuple[list[Finding], bool]] = []
+    for members in buckets:
+        keys = _edit_keys(members)
+        into = next((joined[key] for key in keys if key in joined), None)
+        if into is None:
+            into = len(out)
+            out.append((members, False))
+        else:
+            out[into] = ([*out[into][0], *members], True)
+        for key in keys:
+            joined.setdefault(key, into)
+    return out
+
+
+#: a field's place among its siblings: the object schema (or the operation's parameters) holding it, then what
+#: is below the field
+_SIBLING = re.compile(r"^(.*)/(?:properties/[^/]+|parameters/\d+)(?:/.*)?$")
+
+
+def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
+    """The keys a bucket shares with the others one edit made: the same rule at fields (or parameters) of the same
+    object schemas (or operations), every member's, that the same operations reach, whatever each field's values,
+    since the members are listed one by one; fields of one name in named schemas switched from one type to the
+    same other (a duration sent as a number in both verbose responses); and the same text removed and inserted in
+    patterns, whatever else each pattern says."""
+    first = members[0]
+    change = first.change
+    if first.rule_info.group != "place" or change.node in _VALUE_NODES or not change.pointer:
+        return []
+    verdict = (first.rule, first.level.value, first.reason, change.kind, change.node, change.attribute)
+    keys: list[tuple[Any, ...]] = []
+    held = [_SIBLING.match(m.change.pointer or "") for m in members]
+    if all(held) and change.attribute not in _UNIONS:  # (a union's alternatives fold as `keys_of` says)
+        holders = sorted({(m.change.context.document or "", h.group(1))
+                          for m, h in zip(members, held, strict=True) if h})
+        reached = sorted(set().union(*(m.operations for m in members)))  # fields that reach other operations differ
+        keys.append(("siblings", *verdict, tuple(holders), tuple(reached)))
+    steps = [step for step in change.context.field if step != "[]"]
+    if change.attribute == "type" and steps and all(
+            m.change.context.schema and not m.change.context.operation for m in members):
+        keys.append(("type switch", *verdict, steps[-1], *_Values.of(change).compared))
+    if change.attribute == "pattern" and isinstance(change.old, str) and isinstance(change.new, str):
+        keys.append(("pattern edit", *verdict, *_edit(change.old, change.new)))
+    return keys
+
+
+def _edit(old: str, new: str) -> tuple[str, str]:
+    """What an edit of `old` into `new` removed and inserted, between the text both keep at either end:
+    `^B[A-Z0-9]{8}$` -> `^B[A-Z0-9]{8,}$` inserts `,`."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return old[start:len(old) - end], new[start:len(new) - end]
 
 
 def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
@@ -618,14 +683,27 @@ def _as_sorted_before(finding: Finding) -> tuple[Any, ...]:
             change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 
-def folded(members: Sequence[Finding], copies: InlinedCopies | None = None) -> Finding:
+def folded(members: Sequence[Finding], copies: InlinedCopies | None = None, each: bool = False) -> Finding:
     """One finding for the members: the first member's change, every operation, and a message that names the
     places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
-    of 21 API groups")."""
+    of 21 API groups"). With `each` (fields one edit changed, each in its own way), the message says each way
+    once, with its places."""
     first = members[0]
     operations = tuple(sorted(set().union(*(member.operations for member in members))))
-    return Finding(first.rule, first.level, _message(members), first.reason, first.change, operations,
+    message = "; ".join(_message(part) for part in _ways(members)) if each else _message(members)
+    return Finding(first.rule, first.level, message, first.reason, first.change, operations,
                    members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info)
+
+
+def _ways(members: Sequence[Finding]) -> list[list[Finding]]:
+    """The members by the old and new values their card's message shows (one default per field), first shown
+    first; a message that shows neither (`property {location} removed`) lists them all at once."""
+    shown = [key for key in ("old", "new") if key in placeholders(members[0].rule_info.message or "")]
+    ways: dict[tuple[str, ...], list[Finding]] = {}
+    for member in members:
+        values = message_values(member.change)
+        ways.setdefault(tuple(values[key] for key in shown), []).append(member)
+    return list(ways.values())
 
 
 def _message(members: Sequence[Finding]) -> str:

@@ -541,3 +541,74 @@ def test_near_miss_a_reference_moved_to_a_schema_sending_the_same_json_holds_not
                  _moved("full-repository", {"repository": REPOSITORY, "full-repository": REPOSITORY}))
     assert all("swap brings" not in f.message and not f.members for f in report.findings), \
         [f.message for f in report.findings]
+
+
+def _profiles(user: dict[str, object], bot: dict[str, object]) -> dict[str, object]:
+    return {"openapi": "3.0.3", "info": {"title": "p", "version": "1"}, "paths": {
+        f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{name}"}}}}}}} for name in ("User", "Bot")},
+        "components": {"schemas": {"User": user, "Bot": bot}}}
+
+
+def test_fields_of_one_schema_changed_by_one_rule_are_one_finding() -> None:
+    """A profile whose fields all became nullable in one release is one change, each field named; the same
+    change to a field of another schema stays its own finding (near miss)."""
+    def schema(nullable: bool) -> dict[str, object]:
+        return {"type": "object", "properties": {
+            name: {"type": "string", "nullable": nullable} for name in ("email", "image", "name")}}
+    report = _run_texts(_profiles(schema(False), schema(False)), _profiles(
+        schema(True), {"type": "object", "properties": {"email": {"type": "string", "nullable": True},
+                                                        **{n: {"type": "string"} for n in ("image", "name")}}}))
+    nullable = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
+                      if f.rule == "schema.nullable-added")
+    assert nullable == [
+        ("/components/schemas/Bot/properties/email", 0, "Bot.email may now be null"),
+        ("/components/schemas/User/properties/email", 3,
+         "3 places: User.email, User.image and User.name may now be null")]
+
+
+def test_fields_of_one_schema_given_defaults_say_each_default() -> None:
+    """Defaults written for several fields of one schema are one change; the message names each field's own."""
+    def schema(defaults: dict[str, object]) -> dict[str, object]:
+        return {"type": "object", "properties": {
+            name: {"type": "string", **({"default": defaults[name]} if name in defaults else {})}
+            for name in ("format", "voice")}}
+    report = _run_texts(_profiles(schema({}), schema({})), _profiles(schema({"format": "pcm16", "voice": "alloy"}),
+                                                                     schema({})))
+    defaults = [(f.change.pointer, len(f.members), f.message) for f in report.findings
+                if f.rule == "schema.default-added"]
+    assert defaults == [("/components/schemas/User/properties/format/default", 2,
+                         "User.format now defaults to pcm16; User.voice now defaults to alloy")]
+
+
+def test_patterns_changed_by_the_same_edit_are_one_finding() -> None:
+    """Slack widening every ID pattern from `{8}` to `{8,}` is one change; a pattern edited another way (near
+    miss) is its own."""
+    def spec(user: str, bot: str) -> dict[str, object]:
+        return _profiles({"type": "string", "pattern": user}, {"type": "string", "pattern": bot})
+    report = _run_texts(spec("^U[A-Z0-9]{8}$", "^B[A-Z0-9]{8}$"), spec("^U[A-Z0-9]{8,}$", "^B[A-Z0-9]{8,}$"))
+    assert [(f.change.pointer, len(f.members)) for f in report.findings if f.rule == "schema.pattern-changed"] == [
+        ("/components/schemas/Bot/pattern", 2)]
+    report = _run_texts(spec("^U[A-Z0-9]{8}$", "^B[A-Z0-9]{8}$"), spec("^U[A-Z0-9]{8,}$", "^B[A-Z0-9]{2,}$"))
+    assert sorted((f.change.pointer, len(f.members)) for f in report.findings
+                  if f.rule == "schema.pattern-changed") == [
+        ("/components/schemas/Bot/pattern", 0), ("/components/schemas/User/pattern", 0)]
+
+
+def test_fields_of_one_name_switched_to_the_same_type_are_one_finding() -> None:
+    """Both verbose responses sending `duration` as a number instead of a string is one change; a field of another
+    name switched the same way stays its own (near miss)."""
+    def spec(old: str) -> dict[str, object]:
+        return {"openapi": "3.0.3", "info": {"title": "p", "version": "1"}, "paths": {
+            f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{name}"}}}}}}} for name in ("Talk", "Song", "Clip")},
+            "components": {"schemas": {name: {"type": "object", "properties": {field: {"type": old}}}
+                                       for name, field in (("Talk", "duration"), ("Song", "duration"),
+                                                           ("Clip", "length"))}}}
+    report = _run_texts(spec("string"), spec("number"))
+    switched = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
+                      if f.rule == "schema.type-changed")
+    assert switched == [
+        ("/components/schemas/Clip/properties/length", 0, "type of Clip.length changed from string to number"),
+        ("/components/schemas/Song/properties/duration", 2,
+         "type of 2 places: Song.duration and Talk.duration changed from string to number")]
