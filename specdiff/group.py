@@ -354,17 +354,18 @@ def _one_edit(buckets: list[list[Finding]]) -> list[tuple[list[Finding], bool]]:
     return out
 
 
-#: a field's place among its siblings: the object schema (or the operation's parameters) holding it, then what
-#: is below the field
-_SIBLING = re.compile(r"^(.*)/(?:properties/[^/]+|parameters/\d+)(?:/.*)?$")
+#: a field's place among its siblings: the named schema holding it, however deep (one edit of one type), else the
+#: object schema (or the operation's parameters) holding it; then what is below the field
+_SIBLING = re.compile(r"^(/(?:components/schemas|definitions)/[^/]+)/(?:.*/)?properties/[^/]+(?:/.*)?$"
+                      r"|^(.*)/(?:properties/[^/]+|parameters/\d+)(?:/.*)?$")
 
 
 def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
     """The keys a bucket shares with the others one edit made: the same rule at fields (or parameters) of the same
-    object schemas (or operations), every member's, that the same operations reach, whatever each field's values,
-    since the members are listed one by one; fields of one name in named schemas switched from one type to the
-    same other (a duration sent as a number in both verbose responses); and the same text removed and inserted in
-    patterns, whatever else each pattern says."""
+    named schemas (or inline objects, or operations), every member's, that the same operations reach, whatever
+    each field's values, since the members are listed one by one; fields of one name in named schemas switched
+    from one type to the same other (a duration sent as a number in both verbose responses); and the same text
+    removed and inserted in patterns, whatever else each pattern says."""
     first = members[0]
     change = first.change
     if first.rule_info.group != "place" or change.node in _VALUE_NODES or not change.pointer:
@@ -373,7 +374,7 @@ def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
     keys: list[tuple[Any, ...]] = []
     held = [_SIBLING.match(m.change.pointer or "") for m in members]
     if all(held) and change.attribute not in _UNIONS:  # (a union's alternatives fold as `keys_of` says)
-        holders = sorted({(m.change.context.document or "", h.group(1))
+        holders = sorted({(m.change.context.document or "", h.group(1) or h.group(2))
                           for m, h in zip(members, held, strict=True) if h})
         reached = sorted(set().union(*(m.operations for m in members)))  # fields that reach other operations differ
         keys.append(("siblings", *verdict, tuple(holders), tuple(reached)))

@@ -568,17 +568,20 @@ def test_fields_of_one_schema_changed_by_one_rule_are_one_finding() -> None:
 
 
 def test_fields_of_one_schema_given_defaults_say_each_default() -> None:
-    """Defaults written for several fields of one schema are one change; the message names each field's own."""
+    """Defaults written for several fields of one schema, nested ones too, are one change; the message names each
+    field's own."""
     def schema(defaults: dict[str, object]) -> dict[str, object]:
-        return {"type": "object", "properties": {
-            name: {"type": "string", **({"default": defaults[name]} if name in defaults else {})}
-            for name in ("format", "voice")}}
-    report = _run_texts(_profiles(schema({}), schema({})), _profiles(schema({"format": "pcm16", "voice": "alloy"}),
-                                                                     schema({})))
+        def field(name: str) -> dict[str, object]:
+            return {"type": "string", **({"default": defaults[name]} if name in defaults else {})}
+        return {"type": "object", "properties": {"format": field("format"), "voice": field("voice"),
+                                                 "turn": {"type": "object", "properties": {"mode": field("mode")}}}}
+    report = _run_texts(_profiles(schema({}), schema({})), _profiles(
+        schema({"format": "pcm16", "voice": "alloy", "mode": "vad"}), schema({})))
     defaults = [(f.change.pointer, len(f.members), f.message) for f in report.findings
                 if f.rule == "schema.default-added"]
-    assert defaults == [("/components/schemas/User/properties/format/default", 2,
-                         "User.format now defaults to pcm16; User.voice now defaults to alloy")]
+    assert defaults == [("/components/schemas/User/properties/format/default", 3,
+                         "User.format now defaults to pcm16; User.turn.mode now defaults to vad; "
+                         "User.voice now defaults to alloy")]
 
 
 def test_patterns_changed_by_the_same_edit_are_one_finding() -> None:
