@@ -76,9 +76,9 @@ def test_github_levels_and_escaping() -> None:
     text = render(report, "github", options)
     assert len(text.splitlines()) == len(report.findings) - 1  # nothing a spec wrote starts a line of its own
     found = _annotations(text)
-    assert [command for command, _, _ in found] == ["error", "error", "error", "error"]  # the safe one is left out
+    assert [command for command, _, _ in found] == ["error", "error", "error"]  # the safe one is left out
     assert found[1][1]["file"] == HOSTILE_NEW
-    assert "Property Pet.name\\n::error::injected\\n# heading | cell removed%0AWhy: " in found[3][2]  # as text does
+    assert "and Pet.name\\n::error::injected\\n# heading | cell removed%0AWhy: " in found[1][2]  # as text does
 
 
 def test_github_without_documents_has_no_places() -> None:
@@ -413,15 +413,18 @@ def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_lon
     loses are one change; many changes with one reason give the reason once and a bullet each, the first 20 of
     them and a count of the rest."""
     ok = {"200": {"description": "ok"}}
-    account = {"type": "object", "properties": {f"f{i:02}": {"type": "string"} for i in range(25)}}
+    account = {"type": "object", "properties": {f"f{i:02}": {"$ref": f"#/components/schemas/Feature{i:02}"}
+                                                for i in range(25)}}  # 25 types each losing a field: 25 changes
     answer = {"200": {"description": "ok", "content": {"application/json": {"schema": {
         "$ref": "#/components/schemas/Account"}}}}}
     spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}}
     old = {**spec, "paths": {"/v1/accounts": {"get": {"responses": answer}},
                              **{f"/v1/charges/c{i}": {"get": {"responses": ok}} for i in range(3)}},
-           "components": {"schemas": {"Account": account}}}
+           "components": {"schemas": {"Account": account, **{
+               f"Feature{i:02}": {"type": "object", "properties": {f"v{i:02}": {"type": "string"}}}
+               for i in range(25)}}}}
     new = {**spec, "paths": {"/v1/accounts": {"get": {"responses": answer}}},
-           "components": {"schemas": {"Account": {"type": "object"}}}}
+           "components": {"schemas": {"Account": account, **{f"Feature{i:02}": {"type": "object"} for i in range(25)}}}}
     (tmp_path / "old.json").write_text(json.dumps(old))
     (tmp_path / "new.json").write_text(json.dumps(new))
     notes = CliRunner().invoke(main, [str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--no-config",
@@ -429,7 +432,7 @@ def test_release_notes_of_an_openapi_spec_go_by_resource_one_change_a_bullet_lon
     body = notes.split("## Breaking changes (action required)\n\n", 1)[1].split("\n\n## ", 1)[0].splitlines()
     assert body == [
         "### /v1/accounts", "- Clients that read or write the property lose it:",
-        *(f"  - Property `Account.f{i:02}` removed." for i in range(20)),
+        *(f"  - Property `Feature{i:02}.v{i:02}` removed." for i in range(20)),
         "  - … and 5 more (`--format json` lists every one).",
         "### /v1/charges",  # a heading needs no blank line before it: the list ends there all the same
         "- 3 operations removed: `GET /v1/charges/c0`, `GET /v1/charges/c1` and `GET /v1/charges/c2`. "
