@@ -44,9 +44,10 @@ def test_tiny_synthetic_pair_gives_exactly_the_scattered_changes(tmp_path: Path)
 def test_generator_knows_every_finding_at_a_small_scale(tmp_path: Path) -> None:
     pair = synthetic.generate(scale=0.05, seed=7)
     report = compare_pair(pair, tmp_path)
-    assert sorted((f.change.kind, f.change.pointer) for f in report.findings) == sorted(
+    places = [(f.rule, m) for f in report.findings for m in f.members or (f,)]  # fields one edit changed: a group
+    assert sorted((m.change.kind, m.change.pointer) for _, m in places) == sorted(
         (e.change, e.pointer) for e in pair.expected)
-    rules = {f.change.pointer: f.rule for f in report.findings}
+    rules = {m.change.pointer: rule for rule, m in places}
     assert {e.pointer: e.rule for e in pair.expected if e.rule} == {
         e.pointer: rules[e.pointer] for e in pair.expected if e.rule}
     assert {e.what for e in pair.expected} == set(synthetic.KINDS)

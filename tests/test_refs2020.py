@@ -290,7 +290,8 @@ def _bounded(folder: Path, make: Any) -> subprocess.CompletedProcess[str]:
 
 def _pointers(done: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
     assert done.returncode == 1, done.stderr
-    return [(f["rule"], f["pointer"]) for f in json.loads(done.stdout)["findings"]]
+    return [(f["rule"], place["pointer"]) for f in json.loads(done.stdout)["findings"]
+            for place in f.get("members") or [f]]  # each place a group folded in, as it is written
 
 
 def _id_chain(links: int) -> Any:
