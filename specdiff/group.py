@@ -363,9 +363,9 @@ _SIBLING = re.compile(r"^(/(?:components/schemas|definitions)/[^/]+)/(?:.*/)?pro
 def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
     """The keys a bucket shares with the others one edit made: the same rule at fields (or parameters) of the same
     named schemas (or inline objects, or operations), every member's, that the same operations reach, whatever
-    each field's values, since the members are listed one by one; fields of one name in named schemas switched
-    from one type to the same other (a duration sent as a number in both verbose responses); and the same text
-    removed and inserted in patterns, whatever else each pattern says."""
+    each field gains or loses (the members are listed one by one), changed alike when a value is changed; fields
+    of one name in named schemas switched from one type to the same other (a duration sent as a number in both
+    verbose responses); and the same text removed and inserted in patterns, whatever else each pattern says."""
     first = members[0]
     change = first.change
     if first.rule_info.group != "place" or change.node in _VALUE_NODES or not change.pointer:
@@ -377,7 +377,10 @@ def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
         holders = sorted({(m.change.context.document or "", h.group(1) or h.group(2))
                           for m, h in zip(members, held, strict=True) if h})
         reached = sorted(set().union(*(m.operations for m in members)))  # fields that reach other operations differ
-        keys.append(("siblings", *verdict, tuple(holders), tuple(reached)))
+        # what a field gains or loses is its own (its default, the field itself); a value changed is one edit only
+        # when changed alike (two fields moving to two different formats are two changes)
+        alike = _Values.of(change).compared if change.kind == "modified" else ()
+        keys.append(("siblings", *verdict, tuple(holders), tuple(reached), *alike))
     steps = [step for step in change.context.field if step != "[]"]
     if change.attribute == "type" and steps and all(
             m.change.context.schema and not m.change.context.operation for m in members):
