@@ -13,7 +13,7 @@ from specdiff.graph.lifecycle import version_key
 from specdiff.graph.model import group_version_of_path
 from specdiff.graph.stability import DECLARED, STABILITIES, declared_rank, rank
 from specdiff.graph.sunset import sunset_date
-from specdiff.records import Change
+from specdiff.records import UNUSED, Change
 
 Predicate = Callable[[Change], bool]
 #: a predicate that also reads the reference date and the notice configured (`dated`)
@@ -692,6 +692,24 @@ def _kubernetes_path(change: Change) -> bool:
 def body_root(change: Change) -> bool:
     """The change is to a whole request or response body, not to a field inside one."""
     return change.context.at_body()
+
+
+@predicate
+def unused_schema(change: Change) -> bool:
+    """No operation, webhook or callback of either spec sends or takes the schema (a plain OpenAPI one): no
+    request through the API ever left the field out, so a default written there only documents the server."""
+    return change.direction == UNUSED
+
+
+#: the pointer of a keyword written on one branch of a union: `.../stop/oneOf/0/default`
+_BRANCH_KEYWORD = re.compile(r"/(?:oneOf|anyOf)/\d+/[^/]+$")
+
+
+@predicate
+def on_union_branch(change: Change) -> bool:
+    """The keyword is written on one branch of a `oneOf` or `anyOf`: a value picks its branch, and an omitted
+    field has none, so a branch's default never says what leaving the field out means."""
+    return _BRANCH_KEYWORD.search(change.new_pointer or change.old_pointer or "") is not None
 
 
 @predicate
