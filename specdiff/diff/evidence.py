@@ -154,6 +154,24 @@ def said_format(schema: Any, format_name: Any) -> str | None:
     return f'the old description says so ("{found.group(0)}")' if found else None
 
 
+#: the range of each integer format (OpenAPI's format registry)
+_INTEGER_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}
+
+
+def bounded_as(schema: Any, format_name: Any) -> str | None:
+    """`the old minimum and maximum were already the int64 bounds` when an integer format now names the range
+    the old bounds wrote out (compared as the doubles JSON readers parse them into: `9223372036854776000`)."""
+    bounds = _INTEGER_RANGES.get(format_name) if isinstance(format_name, str) else None
+    if bounds is None or not isinstance(schema, dict):
+        return None
+    written = (schema.get("minimum"), schema.get("maximum"))
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in written):
+        return None
+    if tuple(float(v) for v in written) != tuple(float(v) for v in bounds):
+        return None
+    return f"the old minimum and maximum were already the {format_name} bounds"
+
+
 def said_values(schema: Any, values: Any) -> str | None:
     """`the old description lists them (pcm16, g711_ulaw and g711_alaw)` when it names every value an `enum`
     now lists: each one quoted (`x`, "x"), or each a word of a sentence that says these are the values."""
@@ -194,7 +212,7 @@ def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_va
     if kind == "added" and keyword in LIMITS:
         return said_limit(old, new_value)
     if kind == "added" and keyword == "format":
-        return said_format(old, new_value)
+        return said_format(old, new_value) or bounded_as(old, new_value)
     if keyword == "default":
         return said_default(old, new_value) if kind == "added" else said_default(new, old_value)
     return None
