@@ -164,10 +164,9 @@ def bounded_as(schema: Any, format_name: Any) -> str | None:
     bounds = _INTEGER_RANGES.get(format_name) if isinstance(format_name, str) else None
     if bounds is None or not isinstance(schema, dict):
         return None
-    written = (schema.get("minimum"), schema.get("maximum"))
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in written):
-        return None
-    if tuple(float(v) for v in written) != tuple(float(v) for v in bounds):
+    written = [schema.get("minimum"), schema.get("maximum")]
+    numbers = [float(v) for v in written if isinstance(v, int | float) and not isinstance(v, bool)]
+    if numbers != [float(v) for v in bounds]:
         return None
     return f"the old minimum and maximum were already the {format_name} bounds"
 
