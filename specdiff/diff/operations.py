@@ -280,7 +280,9 @@ class OperationDiffer:
         self._unmodelled(old.written, new.written, BODY_HANDLES, request)
 
     def _media(self, old: dict[str, MediaType], new: dict[str, MediaType], old_pointer: str, new_pointer: str,
-               where: Where, part: str) -> None:
+               where: Where, part: str, swagger_examples: Any = None) -> None:
+        """The media types of a request body or a response (with a Swagger 2 response's `examples`, by media
+        type), each one's schema compared with what the old response's example shows."""
         compared: set[tuple[int, int]] = set()
         # a schema Swagger repeats for every media type is compared once, as XML when any of them is
         xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
@@ -311,8 +313,9 @@ class OperationDiffer:
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
                 inside = where.within(replace(body, media_type=name)) if named and body is not None else where
+                shown = _shown(previous, swagger_examples) if part == "response" else ()
                 self._schema(previous.schema, media.schema, previous, media,
-                             replace(inside, xml=pair in xml, form=pair in form))
+                             replace(inside, xml=pair in xml, form=pair in form, example=shown))
         for name, media in old.items():
             if name not in new:
                 renamed = next((other for other, now in new.items() if other not in old and _json(other) and _json(name)
@@ -442,7 +445,7 @@ class OperationDiffer:
                                      where=where, old_pointer=old.pointer, new_pointer=new.pointer,
                                      status=new.status))
         self._unmodelled(old.written, new.written, RESPONSE_HANDLES, where)
-        self._media(old.media, new.media, old.pointer, new.pointer, where, "response")
+        self._media(old.media, new.media, old.pointer, new.pointer, where, "response", old.written.data.get("examples"))
         for name, header in new.headers.items():
             if name not in old.headers:
                 self.emit(change("added", "header", new=header.name, where=where, new_pointer=header.pointer,
@@ -461,6 +464,16 @@ class OperationDiffer:
             if name not in new.headers:
                 self.emit(change("removed", "header", old=header.name, where=where, old_pointer=header.pointer,
                                  name=header.name, required=header.required))
+
+
+def _shown(media: MediaType, swagger_examples: Any) -> tuple[Any, ...]:
+    """The one example a media type gives of its body (`example`, or a Swagger 2 response's `examples` entry
+    for it), as a one-item tuple; empty when it gives none or several (`examples`)."""
+    if "example" in media.written.data:
+        return (media.written.data["example"],)
+    if isinstance(swagger_examples, dict) and media.name in swagger_examples:
+        return (swagger_examples[media.name],)
+    return ()
 
 
 def _examples(old: Written, new: Written) -> list[tuple[str, Any, Any]]:

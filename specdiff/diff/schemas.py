@@ -182,7 +182,8 @@ class SchemaDiffer:
                         self._on_the_wire(o, n, where)
                 return  # a Kubernetes kind is one type, compared where it is named (DELETE answering it)
             self.emit(change("modified", "schema", "$ref", old=o.named, new=n.named, where=where,
-                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref", **wire))
+                             old_pointer=old.pointer + "/$ref", new_pointer=new.pointer + "/$ref", **wire,
+                             **_example_shows(enum_values(o.schema), enum_values(n.schema), where)))
             if self.ecosystem.spec == "openapi" and self._unrelated(o, n):
                 return  # another thing altogether: the reference change says it, field by field says nothing
             move = "" if same or self.ecosystem.spec != "openapi" else new.pointer + "/$ref"
@@ -410,6 +411,7 @@ class SchemaDiffer:
         added, removed, _ = keyed_difference(old_keys, new_keys)
         # a branch of an `anyOf` beside one that takes any value of its type: the list names known values
         left_open = {"open": True} if new.pointer in self._open_enums else {}
+        left_open.update(_example_shows(old_enum, new_enum, where))
         for key in added:
             value = new_enum[new_keys[key]]
             self.emit(change("added", "enum-value", "enum", new=value, where=where, old_pointer=_enum_pointer(old),
@@ -552,7 +554,7 @@ class SchemaDiffer:
             return where
         return Where(where.context if stability == where.context.stability
                      else replace(where.context, stability=stability), direction, where.operation_kind, where.xml,
-                     where.form)
+                     where.form, where.example)
 
     def single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
         """A subschema keyword: compare both subschemas, or report one that appeared or vanished."""
@@ -1172,6 +1174,17 @@ def _composed(schema: Schema) -> bool:
     """An `allOf` of several parts, more than one of which says more than is written beside a `$ref`."""
     members = schema.get("allOf")
     return isinstance(members, list) and len(members) > 1 and lone_part(members) is None
+
+
+def _example_shows(old_enum: list[Any] | None, new_enum: list[Any] | None, where: Where) -> dict[str, bool]:
+    """`example_shows` when the old response example holds, at the place, a value the old list left out and the
+    new one lists: the list is corrected to what the server was documented to send (Slack's error responses, whose
+    `ok` was listed as `true` beside an example showing `false`)."""
+    if not where.example or old_enum is None or new_enum is None:
+        return {}
+    shown = canonical(where.example[0])
+    listed = {canonical(value) for value in old_enum}, {canonical(value) for value in new_enum}
+    return {"example_shows": True} if shown not in listed[0] and shown in listed[1] else {}
 
 
 def _given(schema: Schema, keyword: str, zero_default_is_implied: bool = False) -> Any:

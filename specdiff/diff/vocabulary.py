@@ -96,10 +96,11 @@ VOCABULARY: dict[str, Node] = {
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
                     "expansion": (bool,), "as_text": (bool,), "every_value": (bool,), "kind_of_plain": (bool,),
+                    "example_shows": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
-                       {"value": _ANY, "deprecated": (bool,), "open": (bool,)}),
+                       {"value": _ANY, "deprecated": (bool,), "open": (bool,), "example_shows": (bool,)}),
     "property": Node(KINDS, ("", "required"),
                      {"name": (str,), "required": (bool,), "read_only": (bool,), "was_read_only": (bool,),
                       "already_required": (bool,),
@@ -192,13 +193,25 @@ class Where:
     #: the body being compared is a form (`application/x-www-form-urlencoded`, `multipart/form-data`) under each
     #: of its media types: its fields are written as text
     form: bool = False
+    #: the value the old spec's example of a response body shows at this place, as a one-item tuple (empty when
+    #: it shows none): what the server was documented to send, whatever the schema said
+    example: tuple[Any, ...] = field(default=(), compare=False)
 
     def at(self, path_suffix: str) -> Where:
-        return Where(self.context.at(path_suffix), self.direction, self.operation_kind, self.xml, self.form)
+        return Where(self.context.at(path_suffix), self.direction, self.operation_kind, self.xml, self.form,
+                     _example_at(self.example, path_suffix))
 
     def within(self, part: Part) -> Where:
         """The same operation, in one of its parts: its request body, a response, a header, a parameter."""
         return Where(self.context.within(part), self.direction, self.operation_kind, self.xml, self.form)
+
+
+def _example_at(example: tuple[Any, ...], path_suffix: str) -> tuple[Any, ...]:
+    """What an example shows at a property (`.ok`) of the place it showed; nothing past any other step."""
+    name = path_suffix[1:] if path_suffix.startswith(".") else None
+    if example and isinstance(example[0], dict) and name is not None and name in example[0]:
+        return (example[0][name],)
+    return ()
 
 
 def change(kind: str, node: str, attribute: str = "", *, where: Where, old: Any = None, new: Any = None,
