@@ -99,6 +99,8 @@ for _name, _fact, _doc in (
      "The same JSON body is offered under another JSON media type that replaces the removed one."),
     ("lists_every_value", "every_value",
      "The enum lists every value its type has (`true` and `false` of a boolean): it allows what the type does."),
+    ("never_defined", "undefined",
+     "The old `required` list named a property the schema never defined, though it defined others."),
     ("example_shown", "example_shows",
      "The old response example already held, at the place, the value the schema now lists and used to leave out."),
     ("only_in_parameters", "only_in_parameters",

@@ -468,7 +468,8 @@ class SchemaDiffer:
                 self.emit(change("modified", "property", "required", old=True, new=False, where=at,
                                  old_pointer=keyword_pointer(old, "required"),
                                  new_pointer=keyword_pointer(new, "required"),
-                                 name=name, evidence=self._still_written(old, name)))
+                                 name=name, evidence=self._still_written(old, name),
+                                 undefined=_never_defined(old.schema, name)))
 
     def _in_deprecated(self, old: Side, new: Side) -> dict[str, Any]:
         """`in_deprecated` when a property marked deprecated, on either side, holds the object that loses a field:
@@ -1174,6 +1175,14 @@ def _composed(schema: Schema) -> bool:
     """An `allOf` of several parts, more than one of which says more than is written beside a `$ref`."""
     members = schema.get("allOf")
     return isinstance(members, list) and len(members) > 1 and lone_part(members) is None
+
+
+def _never_defined(schema: Schema, name: str) -> bool:
+    """Whether a schema's `required` names a property that it never defines, though it defines others and has no
+    other part (`allOf`, `patternProperties`) that could: a slip in the list, with no field a client reads."""
+    properties = mapping(schema.get("properties"))
+    return bool(properties) and name not in properties and not any(
+        key in schema for key in ("allOf", "anyOf", "oneOf", "patternProperties", "$ref", "dependentSchemas"))
 
 
 def _example_shows(old_enum: list[Any] | None, new_enum: list[Any] | None, where: Where) -> dict[str, bool]:

@@ -106,6 +106,7 @@ VOCABULARY: dict[str, Node] = {
                       "already_required": (bool,),
                       "lifecycle": (str,), "in_deprecated": (bool,), "in_other_branch": (str,),
                       "moved_to_union": (str,),
+                      "undefined": (bool,),
                       # the old spec's words that already said what a changed `required` marker now says
                       "evidence": _OPTIONAL_STR,
                       "feature_gate": _OPTIONAL_STR, "min_version": _OPTIONAL_STR, **_SUNSET}),
