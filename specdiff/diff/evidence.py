@@ -171,6 +171,21 @@ def bounded_as(schema: Any, format_name: Any) -> str | None:
     return f"the old minimum and maximum were already the {format_name} bounds"
 
 
+#: a description saying a map's values are text: "Values are strings", "values can be a maximum of 512
+#: characters long"
+_TEXT_VALUES = re.compile(r"(?i)\bvalues (?:are|must be) strings\b"
+                          r"|\bvalues (?:can|may) be (?:a maximum of|at most|up to) \d[\d,]* characters\b")
+
+
+def said_text_values(schema: Any, values: Any) -> str | None:
+    """`the old description says so ("values can be a maximum of 512 characters long")` when a map that took
+    any values now takes strings (`additionalProperties: {type: string}`), which its description said."""
+    if not isinstance(values, dict) or values.get("type") != "string" or set(values) - {"type", "description"}:
+        return None
+    found = _TEXT_VALUES.search(_description(schema))
+    return f'the old description says so ("{found.group(0)}")' if found else None
+
+
 def said_values(schema: Any, values: Any) -> str | None:
     """`the old description lists them (pcm16, g711_ulaw and g711_alaw)` when it names every value an `enum`
     now lists: each one quoted (`x`, "x"), or each a word of a sentence that says these are the values."""

@@ -25,6 +25,7 @@ from specdiff.diff.evidence import (
     merge_keys,
     restated,
     said_required,
+    said_text_values,
     said_values,
     said_written,
 )
@@ -576,10 +577,12 @@ class SchemaDiffer:
         allowed_old = o if isinstance(o, dict) else o is not False
         allowed_new = n if isinstance(n, dict) else n is not False
         if allowed_old is not allowed_new:
+            said = said_text_values(old.schema, allowed_new) if allowed_old is True else None
             self.emit(change("modified", "schema", "additionalProperties", old=allowed_old, new=allowed_new,
                              where=where,
                              old_pointer=keyword_pointer(old, "additionalProperties"),
-                             new_pointer=keyword_pointer(new, "additionalProperties")))
+                             new_pointer=keyword_pointer(new, "additionalProperties"),
+                             **({"evidence": said} if said else {})))
 
     def _union_against_plain(self, old: Side, new: Side, where: Where) -> bool:
         """A plain schema that became an `anyOf`/`oneOf` (or the reverse) is compared with its closest member.
