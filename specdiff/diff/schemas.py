@@ -646,6 +646,7 @@ class SchemaDiffer:
                                      scalar_forms=forms,
                                      **self._branch_facts(keyword, key, union, members) if kind == "added" else {},
                                      **({"kind_of_plain": True} if key in kinds else {}),
+                                     **_named_only(keyword, key, union, members),
                                      **({"expansion": True} if kind == "added" and _newly_expandable(
                                          key, plain.schema, union.schema) else {})))
             return True
@@ -799,7 +800,7 @@ class SchemaDiffer:
         shared = _shared_labels(old_members, new_members)
         for key, (pointer, schema) in new_members.items():
             if key not in paired:
-                facts = self._branch_facts(keyword, key, new, new_members)
+                facts = self._branch_facts(keyword, key, new, new_members) | _named_only(keyword, key, new, new_members)
                 if _newly_expandable(key, old.schema, new.schema):
                     facts["expansion"] = True
                 self.emit(change("added", "schema", keyword, new=key, where=where, new_pointer=pointer,
@@ -994,6 +995,14 @@ def _open_types(keyword: str, side: Side, members: dict[str, tuple[str, Schema]]
         if "type" in member and member.keys() <= _OPEN_BRANCH:
             found |= type_set(member, side.document.dialect) & {"string", "integer", "number"}
     return frozenset(found)
+
+
+def _named_only(keyword: str, key: str, union: Side, members: dict[str, tuple[str, Schema]]) -> dict[str, bool]:
+    """`open` for an `anyOf` branch whose every value another branch already takes whole (a string enum beside
+    `type: string`): it names known values and adds none."""
+    types = type_set(members[key][1], union.document.dialect)
+    others = {name: member for name, member in members.items() if name != key}
+    return {"open": True} if types and types <= _open_types(keyword, union, others) else {}
 
 
 def _union_members(side: Side, keyword: str) -> Any:
