@@ -99,6 +99,8 @@ for _name, _fact, _doc in (
      "The same JSON body is offered under another JSON media type that replaces the removed one."),
     ("lists_every_value", "every_value",
      "The enum lists every value its type has (`true` and `false` of a boolean): it allows what the type does."),
+    ("deprecated_in_words", "said_deprecated",
+     "The removed element's old description opened by calling it deprecated, though no marker said so."),
     ("never_defined", "undefined",
      "The old `required` list named a property the schema never defined, though it defined others."),
     ("example_shown", "example_shows",

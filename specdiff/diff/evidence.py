@@ -28,6 +28,15 @@ def _description(schema: Any) -> str:
     return text if isinstance(text, str) else ""
 
 
+#: a description that opens by calling the element deprecated: "Deprecated. Whether to include presence data"
+_DEPRECATED = re.compile(r"^\W*deprecated\b", re.IGNORECASE)
+
+
+def said_deprecated(element: Any) -> bool:
+    """Whether an element's description opens by calling it deprecated, where the spec writes no marker."""
+    return _DEPRECATED.search(_description(element)) is not None
+
+
 def said_required(schema: Any) -> str | None:
     """`the old description says so ("Required.")` when the field's description states that it is required."""
     found = _REQUIRED.search(_description(schema))

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from specdiff.diff.evidence import said_deprecated
 from specdiff.diff.kernel import Side, canonical, presence
 from specdiff.diff.parameters import as_item, one_value_reads_the_same, scalar_became_list
 from specdiff.diff.residue import residue
@@ -206,7 +207,8 @@ class OperationDiffer:
                 self.emit(change("removed", "parameter", old=param.name,
                                  where=request.within(_part(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
-                                 required=param.required, deprecated=param.deprecated, sunset=param.sunset))
+                                 required=param.required, deprecated=param.deprecated, sunset=param.sunset,
+                                 said_deprecated=said_deprecated(param.written.data)))
 
     def _parameter(self, old: Parameter, new: Parameter, where: Where) -> None:
         """Compare one parameter's settings and schema; `old` may be the one it moved from (query to header)."""

@@ -71,7 +71,8 @@ VOCABULARY: dict[str, Node] = {
     "parameter": Node(KINDS, ("", "name", "in", "required", "style", "explode", "collectionFormat", "content",
                               "deprecated", "type",
                               "x-sunset", "example", "examples"),
-                      {"location": (str,), "name": (str,), "required": (bool,), **_SUNSET}),
+                      {"location": (str,), "name": (str,), "required": (bool,), "said_deprecated": (bool,),
+                       **_SUNSET}),
     # `deprecated`: the operation that loses its body was marked deprecated in the old spec
     "request-body": Node(KINDS, ("", "required"), {"required": (bool,), "deprecated": (bool,)}),
     # a media type added or removed, its schema or item schema set or dropped; with --include-docs, its examples
