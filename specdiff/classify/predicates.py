@@ -727,6 +727,15 @@ def deleted_object_returned(change: Change) -> bool:
 
 
 @predicate
+@reads("with_items")
+def array_type_implied(change: Change) -> bool:
+    """`type: array` written or left out on a schema that describes its `items` on both sides: it only ever
+    described lists (a value with items to validate that is not a list is not what the schema describes)."""
+    stated = (change.old, change.new)
+    return stated in ((None, "array"), ("array", None)) and bool(change.fact("with_items"))
+
+
+@predicate
 @reads("had_properties")
 def object_type_stated(change: Change) -> bool:
     """`type: object` written on a schema that had no type but had properties: it only ever took objects

@@ -298,7 +298,9 @@ class SchemaDiffer:
         if retyped:
             self.emit(change("modified", "schema", "type", old=_types(old_types), new=_types(new_types), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer,
-                             had_properties=bool(o.get("properties")), **_form_field(where)))
+                             had_properties=bool(o.get("properties")),
+                             with_items=isinstance(o.get("items"), dict) and isinstance(n.get("items"), dict),
+                             **_form_field(where)))
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer))

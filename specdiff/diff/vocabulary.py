@@ -92,7 +92,7 @@ VOCABULARY: dict[str, Node] = {
                            *KEYWORDS_2020,
                            *OPENAPI_EXTENSIONS, *DOC_ATTRIBUTES),
                    {"member": (str,), "overlaps": (bool,), "position": (int,), "key": (str,), "closed": (bool,),
-                    "had_properties": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
+                    "had_properties": (bool,), "with_items": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
