@@ -82,7 +82,7 @@ def test_sarif_locates_thousands_of_parameters_in_one_pass(tmp_path: Path) -> No
 
     (tmp_path / "old.json").write_text(spec("string"))
     (tmp_path / "new.json").write_text(spec("integer"))
-    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "sarif")
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "sarif", "--no-group")
     assert done.returncode == 1, done.stderr
     lines = [result["locations"][0]["physicalLocation"]["region"]["startLine"]
              for result in json.loads(done.stdout)["runs"][0]["results"]]
@@ -171,7 +171,7 @@ def test_a_large_yaml_report_is_written_by_libyaml(tmp_path: Path, monkeypatch: 
     (tmp_path / "old.json").write_text(spec("string"))
     (tmp_path / "new.json").write_text(spec("integer"))
     monkeypatch.chdir(tmp_path)
-    reports = {fmt: CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", fmt]).stdout
+    reports = {fmt: CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--no-group", "--format", fmt]).stdout
                for fmt in ("json", "yaml")}
 
     class Refused(yaml_envelope._Dumper):
@@ -179,7 +179,7 @@ def test_a_large_yaml_report_is_written_by_libyaml(tmp_path: Path, monkeypatch: 
             raise AssertionError("the pure-Python dumper was used")
 
     monkeypatch.setattr(yaml_envelope, "_Dumper", Refused)
-    assert CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", "yaml"]).stdout \
+    assert CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--no-group", "--format", "yaml"]).stdout \
         == reports["yaml"]
     assert yaml.load(reports["yaml"], Loader=yaml.CSafeLoader) == json.loads(reports["json"])
     assert len(json.loads(reports["json"])["findings"]) == 2_000
@@ -220,7 +220,7 @@ def test_a_long_chain_of_named_schemas_finds_the_operation_above_each(tmp_path: 
                 "paths": {"/a": {"get": {"responses": {"200": ok}}}}, "components": {"schemas": schemas}}
 
     _write_pair(tmp_path, spec)
-    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "json", "--max-depth", "1000")
+    done = run_specdiff(tmp_path, "old.json", "new.json", "--format", "json", "--max-depth", "1000", "--no-group")
     assert done.returncode == 1, done.stderr
     found = {(f["rule"], f["pointer"], tuple(f["operations"])) for f in json.loads(done.stdout)["findings"]}
     assert found == {("schema.type-changed", f"/components/schemas/S{i}/properties/v", ("GET /a",))

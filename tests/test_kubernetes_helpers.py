@@ -90,7 +90,7 @@ def _rules(rules: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _findings(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[tuple[str, str]]:
     report = run_case({"old": _rules(old), "new": _rules(new)})
-    return sorted((f.rule, f.change.pointer) for f in report.findings)
+    return sorted((member.rule, member.change.pointer) for f in report.findings for member in f.members or (f,))
 
 
 AT = "/components/schemas/Spec/x-kubernetes-validations"
