@@ -171,16 +171,15 @@ def test_a_large_yaml_report_is_written_by_libyaml(tmp_path: Path, monkeypatch: 
     (tmp_path / "old.json").write_text(spec("string"))
     (tmp_path / "new.json").write_text(spec("integer"))
     monkeypatch.chdir(tmp_path)
-    reports = {fmt: CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--no-group", "--format", fmt]).stdout
-               for fmt in ("json", "yaml")}
+    every_place = ["old.json", "new.json", "--no-config", "--no-group", "--format"]
+    reports = {fmt: CliRunner().invoke(main, [*every_place, fmt]).stdout for fmt in ("json", "yaml")}
 
     class Refused(yaml_envelope._Dumper):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             raise AssertionError("the pure-Python dumper was used")
 
     monkeypatch.setattr(yaml_envelope, "_Dumper", Refused)
-    assert CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--no-group", "--format", "yaml"]).stdout \
-        == reports["yaml"]
+    assert CliRunner().invoke(main, [*every_place, "yaml"]).stdout == reports["yaml"]
     assert yaml.load(reports["yaml"], Loader=yaml.CSafeLoader) == json.loads(reports["json"])
     assert len(json.loads(reports["json"])["findings"]) == 2_000
 

@@ -111,7 +111,8 @@ def findings(tmp_path: Path, old: dict[str, Any], new: dict[str, Any]) -> list[t
     before, after = tmp_path / "old.yaml", tmp_path / "new.yaml"
     before.write_text(yaml.safe_dump(old))
     after.write_text(yaml.safe_dump(new))
-    done = CliRunner().invoke(main, ["compare", "--no-config", "--no-group", "--format", "json", str(before), str(after)])
+    done = CliRunner().invoke(main, ["compare", "--no-config", "--no-group", "--format", "json", str(before),
+                                     str(after)])
     assert done.exit_code in (0, 1), done.output
     return [(f["rule"], f["pointer"], f["level"], f["reason"]) for f in json.loads(done.stdout)["findings"]]
 
