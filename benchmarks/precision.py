@@ -108,10 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("verdicts", type=Path, help="a folder written by benchmarks.verdicts")
     parser.add_argument("--labels", type=Path, default=Path(__file__).parent / "labels")
+    parser.add_argument("--only", default="", help="pairs whose name contains this text (openapi, kubernetes, crds)")
     parser.add_argument("--show", choices=("unlabelled", "wrong", "lost"), action="append", default=[])
     args = parser.parse_args(argv)
     rows = []
-    for path in sorted(args.labels.glob("*.tsv")):
+    for path in sorted(args.labels.glob(f"*{args.only}*.tsv")):
         verdicts = args.verdicts / f"{path.stem}.txt"
         if not verdicts.exists():
             print(f"{path.stem}: no verdicts in {args.verdicts}", file=sys.stderr)
