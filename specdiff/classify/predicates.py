@@ -77,7 +77,7 @@ for _name, _fact, _doc in (
     ("scheme_written", "scheme_written",
      "The same host and path, with a scheme written where the document's own was meant, or the other way round."),
     ("inside_deprecated", "in_deprecated",
-     "A property marked deprecated, in the old spec or the new one, holds the removed field."),
+     "A property marked deprecated, in the old spec or the new one, is or holds the changed place."),
     ("same_on_the_wire", "same_wire",
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("enum_within_old_bound", "enum_within",

@@ -303,7 +303,7 @@ class SchemaDiffer:
                              **_form_field(where)))
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
-                             old_pointer=old.pointer, new_pointer=new.pointer))
+                             old_pointer=old.pointer, new_pointer=new.pointer, **self._in_deprecated(old, new)))
         written = o.keys() | n.keys()
         for keyword in SCALAR_KEYWORDS:
             if keyword not in written or keyword == "deprecated":
@@ -475,8 +475,8 @@ class SchemaDiffer:
                                  undefined=_never_defined(old.schema, name)))
 
     def _in_deprecated(self, old: Side, new: Side) -> dict[str, Any]:
-        """`in_deprecated` when a property marked deprecated, on either side, holds the object that loses a field:
-        the field goes with the deprecated one (GitHub's gist `forks`, deprecated as its items lost their fields)."""
+        """`in_deprecated` when a property marked deprecated, on either side, is or holds the changed place: the
+        change goes with the deprecated one (GitHub's gist `forks`, deprecated as its items lost their fields)."""
         held = (self.old.deprecated_at(old.document, old.pointer) or self.new.deprecated_at(new.document, new.pointer))
         return {"in_deprecated": True} if held else {}
 

@@ -98,7 +98,7 @@ VOCABULARY: dict[str, Node] = {
                     "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
                     "expansion": (bool,), "as_text": (bool,), "every_value": (bool,), "kind_of_plain": (bool,),
                     "example_shows": (bool,),
-                    "open": (bool,),
+                    "open": (bool,), "in_deprecated": (bool,),
                     # the words that already said what a keyword written down now says (specdiff.diff.evidence)
                     "evidence": _OPTIONAL_STR, **_SUNSET}),
     "enum-value": Node(("added", "removed"), ("enum", "x-extensible-enum"),
