@@ -122,9 +122,12 @@ _LIMIT = re.compile(r"(?i)\b(?:max(?:imum)?|min(?:imum)?|at most|at least|up to|
                     r"cannot exceed|must not exceed|limited to|between)\b[^.\n\d]{0,40}?\b" + _NUMBER + r"\b")
 #: the limits whose value a description states as a number
 LIMITS = ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maximum", "minimum")
+#: the pattern a description writes out for a value of a `format`: it tells one format from another, where
+#: the standard both follow (ISO 8601 for `date` and `date-time`) does not
+_SHAPES = {"date-time": r"YYYY-MM-DDTHH:MM:SS", "date": r"YYYY-MM-DD\b"}
 #: what a description calls a value that a `format` names: the standard, or the pattern it writes out
-_FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DDTHH:MM:SS"),
-            "date": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|YYYY-MM-DD\b"),
+_FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date-time"]),
+            "date": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date"]),
             "uri": re.compile(r"\b(?:URL|URI|url)\b"), "url": re.compile(r"\b(?:URL|URI|url)\b"),
             "email": re.compile(r"(?i)\be-?mail address\b"), "uuid": re.compile(r"\bUUID\b"),
             "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b"),
@@ -160,6 +163,14 @@ def said_format(schema: Any, format_name: Any) -> str | None:
     """`the old description says so ("ISO 8601")` when it names the standard or the shape a `format` names."""
     pattern = _FORMATS.get(format_name) if isinstance(format_name, str) else None
     found = pattern.search(_description(schema)) if pattern else None
+    return f'the old description says so ("{found.group(0)}")' if found else None
+
+
+def said_shape(schema: Any, format_name: Any) -> str | None:
+    """`the old description says so ("YYYY-MM-DDTHH:MM:SS")` when it wrote out the pattern of the format that
+    replaces the old one (`date` corrected to `date-time`): the values were always of the new format."""
+    shape = _SHAPES.get(format_name) if isinstance(format_name, str) else None
+    found = re.search(shape, _description(schema)) if shape else None
     return f'the old description says so ("{found.group(0)}")' if found else None
 
 
@@ -231,11 +242,13 @@ def said_default(schema: Any, value: Any) -> str | None:
 def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_value: Any) -> str | None:
     """The words that already said what a keyword written (or dropped) now says, for the keywords a description
     states in words: a limit, a format, a default written down that the old description gave; a default dropped
-    that the new description still gives."""
+    that the new description still gives; a format replaced by the one whose pattern the old description wrote."""
     if kind == "added" and keyword in LIMITS:
         return said_limit(old, new_value)
     if kind == "added" and keyword == "format":
         return said_format(old, new_value) or bounded_as(old, new_value)
-    if keyword == "default":
+    if kind == "modified" and keyword == "format":
+        return said_shape(old, new_value)
+    if keyword == "default" and kind != "modified":
         return said_default(old, new_value) if kind == "added" else said_default(new, old_value)
     return None

@@ -353,8 +353,7 @@ class SchemaDiffer:
         kind = presence(old_value, new_value)
         facts: dict[str, Any] = (
             {"only_in_parameters": self._only_in_parameters(new, where)} if keyword == "readOnly" else {})
-        said = restated(keyword, kind, old.described(), new.described(), old_value, new_value) \
-            if kind != "modified" else None
+        said = restated(keyword, kind, old.described(), new.described(), old_value, new_value)
         if said:
             facts["evidence"] = said
         if kind != "added" and _enum_within(keyword, old_value, new.schema):
