@@ -239,6 +239,56 @@ def said_default(schema: Any, value: Any) -> str | None:
     return f'the description says so ("{found.group(0).strip()}")' if found else None
 
 
+#: a sentence saying when a field is required: "**Required if you provide a `status` of `completed`**."
+_REQUIRED_IF = re.compile(r"(?i)\brequired (?:if|when)\b[^.\n]*")
+#: what a branch of a union that only states a condition may write: which values of one field it is for
+#: (`properties: {status: {enum: [completed]}}`) and which fields it then requires
+_CONDITION_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "type"})
+
+
+def _condition(branch: Any) -> tuple[str, list[Any], set[str]] | None:
+    """(field, its values, the fields required) of a branch that only requires fields for some values of one."""
+    if not isinstance(branch, dict) or set(branch) - _CONDITION_KEYWORDS or branch.get("type", "object") != "object" \
+            or branch.get("additionalProperties", True) is not True:
+        return None
+    properties, required = branch.get("properties"), branch.get("required", [])
+    if not isinstance(properties, dict) or len(properties) != 1 or not isinstance(required, list):
+        return None
+    [(field, values)] = properties.items()
+    if not isinstance(values, dict) or set(values) != {"enum"} or not isinstance(values["enum"], list):
+        return None
+    return field, values["enum"], {name for name in required if isinstance(name, str)}
+
+
+def said_conditions(schema: Any, keyword: str, branches: Any) -> str | None:
+    """`the old description says so ("Required if you provide a `status` of `completed`")` when a `oneOf` or
+    `anyOf` only writes down which fields one field's values require, and the old description of each field it
+    requires said when it is: the branches share out the field's old `enum` (one branch, or for `anyOf` at
+    least one, takes a value without the field), so nothing else is refused."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    conditions = [_condition(branch) for branch in branches] if isinstance(branches, list) else []
+    if not isinstance(properties, dict) or len(conditions) < 2 or None in conditions:
+        return None
+    read = [c for c in conditions if c is not None]
+    field = read[0][0]
+    known = properties.get(field, {}).get("enum") if isinstance(properties.get(field), dict) else None
+    taken = [json.dumps(value) for _, values, _ in read for value in values]
+    without = sum(field not in required for _, _, required in read)  # branches a value without the field meets
+    if any(c[0] != field for c in read) or not isinstance(known, list) or len(taken) != len(set(taken)) \
+            or set(taken) != {json.dumps(value) for value in known} or not 1 <= without <= (
+                1 if keyword == "oneOf" else len(read)):
+        return None
+    quotes = []
+    for _, values, required in read:
+        for name in sorted(required - {field}):
+            found = _REQUIRED_IF.search(_description(properties.get(name)))
+            quoted = set(_QUOTED.findall(found.group(0))) if found else set()
+            if not found or field not in quoted or not all(str(value) in quoted for value in values):
+                return None
+            quotes.append(found.group(0).strip(" *_"))
+    return f'the old description says so ("{quotes[0]}")' if quotes else None
+
+
 def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_value: Any) -> str | None:
     """The words that already said what a keyword written (or dropped) now says, for the keywords a description
     states in words: a limit, a format, a default written down that the old description gave; a default dropped

@@ -24,6 +24,7 @@ from specdiff.diff.evidence import (
     empty_already_invalid,
     merge_keys,
     restated,
+    said_conditions,
     said_required,
     said_text_values,
     said_values,
@@ -670,7 +671,7 @@ class SchemaDiffer:
         self.emit(change("added" if added else "removed", "schema", keyword, old=None if added else branches,
                          new=branches if added else None, where=where, old_pointer=None if added else pointer,
                          new_pointer=pointer if added else None, constrains=True, condition=condition,
-                         implied=implied))
+                         implied=implied, evidence=said_conditions(plain.schema, keyword, branches) if added else None))
 
     def _split_into_kinds(self, plain: Side, union: Side, members: dict[str, tuple[str, Schema]], closest: str
                           ) -> set[str]:
