@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", choices=("unlabelled", "wrong", "lost"), action="append", default=[])
     args = parser.parse_args(argv)
     rows = []
-    for path in sorted(args.labels.glob(f"*{args.only}*.tsv")):
+    for path in sorted(p for p in args.labels.glob("*.tsv") if args.only in p.stem):  # "**.tsv" is no pattern
         verdicts = args.verdicts / f"{path.stem}.txt"
         if not verdicts.exists():
             print(f"{path.stem}: no verdicts in {args.verdicts}", file=sys.stderr)
