@@ -14,7 +14,7 @@ from specdiff.graph.references import References, strongly_connected_components
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
-from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank
+from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank, said_alpha
 from specdiff.load.document import Document
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
@@ -277,6 +277,7 @@ class SpecGraph:
     _directions: dict[str, set[str]] | None = None
     _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
     _stabilities: dict[str, str] | None = None
+    _field_stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     #: the sorted labels of each set of operations some schema is used by: many schemas share one set (Stripe:
     #: 819 schemas, 69 sets), so each is sorted once
@@ -375,7 +376,10 @@ class SpecGraph:
         """
         named = self.schemas[schema]
         if named.group_version or named.stability != "stable":
-            return _own_stability(named)
+            own = _own_stability(named)
+            if self._field_stabilities is None:
+                self._field_stabilities = self._reach_stabilities(fields_only=True)
+            return least_stable(own, self._field_stabilities.get(schema, own))
         if self._stabilities is None:
             self._stabilities = self._reach_stabilities()
         return self._stabilities.get(schema, _own_stability(named))
@@ -422,19 +426,22 @@ class SpecGraph:
         self.located(doc, pointer)
         return self._places[(doc, pointer)]
 
-    def _reach_stabilities(self) -> dict[str, str]:
-        """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it."""
+    def _reach_stabilities(self, fields_only: bool = False) -> dict[str, str]:
+        """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it.
+
+        With `fields_only` only alpha or beta fields on the way count, not the operations' or schemas' own
+        levels: a `core/v1` type that only an alpha field holds is alpha, one that alpha operations also use is not."""
         found: dict[str, str] = {}
         caps: dict[str, dict[str, str]] = {}
         for level in reversed(STABILITIES):
             at_least = rank(level)
-            frontier = [target for key, op in self.operations.items() if rank(op.stability) >= at_least
+            frontier = [target for key, op in self.operations.items() if fields_only or rank(op.stability) >= at_least
                         for target in self.graph.successors(("op", key))]
             seen: set[Any] = set()
             while frontier:
                 node = frontier.pop()
                 named = self.schemas.get(node[1])
-                if node in seen or named is None or rank(_own_stability(named)) < at_least:
+                if node in seen or named is None or (not fields_only and rank(_own_stability(named)) < at_least):
                     continue
                 seen.add(node)
                 found.setdefault(named.name, level)
@@ -445,9 +452,10 @@ class SpecGraph:
         return found
 
     def _field_caps(self, named: NamedSchema) -> dict[str, str]:
-        """Named schemas this one reaches only through alpha or beta fields, with the most stable such level."""
+        """Named schemas this one reaches only through alpha or beta fields (by marker or description), with the most
+        stable such level."""
         properties = named.schema.get("properties")
-        if not isinstance(properties, dict) or not any(isinstance(p, dict) and LIFECYCLE in p
+        if not isinstance(properties, dict) or not any(isinstance(p, dict) and (LIFECYCLE in p or said_alpha(p))
                                                        for p in properties.values()):
             return {}
         resolver = self.normal.resolver  # its loaded files and resolved refs; a new one would read them again

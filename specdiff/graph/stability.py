@@ -4,7 +4,9 @@ One type, three levels and one order: alpha < beta < stable. An element's level 
 - its API version: `v1alpha1` -> alpha, `v2beta3` -> beta, `v1` -> stable (Kubernetes paths, group/version/kind,
   CRD version names);
 - the KEP-2558 marker `x-kubernetes-api-lifecycle` on a schema or field (status alpha or beta);
-- `x-stability-level` (draft, alpha, beta, stable), which other OpenAPI users write on operations and schemas.
+- `x-stability-level` (draft, alpha, beta, stable), which other OpenAPI users write on operations and schemas;
+- a description that says the field itself is alpha ("This is an alpha field and requires enabling the ... feature
+  gate", "This field is alpha-level"), as Kubernetes wrote before KEP-2558 markers existed.
 The weakest guarantee wins: an alpha field of a stable type is alpha. The graph gives each operation, named schema
 and CRD its level (graph/model.py, graph/crd.py) and `SpecGraph.located` the level of a place inside them;
 what a level does to a verdict is decided in one place, classify (alpha may break).
@@ -27,6 +29,8 @@ _DECLARED_RANK = {word: i for i, word in enumerate(DECLARED)}
 #: other spellings read as one of those words: `ga` (general availability) is stable
 SYNONYMS = {"ga": "stable"}
 _VERSION = re.compile(r"^v\d+(?:(alpha|beta)\d*)?$")
+#: a description that calls the element itself alpha; "if the alpha feature gate X is enabled" speaks of another
+_SAID_ALPHA = re.compile(r"\bThis\s+(?:field\s+)?is\s+(?:an\s+)?alpha\b", re.IGNORECASE)
 
 
 def rank(level: str) -> int:
@@ -85,12 +89,19 @@ def declared_rank(word: str | None) -> int:
     return _DECLARED_RANK.get(word or "stable", _DECLARED_RANK["stable"])
 
 
+def said_alpha(schema: Any) -> bool:
+    """Whether a schema or field's description calls it alpha: the evidence older Kubernetes specs give."""
+    description = schema.get("description") if isinstance(schema, dict) else None
+    return isinstance(description, str) and bool(_SAID_ALPHA.search(description))
+
+
 def marked(schema: Any) -> str:
-    """The level a schema or field's own markers give: the least stable of `x-stability-level` and the
-    KEP-2558 status (deprecated says nothing about stability); stable when it has neither."""
+    """The level a schema or field's own markers give: the least stable of `x-stability-level`, the
+    KEP-2558 status (deprecated says nothing about stability) and a description calling it alpha; stable when it
+    has none."""
     if not isinstance(schema, dict):
         return "stable"
     word = declared(schema)
     status = lifecycle_of(schema).status
-    lifecycle = status if status in ("alpha", "beta") else "stable"
+    lifecycle = "alpha" if said_alpha(schema) else status if status in ("alpha", "beta") else "stable"
     return least_stable(DECLARED[word], lifecycle) if word else lifecycle
