@@ -446,6 +446,20 @@ def gated_optional_field(change: Change) -> bool:
     return change.fact("lifecycle") in ("alpha", "beta") and not change.fact("required")
 
 
+#: a description saying the server never sets the field and ignores it when written, or always clears it
+#: (ObjectMeta.clusterName, in its two wordings)
+_SAID_IGNORED = re.compile(r"\b(?:not set anywhere|never set)\b[^.]*\bignored?\b|\balways cleared by the system\b",
+                           re.IGNORECASE)
+
+
+@predicate
+def said_ignored(change: Change) -> bool:
+    """The removed field's description says the server never sets it and ignores (or clears) it: no stored object or
+    response carries it, only typed clients and strict field validation notice it is gone."""
+    description = change.old.get("description") if isinstance(change.old, dict) else None
+    return isinstance(description, str) and bool(_SAID_IGNORED.search(description))
+
+
 @predicate
 @reads("lifecycle")
 def beta_field(change: Change) -> bool:
