@@ -78,6 +78,9 @@ for _name, _fact, _doc in (
      "The same host and path, with a scheme written where the document's own was meant, or the other way round."),
     ("inside_deprecated", "in_deprecated",
      "A property marked deprecated, in the old spec or the new one, is or holds the changed place."),
+    ("deprecated_alias", "alias_of",
+     "The removed schema was a deprecated alias (\"Deprecated. Please use X instead.\", only a `$ref` to X or the "
+     "same schema) of one that stays, and no operation used it."),
     ("same_on_the_wire", "same_wire",
      "The schemas a reference moved between send and accept the same JSON: only the type's name changes."),
     ("enum_within_old_bound", "enum_within",

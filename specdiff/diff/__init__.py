@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -143,8 +144,9 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
         if name not in names:
             where = _named_where(old, schema, UNUSED if unused(old, name) else None)
             wire: dict[str, Any] = {"same_wire": True} if name in schemas.renamed else {}  # its places name a copy
+            alias = _alias_of(old, new, name)
             changes.append(change("removed", "schema", old=name, where=_whole(where), old_pointer=schema.pointer,
-                                  **wire))
+                                  **wire, **({"alias_of": alias} if alias else {})))
     for found in document_changes(old, new):  # last: what the comparison resolved tells what is used elsewhere
         changes.append(found)
     if include_docs:
@@ -153,6 +155,26 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     for found in list(unreported_files(old, new, changes)):  # after every other change, which it is checked against
         changes.append(found)
     return fold_group_versions(old, new, changes)
+
+
+#: "Deprecated. Please use io.k8s.api.core.v1.Pod instead.": the schema a deprecated alias names
+_ALIAS = re.compile(r"^\s*Deprecated\b.*?\buse\s+(\S+?)\s+instead\b", re.IGNORECASE | re.DOTALL)
+
+
+def _alias_of(old: SpecGraph, new: SpecGraph, name: str) -> str | None:
+    """The schema a removed one was a deprecated alias of, when that one stays and no operation used the alias:
+    its description says to use the other instead, and it is only a `$ref` to it or the same schema."""
+    schema = old.schemas[name].schema
+    match = _ALIAS.match(str(schema.get("description", "")))
+    target = match.group(1) if match else None
+    if target is None or target not in old.schemas or target not in new.schemas or old.reached(name):
+        return None
+    rest = {key: value for key, value in schema.items() if key != "description"}
+    ref = rest.get("$ref")
+    if set(rest) == {"$ref"} and isinstance(ref, str) and ref.rpartition("/")[2] == target:
+        return target
+    other = {key: value for key, value in old.schemas[target].schema.items() if key != "description"}
+    return target if rest == other else None
 
 
 def _whole(where: Where) -> Where:

@@ -95,7 +95,7 @@ VOCABULARY: dict[str, Node] = {
                     "had_properties": (bool,), "with_items": (bool,), "plain_format": (str,), "scalar_forms": (bool,),
                     "old_kind": _OPTIONAL_STR, "new_kind": _OPTIONAL_STR, "own_kind": (bool,),
                     "enforced": (bool,), "only_in_parameters": (bool,), "constrains": (bool,), "condition": (str,),
-                    "implied": (bool,), "same_wire": (bool,), "enum_within": (bool,),
+                    "implied": (bool,), "same_wire": (bool,), "alias_of": (str,), "enum_within": (bool,),
                     "expansion": (bool,), "as_text": (bool,), "every_value": (bool,), "kind_of_plain": (bool,),
                     "example_shows": (bool,),
                     "open": (bool,), "in_deprecated": (bool,),
