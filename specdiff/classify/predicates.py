@@ -217,6 +217,14 @@ def unserved_and_deprecated(change: Change) -> bool:
 
 
 @predicate
+@reads("served")
+def already_unserved(change: Change) -> bool:
+    """A CRD version the old CRD no longer served: no client reached it, and the API server refuses the removal
+    only while `status.storedVersions` lists it."""
+    return change.fact("served") is False
+
+
+@predicate
 @reads("conversion")
 def converted_by_webhook(change: Change) -> bool:
     """The CRD converts between its versions with a webhook, which can convert a value between types."""
