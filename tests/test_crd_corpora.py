@@ -92,7 +92,7 @@ def test_cert_manager_v1_6_to_v1_7_removes_them_and_the_conversion_webhook() -> 
     report, _, _ = compare(f"{CERT_MANAGER}/certificates.v1.6.0.yaml", f"{CERT_MANAGER}/certificates.v1.7.0.yaml")
     assert asserted(report) == [
         ("crd.conversion.strategy-changed", "/spec", "safe"),  # one version left: nothing is converted
-        ("crd.version.removed", "/spec/versions", "breaking"),  # v1beta1: unserved, never deprecated
+        ("crd.version.removed", "/spec/versions", "dangerous"),  # v1beta1: unserved, so no client reached it
         ("crd.version.removed", "/spec/versions", "dangerous"),  # the alpha ones: allowed, not compatible
         ("crd.version.removed", "/spec/versions", "dangerous"),
     ]
