@@ -745,8 +745,8 @@ def _message(members: Sequence[Finding]) -> str:
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
-        values["location"] = places_phrase(names, fields=any(field_path(m.change.context) for m in members))
         template = for_many.get("location", template)
+        template, values["location"] = _named_places(template, names, any(field_path(m.change.context) for m in members))
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
@@ -776,11 +776,42 @@ def _message(members: Sequence[Finding]) -> str:
             values["location"] = f"{len(names)} places"  # one extension at many places of the operations
     # places in operations and in named schemas alike (an extension written on both): count them all
     elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
-        values["location"] = places_phrase(names, fields=True)
+        template, values["location"] = _named_places(template, names, fields=True)
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+#: the words a message names its place by ("property {location} removed", "{lifecycle} field {location} added")
+_NAMED = re.compile(r"^(?P<noun>(?:\{\w+\} )?[a-z][a-z ]*?) \{location\}(?P<rest>.*)$", re.S)
+#: words that make the words before {location} a phrase about it ("type object now stated on {location}")
+_LINKS = frozenset({"of", "to", "from", "on", "in", "by", "with", "at", "for"})
+#: verbs a card writes for one place, as they read for several
+_PLURAL_VERBS = {"is": "are", "becomes": "become", "has": "have", "changes": "change", "gains": "gain",
+                 "loses": "lose", "goes": "go", "spells": "spell", "refers": "refer", "picks": "pick",
+                 "accepts": "accept", "sends": "send", "preserves": "preserve", "merges": "merge"}
+
+
+def _named_places(template: str, names: Sequence[str], fields: bool) -> tuple[str, str]:
+    """The template and {location} for several places. A message that names its place by a noun
+    ("property {location} removed") counts them by that noun: "2 properties: `a` and `b` removed"; one that
+    starts with the place counts places: "2 places: `a` and `b` became optional". Either way the place is the
+    subject, so a verb after it is written for many ("are deprecated")."""
+    named = _NAMED.match(template)
+    if named and _LINKS.isdisjoint(named["noun"].split()):
+        noun = named["noun"]
+        noun = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+        return f"{len(names)} {noun}: {{location}}{_for_many(named['rest'])}", _joined(names)
+    if template.startswith("{location}"):
+        template = "{location}" + _for_many(template.removeprefix("{location}"))
+    return template, places_phrase(names, fields)
+
+
+def _for_many(rest: str) -> str:
+    """The words after a place, with their first verb as it reads after several places."""
+    head, space, tail = rest.lstrip(" ").partition(" ")
+    return rest[:len(rest) - len(rest.lstrip(" "))] + _PLURAL_VERBS.get(head, head) + space + tail
 
 
 def _fields(members: Sequence[Finding]) -> str:

@@ -473,7 +473,7 @@ def test_a_property_an_allof_part_loses_is_reported_where_it_is_written_once() -
     assert removed == [
         ("/components/schemas/Page/allOf/0/properties/offset", "breaking", ("GET /a",), "property Page.offset removed"),
         ("/components/schemas/Page/allOf/0/properties/order", "breaking", ("GET /a", "GET /b"),
-         "property 2 places: Page.order and GET /b response 200: order removed")]
+         "2 properties: Page.order and GET /b response 200: order removed")]
 
 
 def test_the_same_named_alternative_added_to_the_bodies_of_several_operations_is_one_finding() -> None:
