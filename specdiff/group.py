@@ -746,7 +746,8 @@ def _message(members: Sequence[Finding]) -> str:
         scoped = _scoped(members)
         names = _distinct((where if scoped else name)(m.change.context) for m in members)
         template = for_many.get("location", template)
-        template, values["location"] = _named_places(template, names, any(field_path(m.change.context) for m in members))
+        in_fields = any(field_path(m.change.context) for m in members)
+        template, values["location"] = _named_places(template, names, in_fields)
     if first.change.node in _VALUE_NODES:
         shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
