@@ -50,7 +50,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from specdiff.classify import message_values, render, show
+from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.notation import by_type, long_where, name, part, scope, type_where, where
 from specdiff.notation import distinct as _distinct
@@ -749,7 +749,7 @@ def _message(members: Sequence[Finding]) -> str:
         in_fields = any(field_path(m.change.context) for m in members)
         template, values["location"] = _named_places(template, names, in_fields)
     if first.change.node in _VALUE_NODES:
-        shown = _distinct(show(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
+        shown = _distinct(literal(m.change.fact("value", m.change.new if m.change.kind == "added" else m.change.old))
                           for m in members)
         if len(shown) > 1:
             values["value"] = _joined(shown, cut=False)

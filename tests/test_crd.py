@@ -272,7 +272,7 @@ def test_reports_name_the_crd_the_version_and_the_field() -> None:
     report = compare(old, new)
     text = render(report, "text", RenderOptions())
     assert "crd.scope-changed\n          frobs.example.com: scope Namespaced -> Cluster\n" in text
-    assert ("schema.enum.value-added              example.com/v1beta1\n          Enum value y added to Frob.spec.a\n"
+    assert ("schema.enum.value-added              example.com/v1beta1\n          Enum value `y` added to Frob.spec.a\n"
             in text)
     records = json.loads(render(report, "json"))["findings"]
     assert [r["location"] for r in records] == [

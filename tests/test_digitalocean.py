@@ -18,9 +18,9 @@ ROOT = "specification/DigitalOcean-public.v2.yaml"
 #: the findings of 7c1300c and of 8c740d3, each against its parent
 DISK_TYPE_REPLACED = [
     ("schema.enum.value-added", "breaking",
-     "enum value boot added to GET /v2/droplets response 200: droplets[].disk_info[].type"),
+     "enum value `boot` added to GET /v2/droplets response 200: droplets[].disk_info[].type"),
     ("schema.enum.value-removed", "dangerous",
-     "enum value remote removed from GET /v2/droplets response 200: droplets[].disk_info[].type"),
+     "enum value `remote` removed from GET /v2/droplets response 200: droplets[].disk_info[].type"),
 ]
 ISOLATED_WORKERS = [
     ("schema.property.added", "safe", "optional property kubernetes_clusters[].isolated_workers of response 200 "
@@ -65,7 +65,7 @@ def test_an_enum_given_to_a_response_field_and_a_field_added(digitalocean: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     assert commit(digitalocean, "fb6f08f", monkeypatch) == (0, [
         ("schema.enum.introduced", "dangerous", "GET /v2/droplets/autoscale/{autoscale_pool_id}/members response "
-         "200: droplets[].health_status becomes an enum of [\"healthy\", \"unhealthy\"]"),
+         "200: droplets[].health_status becomes an enum of `[\"healthy\", \"unhealthy\"]`"),
         ("schema.property.added", "safe", "optional property GET /v2/droplets/autoscale/{autoscale_pool_id}/members "
          "response 200: droplets[].unhealthy_reason added"),
     ])

@@ -209,7 +209,7 @@ def test_staged_command_compares_the_index_with_head(repo: Path) -> None:
             for i, line in enumerate(lines) if line.startswith(("specdiff ", "break"))
             ] == ["specdiff HEAD:./api/openapi.yaml -> :./api/openapi.yaml (spec: OpenAPI (no Kubernetes markers); "
                   "policy: openapi; response readers: validating; as of 2026-01-15)",
-                  "breaking schema.enum.value-added: Enum value Auto added to Frobber.mode",
+                  "breaking schema.enum.value-added: Enum value `Auto` added to Frobber.mode",
                   "breaking schema.property.removed: Property Frobber.size removed"]
     result = CliRunner().invoke(main, ["staged", "--no-config", "--fail-on", "never", "api/openapi.yaml"])
     assert result.exit_code == 0

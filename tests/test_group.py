@@ -80,8 +80,8 @@ def test_enum_values_added_to_each_inlined_copy_of_a_type_in_both_served_version
         "gateway.networking.k8s.io/{v1, v1beta1}"}
     where = "HTTPRoute.spec.rules[]"
     assert enums == [
-        (f"enum value CORS added to 2 places: {where}.backendRefs[].filters[].type and {where}.filters[].type", 4),
-        (f"enum values 303, 307 and 308 added to 2 places: {where}.backendRefs[].filters[].requestRedirect.statusCode"
+        (f"enum value `CORS` added to 2 places: {where}.backendRefs[].filters[].type and {where}.filters[].type", 4),
+        (f"enum values `303`, `307` and `308` added to 2 places: {where}.backendRefs[].filters[].requestRedirect.statusCode"
          f" and {where}.filters[].requestRedirect.statusCode", 12),
     ]
 
@@ -319,10 +319,10 @@ def test_a_group_of_values_is_worded_by_the_cards_group_message() -> None:
     """`group_message` of schema.enum.value-added says it for many; one value keeps the card's own message."""
     many = run(_pet_kinds("cat"), _pet_kinds("cat", "dog", "eel"), policy="openapi").findings
     assert [(f.rule, f.message, len(f.members)) for f in many] == [
-        ("schema.enum.value-added", "enum values dog and eel added to Pet.kind", 2)]
+        ("schema.enum.value-added", "enum values `dog` and `eel` added to Pet.kind", 2)]
     assert dict(many[0].rule_info.group_messages) == {"value": "enum values {value} added to {location}"}
     one = run(_pet_kinds("cat"), _pet_kinds("cat", "dog"), policy="openapi").findings
-    assert [(f.rule, f.message) for f in one] == [("schema.enum.value-added", "enum value dog added to Pet.kind")]
+    assert [(f.rule, f.message) for f in one] == [("schema.enum.value-added", "enum value `dog` added to Pet.kind")]
 
 
 def _run_texts(old: dict[str, object], new: dict[str, object]) -> Report:
@@ -434,10 +434,10 @@ def test_the_same_enum_values_added_to_fields_of_several_schemas_are_one_finding
     added = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
                    if f.rule == "schema.enum.value-added")
     assert added == [
-        ("/components/schemas/Event/properties/kind/enum/1", 0, "enum value other added to Event.kind"),
-        ("/components/schemas/Event/properties/mode/enum/1", 0, "enum value other added to Event.mode"),
+        ("/components/schemas/Event/properties/kind/enum/1", 0, "enum value `other` added to Event.kind"),
+        ("/components/schemas/Event/properties/mode/enum/1", 0, "enum value `other` added to Event.mode"),
         ("/components/schemas/InvoiceTaxId/properties/type/enum/1", 4,
-         "enum values ad_nrt and cn_tin added to 2 places: InvoiceTaxId.type and TaxId.type")]
+         "enum values `ad_nrt` and `cn_tin` added to 2 places: InvoiceTaxId.type and TaxId.type")]
 
 
 def test_unions_two_operations_write_in_place_stay_two_findings() -> None:
@@ -580,8 +580,8 @@ def test_fields_of_one_schema_given_defaults_say_each_default() -> None:
     defaults = [(f.change.pointer, len(f.members), f.message) for f in report.findings
                 if f.rule == "schema.default-added"]
     assert defaults == [("/components/schemas/User/properties/format/default", 3,
-                         "User.format now defaults to pcm16; User.turn.mode now defaults to vad; "
-                         "User.voice now defaults to alloy")]
+                         "User.format now defaults to `pcm16`; User.turn.mode now defaults to `vad`; "
+                         "User.voice now defaults to `alloy`")]
 
 
 def test_patterns_changed_by_the_same_edit_are_one_finding() -> None:

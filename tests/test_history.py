@@ -479,11 +479,11 @@ def test_trace_of_the_httproute_filter_type_over_the_gateway_api_tags() -> None:
         ("v0.5.0", "present", None, f"present in {gw}/v1alpha2 (alpha), {gw}/v1beta1 (beta)"),
         ("v0.6.0", "deprecated", None, f"deprecated in {gw}/v1alpha2"),
         ("v0.8.0", "unserved", None, f"no longer served in {gw}/v1alpha2"),
-        ("v0.8.0", "changed", Level.BREAKING, "enum values ResponseHeaderModifier and URLRewrite added to "
+        ("v0.8.0", "changed", Level.BREAKING, "enum values `ResponseHeaderModifier` and `URLRewrite` added to "
          f"HTTPRoute.spec.rules[].filters[].type ({gw}/v1beta1)"),
         ("v1.0.0", "promoted", None, f"promoted, now also in {gw}/v1 (stable)"),
         ("v1.0.0", "removed", None, f"removed from {gw}/v1alpha2"),
-        ("v1.6.1", "changed", Level.BREAKING, "enum value CORS added to HTTPRoute.spec.rules[].filters[].type "
+        ("v1.6.1", "changed", Level.BREAKING, "enum value `CORS` added to HTTPRoute.spec.rules[].filters[].type "
          f"({gw}/{{v1, v1beta1}})")]
 
 

@@ -46,7 +46,7 @@ def test_the_alpha_version_losing_a_field_is_allowed_in_alpha() -> None:
 def test_the_deprecated_enum_value_says_why_it_is_safe() -> None:
     finding = _one(demo_report(), "schema.enum.deprecated-value-removed")
     assert finding.reason.startswith("Treated as deprecated but allowed")
-    assert finding.message == "deprecated enum value Unknown removed from Frobber.status.phase"
+    assert finding.message == "deprecated enum value `Unknown` removed from Frobber.status.phase"
 
 
 def _one(report: Report, rule: str) -> Finding:

@@ -154,4 +154,4 @@ def test_a_staged_fragment_of_a_split_spec_checks_the_spec_that_reaches_it(
     lines = hook_output(done).splitlines()
     assert "not an OpenAPI" not in hook_output(done)
     assert [" ".join(line.split()[:2] + lines[i + 1].split()[:3]) for i, line in enumerate(lines)
-            if line.startswith("breaking")] == ["breaking schema.enum.value-added Enum value auto"]
+            if line.startswith("breaking")] == ["breaking schema.enum.value-added Enum value `auto`"]

@@ -155,7 +155,7 @@ def test_junit_of_hostile_strings_is_valid_xml() -> None:
     text = rendered("junit", HOSTILE_OLD, HOSTILE_NEW)
     suites = ET.fromstring(text)  # control characters replaced, markup escaped: it parses
     failures = [f.text or "" for f in suites.iter("failure")]
-    assert any("Enum value <img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; \ufffd[31m\ufffd" in f
+    assert any("Enum value `<img src=x onerror=alert(2)> [x](javascript:alert(3)) &lt;i&gt; \ufffd[31m\ufffd" in f
                for f in failures)
     assert "\x1b" not in text and "\x00" not in text
 
@@ -191,7 +191,7 @@ Changes from `frob-old.yaml` to `frob-new.yaml`: 3 breaking, 0 dangerous, 1 safe
 ## Breaking changes (action required)
 
 ### /frobs
-- Enum value Auto added to `Frobber.mode`. Readers that switch over the known values meet one they do not know.
+- Enum value `Auto` added to `Frobber.mode`. Readers that switch over the known values meet one they do not know.
 - Property `Frobber.size` removed. Clients that read or write the property lose it.
 ### /old
 - Operation `GET /old` removed. Clients that call a removed operation get 404 or 405 instead of a response.
@@ -609,14 +609,13 @@ def test_a_rule_cards_code_reads_as_code_and_a_stray_backtick_as_text() -> None:
     """Card titles and reasons mark code with backticks (`oneOf`): rendered, it is code, never a backtick."""
     import cmarkgfm
 
-    from specdiff.report.markdown import escape
-    from specdiff.report.release_notes import prose
+    from specdiff.report.markdown import coded, escape
 
-    assert prose("`anyOf` alternative added") == "`anyOf` alternative added"
-    html = cmarkgfm.github_flavored_markdown_to_html(f"- *{prose('`anyOf` alternative added')}*, below")
+    assert coded("`anyOf` alternative added") == "`anyOf` alternative added"
+    html = cmarkgfm.github_flavored_markdown_to_html(f"- *{coded('`anyOf` alternative added')}*, below")
     assert "<em><code>anyOf</code> alternative added</em>" in html
-    assert prose("a ` b <i>") == escape("a ` b <i>")  # unpaired: all text
-    assert prose("x `<b>` y") == "x `<b>` y" and "<b>" not in cmarkgfm.github_flavored_markdown_to_html("x `<b>` y")
+    assert coded("a ` b <i>") == escape("a ` b <i>")  # unpaired: all text
+    assert coded("x `<b>` y") == "x `<b>` y" and "<b>" not in cmarkgfm.github_flavored_markdown_to_html("x `<b>` y")
 
 
 def test_release_notes_leave_out_what_no_client_can_notice_and_say_how_much(tmp_path: Path) -> None:

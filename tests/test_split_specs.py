@@ -288,7 +288,7 @@ def test_a_staged_fragment_checks_the_specs_that_reach_it(tmp_path: Path, monkey
     assert lines[0] == ("specdiff: note: spec/resources/unused.yml: not an OpenAPI document or CRD, and no staged "
                         "spec refers to it; not compared")
     assert lines[1].startswith("specdiff HEAD:./spec/root.yaml -> :./spec/root.yaml ")
-    assert "Enum value boot added to GET /v2/sizes response 200: disk.type" in result.stdout
+    assert "Enum value `boot` added to GET /v2/sizes response 200: disk.type" in result.stdout
     assert "not an OpenAPI" not in result.stderr
 
 

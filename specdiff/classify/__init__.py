@@ -182,6 +182,14 @@ def show(value: Any, limit: int = 80) -> str:
     return " ".join(text.split())
 
 
+def literal(value: Any) -> str:
+    """A value the spec holds (an enum value, a default, a const) as a message shows it: quoted as code
+    (`` `name` ``), as structures already are, so `name` reads as the value and never as a word of the sentence;
+    the markdown formats render it as a code span."""
+    text = show(value)
+    return text if text.startswith("`") or "`" in text else f"`{text}`"
+
+
 def _too_long(value: Any, text: str, limit: int) -> bool:
     """A structure whose JSON runs past `limit` (a list of plain names is never cut short)."""
     plain_list = isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
@@ -258,9 +266,15 @@ def message_values(change: Change) -> dict[str, str]:
         unwritten = _UNWRITTEN.get(change.attribute, NOT_WRITTEN) if change.node == "schema" else NOT_WRITTEN
         old_text, new_text = (("null" if written[i] else unwritten) if side is None else show(side)
                               for i, side in enumerate((change.old, change.new)))
+    if change.attribute in _VALUE_ATTRIBUTES:
+        old_text, new_text = (literal(side) if side is not None else text
+                              for side, text in ((change.old, old_text), (change.new, new_text)))
     values["old"], values["new"] = kinds(old_text, new_text)
     for key, value in change.detail:
-        values[key] = ("null" if key in _NULLABLE_FACTS else NOT_WRITTEN) if value is None else show(value)
+        if key in _NULLABLE_FACTS:
+            values[key] = literal(value)
+        else:
+            values[key] = NOT_WRITTEN if value is None else show(value)
     return values
 
 
@@ -275,6 +289,8 @@ _UNWRITTEN = {**dict.fromkeys(("maxLength", "minLength", "maxItems", "minItems",
               "pattern": "no pattern", "type": "any type", "items": "any items", "uniqueItems": "false"}
 #: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
 _NULLABLE_FACTS = frozenset({"value"})
+#: attributes whose sides are values the spec holds, shown as code (`literal`)
+_VALUE_ATTRIBUTES = frozenset({"default", "const", "enum"})
 
 
 class _Blank(dict[str, str]):

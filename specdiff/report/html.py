@@ -61,6 +61,15 @@ def escape(text: str) -> str:
     return html.escape(clean(text))
 
 
+def coded(text: str) -> str:
+    """`escape` for text whose backticks mark code (a value a message quotes): each marked span is a <code>;
+    text with an unpaired backtick is escaped whole."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return escape(text)
+    return "".join(f"<code>{escape(part)}</code>" if i % 2 else escape(part) for i, part in enumerate(parts))
+
+
 def render(report: Report, options: RenderOptions) -> str:
     summary = report.summary()
     header = [f"<h1>API changes: {escape(_name(report))}</h1>",
@@ -118,7 +127,7 @@ def _name(report: Report) -> str:
 
 def _item(finding: Finding, scoped: bool) -> str:
     level = finding.level.value
-    message = escape(sentence(finding, scoped=scoped))
+    message = coded(sentence(finding, scoped=scoped))
     return (f'<li class="finding {level}" data-level="{level}">'
             f'<span class="badge">{level}</span> <span class="message">{message}</span> '
             f'<code class="rule">{escape(finding.rule)}</code>'

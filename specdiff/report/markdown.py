@@ -48,9 +48,31 @@ def escape(text: str, table: bool = False) -> str:
 
 def _word(word: str, table: bool) -> str:
     if _LIVE.search(word):
-        span = code_span(word)
-        return span.replace("|", "\\|") if table else span
+        return _spanned(word, table)
     return _MARKDOWN_SPECIAL.sub(r"\\\1", word)
+
+
+def coded(text: str, table: bool = False) -> str:
+    """`escape` for text whose backticks mark code (a card's `oneOf`, a value a message quotes, `literal`): each
+    marked span becomes a code span, the rest is escaped; text with an unpaired backtick is escaped whole."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return escape(text, table)
+    return "".join(_spanned(part, table) if i % 2 else escaped_part(part, table)
+                   for i, part in enumerate(parts)).strip()
+
+
+def _spanned(text: str, table: bool) -> str:
+    span = code_span(text)
+    return span.replace("|", "\\|") if table else span
+
+
+def escaped_part(part: str, table: bool = False) -> str:
+    """`escape` that keeps the spaces at the ends, which separate the part from a code span beside it."""
+    inner = escape(part, table)
+    if not inner:
+        return " " if part[:1].isspace() else ""
+    return (" " if part[:1].isspace() else "") + inner + (" " if part[-1:].isspace() else "")
 
 
 def code_span(text: str) -> str:
@@ -129,7 +151,7 @@ def wrapped(text: str, width: int) -> str:
 
 def _row(finding: Finding, members: bool = True, shared: Mapping[str, int] | None = None) -> str:
     said = sentence(finding, scoped=False)
-    change = escape(said if finding.members else beside(said, finding.change.context), table=True)
+    change = coded(said if finding.members else beside(said, finding.change.context), table=True)
     number = (shared or {}).get(finding.reason)
     why = f"reason {number} (below)" if number is not None else escape(finding.reason, table=True)
     return f"| `{finding.rule}` | {_where(finding, members)} | {change} | {why} |"

@@ -24,7 +24,7 @@ from specdiff.group import operations_phrase
 from specdiff.notation import bare, by_type, type_name, used_by
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
-from specdiff.report.markdown import code_span, escape, wrapped
+from specdiff.report.markdown import code_span, coded, escape, escaped_part, wrapped
 from specdiff.report.sections import SHARED, Subject, grouped, headed, is_unclassified, reason, sentence
 
 #: rules whose findings a kind lists in one bullet
@@ -74,7 +74,7 @@ def notes(report: Report, depth: int, title: str, between: str) -> list[str]:
             lines += [f"{level}## {escape(_heading_title(heading, headings[heading]))}",
                       *(_wrapped(line) for line in _versioned(headings[heading]))]
         if said:
-            lines += ["", "Why:", *(_wrapped(f"- *{prose(title)}*: {prose(why)}") for title, why in said.values())]
+            lines += ["", "Why:", *(_wrapped(f"- *{coded(title)}*: {coded(why)}") for title, why in said.values())]
         lines.append("")
     return lines
 
@@ -222,10 +222,10 @@ def _line(findings: list[Finding], with_reason: bool, scoped: bool,
     first = findings[0]
     given = (said or {}).get(first.rule)
     given = given if given and given[1] == reason(first) else None  # at the section's end, under its title
-    rule = f" (*{prose(given[0])}*, below)" if given else ""
+    rule = f" (*{coded(given[0])}*, below)" if given else ""
     parts = [sentence(f, partial(_spans, names=_names(f)), scoped).rstrip(".") for f in findings]
     why = "Not classified yet: review it by hand." if is_unclassified(first) else \
-        prose(reason(first)) if with_reason and not given else ""
+        coded(reason(first)) if with_reason and not given else ""
     joined = _one_sentence(parts)
     if len(joined) <= _SCANNED or len(parts) == 1:
         return f"- {f'{joined}. {why}'.strip().rstrip('.')}." + rule
@@ -279,15 +279,21 @@ def _spans(text: str, names: list[str]) -> str:
     """`text` escaped, with the places it names as code spans (`PodSpec.workloadRef`), as Kubernetes' notes
     write fields."""
     names = sorted({n for n in names if n}, key=lambda n: (-len(n), n))  # longest first: the whole name wins
-    if not names:
-        return escape(text)
-    pattern = re.compile(r"(?<![\w./])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
+    pattern = re.compile(r"(?<![\w./])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)") if names else None
+    parts = text.split("`")  # the values a message quotes as code (`literal`), when they pair up
+    if len(parts) % 2 == 0:
+        parts = [text]
+    return "".join(code_span(part) if i % 2 else _named(part, pattern) for i, part in enumerate(parts)).strip()
+
+
+def _named(text: str, pattern: re.Pattern[str] | None) -> str:
+    """`text` escaped (spaces at its ends kept), the places `pattern` finds in it as code spans."""
     out, at = [], 0
-    for found in pattern.finditer(text):
-        out += [_escaped(text[at:found.start()]), code_span(found.group(0))]
+    for found in pattern.finditer(text) if pattern else ():
+        out += [escaped_part(text[at:found.start()]), code_span(found.group(0))]
         at = found.end()
-    out.append(_escaped(text[at:]))
-    return "".join(out).strip()
+    out.append(escaped_part(text[at:]))
+    return "".join(out)
 
 
 def _names(finding: Finding) -> list[str]:
@@ -295,23 +301,6 @@ def _names(finding: Finding) -> list[str]:
     type), and its type."""
     contexts = [m.change.context for m in finding.members] or [finding.change.context]
     return [text for ctx in contexts for text in (ctx.operation or bare(ctx), by_type(ctx), type_name(ctx)) if text]
-
-
-def prose(text: str) -> str:
-    """`escape` for a rule card's own sentences, whose backticks mark code (`oneOf`): each marked span becomes a
-    code span, the rest is escaped; text with an unpaired backtick is escaped whole."""
-    parts = text.split("`")
-    if len(parts) % 2 == 0:
-        return escape(text)
-    return "".join(code_span(part) if i % 2 else _escaped(part) for i, part in enumerate(parts)).strip()
-
-
-def _escaped(part: str) -> str:
-    """`escape` that keeps the spaces at the ends, which separate the part from a code span beside it."""
-    inner = escape(part)
-    if not inner:
-        return " " if part[:1].isspace() else ""
-    return (" " if part[:1].isspace() else "") + inner + (" " if part[-1:].isspace() else "")
 
 
 #: a git source as typed (`3d6c3c4:./reference/openapi.json`): the revision, and the path without `./`
