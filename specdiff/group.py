@@ -36,6 +36,9 @@ value" on a card for enum values); tests/test_group.py holds the catalogue to it
 A group's message is its card's, with its places, operations and values listed once; where the members differ
 in a value the message names (enum values, CRD versions, columns), the card's `group_message` for that
 placeholder says it for many ("enum values {value} added to {location}"): a card's words are only ever its own.
+Several places are counted by the noun the card names one by ("property {location} removed" gives "2
+properties: `a` and `b` removed"), or as places when the message starts with its place ("2 places: `a` and `b`
+became optional"), with the verb after them written for many (`_named_places`).
 
 A group keeps its members (each with its own fingerprint) and has a fingerprint of its own, hashed from the key,
 so it does not change when one more operation gains the parameter; baselines and ignores match either.
