@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 
 from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
-from specdiff.notation import by_type, long_where, name, part, scope, type_where, where
+from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, _plain, field_path, hashed
 
@@ -789,8 +789,6 @@ def _message(members: Sequence[Finding]) -> str:
 
 #: the words a message names its place by ("property {location} removed", "{lifecycle} field {location} added")
 _NAMED = re.compile(r"^(?P<noun>(?:\{\w+\} )?[a-z][a-z ]*?) \{location\}(?P<rest>.*)$", re.S)
-#: words that make the words before {location} a phrase about it ("type object now stated on {location}")
-_LINKS = frozenset({"of", "to", "from", "on", "in", "by", "with", "at", "for"})
 #: verbs a card writes for one place, as they read for several
 _PLURAL_VERBS = {"is": "are", "becomes": "become", "has": "have", "changes": "change", "gains": "gain",
                  "loses": "lose", "goes": "go", "spells": "spell", "refers": "refer", "picks": "pick",
@@ -803,10 +801,8 @@ def _named_places(template: str, names: Sequence[str], fields: bool) -> tuple[st
     starts with the place counts places: "2 places: `a` and `b` became optional". Either way the place is the
     subject, so a verb after it is written for many ("are deprecated")."""
     named = _NAMED.match(template)
-    if named and _LINKS.isdisjoint(named["noun"].split()):
-        noun = named["noun"]
-        noun = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
-        return f"{len(names)} {noun}: {{location}}{_for_many(named['rest'])}", _joined(names)
+    if named and PREPOSITIONS.isdisjoint(named["noun"].split()):
+        return f"{len(names)} {plural(named['noun'])}: {{location}}{_for_many(named['rest'])}", _joined(names)
     if template.startswith("{location}"):
         template = "{location}" + _for_many(template.removeprefix("{location}"))
     return template, places_phrase(names, fields)

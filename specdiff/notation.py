@@ -239,3 +239,14 @@ def folded(scopes: Sequence[str]) -> str:
 def distinct(items: Iterable[str | None]) -> list[str]:
     """The items that are set, each once, in order."""
     return list(dict.fromkeys(item for item in items if item))
+
+
+#: words a message may put before the place it names that are no noun to make plural ("type of {location}")
+PREPOSITIONS = frozenset({"of", "to", "in", "on", "for", "from", "at", "by", "with"})
+
+
+def plural(noun: str) -> str:
+    """The plural of the nouns messages name places with (property, parameter, schema, status, key)."""
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith("s") else "s")

@@ -81,8 +81,9 @@ def test_enum_values_added_to_each_inlined_copy_of_a_type_in_both_served_version
     where = "HTTPRoute.spec.rules[]"
     assert enums == [
         (f"enum value `CORS` added to 2 places: {where}.backendRefs[].filters[].type and {where}.filters[].type", 4),
-        (f"enum values `303`, `307` and `308` added to 2 places: {where}.backendRefs[].filters[].requestRedirect.statusCode"
-         f" and {where}.filters[].requestRedirect.statusCode", 12),
+        (f"enum values `303`, `307` and `308` added to 2 places: "
+         f"{where}.backendRefs[].filters[].requestRedirect.statusCode and {where}.filters[].requestRedirect.statusCode",
+         12),
     ]
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import partial
 
 from specdiff.group import operations_phrase
-from specdiff.notation import bare, by_type, type_name, used_by
+from specdiff.notation import PREPOSITIONS, bare, by_type, plural, type_name, used_by
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import code_span, coded, escape, escaped_part, wrapped
@@ -255,24 +255,15 @@ def _one_sentence(parts: list[str]) -> str:
         named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
         if len(named) == len(parts) and len({(m[1].lower(), m[2].lower(), m[4]) for m in named}) == 1:
             lead, noun, tail = named[0][1], named[0][2], named[0][4]
-            noun = noun if noun.lower() in _PREPOSITIONS else _plural(noun)  # "Description of `A` and `B`"
+            noun = noun if noun.lower() in PREPOSITIONS else plural(noun)  # "Description of `A` and `B`"
             return f"{lead}{noun} {_listed([m[3] for m in named])} {tail}"
     return "; ".join([parts[0]] + [p[:1].lower() + p[1:] if p[1:2].islower() else p for p in parts[1:]])
 
 
-#: words a message may put before the place it names that are no noun to make plural
-_PREPOSITIONS = frozenset({"of", "to", "in", "on", "for", "from", "at", "by", "with"})
 
 
 def _listed(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _plural(noun: str) -> str:
-    """The plural of the nouns change messages name places with (property, parameter, schema, status)."""
-    if noun.endswith("y"):
-        return noun[:-1] + "ies"
-    return noun + ("es" if noun.endswith("s") else "s")
 
 
 def _spans(text: str, names: list[str]) -> str:
