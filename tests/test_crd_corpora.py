@@ -197,11 +197,11 @@ def test_a_changed_status_default_names_where_it_first_differs() -> None:
     changed = [(f.change.pointer, f.level.value, f.message) for f in report.findings
                if f.rule == "schema.default-changed" and f.change.pointer.startswith(status)]
     assert changed == [
-        (f"{status}/default", "breaking", "default of Gateway.status changed from {.conditions[0].type: Scheduled, "
-                                          "...} to {.conditions[0].type: Accepted, ...}"),
+        (f"{status}/default", "breaking", "default of Gateway.status changed from `{.conditions[0].type: Scheduled, "
+                                          "...}` to `{.conditions[0].type: Accepted, ...}`"),
         (f"{status}/properties/conditions/default", "breaking", "default of Gateway.status.conditions changed from "
-                                                                "{[0].reason: NotReconciled, ...} to {[0].reason: "
-                                                                "Pending, ...}")]
+                                                                "`{[0].reason: NotReconciled, ...}` to `{[0].reason: "
+                                                                "Pending, ...}`")]
 
 
 def test_two_long_structures_are_shown_where_they_first_differ() -> None:

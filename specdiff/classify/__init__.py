@@ -186,8 +186,14 @@ def literal(value: Any) -> str:
     """A value the spec holds (an enum value, a default, a const) as a message shows it: quoted as code
     (`` `name` ``), as structures already are, so `name` reads as the value and never as a word of the sentence;
     the markdown formats render it as a code span."""
-    text = show(value)
-    return text if text.startswith("`") or "`" in text else f"`{text}`"
+    return _as_code(show(value), value)
+
+
+def _as_code(text: str, value: Any) -> str:
+    """`text`, showing `value`, quoted as code; not a structure named by its shape ("an object with 3 keys"),
+    which is words, nor text with a backtick of its own (a structure `show` already quoted)."""
+    shape = isinstance(value, dict | list) and text == _shape(value)
+    return text if shape or "`" in text else f"`{text}`"
 
 
 def _too_long(value: Any, text: str, limit: int) -> bool:
@@ -267,7 +273,7 @@ def message_values(change: Change) -> dict[str, str]:
         old_text, new_text = (("null" if written[i] else unwritten) if side is None else show(side)
                               for i, side in enumerate((change.old, change.new)))
     if change.attribute in _VALUE_ATTRIBUTES:
-        old_text, new_text = (literal(side) if side is not None else text
+        old_text, new_text = (_as_code(text, side) if side is not None else text
                               for side, text in ((change.old, old_text), (change.new, new_text)))
     values["old"], values["new"] = kinds(old_text, new_text)
     for key, value in change.detail:
