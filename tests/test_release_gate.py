@@ -81,7 +81,7 @@ def test_an_unparsable_version_is_reported_not_a_crash(releases: Path) -> None:
     code, envelope = cli("compare", "c.json", "e.json", "--check-version", "--fail-on", "dangerous")
     assert (code, gate_findings(envelope)) == (1, [(
         "release.version-unparsable", "/info/version",
-        "info.version 3.0.0 -> next cannot be checked: next is no semantic version (MAJOR.MINOR.PATCH); the "
+        "info.version 3.0.0 -> next cannot be checked: `next` is no semantic version (MAJOR.MINOR.PATCH); the "
         "changes need a minor bump: optional property Pet.age added")])
 
 
