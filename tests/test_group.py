@@ -544,6 +544,11 @@ def test_near_miss_a_reference_moved_to_a_schema_sending_the_same_json_holds_not
         [f.message for f in report.findings]
 
 
+def _places(finding: Finding) -> tuple[str, ...]:
+    """The places a group holds, by pointer: which findings were folded, not only how many."""
+    return tuple(sorted(member.change.pointer for member in finding.members))
+
+
 def _profiles(user: dict[str, object], bot: dict[str, object]) -> dict[str, object]:
     return {"openapi": "3.0.3", "info": {"title": "p", "version": "1"}, "paths": {
         f"/{name.lower()}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
@@ -560,11 +565,12 @@ def test_fields_of_one_schema_changed_by_one_rule_are_one_finding() -> None:
     report = _run_texts(_profiles(schema(False), schema(False)), _profiles(
         schema(True), {"type": "object", "properties": {"email": {"type": "string", "nullable": True},
                                                         **{n: {"type": "string"} for n in ("image", "name")}}}))
-    nullable = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
+    nullable = sorted((f.change.pointer, _places(f), f.message) for f in report.findings
                       if f.rule == "schema.nullable-added")
     assert nullable == [
-        ("/components/schemas/Bot/properties/email", 0, "Bot.email may now be null"),
-        ("/components/schemas/User/properties/email", 3,
+        ("/components/schemas/Bot/properties/email", (), "Bot.email may now be null"),
+        ("/components/schemas/User/properties/email",
+         tuple(f"/components/schemas/User/properties/{name}" for name in ("email", "image", "name")),
          "3 places: User.email, User.image and User.name may now be null")]
 
 
@@ -578,9 +584,12 @@ def test_fields_of_one_schema_given_defaults_say_each_default() -> None:
                                                  "turn": {"type": "object", "properties": {"mode": field("mode")}}}}
     report = _run_texts(_profiles(schema({}), schema({})), _profiles(
         schema({"format": "pcm16", "voice": "alloy", "mode": "vad"}), schema({})))
-    defaults = [(f.change.pointer, len(f.members), f.message) for f in report.findings
+    defaults = [(f.change.pointer, _places(f), f.message) for f in report.findings
                 if f.rule == "schema.default-added"]
-    assert defaults == [("/components/schemas/User/properties/format/default", 3,
+    assert defaults == [("/components/schemas/User/properties/format/default",
+                         ("/components/schemas/User/properties/format/default",
+                          "/components/schemas/User/properties/turn/properties/mode/default",
+                          "/components/schemas/User/properties/voice/default"),
                          "User.format now defaults to `pcm16`; User.turn.mode now defaults to `vad`; "
                          "User.voice now defaults to `alloy`")]
 
@@ -591,12 +600,12 @@ def test_patterns_changed_by_the_same_edit_are_one_finding() -> None:
     def spec(user: str, bot: str) -> dict[str, object]:
         return _profiles({"type": "string", "pattern": user}, {"type": "string", "pattern": bot})
     report = _run_texts(spec("^U[A-Z0-9]{8}$", "^B[A-Z0-9]{8}$"), spec("^U[A-Z0-9]{8,}$", "^B[A-Z0-9]{8,}$"))
-    assert [(f.change.pointer, len(f.members)) for f in report.findings if f.rule == "schema.pattern-changed"] == [
-        ("/components/schemas/Bot/pattern", 2)]
+    assert [(f.change.pointer, _places(f)) for f in report.findings if f.rule == "schema.pattern-changed"] == [
+        ("/components/schemas/Bot/pattern", ("/components/schemas/Bot/pattern", "/components/schemas/User/pattern"))]
     report = _run_texts(spec("^U[A-Z0-9]{8}$", "^B[A-Z0-9]{8}$"), spec("^U[A-Z0-9]{8,}$", "^B[A-Z0-9]{2,}$"))
-    assert sorted((f.change.pointer, len(f.members)) for f in report.findings
+    assert sorted((f.change.pointer, _places(f)) for f in report.findings
                   if f.rule == "schema.pattern-changed") == [
-        ("/components/schemas/Bot/pattern", 0), ("/components/schemas/User/pattern", 0)]
+        ("/components/schemas/Bot/pattern", ()), ("/components/schemas/User/pattern", ())]
 
 
 def test_fields_of_one_name_switched_to_the_same_type_are_one_finding() -> None:
@@ -610,9 +619,10 @@ def test_fields_of_one_name_switched_to_the_same_type_are_one_finding() -> None:
                                        for name, field in (("Talk", "duration"), ("Song", "duration"),
                                                            ("Clip", "length"))}}}
     report = _run_texts(spec("string"), spec("number"))
-    switched = sorted((f.change.pointer, len(f.members), f.message) for f in report.findings
+    switched = sorted((f.change.pointer, _places(f), f.message) for f in report.findings
                       if f.rule == "schema.type-changed")
     assert switched == [
-        ("/components/schemas/Clip/properties/length", 0, "type of Clip.length changed from string to number"),
-        ("/components/schemas/Song/properties/duration", 2,
+        ("/components/schemas/Clip/properties/length", (), "type of Clip.length changed from string to number"),
+        ("/components/schemas/Song/properties/duration",
+         ("/components/schemas/Song/properties/duration", "/components/schemas/Talk/properties/duration"),
          "type of 2 places: Song.duration and Talk.duration changed from string to number")]
