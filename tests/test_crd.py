@@ -189,6 +189,27 @@ def test_round_trip_ignores_unserved_versions_and_gaps_that_old_had() -> None:
     assert compare(served, served).findings == ()
 
 
+@pytest.mark.parametrize(("conversion", "why"), [
+    (None, "With no conversion webhook, the API server only rewrites apiVersion and prunes"),
+    ({"strategy": "Webhook"}, "The conversion webhook must carry the field into the version that lacks it"),
+])
+def test_round_trip_names_the_version_once_and_says_who_converts(conversion: Any, why: str) -> None:
+    from specdiff.report.sections import sentence
+
+    def frobs(*versions: dict[str, Any]) -> dict[str, Any]:
+        document = crd(versions=list(versions))
+        if conversion:
+            document["spec"]["conversion"] = conversion
+        return document
+
+    v1 = version("v1", storage=True, properties={"color": {"type": "string"}})
+    old = load_text(dump(frobs(v1)), "old.yaml", None)
+    new = load_text(dump(frobs(v1, version("v2"))), "new.yaml", None)
+    [trip] = [f for f in compare(old, new).findings if f.rule == "crd.version.round-trip"]
+    assert sentence(trip) == "example.com/v1: Frob.spec.color is lost on conversion to v2 (served without it)"
+    assert trip.reason.startswith(why)
+
+
 # -- versions that NEW does not serve -------------------------------------------------------------------
 def test_a_version_no_longer_served_reports_its_lifecycle_only() -> None:
     old = load_text(dump(crd(versions=[version("v1beta1", properties={"a": {"type": "string"}},

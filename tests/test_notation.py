@@ -143,11 +143,6 @@ def test_a_crd_change_in_several_versions_names_each_version_once() -> None:
     ("gateway-api/httproutes.standard.v0.8.0.yaml", "gateway-api/httproutes.standard.v1.1.0.yaml", [
         ("crd.version.added", "gateway.networking.k8s.io/v1: HTTPRoute version added (served: true, storage: true)"),
         ("crd.version.removed", "gateway.networking.k8s.io/v1alpha2: HTTPRoute version removed")]),
-    ("cert-manager/issuers.v1.0.0.yaml", "cert-manager/issuers.v1.5.0.yaml", [
-        ("crd.version.round-trip", f"cert-manager.io/{version}: Issuer.spec.acme.solvers[].dns01.{field} is lost on "
-                                   f"conversion to {other} (served without it)")
-        for version, other, fields in (("v1", "v1beta1", ("acmeDNS", "azureDNS", "cloudDNS")),
-                                       ("v1beta1", "v1", ("acmedns", "azuredns", "clouddns"))) for field in fields]),
 ])
 def test_a_crd_version_is_named_once_by_its_place(old: str, new: str, said: list[tuple[str, str]]) -> None:
     """The place of a CRD version is its group-version and kind; the message does not name the version again."""

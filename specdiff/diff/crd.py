@@ -214,14 +214,25 @@ class CrdDiffer:
         if old is not None and _served_schemas(old) == _served_schemas(new):
             return  # the same served versions with the same schemas: every gap is an old one
         known = self._losses(old) if old is not None else {}
+        conversion = _conversion(new)
+        webhook = old is not None and conversion == _conversion(old) == "Webhook"
         for (path, has_name), (version, tokens, lacking) in sorted(self._losses(new).items()):
             fresh = sorted(set(lacking) - set(known.get((path, has_name), (None, None, ()))[2]))
+            if webhook and old is not None:
+                fresh = [name for name in fresh if not self._converted_before(old, version, new.versions[name], path)]
             if not fresh:
                 continue
-            shown = _listed(fresh)
             self.emit(change("added", "crd-round-trip", new=path, where=_version_where(new, version).at(path),
                              new_pointer=version.schema_pointer + join_pointer(tokens), crd=new.name,
-                             version=version.name, field=path, missing_in=shown))
+                             version=version.name, field=path, missing_in=_listed(fresh), conversion=conversion))
+
+    def _converted_before(self, old: Crd, has: CrdVersion, lacks: CrdVersion, path: str) -> bool:
+        """Whether OLD already served side by side the two shapes the field's parent has in `has` and in `lacks`:
+        its webhook already converted between them (`acmedns` in one, `acmeDNS` in the other), so the gap is not
+        new even where these two versions did not have it."""
+        parent = self._fields_of(has.schema).properties[path][0]
+        shapes = {self._fields_of(v.schema).shapes.get(parent) for v in old.versions.values() if v.served}
+        return {self._fields_of(has.schema).shapes[parent], self._fields_of(lacks.schema).shapes[parent]} <= shapes
 
     def _retyped(self, old: Crd | None, new: Crd) -> None:
         """Fields typed differently in two versions NEW serves side by side, unless OLD already served those two
@@ -341,7 +352,8 @@ class Fields:
 
     `nodes` maps every object or array node to whether it keeps unknown fields (then nothing under it is
     pruned); `properties` maps every property to its parent node and its pointer tokens; `types` every node
-    that states its JSON types to them (int-or-string is both) and its pointer tokens.
+    that states its JSON types to them (int-or-string is both) and its pointer tokens; `shapes` every node to
+    the names of its properties and whether it keeps unknown fields, which is all pruning looks at.
     """
 
     def __init__(self, schema: Schema) -> None:
@@ -349,10 +361,12 @@ class Fields:
         self.properties: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.types: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
         self.enums: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self.shapes: dict[str, tuple[frozenset[str], bool]] = {}
         for path, parent, tokens, node in _walk(schema):
             if isinstance(node.get("enum"), list):
                 self.enums[path] = (frozenset(map(_shown, node["enum"])), tokens)
             self.nodes[path] = node.get("x-kubernetes-preserve-unknown-fields") is True
+            self.shapes[path] = (frozenset(_mapping(node.get("properties"))), self.nodes[path])
             types = frozenset({"integer", "string"}) if node.get("x-kubernetes-int-or-string") is True \
                 else type_set(node, "")
             if types:

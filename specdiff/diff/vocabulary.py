@@ -161,7 +161,8 @@ VOCABULARY: dict[str, Node] = {
     "crd-printer-column": Node(KINDS, ("", "jsonPath", "type", "format", "priority"),
                                {**_CRD_VERSION, "column": (str,), "json_path": _ANY}),
     "crd-selectable-field": Node(("added", "removed"), ("",), {**_CRD_VERSION, "field": (str,)}),
-    "crd-round-trip": Node(("added",), ("",), {**_CRD_VERSION, "field": (str,), "missing_in": (str,)}),
+    "crd-round-trip": Node(("added",), ("",), {**_CRD_VERSION, "field": (str,), "missing_in": (str,),
+                                              "conversion": (str,)}),
     # a field that two served versions type differently: `types` says which versions give which type
     "crd-type-clash": Node(("added",), ("type",), {**_CRD_VERSION, "field": (str,), "types": (str,),
                                                     "conversion": (str,)}),
