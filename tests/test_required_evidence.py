@@ -126,6 +126,11 @@ def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() 
      "the old description lists them (pcm16 and g711_ulaw)"),
     (said_values({"description": 'Options are "pcm16" or "g711_ulaw".'}, ["pcm16", "g711_alaw"]), None),
     (said_values({"description": "read or write access"}, ["read", "write"]), None),  # words, not a list
+    (said_values({"description": "If set to Never, keep the key. If set to Always, make a new one."},
+                 ["Never", "Always"]), "the old description lists them (Never and Always)"),
+    (said_values({"description": "If set to Always, make a new key."}, ["Never", "Always"]), None),
+    (said_values({"description": "If set to Never, keep it. When set to Always, renew it. If set to Once, ..."},
+                 ["Never", "Always"]), None),  # a case the enum leaves out
     (said_default({"description": "Sort order. Defaults to `created`."}, "created"),
      'the description says so ("Defaults to `created`")'),
     (said_default({"description": "Sort order. Defaults to created_at."}, "created"), None),

@@ -157,6 +157,14 @@ def old_text_agrees(change: Change) -> bool:
     return change.fact("evidence") is not None
 
 
+@predicate
+@reads("enforced", "evidence")
+def enforced_as_documented(change: Change) -> bool:
+    """The API server now enforces what the old description already gave as the field's only values: writes
+    outside them were accepted, but documented as invalid."""
+    return bool(change.fact("enforced")) and change.fact("evidence") is not None
+
+
 def _extension(change: Change) -> str:
     return str(change.fact("name") or change.attribute.partition("/")[0])
 

@@ -138,6 +138,8 @@ _FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["dat
 _QUOTED = re.compile(r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])")
 _WORD = re.compile(r"[\w.-]+")
 _NAMED_VALUES = 6  # values a reason names; past them it says how many
+#: a case of a field's value that the description says what the field does in: "If set to Never, ..."
+_CASE = re.compile(r"\b(?:[Ii]f|[Ww]hen) (?:it is )?set to [`\"']?([\w.-]*\w)")
 _LISTING = re.compile(r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b")
 #: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)"
 _DEFAULT = r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default)\s*[`\"']?"
@@ -208,14 +210,17 @@ def said_text_values(schema: Any, values: Any) -> str | None:
 
 def said_values(schema: Any, values: Any) -> str | None:
     """`the old description lists them (pcm16, g711_ulaw and g711_alaw)` when it names every value an `enum`
-    now lists: each one quoted (`x`, "x"), or each a word of a sentence that says these are the values."""
+    now lists: each one quoted (`x`, "x"), or each a word of a sentence that says these are the values, or
+    each a case the description says what the field does in ("If set to Never, ...") when those cases are
+    exactly the enum's values, at least two."""
     text = _description(schema)
     if not text or not isinstance(values, list) or not values or not all(isinstance(v, str) and v for v in values):
         return None
     quoted = set(_QUOTED.findall(text))  # (the text is read once, however many values the enum lists)
     words = {word.rstrip(".") for word in _WORD.findall(text)}
     listed = _LISTING.search(text) is not None and all(value in words for value in values)
-    if not (listed or all(value in quoted for value in values)):
+    cases = set(_CASE.findall(text))
+    if not (listed or all(value in quoted for value in values) or len(cases) > 1 and cases == set(values)):
         return None
     if len(values) > _NAMED_VALUES:
         return f"the old description lists all {len(values)} of them"
@@ -302,3 +307,4 @@ def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_va
     if keyword == "default" and kind != "modified":
         return said_default(old, new_value) if kind == "added" else said_default(new, old_value)
     return None
+
