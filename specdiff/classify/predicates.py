@@ -69,6 +69,8 @@ for _name, _fact, _doc in (
     ("still_met", "still_met", "The clients of a changed security alternative still meet another alternative."),
     ("still_stored", "stored", "Objects are still stored in the CRD version: `status.storedVersions` lists it."),
     ("enforced", "enforced", "The API server validates writes with the keyword itself (a CRD's `enum`)."),
+    ("partly_stated", "partly",
+     "The added CEL rule enforces what the old description stated, and also reads fields the old schema lacked."),
     ("was_read_only", "was_read_only", "A required property that was read-only, so requests never carried it."),
     ("already_required", "already_required",
      "The added property was already named in the old schema's `required`, which now gains its schema."),

@@ -308,3 +308,84 @@ def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_va
         return said_default(old, new_value) if kind == "added" else said_default(new, old_value)
     return None
 
+
+# -- a CEL rule that writes down a constraint the old description stated -----------------------------------
+
+#: words that state a constraint on which fields are set: "is required when", "It is invalid to set", "MUST",
+#: "Only one of TPP or Cloud may be specified"
+_PRESENCE_WORDS = re.compile(r"\b(?:required|requires|invalid|must|MUST|[Oo]nly one of|[Aa]t most one|"
+                             r"[Ee]xactly one)\b")
+#: words that state items (or the values of a field across items) do not repeat
+_UNIQUE_WORDS = re.compile(r"(?i)\b(?:unique|more than once)\b")
+#: a rule that keeps items apart: `self.all(a, self.exists_one(b, a.name == b.name))`
+_UNIQUENESS = re.compile(r"\bexists_one\(")
+_READ = re.compile(r"\.(\w+)\b(?!\()")
+_LITERAL = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def _names(sentence: str, field: str) -> bool:
+    """Whether a sentence names a field, as prose writes it: `certificateRefs` as CertificateRefs, `tpp` as TPP."""
+    return re.search(rf"(?i)(?<![\w.-]){re.escape(field)}(?![\w-])", sentence) is not None
+
+
+def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
+    """The sentence of the old descriptions that already stated what an added CEL rule enforces, and whether
+    it stated all of it; None when none did.
+
+    The sentences are those of the old description of the object the rule is on (or of its items) and of each
+    of its fields the rule reads. A sentence states a rule that keeps items apart (`exists_one`) when it says
+    "unique" or "more than once" and names each field the rule reads (or is that field's own description, or
+    calls the items "identical" in the list's own description while the rule compares all their fields). It
+    states any other rule that tests which fields are set (`has()`, `size()`) when it says "required",
+    "invalid", "must" or "only one of", is the description of a field the rule reads, and names each string the
+    rule compares with and each other field the rule reads but compares with no string or emptiness. A field
+    the release adds is left out of both, and then the sentence does not state all of the rule. A rule about
+    values (`startsWith`, `matches`) is never stated so."""
+    if not isinstance(rule, str) or not isinstance(old, dict):
+        return None
+    unique = _UNIQUENESS.search(rule) is not None
+    if not unique and "has(" not in rule and "size(" not in rule:
+        return None
+    items = _mapping_of(old.get("items"))
+    known = {**_mapping_of(items.get("properties")), **_mapping_of(old.get("properties"))}
+    new_items = _mapping_of(new.get("items")) if isinstance(new, dict) else {}
+    added = {*_mapping_of(new_items.get("properties")),
+             *_mapping_of(new.get("properties") if isinstance(new, dict) else None)} - set(known)
+    read = {name.strip("_") for name in _READ.findall(rule)} - {"size", "all", "exists", "exists_one"} - added
+    holders = sorted(read & set(known))
+    if not holders:
+        return None
+    whole = not added & {name.strip("_") for name in _READ.findall(rule)}
+    literals = {a or b for a, b in _LITERAL.findall(rule)}
+    # a field compared with a string or with emptiness is the rule's condition: naming the string names it, unless
+    # every string is also a field's name ("ExtensionRef" is a type and a field), which then says nothing
+    conditions = {name for name in read if re.search(
+        rf"\b{name}\b\s*(?:==|!=|in)\s*['\"\[]|size\([\w.]*\b{name}\)\s*==\s*0", rule)}
+    if literals and all(value.lower() in {name.lower() for name in read} for value in literals):
+        conditions = set()
+    own = [("", _description(old)), ("", _description(items))] + [(name, _description(known[name]))
+                                                                   for name in holders]
+    for holder, text in own:
+        for sentence in _sentences(text):
+            if unique:
+                compared = all(name == holder or _names(sentence, name) for name in read)
+                identical = not holder and "identical" in sentence and read == set(_mapping_of(
+                    items.get("properties")))
+                if _UNIQUE_WORDS.search(sentence) and (compared or identical):
+                    return sentence, whole
+                continue
+            if not holder or not _PRESENCE_WORDS.search(sentence):
+                continue
+            if all(_names(sentence, value) for value in literals) and all(
+                    name == holder or name in conditions or _names(sentence, name) for name in read):
+                return sentence, whole
+    return None
+
+
+def _mapping_of(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from specdiff.diff.evidence import said_rule
 from specdiff.diff.kernel import MISSING, Emit, Side, canonical, presence
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
@@ -252,11 +253,14 @@ class KubernetesExtensions:
                              transition=transition_rule(before.get("rule")), message=before.get("message")))
         for j, after in added:
             proven = proof(after.get("rule"), known)
+            said = said_rule(after.get("rule"), old.schema, new.schema)
             self.emit(change("added", "validation", "rule", new=after.get("rule"), where=where,
                              old_pointer=at_old if VALIDATIONS in old.schema else old.pointer,
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
                              message=after.get("message"), on_new_fields=proven is not None, proof=proven,
                              compile_error=compile_error(after.get("rule")),
+                             evidence=f'the old description says so ("{said[0]}")' if said else None,
+                             partly=bool(said and not said[1]),
                              **self._cost(after.get("rule"), new, f"{at_new}/{j}")))
 
     def _uncompiled(self, schema: Schema, pointer: str, where: Where, document: Document) -> None:

@@ -124,7 +124,10 @@ VOCABULARY: dict[str, Node] = {
                         "on_new_fields": (bool,), "proof": _OPTIONAL_STR, "compile_error": _OPTIONAL_STR,
                         # the API server's cost check of a CRD's new or changed rule (specdiff.diff.cel_cost):
                         # the estimate, what budget it exceeds with the figures, or that it cannot be estimated
-                        "cost": (int, type(None)), "cost_overrun": _OPTIONAL_STR, "cost_unchecked": (bool,)}),
+                        "cost": (int, type(None)), "cost_overrun": _OPTIONAL_STR, "cost_unchecked": (bool,),
+                        # an added rule the old description already stated (specdiff.diff.evidence.said_rule):
+                        # the sentence, and whether the rule also reads fields the old schema lacked
+                        "evidence": _OPTIONAL_STR, "partly": (bool,)}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
     # or back; one alternative of it (a requirement object) and the schemes and scopes it asks for; a scheme
