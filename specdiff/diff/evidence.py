@@ -315,6 +315,8 @@ def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_va
 #: "Only one of TPP or Cloud may be specified"
 _PRESENCE_WORDS = re.compile(r"\b(?:required|requires|invalid|must|MUST|[Oo]nly one of|[Aa]t most one|"
                              r"[Ee]xactly one)\b")
+_EXACTLY_ONE = re.compile(r"==\s*1\b")
+_AT_MOST_ONE = re.compile(r"(?i)\b(?:only one of|at most one)\b")
 #: words that state items (or the values of a field across items) do not repeat
 _UNIQUE_WORDS = re.compile(r"(?i)\b(?:unique|more than once)\b")
 #: a rule that keeps items apart: `self.all(a, self.exists_one(b, a.name == b.name))`
@@ -344,8 +346,9 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     states any other rule that tests which fields are set (`has()`, `size()`) when it says "required",
     "invalid", "must" or "only one of", is the description of a field the rule reads, and names each string the
     rule compares with and each other field the rule reads but compares with no string or emptiness. A field
-    the release adds is left out of both, and then the sentence does not state all of the rule. A rule about
-    values (`startsWith`, `matches`) is never stated so."""
+    the release adds is left out of both, and then the sentence does not state all of the rule; nor does "only
+    one of" state a rule that demands exactly one. A rule about values (`startsWith`, `matches`) is never
+    stated so."""
     if not isinstance(rule, str) or not isinstance(old, dict):
         return None
     unique = _UNIQUENESS.search(rule) is not None
@@ -383,7 +386,8 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
                 continue
             if all(_names(sentence, value) for value in literals) and all(
                     name == holder or name in conditions or _names(sentence, name) for name in read):
-                return sentence, whole
+                # "only one of" allows none: a rule demanding exactly one (`== 1`) says more
+                return sentence, whole and not (_EXACTLY_ONE.search(rule) and _AT_MOST_ONE.search(sentence))
     return None
 
 
