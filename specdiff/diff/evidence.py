@@ -359,11 +359,12 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     new_items = _mapping_of(new.get("items")) if isinstance(new, dict) else {}
     added = {*_mapping_of(new_items.get("properties")),
              *_mapping_of(new.get("properties") if isinstance(new, dict) else None)} - set(known)
-    read = {name.strip("_") for name in _READ.findall(rule)} - {"size", "all", "exists", "exists_one"} - added
+    every = {name.strip("_") for name in _READ.findall(rule)}  # (`__namespace__` is CEL's escape of `namespace`)
+    read = every - added
     holders = sorted(read & set(known))
     if not holders:
         return None
-    whole = not added & {name.strip("_") for name in _READ.findall(rule)}
+    whole = not every & added
     literals = {a or b for a, b in _LITERAL.findall(rule)}
     # a field compared with a string or with emptiness is the rule's condition: naming the string names it, unless
     # every string is also a field's name ("ExtensionRef" is a type and a field), which then says nothing
