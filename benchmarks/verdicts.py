@@ -53,12 +53,22 @@ def real_pairs(corpora: Path) -> list[tuple[str, str]]:
     return pairs
 
 
+def place(finding: dict[str, Any]) -> str:
+    """The finding's pointer, or where that names only what held the place: a CRD version removed points at
+    the version list it left, so it is named by where it was; a document of a directory added or removed has
+    the empty pointer, so it is named by the document. Labels match findings by rule and place."""
+    pointer: str = finding.get("pointer", "")
+    if finding["rule"] == "crd.version.removed":
+        return str(finding.get("old_pointer") or pointer)
+    document = finding.get("location", {}).get("document")
+    return f"{document}#{pointer}" if document and not pointer else pointer
+
+
 def _lines(report: dict[str, Any]) -> list[str]:
     lines = []
     for finding in report["findings"]:
         members = len(finding.get("members", []))
-        lines.append(f"{finding['level']}\t{finding['rule']}\t{finding.get('pointer', '')}\t"
-                     f"{finding['message']}\t{members}")
+        lines.append(f"{finding['level']}\t{finding['rule']}\t{place(finding)}\t{finding['message']}\t{members}")
     return sorted(lines)
 
 
