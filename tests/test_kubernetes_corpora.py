@@ -80,9 +80,10 @@ def test_1_28_to_1_30_spells_out_list_types_and_changes_two_alpha_lists() -> Non
 
 
 def test_1_30_to_1_32_makes_service_backend_port_atomic() -> None:
+    """name and number are described as mutually exclusive: only who owns the port changes, no value."""
     assert mine(compare("kubernetes/v2/swagger-v1.30.json", "kubernetes/v2/swagger-v1.32.json")) == [
         ("kubernetes.map-type-made-atomic",
-         "/definitions/io.k8s.api.networking.v1.ServiceBackendPort/x-kubernetes-map-type", "breaking")]
+         "/definitions/io.k8s.api.networking.v1.ServiceBackendPort/x-kubernetes-map-type", "dangerous")]
 
 
 def test_1_32_to_1_35_drops_atomic_from_byte_strings_and_extends_beta_device_keys() -> None:

@@ -135,6 +135,11 @@ def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() 
      'the description says so ("Defaults to `created`")'),
     (said_default({"description": "Sort order. Defaults to created_at."}, "created"), None),
     (said_default({"description": "Kind. defaults to shared"}, "Shared"), None),  # another value
+    (said_default({"description": 'Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.'}, "ext4"),
+     'the description says so ("inferred to be "ext4"")'),
+    (said_default({"description": 'Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.'}, "xfs"),
+     None),
+    (said_default({"description": 'The type is inferred to be "ext4" from the volume.'}, "ext4"), None),
     (said_default({"description": 'Type of turn detection, only "server_vad" is currently supported.'},
                   "server_vad"), 'the description says so ("only "server_vad" is currently supported")'),
     (said_default({"description": 'Only "server_vad" is supported.'}, "semantic_vad"), None),

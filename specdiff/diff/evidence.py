@@ -141,8 +141,10 @@ _NAMED_VALUES = 6  # values a reason names; past them it says how many
 #: a case of a field's value that the description says what the field does in: "If set to Never, ..."
 _CASE = re.compile(r"\b(?:[Ii]f|[Ww]hen) (?:it is )?set to [`\"']?([\w.-]*\w)")
 _LISTING = re.compile(r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b")
-#: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)"
-_DEFAULT = r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default)\s*[`\"']?"
+#: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)",
+#: "Implicitly inferred to be X if unspecified"
+_DEFAULT = (r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default|\binferred to be(?= \S+ if unspecified))"
+            r"\s*[`\"']?")
 
 
 def _number(text: str) -> float | None:
@@ -242,6 +244,27 @@ def said_default(schema: Any, value: Any) -> str | None:
     found = re.search(_DEFAULT + re.escape(shown) + r"(?![\w-])[`\"']?", text) or re.search(
         _ONLY.format(re.escape(shown)), text)
     return f'the description says so ("{found.group(0).strip()}")' if found else None
+
+
+#: a sentence that calls fields mutually exclusive: 'This is a mutually exclusive setting with "Number".'
+_EXCLUSIVE = re.compile(r"[^.\n]*\bmutually exclusive\b[^.\n]*")
+
+
+def said_exclusive(schema: Any) -> str | None:
+    """`the old descriptions say so ("... mutually exclusive setting with "Number"")` when a struct's fields
+    are each described as mutually exclusive with every other (Kubernetes' `ServiceBackendPort`): a valid object
+    sets one of them at most, so no two server-side apply managers can own fields of it side by side."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or len(properties) < 2:
+        return None
+    quotes = []
+    for name, field in properties.items():
+        sentences = _EXCLUSIVE.findall(_description(field))
+        named = {word.lower() for sentence in sentences for word in _QUOTED.findall(sentence)}
+        if not sentences or {other.lower() for other in properties if other != name} - named:
+            return None
+        quotes.append(sentences[0].strip())
+    return f'the old descriptions say so ("{quotes[0]}")'
 
 
 #: a sentence saying when a field is required: "**Required if you provide a `status` of `completed`**."

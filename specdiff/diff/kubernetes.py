@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from specdiff.diff.evidence import said_rule
+from specdiff.diff.evidence import said_exclusive, said_rule
 from specdiff.diff.kernel import MISSING, Emit, Side, canonical, presence
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
@@ -199,8 +199,10 @@ class KubernetesExtensions:
             return
         old_type = before if before is not None else self._referent(old, self.old_normal).get(MAP_TYPE)
         new_type = after if after is not None else self._referent(new, self.new_normal).get(MAP_TYPE)
+        fields = old.schema if "properties" in old.schema else self._referent(old, self.old_normal)
         self._modified(MAP_TYPE, before, after, old, new, where, old_type=str(old_type or "granular"),
-                       new_type=str(new_type or "granular"), predates_topology=self._before_topology())
+                       new_type=str(new_type or "granular"), predates_topology=self._before_topology(),
+                       evidence=said_exclusive(fields))
 
     def _patch(self, old: Side, new: Side, where: Where) -> None:
         old_strategy, new_strategy = patch_strategy(old.schema), patch_strategy(new.schema)

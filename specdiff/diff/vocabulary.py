@@ -115,7 +115,9 @@ VOCABULARY: dict[str, Node] = {
     # `name`: the extension's own name, when the change is somewhere inside it (`x-github` of `x-github/previews`)
     "extension": Node(KINDS, (ANY_EXTENSION,),
                       {"old_type": (str,), "new_type": (str,), "old_strategy": (list,), "new_strategy": (list,),
-                       "value_kind": (str,), "predates_topology": (bool,), "name": (str,)}),
+                       "value_kind": (str,), "predates_topology": (bool,), "name": (str,),
+                       # a struct whose fields the old descriptions call mutually exclusive (specdiff.diff.evidence)
+                       "evidence": _OPTIONAL_STR}),
     "lifecycle": Node(("added", "modified"), ("marker", "status", "minVersion", "featureGate"),
                       {"problems": (str,), "status": _OPTIONAL_STR, "feature_gate": _OPTIONAL_STR,
                        "old_min_version": _OPTIONAL_STR, "new_min_version": _OPTIONAL_STR}),
