@@ -135,6 +135,10 @@ def test_1_30_to_1_32_items_of_list_kinds_becoming_required_are_only_returned() 
      'the description says so ("Defaults to `created`")'),
     (said_default({"description": "Sort order. Defaults to created_at."}, "created"), None),
     (said_default({"description": "Kind. defaults to shared"}, "Shared"), None),  # another value
+    (said_default({"description": "Expected values are Shared: one disk per account  Dedicated: one disk. "
+                                  "defaults to shared"}, "Shared"), 'the description says so ("defaults to shared")'),
+    (said_default({"description": "Expected values are Shared: one disk per account  Dedicated: one disk. "
+                                  "defaults to shared"}, "Dedicated"), None),
     (said_default({"description": 'Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.'}, "ext4"),
      'the description says so ("inferred to be "ext4"")'),
     (said_default({"description": 'Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.'}, "xfs"),

@@ -236,13 +236,17 @@ _ONLY = r"(?i:\bonly)\s+[`\"']?{}[`\"']?\s+(?i:is\s+(?:currently\s+)?supported)"
 
 def said_default(schema: Any, value: Any) -> str | None:
     """`the description says so ("Default: `1`")` when it states the default a schema writes down (or still
-    states the one it stops writing), or says the value is the only one supported."""
+    states the one it stops writing), or says the value is the only one supported. The default may be written in
+    the prose's case ("defaults to shared") when the description also names the value as it is spelt
+    ("expected values are Shared: ..."), so the words can mean no other value."""
     if isinstance(value, dict | list) or value is None:
         return None
     shown = json.dumps(value) if isinstance(value, bool) else str(value)
     text = _description(schema)
     found = re.search(_DEFAULT + re.escape(shown) + r"(?![\w-])[`\"']?", text) or re.search(
         _ONLY.format(re.escape(shown)), text)
+    if not found and isinstance(value, str) and re.search(rf"(?<![\w-]){re.escape(shown)}(?![\w-])", text):
+        found = re.search(_DEFAULT + f"(?i:{re.escape(shown)})" + r"(?![\w-])[`\"']?", text)
     return f'the description says so ("{found.group(0).strip()}")' if found else None
 
 
