@@ -463,7 +463,7 @@ def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> No
          "optional property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) added "
          "(core/v1)"),
         ("v1.36", "removed", None, "removed from core/v1"),
-        ("v1.36", "changed", Level.BREAKING,
+        ("v1.36", "changed", Level.DANGEROUS,  # it refers to the Workload object, which only v1alpha1 serves
          "property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) removed (core/v1)")]
 
 
@@ -638,7 +638,7 @@ def test_trace_by_the_whole_name_of_a_type() -> None:
     whole = specdiff.history(kubernetes_v2()[-2:], jobs=1, trace="io.k8s.api.core.v1.PodSpec.workloadRef")
     assert whole.trace is not None
     assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
-        ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.BREAKING)]
+        ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.DANGEROUS)]
 
 
 def test_summary_prints_the_table_and_the_trace_without_the_steps(series: list[str]) -> None:

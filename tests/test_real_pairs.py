@@ -29,7 +29,8 @@ def found(report: Report, rule: str) -> dict[str, str]:
 def test_kubernetes_1_35_to_1_36_removes_podspec_workload_ref() -> None:
     report = compare("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json")
     removed = found(report, "schema.property.removed")
-    assert removed["/definitions/io.k8s.api.core.v1.PodSpec/properties/workloadRef"] == "breaking"
+    # "a reference to the Workload object": only the alpha scheduling.k8s.io/v1alpha1 serves Workload
+    assert removed["/definitions/io.k8s.api.core.v1.PodSpec/properties/workloadRef"] == "dangerous"
 
 
 def test_kubernetes_1_28_to_1_30_host_alias_ip_required_as_merged_and_flowcontrol_v1beta2_removed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import takewhile
@@ -400,11 +401,20 @@ class SpecGraph:
             else:
                 node, level, read_only, write_only = doc.data, "stable", False, False
             if isinstance(node, dict) and node:
-                level = least_stable(level, marked(node))
+                level = least_stable(level, marked(node), self._serving(node))
                 read_only = read_only or bool(node.get("readOnly"))
                 write_only = write_only or bool(node.get("writeOnly"))
             found = self._places[(doc, pointer)] = (node, level, read_only, write_only)
         return found[1:]
+
+    def _serving(self, node: dict[str, Any]) -> str:
+        """alpha for a field whose description names an object of a kind only alpha group-versions serve ("a
+        reference to the Workload object"): it works only with that alpha API; else stable."""
+        description = node.get("description")
+        if not isinstance(description, str) or " object" not in description:
+            return "stable"
+        alpha_kinds = self.derived(alpha_only_kinds)
+        return "alpha" if any(kind in alpha_kinds for kind in _NAMED_OBJECT.findall(description)) else "stable"
 
     def deprecated_at(self, doc: Document, pointer: str) -> bool:
         """Whether a property marked `deprecated: true` holds a place, read in the text from the document's root
@@ -554,6 +564,19 @@ def is_form(media_type: str) -> bool:
     """`application/x-www-form-urlencoded` or `multipart/form-data`: a body whose fields are written as text."""
     essence = media_type.split(";", 1)[0].strip().lower()
     return essence in ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+#: "the Workload object", "a ResourceClaim object": a kind named as the object a field is about
+_NAMED_OBJECT = re.compile(r"\b(?:[Tt]he|[Aa]n?)\s+([A-Z][A-Za-z0-9]+)\s+objects?\b")
+
+
+def alpha_only_kinds(graph: SpecGraph) -> frozenset[str]:
+    """The kinds whose every operation is in an alpha group-version."""
+    levels: dict[str, set[str]] = {}
+    for operation in graph.operations.values():
+        if operation.kind:
+            levels.setdefault(operation.kind.rpartition("/")[2], set()).add(operation.stability)
+    return frozenset(kind for kind, found in levels.items() if found == {"alpha"})
 
 
 def group_version_of_name(name: str) -> str | None:
