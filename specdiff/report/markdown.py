@@ -120,7 +120,9 @@ def code_spans(line: str) -> list[tuple[int, int]]:
 
 #: what starts a block at a line's start: a list item, heading, quote, underline, table, or a code fence
 _STARTS_BLOCK = re.compile(r"[-+*#>=|]|\d+[.)]|`{3}|~{3}")
-_BULLET = re.compile(r" *- ")
+_BULLET = re.compile(r" *(?:-|\d+[.)]) ")
+#: the longest line a markdown report writes where it can break one: a bullet, a legend's reason
+WIDTH = 200
 
 
 def wrapped(text: str, width: int) -> str:
@@ -167,7 +169,7 @@ def shared_reasons(findings: Sequence[Finding]) -> dict[str, int]:
 
 def _legend(shared: Mapping[str, int]) -> list[str]:
     """The shared reasons under their table, as a numbered list whose numbers the rows name."""
-    return ["", *(f"{number}. {escape(reason)}" for reason, number in shared.items())] if shared else []
+    return ["", *(wrapped(f"{number}. {escape(reason)}", WIDTH) for reason, number in shared.items())] if shared else []
 
 
 _MEMBERS = 20  # places a group's row lists before "and N more"

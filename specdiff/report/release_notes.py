@@ -24,7 +24,7 @@ from specdiff.group import operations_phrase
 from specdiff.notation import PREPOSITIONS, bare, by_type, plural, type_name, used_by
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
-from specdiff.report.markdown import code_span, coded, escape, escaped_part, wrapped
+from specdiff.report.markdown import WIDTH, code_span, coded, escape, escaped_part, wrapped
 from specdiff.report.sections import SHARED, Subject, grouped, headed, is_unclassified, reason, sentence
 
 #: rules whose findings a kind lists in one bullet
@@ -172,12 +172,8 @@ def _versioned(bullets: dict[str, list[str]]) -> list[str]:
     return [f"- {code_span(_folded_versions(versions))}: {bullet[2:]}" for bullet, versions in bullets.items()]
 
 
-#: the longest line a page should carry; longer bullets go on at the next line
-_WIDTH = 200
-
-
 def _wrapped(bullet: str) -> str:
-    return wrapped(bullet, _WIDTH)
+    return wrapped(bullet, WIDTH)
 
 
 def _bullets(findings: list[Finding], with_reason: bool, scoped: bool,
