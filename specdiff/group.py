@@ -25,6 +25,13 @@ A card may say `group: referrer` (a named schema added or removed): on an API se
 as a member, the finding that added (or removed) what refers to it (`with_types`), since a new type is reachable
 only through what added it; names that only referred to a type both versions keep go together.
 
+On objects an API server serves, one edit of one kind is one change whatever rules it takes (`with_kinds`): the
+same change in each served version of a CRD, though an alpha version's is judged as alpha, and on an API server's
+own types the `required` markers one release sets or drops on a kind's fields (a status losing its `required`
+list, a required field added where two became optional). As with the types a new field uses (`with_types`) and
+what a reference's swap brings (`with_moves`), the other rules' findings are members of the one shown
+(`_holding`), each keeping its own rule, level, message and reason.
+
 A card may say `group: name` (metadata written in many places): the findings of its rule for one extension or
 keyword are one change, wherever they are and whatever their values (`x-expandableFields` rewritten in 70
 schemas, items added to it in some and removed in others).
@@ -53,11 +60,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from specdiff.classify import literal, message_values, render
+from specdiff.classify import ALPHA_REASON, literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
-from specdiff.records import Change, Context, Finding, InOrder, _plain, field_path, hashed
+from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -319,10 +326,11 @@ def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> 
 
 
 def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False,
-          uses: TypeUses | None = None) -> list[Finding]:
+          uses: TypeUses | None = None, kinds: bool = False) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member). `lists`: see `keys_of`. With `uses`, a type added or removed
-    then joins the finding that added or removed what refers to it (`with_types`)."""
+    then joins the finding that added or removed what refers to it (`with_types`); with `kinds` (objects an API
+    server serves), the findings of one edit of one kind join whatever their rules (`with_kinds`)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
@@ -335,7 +343,8 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
     edits = _one_edit(found) if lists else [(members, False) for members in found]
     grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
                for members, each in edits]
-    return with_types(grouped, uses) if uses is not None else grouped
+    grouped = with_types(grouped, uses) if uses is not None else grouped
+    return with_kinds(grouped, copies, markers=uses is not None) if kinds else grouped
 
 
 def _one_edit(buckets: list[list[Finding]]) -> list[tuple[list[Finding], bool]]:
@@ -659,11 +668,15 @@ def _hosts(start: int, candidates: dict[int, set[int]]) -> set[int]:
     return hosts
 
 
-def _holding(host: Finding, types: list[Finding]) -> Finding:
-    """`host` with `types` among its members; it keeps its message and fingerprint (a single finding's own
-    fingerprint becomes its group's, so baselines and alerts that recorded it still match)."""
-    members = (*(host.members or (host,)), *(m for t in types for m in (t.members or (t,))))
-    return replace(host, members=members, group=host.fingerprint)
+def _holding(host: Finding, brought: Sequence[Finding], said: str = "") -> Finding:
+    """`host` with what one change brought beside it among its members, each keeping its own rule, level and
+    message (types a field added uses, what a reference's swap changed, a kind's other markers): the host keeps
+    its level, rule and fingerprint (a single finding's own fingerprint becomes its group's, so baselines and
+    alerts that recorded it still match), and its message gains `said`."""
+    members = (*(host.members or (host,)), *(m for finding in brought for m in (finding.members or (finding,))))
+    operations = tuple(sorted(set(host.operations).union(*(finding.operations for finding in brought))))
+    return replace(host, message=host.message + said, operations=operations, members=members,
+                   group=host.fingerprint)
 
 
 def _shown_first(members: list[Finding]) -> list[Finding]:
@@ -995,7 +1008,7 @@ def _move_of(finding: Finding, moves: dict[str, Finding]) -> Finding | None:
 
 
 def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
-    members = [*(move.members or (move,)), *(m for finding in brought for m in (finding.members or (finding,)))]
+    """The move holding what its swap brought, at the level and reason of the most severe."""
     worst = min(brought, key=lambda finding: finding.level.rank)
     level, reason = (worst.level, worst.reason) if worst.level.rank < move.level.rank else (move.level, move.reason)
     counts: dict[str, int] = {}
@@ -1003,6 +1016,90 @@ def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
         title = finding.rule_info.title or finding.rule
         counts[title] = counts.get(title, 0) + len(finding.members or (finding,))
     held = ", ".join(f"{title.lower()} ({count})" for title, count in counts.items())
-    return Finding(move.rule, level, f"{move.message}; the swap brings: {held}", reason, move.change,
-                   tuple(sorted(set(move.operations).union(*(finding.operations for finding in brought)))),
-                   members=tuple(members), group=move.fingerprint, first_id=move.first_id, rule_info=move.rule_info)
+    return replace(_holding(move, brought, f"; the swap brings: {held}"), level=level, reason=reason)
+
+
+def with_kinds(findings: list[Finding], copies: InlinedCopies | None = None, markers: bool = False
+               ) -> list[Finding]:
+    """The findings of objects an API server serves, with those of one edit of one kind joined whatever their
+    rules or levels (`_kind_keys`): the same change in each served version of a CRD, judged once as alpha and
+    once as stable, is one change; with `markers` (an API server's own types, whose `required` lists are
+    generated from each Go field's marker), so are the markers one release set on the fields of one kind
+    (PodDisruptionBudget's status losing its `required` list, a spec field made required where two others became
+    optional). The group is shown at its most severe finding, which keeps its fingerprint; the same rule's
+    findings fold as one (`folded`), and each other rule's is said after it and kept as members."""
+    first_of: dict[tuple[Any, ...], int] = {}
+    parent = list(range(len(findings)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, finding in enumerate(findings):
+        for key in _kind_keys(finding, copies, markers):
+            j = first_of.setdefault(key, i)
+            parent[max(root(i), root(j))] = min(root(i), root(j))
+    joined: dict[int, list[int]] = {}
+    for i in range(len(findings)):
+        joined.setdefault(root(i), []).append(i)
+    out: dict[int, Finding] = {}
+    for at, indices in joined.items():
+        same = [findings[i] for i in indices]
+        out[at] = _one_kind_edit(same) if len(same) > 1 else same[0]
+    return [out[i] for i in range(len(findings)) if i in out]
+
+
+def _kind_keys(finding: Finding, copies: InlinedCopies | None, markers: bool) -> list[tuple[Any, ...]]:
+    """What makes findings of a kind one edit: the same change at the same place of each version, judged alike
+    but for the version's stability (`group_key` with the level left out and the reason as it reads for a stable
+    version); with `markers`, a `required` marker set or dropped (or a required field added) in the types one
+    kind holds, by the kind's group and name, apart from the markers that only document what the server
+    already enforced (judged safe)."""
+    keys: list[tuple[Any, ...]] = []
+    for member in finding.members or (finding,):
+        change, ctx = member.change, member.change.context
+        if member.rule_info.group == "place":
+            rule, _, reason, *rest = group_key(member, copies)
+            keys.append(("versions", rule, _unstaged(reason), *rest))
+        kind = ctx.gvk or ctx.kind
+        marker = (change.node, change.attribute) == ("property", "required") or (
+            change.node == "property" and change.kind == "added" and bool(change.fact("required")))
+        if markers and kind and marker:  # a marker judged safe writes down what was enforced: an edit of its own
+            keys.append(("markers", ctx.document, _unversioned(kind), member.level is Level.SAFE))
+    return keys
+
+
+def _one_kind_edit(findings: list[Finding]) -> Finding:
+    """One finding for the findings of one edit: each rule's members folded, the most severe rule's shown."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in sorted(findings, key=lambda finding: finding.level.rank):  # (a stable sort keeps report order)
+        by_rule.setdefault(finding.rule, []).extend(finding.members or (finding,))
+    parts = [folded(_most_severe_first(members)) if len(members) > 1 else members[0]
+             for members in by_rule.values()]
+    host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
+    said = "".join(f"; {_COUNTED.sub('', other.message)}" for other in others)
+    return _holding(host, others, said) if others else host
+
+
+#: how a group's message counts the places it starts with ("2 places: `a` and `b` became optional")
+_COUNTED = re.compile(r"^\d+ places: ")
+
+
+def _most_severe_first(members: list[Finding]) -> list[Finding]:
+    """The members, the one a group is shown at first among those of its most severe level (`_shown_first`)."""
+    worst = min(member.level.rank for member in members)
+    first = _shown_first([member for member in members if member.level.rank == worst])[0]
+    return [first, *(member for member in members if member is not first)]
+
+
+#: the reason of a change an alpha version makes, around the reason a stable version's would give
+_ALPHA = re.compile(re.escape(ALPHA_REASON.partition("{outcome}")[0]) + r"[^(]*\((?P<reason>.*)\)$", re.S)
+
+
+def _unstaged(reason: str) -> str:
+    """The reason as it reads for a stable version: an alpha version's wraps it ("allowed in alpha, ...")."""
+    found = _ALPHA.match(reason)
+    inner = found["reason"] if found else reason
+    return inner[:1].lower() + inner[1:].rstrip(".")

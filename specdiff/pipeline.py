@@ -119,7 +119,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
                               key=Finding.sort_key)
     if grouped:
         findings = group(findings, copies, lists=ecosystem.spec == "openapi",
-                         uses=_type_uses(old_graph, new_graph) if ecosystem.api_server else None)
+                         uses=_type_uses(old_graph, new_graph) if ecosystem.api_server else None,
+                         kinds=ecosystem.kubernetes_served)
         if ecosystem.spec == "openapi":
             findings = sorted(with_moves(findings), key=Finding.sort_key)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),

@@ -79,22 +79,22 @@ def test_annotations_keep_the_levels_asked_for_breaking_first() -> None:
     found = annotations(text)
     kinds = [kind for kind, _ in found]
     assert kinds == sorted(kinds, key=["error", "warning"].index) and "notice" not in kinds
-    assert kinds.count("error") == 17 and kinds.count("warning") == 5
+    assert kinds.count("error") == 16 and kinds.count("warning") == 4
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "breaking")
-    assert [kind for kind, _ in annotations(text)] == ["error"] * 17
+    assert [kind for kind, _ in annotations(text)] == ["error"] * 16
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "safe")
-    assert [kind for kind, _ in annotations(text)] == ["error"] * 17 + ["warning"] * 5 + ["notice"] * 10  # Scale
+    assert [kind for kind, _ in annotations(text)] == ["error"] * 16 + ["warning"] * 4 + ["notice"] * 10  # Scale
     # added is a member of the scale operation added
 
 
 def test_sarif_results_follow_annotate_level_and_the_configuration(tmp_path: Path) -> None:
     _, text = cli(*DEMO, "--format", "sarif")
     results = json.loads(text)["runs"][0]["results"]
-    assert [r["level"] for r in results] == ["error"] * 17 + ["warning"] * 5
+    assert [r["level"] for r in results] == ["error"] * 16 + ["warning"] * 4
     (tmp_path / "c.yaml").write_text("annotate-level: breaking\n")
     done = CliRunner().invoke(main, [*DEMO, "--format", "sarif", "--config", str(tmp_path / "c.yaml")])
     log = json.loads(done.stdout)["runs"][0]
-    assert [r["level"] for r in log["results"]] == ["error"] * 17
+    assert [r["level"] for r in log["results"]] == ["error"] * 16
     assert {rule["id"] for rule in log["tool"]["driver"]["rules"]} == {r["ruleId"] for r in log["results"]}
     (tmp_path / "c.yaml").write_text("annotate-level: loud\n")
     done = CliRunner().invoke(main, [*DEMO, "--format", "sarif", "--config", str(tmp_path / "c.yaml")])

@@ -626,3 +626,136 @@ def test_fields_of_one_name_switched_to_the_same_type_are_one_finding() -> None:
         ("/components/schemas/Song/properties/duration",
          ("/components/schemas/Song/properties/duration", "/components/schemas/Talk/properties/duration"),
          "type of 2 places: Song.duration and Talk.duration changed from string to number")]
+
+
+_POLICY = "io.k8s.api.policy.v1."
+
+
+def _budgets(status: list[str], spec: list[str], eviction: list[str], stub: bool = False) -> dict[str, object]:
+    """An API server's spec with two kinds: Budget (its spec and status types, each with a `required` list) and
+    Eviction, whose spec has a field of the same name as one of Budget's status; `stub` adds a field to Budget's
+    spec."""
+    def kind(name: str, properties: dict[str, object]) -> dict[str, object]:
+        return {"type": "object", "properties": properties,
+                "x-kubernetes-group-version-kind": [{"group": "policy", "version": "v1", "kind": name}]}
+
+    def ref(name: str) -> dict[str, str]:
+        return {"$ref": f"#/definitions/{_POLICY}{name}"}
+
+    integer = {"type": "integer"}
+    definitions = {
+        f"{_POLICY}Budget": kind("Budget", {"spec": ref("BudgetSpec"), "status": ref("BudgetStatus")}),
+        f"{_POLICY}BudgetSpec": {"type": "object", "required": spec, "properties": {
+            "minAvailable": integer, **({"stub": {"type": "string"}} if stub else {})}},
+        f"{_POLICY}BudgetStatus": {"type": "object", "required": status, "properties": {
+            name: integer for name in ("currentHealthy", "desiredHealthy", "expectedPods")}},
+        f"{_POLICY}Eviction": kind("Eviction", {"spec": ref("EvictionSpec")}),
+        f"{_POLICY}EvictionSpec": {"type": "object", "required": eviction, "properties": {"currentHealthy": integer}}}
+    paths: dict[str, object] = {}
+    for name, plural in (("Budget", "budgets"), ("Eviction", "evictions")):
+        gvk = {"group": "policy", "version": "v1", "kind": name}
+        paths[f"/apis/policy/v1/namespaces/{{namespace}}/{plural}/{{name}}"] = {
+            "get": {"operationId": f"read{name}", "x-kubernetes-action": "get",
+                    "x-kubernetes-group-version-kind": gvk, "responses": {"200": {"description": "OK",
+                                                                                  "schema": ref(name)}}},
+            "put": {"operationId": f"replace{name}", "x-kubernetes-action": "put",
+                    "x-kubernetes-group-version-kind": gvk,
+                    "parameters": [{"name": "body", "in": "body", "required": True, "schema": ref(name)}],
+                    "responses": {"200": {"description": "OK", "schema": ref(name)}}}}
+    return {"swagger": "2.0", "info": {"title": "Kubernetes", "version": "v1.36"}, "paths": paths,
+            "definitions": definitions}
+
+
+_HEALTH = ["currentHealthy", "desiredHealthy", "expectedPods"]
+
+
+def test_the_required_markers_one_release_drops_from_a_kinds_types_are_one_finding() -> None:
+    """A Kubernetes type's `required` list is generated from each Go field's marker: a release that drops the
+    markers of a kind's status is one change, whichever type of the kind each field is in; the same field of
+    another kind (near miss) stays its own."""
+    report = _run_texts(_budgets(_HEALTH, ["minAvailable"], ["currentHealthy"]),
+                        _budgets([], [], []))
+    optional = sorted((f.change.pointer, _places(f), f.message) for f in report.findings
+                      if f.rule == "schema.property.became-optional")
+    status = f"/definitions/{_POLICY}BudgetStatus/required"
+    assert optional == [
+        (f"/definitions/{_POLICY}BudgetSpec/required", (f"/definitions/{_POLICY}BudgetSpec/required", *[status] * 3),
+         "4 places: Budget.spec.minAvailable, Budget.status.currentHealthy, Budget.status.desiredHealthy and "
+         "Budget.status.expectedPods became optional"),
+        (f"/definitions/{_POLICY}EvictionSpec/required", (), "Eviction.spec.currentHealthy became optional")]
+
+
+def test_a_required_field_added_with_markers_dropped_is_one_finding_at_its_worst_level() -> None:
+    """A spec field made required where the others became optional is one edit of one kind, shown at the most
+    severe rule: the other rule's places are said after it and kept as members with their own rule and level
+    (`holds` counts each); without grouping, each place is a finding of its own."""
+    old, new = _budgets(_HEALTH, ["minAvailable"], ["currentHealthy"]), _budgets(_HEALTH, ["stub"], [], stub=True)
+    report = _run_texts(old, new)
+    added = _only(report, "schema.property.required-added")
+    assert (added.level.value, added.message) == (
+        "breaking", "required property Budget.spec.stub added; Budget.spec.minAvailable became optional")
+    assert [(m.rule, m.level.value, m.change.pointer) for m in added.members] == [
+        ("schema.property.required-added", "breaking", f"/definitions/{_POLICY}BudgetSpec/properties/stub"),
+        ("schema.property.became-optional", "dangerous", f"/definitions/{_POLICY}BudgetSpec/required")]
+    assert holds(added) == {"places": 1, "schema.property.became-optional": 1}
+    record = json.loads(render(report, "json"))["findings"]
+    shown = next(f for f in record if f["rule"] == "schema.property.required-added")
+    assert shown["holds"] == {"places": 1, "schema.property.became-optional": 1}
+    assert [(m.get("rule"), m.get("level")) for m in shown["members"]] == [
+        (None, None), ("schema.property.became-optional", "dangerous")]
+    ungrouped = run(load_text(json.dumps(old), "old.json", None), load_text(json.dumps(new), "new.json", None),
+                    grouped=False)
+    assert sorted((f.rule, f.change.pointer, len(f.members)) for f in ungrouped.findings
+                  if f.level.value != "safe") == [
+        ("schema.property.became-optional", f"/definitions/{_POLICY}BudgetSpec/required", 0),
+        ("schema.property.became-optional", f"/definitions/{_POLICY}EvictionSpec/required", 0),
+        ("schema.property.required-added", f"/definitions/{_POLICY}BudgetSpec/properties/stub", 0)]
+
+
+def test_the_pod_disruption_budget_status_and_token_request_markers_are_one_finding_each() -> None:
+    """Kubernetes 1.36 drops the `required` list of PodDisruptionBudgetStatus and the markers of TokenRequest's
+    three types: one finding each. TokenReview's token, made required in the same release, is another kind's
+    change (near miss)."""
+    report = compare(V2.format(35), V2.format(36))
+    optional = {f.change.context.schema: _places(f) for f in report.findings
+                if f.rule == "schema.property.became-optional" and f.level.value == "dangerous"}
+    api = "/definitions/io.k8s.api."
+    assert optional[f"{api[13:]}policy.v1.PodDisruptionBudgetStatus"] == (
+        f"{api}policy.v1.PodDisruptionBudgetStatus",) * 4
+    assert optional[f"{api[13:]}authentication.v1.TokenRequest"] == (
+        f"{api}authentication.v1.TokenRequest", f"{api}authentication.v1.TokenRequestSpec",
+        f"{api}authentication.v1.TokenRequestStatus", f"{api}authentication.v1.TokenRequestStatus")
+    token = [f for f in report.findings if f.rule == "schema.property.became-required" and f.level.value == "breaking"]
+    assert [(f.message, f.members) for f in token] == [("TokenReview.spec.token became required", ())]
+
+
+def _issuer(alpha: list[str], stable: list[str]) -> Document:
+    """A CRD served in v1alpha1 and v1 whose `solver` object lists the given `required` names in each; v1's has a
+    field more, so the two are not copies of one type."""
+    def version(name: str, required: list[str]) -> dict[str, object]:
+        fields = ("key", "algorithm", *(("server",) if name == "v1" else ()))  # (no copy of one object)
+        solver = {"type": "object", "required": required, "properties": {f: {"type": "string"} for f in fields}}
+        return {"name": name, "served": True, "storage": name == "v1", "schema": {"openAPIV3Schema": {
+            "type": "object", "properties": {"spec": {"type": "object", "properties": {"solver": solver}}}}}}
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+           "metadata": {"name": "issuers.example.com"},
+           "spec": {"group": "example.com", "names": {"kind": "Issuer", "plural": "issuers"}, "scope": "Namespaced",
+                    "versions": [version("v1alpha1", alpha), version("v1", stable)]}}
+    return load_text(json.dumps(crd), "issuers.json", None)
+
+
+def test_the_same_change_in_an_alpha_and_a_stable_version_of_a_crd_is_one_finding() -> None:
+    """The same field made optional in each served version is one change, though the alpha version's finding
+    gives the alpha reason: shown at the stable version, the alpha member saying its own reason. Another field
+    made optional in the alpha version only (near miss) stays its own finding."""
+    report = run(_issuer(["key", "algorithm"], ["key"]), _issuer([], []))
+    optional = sorted((f.message, f.level.value, _places(f)) for f in report.findings
+                      if f.rule == "schema.property.became-optional")
+    at = "/spec/versions/{}/schema/openAPIV3Schema/properties/spec/properties/solver/required"
+    assert optional == [("Issuer.spec.solver.algorithm became optional", "dangerous", ()),
+                        ("Issuer.spec.solver.key became optional", "dangerous", (at.format(0), at.format(1)))]
+    shown = next(f for f in json.loads(render(report, "json"))["findings"]
+                 if f["message"].endswith("key became optional"))
+    assert shown["location"]["schema"] == "issuers.example.com/v1"
+    assert [m["location"]["schema"] for m in shown["members"] if m.get("reason", "").startswith("allowed in alpha")
+            ] == ["issuers.example.com/v1alpha1"]

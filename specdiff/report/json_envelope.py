@@ -45,9 +45,15 @@ def finding_record(finding: Finding) -> dict[str, Any]:
         record["count"] = len(finding.members)
         record["holds"] = holds(finding)
         record["members"] = [{key: value for key, value in _place(member).items()
-                              if key in _MEMBER_KEYS or (member.rule != finding.rule and key in _OWN_KEYS)}
+                              if key in _MEMBER_KEYS or (_own(member, finding) and key in _OWN_KEYS)}
                              for member in finding.members]
     return record
+
+
+def _own(member: Finding, group: Finding) -> bool:
+    """Whether a member says its own rule, level, message and reason: when its group's differ (a type added with
+    the field that uses it, a version judged alpha where another is stable)."""
+    return member.rule != group.rule or member.level != group.level or member.reason != group.reason
 
 
 _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer", "old", "new", "operations",

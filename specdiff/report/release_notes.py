@@ -232,8 +232,11 @@ def _line(findings: list[Finding], with_reason: bool, scoped: bool,
     return "\n".join([lead, *listed])
 
 
-#: a change that starts with the place it is about: "`PodSpec.field` became optional"
-_PLACE_FIRST = re.compile(r"(`[^`]+`) (.+)")
+#: a change that starts with the places it is about: "`PodSpec.field` became optional", or a group's "2 places:
+#: `A.x` and `A.y` became optional" (not one whose list is cut: "`A`, `B`, `C` and 5 more ...")
+_PLACE_FIRST = re.compile(r"(?:\d+ places: )?((?:`[^`]+`, )*(?:`[^`]+` and )?`[^`]+`) (?!and )(.+)")
+_CODE = re.compile(r"`[^`]+`")
+_PLACES = re.compile(r"\d+ places: ")
 
 
 #: a change that names its place after a noun: "Optional property `PodSpec.field` added"
@@ -242,12 +245,13 @@ _NOUN_PLACE = re.compile(r"((?:[\w-]+ )*?)([A-Za-z]+) (`[^`]+`) (.+)")
 
 def _one_sentence(parts: list[str]) -> str:
     """Changes that say the same of several places read as one sentence ("`A`, `B` and `C` became optional",
-    "Optional properties `A`, `B` and `C` added"); others are joined with semicolons."""
+    "Optional properties `A`, `B` and `C` added"), a group's places among them; others are joined with
+    semicolons."""
+    found = [_PLACE_FIRST.fullmatch(part) for part in parts]
+    tails = {m.group(2) for m in found if m}
+    if all(found) and len(tails) == 1 and (len(parts) > 1 or _PLACES.match(parts[0])):
+        return f"{_listed([name for m in found if m for name in _CODE.findall(m.group(1))])} {tails.pop()}"
     if len(parts) > 1:
-        found = [_PLACE_FIRST.fullmatch(part) for part in parts]
-        tails = {m.group(2) for m in found if m}
-        if all(found) and len(tails) == 1:
-            return f"{_listed([m.group(1) for m in found if m])} {tails.pop()}"
         named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
         if len(named) == len(parts) and len({(m[1].lower(), m[2].lower(), m[4]) for m in named}) == 1:
             lead, noun, tail = named[0][1], named[0][2], named[0][4]
