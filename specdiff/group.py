@@ -25,12 +25,12 @@ A card may say `group: referrer` (a named schema added or removed): on an API se
 as a member, the finding that added (or removed) what refers to it (`with_types`), since a new type is reachable
 only through what added it; names that only referred to a type both versions keep go together.
 
-On objects an API server serves, one edit of one kind is one change whatever rules it takes (`with_kinds`): the
-same change in each served version of a CRD, though an alpha version's is judged as alpha, and on an API server's
-own types the `required` markers one release sets or drops on a kind's fields (a status losing its `required`
-list, a required field added where two became optional). As with the types a new field uses (`with_types`) and
-what a reference's swap brings (`with_moves`), the other rules' findings are members of the one shown
-(`_holding`), each keeping its own rule, level, message and reason.
+One edit is one change whatever rules it takes (`with_edits`): a property that became both optional and nullable;
+on objects an API server serves, the same change in each served version of a CRD, though an alpha version's is
+judged as alpha, and on an API server's own types the `required` markers one release sets or drops on a kind's
+fields (a status losing its `required` list, a required field added where two became optional). As with the
+types a new field uses (`with_types`) and what a reference's swap brings (`with_moves`), the other rules'
+findings are members of the one shown (`_holding`), each keeping its own rule, level, message and reason.
 
 A card may say `group: name` (metadata written in many places): the findings of its rule for one extension or
 keyword are one change, wherever they are and whatever their values (`x-expandableFields` rewritten in 70
@@ -329,8 +329,8 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
           uses: TypeUses | None = None, kinds: bool = False) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member). `lists`: see `keys_of`. With `uses`, a type added or removed
-    then joins the finding that added or removed what refers to it (`with_types`); with `kinds` (objects an API
-    server serves), the findings of one edit of one kind join whatever their rules (`with_kinds`)."""
+    then joins the finding that added or removed what refers to it (`with_types`); findings one edit made
+    join whatever their rules (`with_edits`), with `kinds` (objects an API server serves) those of one kind."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
@@ -344,7 +344,7 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
     grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
                for members, each in edits]
     grouped = with_types(grouped, uses) if uses is not None else grouped
-    return with_kinds(grouped, copies, markers=uses is not None) if kinds else grouped
+    return with_edits(grouped, copies, kinds, markers=uses is not None)
 
 
 def _one_edit(buckets: list[list[Finding]]) -> list[tuple[list[Finding], bool]]:
@@ -1013,21 +1013,23 @@ def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
     level, reason = (worst.level, worst.reason) if worst.level.rank < move.level.rank else (move.level, move.reason)
     counts: dict[str, int] = {}
     for finding in sorted(brought, key=lambda finding: finding.level.rank):
-        title = finding.rule_info.title or finding.rule
-        counts[title] = counts.get(title, 0) + len(finding.members or (finding,))
+        for member in finding.members or (finding,):  # (one edit brought may hold several rules)
+            title = member.rule_info.title or member.rule
+            counts[title] = counts.get(title, 0) + 1
     held = ", ".join(f"{title.lower()} ({count})" for title, count in counts.items())
     return replace(_holding(move, brought, f"; the swap brings: {held}"), level=level, reason=reason)
 
 
-def with_kinds(findings: list[Finding], copies: InlinedCopies | None = None, markers: bool = False
-               ) -> list[Finding]:
-    """The findings of objects an API server serves, with those of one edit of one kind joined whatever their
-    rules or levels (`_kind_keys`): the same change in each served version of a CRD, judged once as alpha and
-    once as stable, is one change; with `markers` (an API server's own types, whose `required` lists are
-    generated from each Go field's marker), so are the markers one release set on the fields of one kind
-    (PodDisruptionBudget's status losing its `required` list, a spec field made required where two others became
-    optional). The group is shown at its most severe finding, which keeps its fingerprint; the same rule's
-    findings fold as one (`folded`), and each other rule's is said after it and kept as members."""
+def with_edits(findings: list[Finding], copies: InlinedCopies | None = None, kinds: bool = False,
+               markers: bool = False) -> list[Finding]:
+    """The findings, with those one edit made joined whatever their rules or levels (`_edit_of`): a property
+    that became both optional and nullable, which a reader meets as one missing value. With `kinds` (objects an
+    API server serves), the same change in each served version, judged once as alpha and once as stable, is one
+    change; with `markers` too (an API server's own types, whose `required` lists are generated from each Go
+    field's marker), so are the markers one release set on the fields of one kind (PodDisruptionBudget's status
+    losing its `required` list, a spec field made required where two others became optional). The group is
+    shown at its most severe finding, which keeps its fingerprint; the same rule's findings fold as one
+    (`folded`), and each other rule's is said after it and kept as members."""
     first_of: dict[tuple[Any, ...], int] = {}
     parent = list(range(len(findings)))
 
@@ -1038,7 +1040,7 @@ def with_kinds(findings: list[Finding], copies: InlinedCopies | None = None, mar
         return i
 
     for i, finding in enumerate(findings):
-        for key in _kind_keys(finding, copies, markers):
+        for key in _edit_of(finding, copies, kinds, markers):
             j = first_of.setdefault(key, i)
             parent[max(root(i), root(j))] = min(root(i), root(j))
     joined: dict[int, list[int]] = {}
@@ -1047,20 +1049,24 @@ def with_kinds(findings: list[Finding], copies: InlinedCopies | None = None, mar
     out: dict[int, Finding] = {}
     for at, indices in joined.items():
         same = [findings[i] for i in indices]
-        out[at] = _one_kind_edit(same) if len(same) > 1 else same[0]
+        out[at] = _one_edit_of(same) if len(same) > 1 else same[0]
     return [out[i] for i in range(len(findings)) if i in out]
 
 
-def _kind_keys(finding: Finding, copies: InlinedCopies | None, markers: bool) -> list[tuple[Any, ...]]:
-    """What makes findings of a kind one edit: the same change at the same place of each version, judged alike
-    but for the version's stability (`group_key` with the level left out and the reason as it reads for a stable
-    version); with `markers`, a `required` marker set or dropped (or a required field added) in the types one
-    kind holds, by the kind's group and name, apart from the markers that only document what the server
-    already enforced (judged safe)."""
+def _edit_of(finding: Finding, copies: InlinedCopies | None, kinds: bool, markers: bool) -> list[tuple[Any, ...]]:
+    """What makes findings one edit: values a reader may now find missing, by the places they are at (`_absent`:
+    a group of two fields made optional and a finding that one of them became nullable stay apart);
+    with `kinds`, the same change at the same place of each version, judged alike but for the version's stability
+    (`group_key` with the level left out and the reason as it reads for a stable version); with `markers`, a
+    `required` marker set or dropped (or a required field added) in the types one kind holds, by the kind's group
+    and name, apart from the markers that only document what the server already enforced (judged safe)."""
+    members = finding.members or (finding,)
     keys: list[tuple[Any, ...]] = []
-    for member in finding.members or (finding,):
+    if all(_absent(member.change) for member in members):  # findings of the same places, not a few of them
+        keys.append(("absent", frozenset((m.change.context.document, m.change.context.place_key()) for m in members)))
+    for member in members:
         change, ctx = member.change, member.change.context
-        if member.rule_info.group == "place":
+        if kinds and member.rule_info.group == "place":
             rule, _, reason, *rest = group_key(member, copies)
             keys.append(("versions", rule, _unstaged(reason), *rest))
         kind = ctx.gvk or ctx.kind
@@ -1071,7 +1077,15 @@ def _kind_keys(finding: Finding, copies: InlinedCopies | None, markers: bool) ->
     return keys
 
 
-def _one_kind_edit(findings: list[Finding]) -> Finding:
+def _absent(change: Change) -> bool:
+    """Whether the change lets a reader meet no value where there always was one: the field became optional, or
+    its value nullable."""
+    shape = change.node, change.attribute
+    return change.kind == "modified" and (shape == ("property", "required") and change.new is False
+                                          or shape == ("schema", "nullable") and change.new is True)
+
+
+def _one_edit_of(findings: list[Finding]) -> Finding:
     """One finding for the findings of one edit: each rule's members folded, the most severe rule's shown."""
     by_rule: dict[str, list[Finding]] = {}
     for finding in sorted(findings, key=lambda finding: finding.level.rank):  # (a stable sort keeps report order)

@@ -759,3 +759,24 @@ def test_the_same_change_in_an_alpha_and_a_stable_version_of_a_crd_is_one_findin
     assert shown["location"]["schema"] == "issuers.example.com/v1"
     assert [m["location"]["schema"] for m in shown["members"] if m.get("reason", "").startswith("allowed in alpha")
             ] == ["issuers.example.com/v1alpha1"]
+
+
+def test_a_field_that_became_optional_and_nullable_is_one_finding() -> None:
+    """A response field made optional and nullable in one release is one change to its readers, who now meet no
+    value: one finding holding both rules. In another schema, one field made optional and another nullable
+    (near miss) stay two findings."""
+    def schema(required: list[str], nullable: tuple[str, ...]) -> dict[str, object]:
+        return {"type": "object", "required": required, "properties": {
+            name: {"type": "string", **({"nullable": True} if name in nullable else {})} for name in ("email", "name")}}
+    report = _run_texts(_profiles(schema(["email"], ()), schema(["email"], ())),
+                        _profiles(schema([], ("email",)), schema([], ("name",))))
+    found = sorted((f.rule, f.change.pointer, f.message, tuple((m.rule, m.change.pointer) for m in f.members))
+                   for f in report.findings)
+    users = "/components/schemas/User"
+    assert found == [
+        ("schema.nullable-added", "/components/schemas/Bot/properties/name", "Bot.name may now be null", ()),
+        ("schema.nullable-added", f"{users}/properties/email",
+         "User.email may now be null; User.email became optional",
+         (("schema.nullable-added", f"{users}/properties/email"),
+          ("schema.property.became-optional", f"{users}/required"))),
+        ("schema.property.became-optional", "/components/schemas/Bot/required", "Bot.email became optional", ())]
