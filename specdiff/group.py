@@ -340,21 +340,26 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
     found = _same_values(list(buckets.values()))
-    edits = _one_edit(found) if lists else [(members, False) for members in found]
+    edits = _one_edit(found, uses is not None) if lists or uses is not None else [(m, False) for m in found]
     grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
                for members, each in edits]
     grouped = with_types(grouped, uses) if uses is not None else grouped
     return with_edits(grouped, copies, kinds, markers=uses is not None)
 
 
-def _one_edit(buckets: list[list[Finding]]) -> list[tuple[list[Finding], bool]]:
-    """The buckets of a plain API, with those one edit of the spec made joined (`_edit_keys`), each with whether
-    it joined others: a schema whose fields all became nullable in one release is one change, as is one ID
-    pattern widened the same way in 18 named schemas. Order is kept: a joined bucket takes the place of its first."""
+def _one_edit(buckets: list[list[Finding]], api_server: bool = False) -> list[tuple[list[Finding], bool]]:
+    """The buckets, with those one edit of the spec made joined (`_edit_keys`), each with whether it joined
+    others: a schema whose fields all became nullable in one release is one change, as is one ID pattern widened
+    the same way in 18 named schemas, or two query parameters removed from the same 25 operations. On an API
+    server's spec (`api_server`) each field added or removed stays its own: a Kubernetes release adds a type's
+    fields feature by feature (PodSpec gains eleven between 1.11 and 1.28, each its own KEP). Order is kept: a
+    joined bucket takes the place of its first."""
     joined: dict[tuple[Any, ...], int] = {}
     out: list[tuple[list[Finding], bool]] = []
     for members in buckets:
-        keys = _edit_keys(members)
+        change = members[0].change
+        each = api_server and change.node == "property" and change.kind in ("added", "removed")
+        keys = [] if each else _edit_keys(members)
         into = next((joined[key] for key in keys if key in joined), None)
         if into is None:
             into = len(out)

@@ -780,3 +780,25 @@ def test_a_field_that_became_optional_and_nullable_is_one_finding() -> None:
          (("schema.nullable-added", f"{users}/properties/email"),
           ("schema.property.became-optional", f"{users}/required"))),
         ("schema.property.became-optional", "/components/schemas/Bot/required", "Bot.email became optional", ())]
+
+
+def test_query_parameters_removed_from_the_same_operations_are_one_finding_fields_added_are_each_their_own() -> None:
+    """On an API server's spec, two query parameters one release removes from the same operations are one change
+    (Kubernetes 1.28 dropping `exact` and `export` from 25 reads); two fields added to one type (near miss) stay
+    two findings, a feature each."""
+    def spec(parameters: list[str], fields: list[str]) -> dict[str, object]:
+        document = _budgets(_HEALTH, [], [])
+        definitions: Any = document["definitions"]
+        definitions[f"{_POLICY}BudgetSpec"]["properties"].update({name: {"type": "string"} for name in fields})
+        paths: Any = document["paths"]
+        for operations in paths.values():
+            operations["get"]["parameters"] = [{"name": name, "in": "query", "type": "boolean"} for name in parameters]
+        return document
+    report = _run_texts(spec(["exact", "export", "pretty"], []), spec(["pretty"], ["paused", "maxUnavailable"]))
+    removed = _only(report, "parameter.removed")
+    route = "/paths/~1apis~1policy~1v1~1namespaces~1{namespace}~1{}~1{name}/get/parameters/{}"
+    assert _places(removed) == tuple(sorted(route.replace("{}", plural, 1).replace("{}", index)
+                                            for plural in ("budgets", "evictions") for index in ("0", "1")))
+    added = sorted((f.change.pointer, f.members) for f in report.findings if f.rule == "schema.property.added")
+    assert added == [(f"/definitions/{_POLICY}BudgetSpec/properties/{name}", ())
+                     for name in ("maxUnavailable", "paused")]
