@@ -278,7 +278,7 @@ def test_the_where_cell_names_the_place_of_openapi_and_whole_crd_findings() -> N
 
 
 def test_a_reason_several_rows_share_is_printed_once_under_the_table() -> None:
-    """Kubernetes 1.35 -> 1.36: 5 of the 7 dangerous rows give one 240-character reason; each names it by
+    """Kubernetes 1.35 -> 1.36: 5 of the 8 dangerous rows give one 240-character reason; each names it by
     number and the reason is written once, as a numbered list under the table, as GitHub renders it."""
     from conftest import real_pair
 
@@ -290,7 +290,7 @@ def test_a_reason_several_rows_share_is_printed_once_under_the_table() -> None:
                 "+optional marker changed, objects stay as they were; check that readers and controllers cope with "
                 "objects without it (omitempty added to its json tag drops zero values).")
     whys = [row.rsplit(" | ", 1)[1].removesuffix(" |") for row in table]
-    assert whys.count("reason 1 (below)") == 5 and len(whys) == 7 and optional not in "\n".join(table)
+    assert whys.count("reason 1 (below)") == 5 and len(whys) == 8 and optional not in "\n".join(table)
     html = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
     # the legend's lines are wrapped at 200 characters: one paragraph once rendered, a soft break for a space
     dangerous = " ".join(html.split("dangerous changes</summary>", 1)[1].split("</details>", 1)[0].split())
