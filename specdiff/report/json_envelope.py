@@ -38,8 +38,7 @@ def _source(info: SourceInfo) -> dict[str, Any]:
 def finding_record(finding: Finding) -> dict[str, Any]:
     """One finding; a group (one logical change) adds its `count`, what its members are (`holds`: kind -> how
     many, `group.holds`) and its `members`, each with its own location, pointers, values, operations and
-    fingerprint, and its own rule, level and message when it is not the group's rule (a type added with the
-    field that uses it)."""
+    fingerprint, and its own rule, level, message and reason where they are not the group's (`_own`)."""
     record = _place(finding)
     if finding.members:
         record["count"] = len(finding.members)
@@ -58,7 +57,7 @@ def _own(member: Finding, group: Finding) -> bool:
 
 _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer", "old", "new", "operations",
                 "fingerprint")
-#: what a member of another rule than its group's says of itself
+#: what a member whose rule, level or reason is not its group's says of itself
 _OWN_KEYS = ("rule", "level", "message", "reason")
 
 
