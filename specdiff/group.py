@@ -1054,7 +1054,7 @@ def with_edits(findings: list[Finding], copies: InlinedCopies | None = None, kin
     out: dict[int, Finding] = {}
     for at, indices in joined.items():
         same = [findings[i] for i in indices]
-        out[at] = _one_edit_of(same) if len(same) > 1 else same[0]
+        out[at] = _one_edit_of(same, copies) if len(same) > 1 else same[0]
     return [out[i] for i in range(len(findings)) if i in out]
 
 
@@ -1090,12 +1090,12 @@ def _absent(change: Change) -> bool:
                                           or shape == ("schema", "nullable") and change.new is True)
 
 
-def _one_edit_of(findings: list[Finding]) -> Finding:
+def _one_edit_of(findings: list[Finding], copies: InlinedCopies | None) -> Finding:
     """One finding for the findings of one edit: each rule's members folded, the most severe rule's shown."""
     by_rule: dict[str, list[Finding]] = {}
     for finding in sorted(findings, key=lambda finding: finding.level.rank):  # (a stable sort keeps report order)
         by_rule.setdefault(finding.rule, []).extend(finding.members or (finding,))
-    parts = [folded(_most_severe_first(members)) if len(members) > 1 else members[0]
+    parts = [folded(_most_severe_first(members), copies) if len(members) > 1 else members[0]
              for members in by_rule.values()]
     host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
     said = "".join(f"; {_COUNTED.sub('', other.message)}" for other in others)
