@@ -56,7 +56,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -489,19 +489,30 @@ class TypeUses:
                                      ("/components/schemas/", _get(_get(data, "components"), "schemas"))):
                     for name in named if isinstance(named, dict) else ():
                         defined.setdefault(name, []).append((key, place + _escaped(name)))
-                stack: list[tuple[Any, str]] = [(data, "")]
-                while stack:
-                    node, pointer = stack.pop()
-                    if isinstance(node, dict):
-                        target = node.get("$ref")
-                        if (name := _named(target)) is not None:
-                            refs.setdefault(name, []).append((key, pointer))
-                        stack.extend((v, f"{pointer}/{_escaped(str(k))}") for k, v in node.items()
-                                     if isinstance(v, (dict, list)))
-                    elif isinstance(node, list):
-                        stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list)))
+                for name, pointer in _ref_sites(data):
+                    refs.setdefault(name, []).append((key, pointer))
             self._read[side] = refs, defined
         return self._read[side]
+
+
+def _ref_sites(data: Any) -> Iterator[tuple[str, str]]:
+    """(named schema, pointer) of each local `$ref` to a named schema anywhere in a document. A 4 MB spec holds
+    a few hundred thousand mappings and lists: the pointer is made only for those, and the `$ref` looked at only
+    where a mapping has one."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            target = node.get("$ref")
+            if isinstance(target, str) and (name := _named(target)) is not None:
+                yield name, pointer
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    stack.append((v, pointer + "/" + _escaped(str(k))))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, f"{pointer}/{i}"))
 
 
 #: a `$ref` to a named schema of the same document
