@@ -594,11 +594,16 @@ def _path_names(path: str) -> tuple[str, ...]:
 
 def _body_schemas(direction: str, media: dict[str, MediaType]
                   ) -> list[tuple[str, Schema, str, Document | None, bool]]:
-    """The schemas and item schemas of a body's media types, each with whether XML carries it."""
-    uses = [(direction, m.schema, m.pointer, m.document, is_xml(m.name)) for m in media.values()
-            if m.schema is not None]
-    return uses + [(direction, m.item_schema, m.item_pointer, m.document, is_xml(m.name)) for m in media.values()
-                   if m.item_schema is not None]
+    """The schemas and item schemas of a body's media types, each with whether XML carries it, each schema object
+    once per XML or not: Swagger's media types of a body all share its one schema."""
+    uses: dict[tuple[int, bool], tuple[str, Schema, str, Document | None, bool]] = {}
+    for m in media.values():
+        if m.schema is not None:
+            xml = is_xml(m.name)
+            uses.setdefault((id(m.schema), xml), (direction, m.schema, m.pointer, m.document, xml))
+    items = [(direction, m.item_schema, m.item_pointer, m.document, is_xml(m.name)) for m in media.values()
+             if m.item_schema is not None]
+    return [*uses.values(), *items]
 
 
 def _list(value: Any) -> list[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
@@ -553,6 +554,7 @@ def _own_stability(named: NamedSchema) -> str:
     return least_stable(named.stability, marked(named.schema))
 
 
+@cache  # (a spec names a handful of media types, on every response of every operation)
 def is_xml(media_type: str) -> bool:
     """`application/xml`, `text/xml` or a `+xml` type (`application/atom+xml`): a body whose element and
     attribute names the schemas' `xml` objects give."""
