@@ -459,13 +459,27 @@ class TypeUses:
 
     def __init__(self, old: Sequence[tuple[str | None, Any]], new: Sequence[tuple[str | None, Any]]) -> None:
         self._documents = {"old": old, "new": new}
-        self._read: dict[str, tuple[_Places, _Places]] = {}
+        self._refs: dict[str, _Places] = {}
+        self._defined: dict[str, _Places] = {}
 
     def refs(self, side: str, name: str) -> list[tuple[str | None, str]]:
-        return self._index(side)[0].get(name, [])
+        """(Walks the side's documents whole, once: only the sides that gained or lost a type are walked.)"""
+        if side not in self._refs:
+            self._refs[side] = {}
+            for key, data in self._documents[side]:
+                for named, pointer in _ref_sites(data):
+                    self._refs[side].setdefault(named, []).append((key, pointer))
+        return self._refs[side].get(name, [])
 
     def defined(self, side: str, name: str) -> list[tuple[str | None, str]]:
-        return self._index(side)[1].get(name, [])
+        if side not in self._defined:
+            self._defined[side] = {}
+            for key, data in self._documents[side]:
+                for place, named in (("/definitions/", _get(data, "definitions")),
+                                     ("/components/schemas/", _get(_get(data, "components"), "schemas"))):
+                    for found in named if isinstance(named, dict) else ():
+                        self._defined[side].setdefault(found, []).append((key, place + _escaped(found)))
+        return self._defined[side].get(name, [])
 
     def alias(self, side: str, name: str) -> str | None:
         """The named schema that `name` only refers to (`{$ref, description}`, as Kubernetes 1.11 kept its
@@ -479,20 +493,6 @@ class TypeUses:
 
     def kept(self, name: str) -> bool:
         return bool(self.defined("old", name) and self.defined("new", name))
-
-    def _index(self, side: str) -> tuple[_Places, _Places]:
-        if side not in self._read:
-            refs: _Places = {}
-            defined: _Places = {}
-            for key, data in self._documents[side]:
-                for place, named in (("/definitions/", _get(data, "definitions")),
-                                     ("/components/schemas/", _get(_get(data, "components"), "schemas"))):
-                    for name in named if isinstance(named, dict) else ():
-                        defined.setdefault(name, []).append((key, place + _escaped(name)))
-                for name, pointer in _ref_sites(data):
-                    refs.setdefault(name, []).append((key, pointer))
-            self._read[side] = refs, defined
-        return self._read[side]
 
 
 def _ref_sites(data: Any) -> Iterator[tuple[str, str]]:
