@@ -281,6 +281,9 @@ class SpecGraph:
     _stabilities: dict[str, str] | None = None
     _field_stabilities: dict[str, str] | None = None
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
+    #: the named schemas each one reaches only through alpha or beta fields (`_field_caps`), read once for both
+    #: of `_reach_stabilities`' walks
+    _caps: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
     #: the sorted labels of each set of operations some schema is used by: many schemas share one set (Stripe:
     #: 819 schemas, 69 sets), so each is sorted once
     _labels: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
@@ -443,7 +446,7 @@ class SpecGraph:
         With `fields_only` only alpha or beta fields on the way count, not the operations' or schemas' own
         levels: a `core/v1` type that only an alpha field holds is alpha, one that alpha operations also use is not."""
         found: dict[str, str] = {}
-        caps: dict[str, dict[str, str]] = {}
+        caps = self._caps
         for level in reversed(STABILITIES):
             at_least = rank(level)
             frontier = [target for key, op in self.operations.items() if fields_only or rank(op.stability) >= at_least
