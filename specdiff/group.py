@@ -452,24 +452,35 @@ _Places = dict[str, list[tuple[str | None, str]]]
 
 
 class TypeUses:
-    """Where each named schema is defined and referred to on each side, read from the documents' text when first
-    asked: `refs(side, name)` lists the (document key, pointer) of each `$ref` to it, `defined(side, name)` where
-    it is written. A directory's documents are keyed as findings name them (`Context.document`), a single
-    document by None."""
+    """Where each named schema is defined and referred to on each side, read from the documents' text when
+    asked: `refs_under(side, places)` the (document key, pointer) of each `$ref` to a named schema within some
+    places, `defined(side, name)` where a named schema is written. A directory's documents are keyed as findings
+    name them (`Context.document`), a single document by None."""
 
     def __init__(self, old: Sequence[tuple[str | None, Any]], new: Sequence[tuple[str | None, Any]]) -> None:
         self._documents = {"old": old, "new": new}
-        self._refs: dict[str, _Places] = {}
         self._defined: dict[str, _Places] = {}
 
-    def refs(self, side: str, name: str) -> list[tuple[str | None, str]]:
-        """(Walks the side's documents whole, once: only the sides that gained or lost a type are walked.)"""
-        if side not in self._refs:
-            self._refs[side] = {}
-            for key, data in self._documents[side]:
-                for named, pointer in _ref_sites(data):
-                    self._refs[side].setdefault(named, []).append((key, pointer))
-        return self._refs[side].get(name, [])
+    def refs_under(self, side: str, places: Iterable[tuple[str, str | None, str]]) -> _Places:
+        """Named schema -> the `$ref`s to it on `side` at or under one of `places` ((side, document key, pointer)),
+        or whose `$ref` keyword is one of them. Only those places are walked: a whole 4 MB document took as
+        long to walk as to parse, and the changes of a release sit in a small part of it."""
+        wanted = {(document, pointer) for at, document, pointer in places if at == side}
+        found: _Places = {}
+        for key, data in self._documents[side]:
+            for pointer in sorted(pointer for document, pointer in wanted if document == key):
+                if _within(pointer, key, wanted):
+                    continue  # (its sites are among those of the place holding it)
+                if pointer.endswith("/$ref"):  # a `$ref` itself: the mapping holding it is the site
+                    pointer = pointer.removesuffix("/$ref")
+                    node = _at(data, pointer)
+                    target = _named(node.get("$ref")) if isinstance(node, dict) else None
+                    if target is not None:
+                        found.setdefault(target, []).append((key, pointer))
+                    continue
+                for named, site in _ref_sites(_at(data, pointer), pointer):
+                    found.setdefault(named, []).append((key, site))
+        return found
 
     def defined(self, side: str, name: str) -> list[tuple[str | None, str]]:
         if side not in self._defined:
@@ -495,11 +506,34 @@ class TypeUses:
         return bool(self.defined("old", name) and self.defined("new", name))
 
 
-def _ref_sites(data: Any) -> Iterator[tuple[str, str]]:
-    """(named schema, pointer) of each local `$ref` to a named schema anywhere in a document. A 4 MB spec holds
-    a few hundred thousand mappings and lists: the pointer is made only for those, and the `$ref` looked at only
-    where a mapping has one."""
-    stack: list[tuple[Any, str]] = [(data, "")]
+def _within(pointer: str, document: str | None, places: set[tuple[str | None, str]]) -> bool:
+    """Whether a place strictly holding `pointer` is among `places`."""
+    while pointer:
+        pointer = pointer.rpartition("/")[0]
+        if (document, pointer) in places:
+            return True
+    return False
+
+
+def _at(data: Any, pointer: str) -> Any:
+    """The value at a pointer as `_ref_sites` spells them (a key as text, escaped), None where there is none."""
+    node = data
+    for token in pointer.split("/")[1:]:
+        if isinstance(node, dict):
+            key = token.replace("~1", "/").replace("~0", "~")
+            node = node[key] if key in node else next((v for k, v in node.items() if _escaped(str(k)) == token), None)
+        elif isinstance(node, list) and token.isdigit() and str(int(token)) == token and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _ref_sites(data: Any, at: str = "") -> Iterator[tuple[str, str]]:
+    """(named schema, pointer) of each local `$ref` to a named schema in `data`, which is at `at`. A 4 MB spec
+    holds a few hundred thousand mappings and lists: the pointer is made only for those, and the `$ref` looked
+    at only where a mapping has one."""
+    stack: list[tuple[Any, str]] = [(data, at)]
     while stack:
         node, pointer = stack.pop()
         if isinstance(node, dict):
@@ -544,7 +578,8 @@ def with_types(findings: list[Finding], uses: TypeUses) -> list[Finding]:
     if not types:
         return findings
     held = _holders(findings, uses)
-    candidates = {i: _referrers(findings, i, held, uses) for i in types}
+    sites = {side: uses.refs_under(side, held) for side in {_side(findings[i]) for i in types}}
+    candidates = {i: _referrers(findings, i, held, uses, sites[_side(findings[i])]) for i in types}
     hosts: dict[int, list[int]] = {}  # a finding that is no type -> the types that join it
     alike: dict[int, int] = {}  # a finding -> the one it joins: the same change where a new type is used again
     aliases: dict[tuple[Any, ...], list[int]] = {}  # names that only referred to a type both sides keep
@@ -602,17 +637,18 @@ def _side(finding: Finding) -> str:
     return "new" if finding.change.kind == "added" else "old"
 
 
-def _referrers(findings: list[Finding], i: int, held: dict[tuple[str, str | None, str], int], uses: TypeUses
-               ) -> set[int]:
+def _referrers(findings: list[Finding], i: int, held: dict[tuple[str, str | None, str], int], uses: TypeUses,
+               sites: _Places) -> set[int]:
     """The positions of the findings that hold a reference to the type finding `i` (or, for an alias of a type
-    that came or went, that type's definition), at its level or a more severe one."""
+    that came or went, that type's definition), at its level or a more severe one; `sites`, the `$ref`s on its
+    side that some finding holds."""
     finding, found = findings[i], set()
     side = _side(finding)
     for member in finding.members or (finding,):
         named = member.change.context.schema or ""
         target = uses.alias(side, named)  # an alias goes where what it names went
         gone = target is not None and not uses.kept(target)  # (kept ones are grouped with the other aliases)
-        for document, pointer in [*uses.refs(side, named), *(uses.defined(side, target or "") if gone else ())]:
+        for document, pointer in [*sites.get(named, ()), *(uses.defined(side, target or "") if gone else ())]:
             j = _holder(held, side, document, pointer)
             if j is not None and j != i and findings[j].level.rank <= finding.level.rank:
                 found.add(j)
