@@ -10,7 +10,7 @@ from typing import Any
 from conftest import corpus, real_pair
 
 from specdiff.config import BaselineEntry, Config, ScopedIgnore
-from specdiff.group import group_fingerprint, holds, operations_phrase
+from specdiff.group import TypeUses, group_fingerprint, holds, operations_phrase
 from specdiff.load import load_text
 from specdiff.load.document import Document
 from specdiff.notation import finding_scope
@@ -802,3 +802,35 @@ def test_query_parameters_removed_from_the_same_operations_are_one_finding_field
     added = sorted((f.change.pointer, f.members) for f in report.findings if f.rule == "schema.property.added")
     assert added == [(f"/definitions/{_POLICY}BudgetSpec/properties/{name}", ())
                      for name in ("maxUnavailable", "paused")]
+
+
+def test_type_uses_finds_the_refs_at_under_or_named_by_the_places_given_and_no_other() -> None:
+    data = {
+        "definitions": {"A": {"type": "object"}, "B": {"properties": {"a": {"$ref": "#/definitions/A"},
+                                                                      "b": {"items": {"$ref": "#/definitions/A"}}}},
+                        "C": {"properties": {"a": {"$ref": "#/definitions/A"}}}},
+        "paths": {"/x": {"get": {"responses": {"200": {"schema": {"$ref": "#/definitions/B"}}}}}},
+    }
+    uses = TypeUses([], [(None, data)])
+    places = [("new", None, "/definitions/B"),  # both of B's refs to A
+              ("new", None, "/definitions/B/properties/b"),  # inside B: not walked again
+              ("new", None, "/paths/~1x/get/responses/200/schema/$ref"),  # the $ref itself
+              ("old", None, "/definitions/C")]  # the other side
+    assert {name: sorted(sites) for name, sites in uses.refs_under("new", places).items()} == {
+        "A": [(None, "/definitions/B/properties/a"), (None, "/definitions/B/properties/b/items")],
+        "B": [(None, "/paths/~1x/get/responses/200/schema")],
+    }
+
+
+def test_near_miss_type_uses_finds_no_ref_outside_the_places_given() -> None:
+    data = {"definitions": {"A": {}, "C": {"properties": {"a": {"$ref": "#/definitions/A"}}}}}
+    uses = TypeUses([], [(None, data)])
+    assert uses.refs_under("new", [("new", None, "/definitions/A"), ("new", None, "/definitions/C/description"),
+                                   ("new", None, "/nowhere/0")]) == {}
+
+
+def test_type_uses_reads_a_place_under_a_key_yaml_read_as_a_number() -> None:
+    data = {"paths": {"/x": {"get": {"responses": {200: {"schema": {"$ref": "#/definitions/A"}}}}}}}
+    uses = TypeUses([], [(None, data)])
+    assert uses.refs_under("new", [("new", None, "/paths/~1x/get/responses/200")]) == {
+        "A": [(None, "/paths/~1x/get/responses/200/schema")]}
