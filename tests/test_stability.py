@@ -9,6 +9,8 @@ from typing import Any
 from conftest import real_pair
 from rulecases import run_case
 
+from specdiff.graph.stability import said_alpha
+
 ALPHA = "/apis/frobs.example.com/v1alpha1/frobbers"
 GA = "/apis/frobs.example.com/v1/frobbers"
 OK = {"200": {"description": "ok"}}
@@ -263,3 +265,14 @@ def test_one_order_of_stability_levels() -> None:
     assert [marked({"x-stability-level": word}) for word in ("ga", "GA", "Stable", "gamma")] == ["stable"] * 4
     assert [declared({"x-stability-level": word}) for word in ("ga", "GA", "Stable", "gamma")] == [
         "stable", "stable", "stable", None]
+
+
+def test_a_description_calls_a_field_alpha_in_any_case() -> None:
+    assert said_alpha({"description": "Frobs.\n\nThis field is ALPHA and may change."})
+    assert said_alpha({"description": "This is an alpha field."})
+
+
+def test_near_miss_a_description_that_only_mentions_alpha_calls_nothing_alpha() -> None:
+    assert not said_alpha({"description": "Promoted from v1alpha1; this field is stable."})
+    assert not said_alpha({"description": "This field is beta."})
+    assert not said_alpha({"description": 3})
