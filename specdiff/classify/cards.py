@@ -174,15 +174,40 @@ def load_catalogue(root: Path) -> tuple[Card, ...]:
 
 
 def _card_files(root: Path) -> dict[str, bytes]:
-    """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: its bytes."""
-    names = [os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-             for folder, _, files in os.walk(root) for name in files if name.endswith(".yaml")]
-    return {name: _read(os.path.join(root, name)) for name in sorted(names, key=lambda n: n.split("/"))}
+    """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: its bytes.
+
+    Every run reads them all to check the compiled catalogue against them, so this is kept to the system calls:
+    the names are joined as text, not as paths made relative again, and each file is read without a file object."""
+    names: list[str] = []
+    _card_names(str(root), "", names)
+    folder = str(root) + os.sep
+    return {name: _read(folder + name) for name in sorted(names, key=lambda n: n.split("/"))}
+
+
+def _card_names(folder: str, prefix: str, names: list[str]) -> None:
+    """The `.yaml` files under `folder`, each as `prefix` and its place there; a link to a folder is not followed."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir():
+                if not entry.is_symlink():
+                    _card_names(entry.path, f"{prefix}{entry.name}/", names)
+            elif entry.name.endswith(".yaml"):
+                names.append(prefix + entry.name)
 
 
 def _read(path: str) -> bytes:
-    with open(path, "rb") as file:
-        return file.read()
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(descriptor).st_size
+        data = os.read(descriptor, size + 1)  # one read, unless the file grew since its size was taken
+        if len(data) <= size:
+            return data
+        chunks = [data]
+        while chunk := os.read(descriptor, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def _digest(sources: dict[str, bytes]) -> str:
