@@ -6,6 +6,8 @@ the API server always did: a field whose description said "Required." was valida
 marker appeared, and a field the server defaults or populates is still there for readers after the marker goes.
 These return the words that decide, quoted, so the reason can say which ones; None when the text says nothing.
 The patterns are sentences, not any occurrence of a word: "Not required." and "required if ..." are no evidence.
+They are kept as text, which `re` compiles when one is first searched with (and keeps): most comparisons meet
+none of these changes, and compiling them all at import was a fixed cost of every run.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from typing import Any
 
 #: "Required." as a sentence of its own (Go doc comments often end "... will be ignored Required."), the
 #: `+required` marker, or "This field is required."
-_REQUIRED = re.compile(r"(?<![\w+-])(?<!Not )(?<!not )(?:Required\.|\+required\b|This field is required\.)(?=\s|$)")
+_REQUIRED = r"(?<![\w+-])(?<!Not )(?<!not )(?:Required\.|\+required\b|This field is required\.)(?=\s|$)"
 #: a sentence opening with "Defaults to" a value (not "Defaults to empty", which the server leaves out), or the
 #: server saying it writes the field itself
-_WRITTEN = re.compile(r"(?:^|(?<=[.!:] )|(?<=\n))Defaults to (?!(?:empty|nil|null|unset|none|nothing|no)\b)[^.\n]{1,60}"
-                      r"|\b[Pp]opulated by the (?:system|server)\b|\b[Ss]et by the (?:system|server)\b")
+_WRITTEN = (r"(?:^|(?<=[.!:] )|(?<=\n))Defaults to (?!(?:empty|nil|null|unset|none|nothing|no)\b)[^.\n]{1,60}"
+            r"|\b[Pp]opulated by the (?:system|server)\b|\b[Ss]et by the (?:system|server)\b")
 
 
 def _description(schema: Any) -> str:
@@ -29,24 +31,24 @@ def _description(schema: Any) -> str:
 
 
 #: a description that opens by calling the element deprecated: "Deprecated. Whether to include presence data"
-_DEPRECATED = re.compile(r"^\W*deprecated\b", re.IGNORECASE)
+_DEPRECATED = r"(?i)^\W*deprecated\b"
 
 
 def said_deprecated(element: Any) -> bool:
     """Whether an element's description opens by calling it deprecated, where the spec writes no marker."""
-    return _DEPRECATED.search(_description(element)) is not None
+    return re.search(_DEPRECATED, _description(element)) is not None
 
 
 def said_required(schema: Any) -> str | None:
     """`the old description says so ("Required.")` when the field's description states that it is required."""
-    found = _REQUIRED.search(_description(schema))
+    found = re.search(_REQUIRED, _description(schema))
     return f'the old description says so ("{found.group(0)}")' if found else None
 
 
 def said_written(schema: Any, default: Any) -> str | None:
     """Why readers still always see the field: the description says the server defaults or populates it, or
     the schema gives it a `default` (`default` is what the differ counts as one: not a Kubernetes zero value)."""
-    found = _WRITTEN.search(_description(schema))
+    found = re.search(_WRITTEN, _description(schema))
     if found:
         return f'the old description says ("{found.group(0).strip()}")'
     if default is not None:
@@ -118,29 +120,29 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 _NUMBER = r"(\d[\d,]*|" + "|".join(_NUMBER_WORDS) + r")"
 #: a limit stated in words: "The maximum size is 40 characters", "A maximum of three actions", "up to 4
 #: sequences", "limits the number of annotations to a maximum of 50", "(max 100)", "at least 1"
-_LIMIT = re.compile(r"(?i)\b(?:max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|no fewer than|"
-                    r"cannot exceed|must not exceed|limited to|between)\b[^.\n\d]{0,40}?\b" + _NUMBER + r"\b")
+_LIMIT = (r"(?i)\b(?:max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|no fewer than|"
+          r"cannot exceed|must not exceed|limited to|between)\b[^.\n\d]{0,40}?\b" + _NUMBER + r"\b")
 #: the limits whose value a description states as a number
 LIMITS = ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maximum", "minimum")
 #: the pattern a description writes out for a value of a `format`: it tells one format from another, where
 #: the standard both follow (ISO 8601 for `date` and `date-time`) does not
 _SHAPES = {"date-time": r"YYYY-MM-DDTHH:MM:SS", "date": r"YYYY-MM-DD\b"}
 #: what a description calls a value that a `format` names: the standard, or the pattern it writes out
-_FORMATS = {"date-time": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date-time"]),
-            "date": re.compile(r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date"]),
-            "uri": re.compile(r"\b(?:URL|URI|url)\b"), "url": re.compile(r"\b(?:URL|URI|url)\b"),
-            "email": re.compile(r"(?i)\be-?mail address\b"), "uuid": re.compile(r"\bUUID\b"),
-            "ipv4": re.compile(r"\bIPv4\b"), "ipv6": re.compile(r"\bIPv6\b"),
+_FORMATS = {"date-time": r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date-time"],
+            "date": r"ISO[ -]?8601|RFC[ -]?3339|" + _SHAPES["date"],
+            "uri": r"\b(?:URL|URI|url)\b", "url": r"\b(?:URL|URI|url)\b",
+            "email": r"(?i)\be-?mail address\b", "uuid": r"\bUUID\b",
+            "ipv4": r"\bIPv4\b", "ipv6": r"\bIPv6\b",
             # a file's bytes, as a multipart part sends them (Stripe's "A file to upload ... RFC 2388")
-            "binary": re.compile(r"\b[Aa] file\b(?! ?name)|RFC[ -]?2388|\bbinary (?:data|content)\b")}
+            "binary": r"\b[Aa] file\b(?! ?name)|RFC[ -]?2388|\bbinary (?:data|content)\b"}
 #: words that introduce the values a field takes: "Options are", "Can be one of", "either"
 #: every run of text between two quotes or backticks (found at each opening, so `"a", "b"` gives both)
-_QUOTED = re.compile(r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])")
-_WORD = re.compile(r"[\w.-]+")
+_QUOTED = r"(?=[`\"']([^`\"'\n]{1,200})[`\"'])"
+_WORD = r"[\w.-]+"
 _NAMED_VALUES = 6  # values a reason names; past them it says how many
 #: a case of a field's value that the description says what the field does in: "If set to Never, ..."
-_CASE = re.compile(r"\b(?:[Ii]f|[Ww]hen) (?:it is )?set to [`\"']?([\w.-]*\w)")
-_LISTING = re.compile(r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b")
+_CASE = r"\b(?:[Ii]f|[Ww]hen) (?:it is )?set to [`\"']?([\w.-]*\w)"
+_LISTING = r"(?i)\b(?:one of|options are|can be|possible values|either|supported|must be|values are)\b"
 #: how a description states a default: "Defaults to X", "Default: `X`", "The default is X", "(default X)",
 #: "Implicitly inferred to be X if unspecified"
 _DEFAULT = (r"(?i:\bdefaults? (?:to|is|value is)\s*:?|\bdefault:|\(default|\binferred to be(?= \S+ if unspecified))"
@@ -157,7 +159,7 @@ def said_limit(schema: Any, value: Any) -> str | None:
     now writes down (the same number after a word that makes it a limit)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    for found in _LIMIT.finditer(_description(schema)):
+    for found in re.finditer(_LIMIT, _description(schema)):
         if _number(found.group(1)) == float(value):
             return f'the old description says so ("{found.group(0).strip()}")'
     return None
@@ -166,7 +168,7 @@ def said_limit(schema: Any, value: Any) -> str | None:
 def said_format(schema: Any, format_name: Any) -> str | None:
     """`the old description says so ("ISO 8601")` when it names the standard or the shape a `format` names."""
     pattern = _FORMATS.get(format_name) if isinstance(format_name, str) else None
-    found = pattern.search(_description(schema)) if pattern else None
+    found = re.search(pattern, _description(schema)) if pattern else None
     return f'the old description says so ("{found.group(0)}")' if found else None
 
 
@@ -197,8 +199,8 @@ def bounded_as(schema: Any, format_name: Any) -> str | None:
 
 #: a description saying a map's values are text: "Values are strings", "values can be a maximum of 512
 #: characters long"
-_TEXT_VALUES = re.compile(r"(?i)\bvalues (?:are|must be) strings\b"
-                          r"|\bvalues (?:can|may) be (?:a maximum of|at most|up to) \d[\d,]* characters\b")
+_TEXT_VALUES = (r"(?i)\bvalues (?:are|must be) strings\b"
+                r"|\bvalues (?:can|may) be (?:a maximum of|at most|up to) \d[\d,]* characters\b")
 
 
 def said_text_values(schema: Any, values: Any) -> str | None:
@@ -206,7 +208,7 @@ def said_text_values(schema: Any, values: Any) -> str | None:
     any values now takes strings (`additionalProperties: {type: string}`), which its description said."""
     if not isinstance(values, dict) or values.get("type") != "string" or set(values) - {"type", "description"}:
         return None
-    found = _TEXT_VALUES.search(_description(schema))
+    found = re.search(_TEXT_VALUES, _description(schema))
     return f'the old description says so ("{found.group(0)}")' if found else None
 
 
@@ -218,10 +220,10 @@ def said_values(schema: Any, values: Any) -> str | None:
     text = _description(schema)
     if not text or not isinstance(values, list) or not values or not all(isinstance(v, str) and v for v in values):
         return None
-    quoted = set(_QUOTED.findall(text))  # (the text is read once, however many values the enum lists)
-    words = {word.rstrip(".") for word in _WORD.findall(text)}
-    listed = _LISTING.search(text) is not None and all(value in words for value in values)
-    cases = set(_CASE.findall(text))
+    quoted = set(re.findall(_QUOTED, text))  # (the text is read once, however many values the enum lists)
+    words = {word.rstrip(".") for word in re.findall(_WORD, text)}
+    listed = re.search(_LISTING, text) is not None and all(value in words for value in values)
+    cases = set(re.findall(_CASE, text))
     if not (listed or all(value in quoted for value in values) or len(cases) > 1 and cases == set(values)):
         return None
     if len(values) > _NAMED_VALUES:
@@ -251,7 +253,7 @@ def said_default(schema: Any, value: Any) -> str | None:
 
 
 #: a sentence that calls fields mutually exclusive: 'This is a mutually exclusive setting with "Number".'
-_EXCLUSIVE = re.compile(r"[^.\n]*\bmutually exclusive\b[^.\n]*")
+_EXCLUSIVE = r"[^.\n]*\bmutually exclusive\b[^.\n]*"
 
 
 def said_exclusive(schema: Any) -> str | None:
@@ -263,8 +265,8 @@ def said_exclusive(schema: Any) -> str | None:
         return None
     quotes = []
     for name, field in properties.items():
-        sentences = _EXCLUSIVE.findall(_description(field))
-        named = {word.lower() for sentence in sentences for word in _QUOTED.findall(sentence)}
+        sentences = re.findall(_EXCLUSIVE, _description(field))
+        named = {word.lower() for sentence in sentences for word in re.findall(_QUOTED, sentence)}
         if not sentences or {other.lower() for other in properties if other != name} - named:
             return None
         quotes.append(sentences[0].strip())
@@ -272,7 +274,7 @@ def said_exclusive(schema: Any) -> str | None:
 
 
 #: a sentence saying when a field is required: "**Required if you provide a `status` of `completed`**."
-_REQUIRED_IF = re.compile(r"(?i)\brequired (?:if|when)\b[^.\n]*")
+_REQUIRED_IF = r"(?i)\brequired (?:if|when)\b[^.\n]*"
 #: what a branch of a union that only states a condition may write: which values of one field it is for
 #: (`properties: {status: {enum: [completed]}}`) and which fields it then requires
 _CONDITION_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "type"})
@@ -313,8 +315,8 @@ def said_conditions(schema: Any, keyword: str, branches: Any) -> str | None:
     quotes = []
     for _, values, required in read:
         for name in sorted(required - {field}):
-            found = _REQUIRED_IF.search(_description(properties.get(name)))
-            quoted = set(_QUOTED.findall(found.group(0))) if found else set()
+            found = re.search(_REQUIRED_IF, _description(properties.get(name)))
+            quoted = set(re.findall(_QUOTED, found.group(0))) if found else set()
             if not found or field not in quoted or not all(str(value) in quoted for value in values):
                 return None
             quotes.append(found.group(0).strip(" *_"))
@@ -340,21 +342,21 @@ def restated(keyword: str, kind: str, old: Any, new: Any, old_value: Any, new_va
 
 #: words that state a constraint on which fields are set: "is required when", "It is invalid to set", "MUST",
 #: "Only one of TPP or Cloud may be specified"
-_PRESENCE_WORDS = re.compile(r"\b(?:required|requires|invalid|must|MUST|[Oo]nly one of|[Aa]t most one|"
-                             r"[Ee]xactly one)\b")
-_EXACTLY_ONE = re.compile(r"==\s*1\b")
-_AT_MOST_ONE = re.compile(r"(?i)\b(?:only one of|at most one)\b")
+_PRESENCE_WORDS = (r"\b(?:required|requires|invalid|must|MUST|[Oo]nly one of|[Aa]t most one|"
+                   r"[Ee]xactly one)\b")
+_EXACTLY_ONE = r"==\s*1\b"
+_AT_MOST_ONE = r"(?i)\b(?:only one of|at most one)\b"
 #: words that state items (or the values of a field across items) do not repeat
-_UNIQUE_WORDS = re.compile(r"(?i)\b(?:unique|more than once)\b")
+_UNIQUE_WORDS = r"(?i)\b(?:unique|more than once)\b"
 #: a rule that keeps items apart: `self.all(a, self.exists_one(b, a.name == b.name))`
-_UNIQUENESS = re.compile(r"\bexists_one\(")
-_READ = re.compile(r"\.(\w+)\b(?!\()")
-_LITERAL = re.compile(r"'([^']+)'|\"([^\"]+)\"")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_UNIQUENESS = r"\bexists_one\("
+_READ = r"\.(\w+)\b(?!\()"
+_LITERAL = r"'([^']+)'|\"([^\"]+)\""
+_SENTENCE = r"(?<=[.!?])\s+"
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    return [s.strip() for s in re.split(_SENTENCE, text) if s.strip()]
 
 
 def _names(sentence: str, field: str) -> bool:
@@ -378,7 +380,7 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     stated so."""
     if not isinstance(rule, str) or not isinstance(old, dict):
         return None
-    unique = _UNIQUENESS.search(rule) is not None
+    unique = re.search(_UNIQUENESS, rule) is not None
     if not unique and "has(" not in rule and "size(" not in rule:
         return None
     items = _mapping_of(old.get("items"))
@@ -386,13 +388,13 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     new_items = _mapping_of(new.get("items")) if isinstance(new, dict) else {}
     added = {*_mapping_of(new_items.get("properties")),
              *_mapping_of(new.get("properties") if isinstance(new, dict) else None)} - set(known)
-    every = {name.strip("_") for name in _READ.findall(rule)}  # (`__namespace__` is CEL's escape of `namespace`)
+    every = {name.strip("_") for name in re.findall(_READ, rule)}  # (`__namespace__` is CEL's escape of `namespace`)
     read = every - added
     holders = sorted(read & set(known))
     if not holders:
         return None
     whole = not every & added
-    literals = {a or b for a, b in _LITERAL.findall(rule)}
+    literals = {a or b for a, b in re.findall(_LITERAL, rule)}
     # a field compared with a string or with emptiness is the rule's condition: naming the string names it, unless
     # every string is also a field's name ("ExtensionRef" is a type and a field), which then says nothing
     conditions = {name for name in read if re.search(
@@ -407,15 +409,15 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
                 compared = all(name == holder or _names(sentence, name) for name in read)
                 identical = not holder and "identical" in sentence and read == set(_mapping_of(
                     items.get("properties")))
-                if _UNIQUE_WORDS.search(sentence) and (compared or identical):
+                if re.search(_UNIQUE_WORDS, sentence) and (compared or identical):
                     return sentence, whole
                 continue
-            if not holder or not _PRESENCE_WORDS.search(sentence):
+            if not holder or not re.search(_PRESENCE_WORDS, sentence):
                 continue
             if all(_names(sentence, value) for value in literals) and all(
                     name == holder or name in conditions or _names(sentence, name) for name in read):
                 # "only one of" allows none: a rule demanding exactly one (`== 1`) says more
-                return sentence, whole and not (_EXACTLY_ONE.search(rule) and _AT_MOST_ONE.search(sentence))
+                return sentence, whole and not (re.search(_EXACTLY_ONE, rule) and re.search(_AT_MOST_ONE, sentence))
     return None
 
 
