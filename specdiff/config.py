@@ -14,12 +14,13 @@ import datetime as dt
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import ConfigError, InputError, UsageError
+from specdiff.frozen import record
 from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
 from specdiff.graph.stability import DECLARED, SYNONYMS, level_word
 from specdiff.load.files import NotRegular, inside, open_regular
@@ -46,7 +47,7 @@ _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a configuration or baseline file larger than this is refused
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ScopedIgnore:
     """An accepted finding: by rule (id or dotted prefix) and/or location glob, always with a reason."""
 
@@ -63,14 +64,14 @@ class ScopedIgnore:
         return " at ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class BaselineEntry:
     fingerprint: str
     comment: str
     origin: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Config:
     """What a configuration file says; the empty Config changes nothing."""
 
@@ -252,7 +253,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_id
 Place = Callable[[tuple[Any, ...]], str | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Where:
     file: str
     place: Place

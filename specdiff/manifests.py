@@ -24,12 +24,13 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from specdiff.errors import InputError, UsageError
+from specdiff.frozen import record
 from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import NamedSchema, SpecGraph
@@ -50,7 +51,7 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 VALIDATIONS = "x-kubernetes-validations"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One kind of manifest finding: its level, and why it matters, written to read for one object or many."""
 
@@ -84,7 +85,7 @@ RULES = {rule.id: rule for rule in (
 )}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ManifestObject:
     """One Kubernetes object of the user's manifests, and where it is written."""
 
@@ -132,7 +133,7 @@ class ManifestObject:
         return f"{self.api_version} {self.kind} {where}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ObjectFinding:
     """What breaks for one object: where (its file and line, the field), why, and how to fix it."""
 
@@ -163,7 +164,7 @@ class ObjectFinding:
                 self.field, self.message)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ManifestReport:
     old: str
     new: str
@@ -227,7 +228,7 @@ def _listed(name: str, sourcemap: SourceMap, pointer: str, document: Any) -> Ite
 
 
 # -- what each side serves ------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record(frozen=True)
 class Served:
     """A kind at one group-version, as one side describes it."""
 
@@ -272,7 +273,7 @@ def _api_version(gvk: str) -> str:
 
 
 # -- checking -------------------------------------------------------------------------------------------
-@dataclass
+@record
 class Checker:
     """Checks objects against two sides; validators and rule lists are made once per kind."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -16,6 +15,7 @@ from specdiff.collector import collector_paused
 from specdiff.config import Config
 from specdiff.diff import TooManyChanges, diff
 from specdiff.errors import InputError
+from specdiff.frozen import record
 from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.kind_paths import held_by
@@ -37,7 +37,7 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
                         include_docs)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Graphed:
     """One version read and graphed: `history` builds each once and compares it with both its neighbours."""
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config, ScopedIgnore
+from specdiff.frozen import record
 from specdiff.group import InlinedCopies, group_fingerprint
 from specdiff.notation import long_where, type_where, where
 from specdiff.records import Finding, Level
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Outcome:
     findings: tuple[Finding, ...]
     notes: tuple[str, ...]
@@ -60,7 +61,7 @@ def extension_level(finding: Finding, extensions: Mapping[str, str]) -> str | No
     return extensions.get(str(change.fact("name") or change.attribute.partition("/")[0]))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Glob:
     """A location glob: `*` is any run of characters, `?` one character; everything else (`[]`, `{}`) is literal.
 

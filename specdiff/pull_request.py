@@ -12,10 +12,10 @@ import json
 import re
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from specdiff.frozen import record
 from specdiff.report.markdown import MARKER, code_span
 
 #: what GET /user cannot tell for the Actions token (an app installation token has no user): its comments'
@@ -50,7 +50,7 @@ def failure_report(message: str) -> str:
             f"{reason}\n")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Api:
     url: str
     token: str

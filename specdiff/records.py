@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from functools import total_ordering
 from typing import Any
+
+from specdiff.frozen import record
 
 
 class Level(StrEnum):
@@ -62,7 +64,7 @@ def judged_direction(direction: str) -> str:
     return "both" if direction in (UNUSED, CUT_OFF) else direction
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Part:
     """The part of the spec a place is in outside any named schema, as data: a part of an operation (its request
     body, a response, a response's header, a parameter), or of the document (the document itself, its `info`, a
@@ -86,7 +88,7 @@ class Part:
         return self.kind in ("request body", "response")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Context:
     """Where a change sits, as data: the operation (method and route), its part, the field path as a tuple of
     steps; the schema, group-version and kind. Nothing here is text made for a reader: the place fingerprints
@@ -197,7 +199,7 @@ def field_path(ctx: Context) -> str | None:
     return steps if ctx.field else None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Change:
     """A neutral structural fact about two specs; never a verdict."""
 
@@ -234,7 +236,7 @@ class Change:
 UNCLASSIFIED = "specdiff.unclassified"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RuleInfo:
     """What grouping and reports read about the card that judged a finding: carried on the finding, so no stage
     after classify reopens the catalogue."""
@@ -250,7 +252,7 @@ class RuleInfo:
     docs: tuple[tuple[str, str], ...] = ()  # (what, ...), (why, ...), (example, ...) as the card writes them
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     """A classified change: rule, level, one-sentence reason, and what it reaches."""
 
@@ -347,7 +349,7 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SourceInfo:
     """What a report says about one input."""
 
@@ -357,7 +359,7 @@ class SourceInfo:
     version: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Report:
     """Everything a formatter needs: the two inputs, the policy, the sorted findings."""
 
@@ -395,7 +397,7 @@ class Report:
         return {level.value: self.count(level) for level in Level}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Version:
     """One version of a history: its label (a tag, a commit, the path given), the source it was read from, and
     why it could not be read (`--keep-going` reports the other steps and marks this one)."""
@@ -405,7 +407,7 @@ class Version:
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Step:
     """Two consecutive versions compared: their report, or why they were not compared."""
 
@@ -418,7 +420,7 @@ class Step:
         return self.report.summary() if self.report is not None else {level.value: 0 for level in Level}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Event:
     """One thing that happened to the element in a release: `appeared`, `changed` (with the finding's level),
     `promoted`, `deprecated`, `undeprecated`, `unserved`, `served`, `removed`; `present` in the first
@@ -430,7 +432,7 @@ class Event:
     level: Level | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Trace:
     """`history --trace THING`: the life of one element across the versions (specdiff/trace.py)."""
 
@@ -444,7 +446,7 @@ class Trace:
     lines: tuple[Event, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class History:
     """A release train: versions oldest first, and one step per consecutive pair."""
 

@@ -14,12 +14,13 @@ import re
 import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 
 from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
+from specdiff.frozen import record
 from specdiff.load import STDIN, load, load_text, read_stdin, refers_to_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
@@ -30,7 +31,7 @@ from specdiff.trace import Presence, locate, trace_of
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Settings:
     """What every pair is compared under: the same as `compare` takes."""
 
@@ -44,7 +45,7 @@ class Settings:
     repo: str | None = None  # the directory of the repository `REV:path` versions resolve against (default: here)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Outcome:
     """What one job sends back: each version of its run that could not be read, each step's report or error, and
     where each version holds the traced element."""
@@ -104,7 +105,7 @@ def size_of(source: str) -> float:
         return 1.0
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Stdin:
     """What `-` held, read once by the process that runs the history (a pool's workers have no stdin to read),
     or why it could not be read."""
@@ -340,7 +341,7 @@ def tag_versions(path: str, pattern: str, repo: str | None = None) -> list[Versi
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Chosen:
     """The versions a history compares, and how they were chosen (what a range's commits left out, and why)."""
 

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from specdiff.errors import InputError
+from specdiff.frozen import record
 from specdiff.graph import graph_of
 from specdiff.load import detect_dialect, load
 from specdiff.load.git import read_text, staged_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, parse_text
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Staged:
     """The specs to compare (paths relative to the working directory, in the order found), and a note for each
     staged fragment that no staged spec reaches."""

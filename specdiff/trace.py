@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from specdiff.frozen import record
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
@@ -29,7 +29,7 @@ _METHODS = ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE",
 _MOST_HOPS = 64
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Presence:
     """The element in one group-version of one version ("" for an API without them)."""
 

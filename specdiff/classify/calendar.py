@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from specdiff.frozen import record
 from specdiff.graph.sunset import days_left
 
 #: what a card's reason may say about dates beside the change's facts (a message may not: a group of findings
@@ -24,7 +25,7 @@ def utc_today() -> dt.date:
     return dt.datetime.now(dt.UTC).date()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Calendar:
     """What the dated predicates compare a change's recorded dates with."""
 

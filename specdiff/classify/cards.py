@@ -9,7 +9,6 @@ import os
 import re
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,13 @@ from specdiff.classify.calendar import DATED_VALUES
 from specdiff.classify.predicates import PREDICATES, READS
 from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
+from specdiff.frozen import record
 from specdiff.graph.stability import STABILITIES
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
 from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Card:
     id: str
     title: str

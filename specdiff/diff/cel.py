@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import lru_cache
 
 from celpy.celparser import CELParser
 from lark import Token, Tree
 
+from specdiff.frozen import record
 
-@dataclass(frozen=True, eq=False)
+
+@record(frozen=True, eq=False)
 class Shape:
     """What every value valid under the old schema is at one place (`self`, a field, an item of a list, a value of
     a map). Compared by identity: two shapes are the same place only when they are the same object."""
@@ -224,7 +226,7 @@ EMPTY = _Empty()
 Folded = object
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Key:
     """A macro variable bound to each key of a map (`k` in `m.all(k, ...)`): `m[k]` is one of its values."""
 
@@ -298,7 +300,7 @@ def _literal(text: str, node: Tree[Token]) -> Folded:
     return _fold_children(node, {})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Text:
     """A string literal (kept apart from lark's tokens, which are strings too)."""
 

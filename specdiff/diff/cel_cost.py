@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from lark import Token, Tree
 
 from specdiff.diff.cel import parse
+from specdiff.frozen import record
 
 RULE_BUDGET = 10_000_000
 CRD_BUDGET = 100_000_000
@@ -37,7 +38,7 @@ _MAX = 2 ** 64 - 1  # cel-go's unknown size, and where its arithmetic saturates
 _SCALARS = frozenset({"int", "uint", "double", "bool", "duration", "timestamp", "null"})
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Decl:
     """A value's type as Kubernetes declares it to CEL: its kind, its largest size (`MaxElements`: characters,
     items, entries; 0 for objects and scalars read from the schema) and its smallest serialized size."""

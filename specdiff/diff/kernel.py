@@ -9,10 +9,10 @@ named things (enum values, members, keys) by their keys (`keyed_difference`, gra
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from specdiff.diff.vocabulary import Where
+from specdiff.frozen import record
 from specdiff.graph.model import Schema
 from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
@@ -27,7 +27,7 @@ Key = TypeVar("Key", bound=Hashable)
 Item = TypeVar("Item")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Side:
     """One side of a comparison: the schema, where it is, and the document its refs resolve in; an `allOf`
     read as one schema also says in which part each keyword and property is written (`places`, by the pointer

@@ -11,9 +11,10 @@ it here first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from specdiff.frozen import record
 from specdiff.records import Change, Context, Part
 
 KINDS = ("added", "removed", "modified")
@@ -36,7 +37,7 @@ _OPTIONAL_STR = (str, type(None))
 _ANY = (object,)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Node:
     """One node kind: the change kinds and attributes it comes in, and the facts it may carry (name -> types)."""
 
@@ -187,7 +188,7 @@ class VocabularyError(TypeError):
     """The differ built a change this module does not declare: a bug in specdiff, not in the input."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Where:
     """The shared location of a pair being compared: the context and the direction it is read in."""
 

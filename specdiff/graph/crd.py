@@ -8,10 +8,11 @@ locate in the file as the user wrote it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from specdiff.errors import InputError
+from specdiff.frozen import record
 from specdiff.graph.model import NamedSchema, Schema, SpecGraph
 from specdiff.graph.references import References
 from specdiff.graph.stability import most_stable, of_version
@@ -19,7 +20,7 @@ from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CrdVersion:
     """One entry of `spec.versions`, and the identity of its schema."""
 
@@ -44,7 +45,7 @@ class CrdVersion:
         return f"{self.pointer}/{key}" if key in self.raw else self.pointer
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Crd:
     name: str  # metadata.name: "<plural>.<group>"
     pointer: str  # of the CRD object in its file: "", "/1" or "/items/1"

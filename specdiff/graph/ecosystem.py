@@ -11,8 +11,9 @@ the rule cards the second, and every report's header names both with the evidenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from specdiff.frozen import record
 from specdiff.graph.evidence import api_server
 from specdiff.graph.model import SpecGraph, v3_document_of_path
 from specdiff.graph.stability import DECLARED
@@ -21,7 +22,7 @@ from specdiff.graph.stability import DECLARED
 SPEC_NAMES = {"api-server": "Kubernetes API server", "crd": "CustomResourceDefinitions", "openapi": "OpenAPI"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Ecosystem:
     """The ecosystem decision: `spec` is what the documents are (a key of SPEC_NAMES), `evidence` the markers
     that say so ("x-kubernetes-group-version-kind on 412 schemas", None when there are none), `builtin_types`

@@ -8,8 +8,9 @@ way an alpha API version does, so changes inside an alpha field are judged as al
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from specdiff.frozen import record
 
 Schema = dict[str, Any]
 
@@ -20,7 +21,7 @@ STATUSES = ("alpha", "beta", "deprecated")
 MIN_VERSION = re.compile(r"^v[1-9][0-9]{0,5}\.(0|[1-9][0-9]{0,5})$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lifecycle:
     """What the `kubernetes` entry of a marker says; each part is None when it is missing or malformed."""
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
-from specdiff.frozen import filled_at_once
+from specdiff.frozen import filled_at_once, record
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.references import References, strongly_connected_components
@@ -31,7 +31,7 @@ Made = TypeVar("Made")
 
 
 @filled_at_once
-@dataclass(frozen=True)
+@record(frozen=True)
 class Written:
     """An object as the spec writes it (its `$ref` followed) and where: what no family models in it is compared
     from here as data (specdiff.diff.residue), and a difference there makes the objects differ."""
@@ -41,7 +41,7 @@ class Written:
 
 
 @filled_at_once
-@dataclass(frozen=True)
+@record(frozen=True)
 class MediaType:
     name: str
     schema: Schema | None
@@ -59,7 +59,7 @@ class MediaType:
 
 
 @filled_at_once
-@dataclass(frozen=True)
+@record(frozen=True)
 class Parameter:
     location: str  # query | header | path | cookie | querystring (OpenAPI 3.2: the whole query string)
     name: str
@@ -82,7 +82,7 @@ class Parameter:
         return min(map(str, content), default=None) if isinstance(content, dict) else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestBody:
     required: bool
     media: dict[str, MediaType]
@@ -94,7 +94,7 @@ class RequestBody:
 
 
 @filled_at_once
-@dataclass(frozen=True)
+@record(frozen=True)
 class Response:
     status: str
     media: dict[str, MediaType]
@@ -103,7 +103,7 @@ class Response:
     written: Written = Written()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Requirement:
     """One alternative of a security requirement (one requirement object): a client must present every scheme
     it names, each with at least its scopes. `{}` names none: anonymous access."""
@@ -120,7 +120,7 @@ class Requirement:
         return all(name in held and scopes <= held[name] for name, scopes in self.schemes)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Security:
     """An operation's effective security: the alternatives (OR) it accepts, each an AND of schemes; its own
     `security`, else the document's. No alternative, or an empty one, lets anonymous clients in."""
@@ -140,7 +140,7 @@ class Security:
         return tuple(alternative for alternative in self.alternatives if alternative.schemes)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OAuthFlow:
     """One OAuth 2 flow of a scheme, in OpenAPI 3 terms (Swagger 2.0's `accessCode` is `authorizationCode`)."""
 
@@ -154,7 +154,7 @@ class OAuthFlow:
     device_authorization_url: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SecurityScheme:
     """What a client must do to present one credential, in OpenAPI 3 terms whatever the dialect wrote: Swagger
     2.0's `basic` is `http` with scheme `basic`, its single OAuth flow one of `flows`."""
@@ -173,7 +173,7 @@ class SecurityScheme:
     deprecated: bool = False  # OpenAPI 3.2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ServerVariable:
     """A `{name}` in a server URL: the value a client uses unless it chooses one, and the values it may choose
     from (None: any)."""
@@ -184,7 +184,7 @@ class ServerVariable:
     pointer: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Server:
     """A base URL an operation is called at (graph.servers): OpenAPI 3's server, or Swagger 2.0's scheme, host
     and base path joined."""
@@ -195,7 +195,7 @@ class Server:
 
 
 @filled_at_once
-@dataclass(frozen=True)
+@record(frozen=True)
 class Operation:
     key: str  # "GET /pets/{}": method and path template with parameter names erased
     method: str
@@ -242,7 +242,7 @@ class Operation:
         return "response" if part == "request" else "request"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NamedSchema:
     name: str
     schema: Schema
@@ -253,7 +253,7 @@ class NamedSchema:
     stability: str = "stable"
 
 
-@dataclass
+@record
 class SpecGraph:
     """Operations, named schemas and the graph of who uses whom, in which direction.
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from specdiff.frozen import record
 from specdiff.graph.refs import MODERN, Resolver, naming_keywords
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
@@ -38,7 +38,7 @@ class Place(NamedTuple):
     document: Document
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Node:
     """A schema in normal form, where its keywords are written, and the identity all its spellings share."""
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from specdiff.frozen import record
 from specdiff.graph.model import Operation, SpecGraph
 
 MAX_PATTERNS = 100  # per list
@@ -29,7 +29,7 @@ _GLOB_STAR = re.compile(r"(?<![.)\]}\\])\*")
 
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Selection:
     """What is compared; the empty selection keeps every operation."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from specdiff.errors import InputError
+from specdiff.frozen import record
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.load.sourcemap import SourceMap
 
@@ -18,7 +18,7 @@ REMOTE_SCHEMES = ("http", "https")
 _NOT_TEXT = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Document:
     """A parsed spec. `parts` holds the documents of a directory input, keyed by their group-version."""
 

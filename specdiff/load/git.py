@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 import subprocess
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from specdiff.errors import InputError
+from specdiff.frozen import record
 from specdiff.load.document import Document
 from specdiff.load.parse import Limits, decode
 from specdiff.load.text import SPEC_SUFFIXES, group_version_of_file, load_text
@@ -24,7 +25,7 @@ _DRIVE = re.compile(r"[A-Za-z]$")
 _LOOKS_LIKE_REF = re.compile(r"[\w@{}^~][\w@{}^~./-]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GitSource:
     """A file or folder at a revision; `rev` "" means the index (what is staged)."""
 

@@ -6,17 +6,17 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from specdiff.errors import InputError
+from specdiff.frozen import record
 
 #: libyaml composes nested nodes by recursion in C, which crashes the process somewhere past ~10,000 levels;
 #: --max-depth may not go beyond this, and YAML that could nest deeper is measured before it is composed
 MAX_DEPTH_CEILING = 1000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     """Guards against hostile input; every one can be changed from the command line (README "Limits")."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from specdiff.frozen import record
 from specdiff.records import Finding, Level, Report
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ FORMATS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RenderOptions:
     """What a formatter may need beside the report: colour, and the loaded documents.
 

@@ -10,8 +10,8 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
+from specdiff.frozen import record
 from specdiff.notation import beside, finding_scope, name, outline, where
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
@@ -235,7 +235,7 @@ def sized(report: Report, fit: Fit, title: tuple[str, ...] = (MARKER, "### specd
     return _cut(head, blocks, notes, fit)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Block:
     """One table: the lines before its rows, its findings, the lines after them (the shared reasons' legend
     first) and the numbers its rows give those reasons."""
@@ -278,7 +278,7 @@ def _utf8_bytes(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fit:
     limit: int
     measure: Callable[[str], int]

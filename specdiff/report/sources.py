@@ -9,9 +9,10 @@ Only without the new document does a removal point at the old file.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from specdiff.frozen import record
 from specdiff.load.sourcemap import join_pointer, split_pointer
 from specdiff.records import Finding
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from specdiff.load.document import Document
     from specdiff.report import RenderOptions
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SourceLocation:
     file: str  # the path as the repository knows it (relative when the user gave a relative path)
     line: int | None = None  # 1-based

@@ -8,9 +8,9 @@ first, as changelogs are written.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from specdiff.frozen import record
 from specdiff.records import Event, Finding, History, Level, Step
 from specdiff.report import RenderOptions, json_text
 from specdiff.version import __version__
@@ -31,7 +31,7 @@ _COLUMN_TITLES = {"introduced": "introduced", "deprecated": "deprecated", "unser
                   "removed": "removed"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Release:
     """What one release (the newer version of a step) did to API versions: `apps/v1beta1`, or a CRD's
     `gateway.networking.k8s.io/v1alpha2 HTTPRoute`."""
