@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from specdiff.cli import main
 from specdiff.errors import InputError
-from specdiff.load import load
+from specdiff.load import Limits, load
 
 pytestmark = pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
                                 reason="git is not installed")
@@ -253,3 +253,19 @@ def test_pre_commit_hook_definition() -> None:
 
     assert re.search(hooks[0]["files"], "api/openapi.yaml") and re.search(hooks[0]["files"], "swagger.json")
     assert not re.search(hooks[0]["files"], "docs/index.md")
+
+
+def test_a_ref_reader_goes_on_after_a_folder_and_a_file_over_the_limit(repo: Path) -> None:
+    """A folder or a file over --max-bytes is refused without reading it: its reply is dropped with git's
+    process, and the next file is read from a new one."""
+    put(repo, {"api/common/big.yaml": "x" * 2000})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a big file")
+    doc = load("HEAD:api/ref.yaml", Limits(max_bytes=1000))
+    assert doc.reader is not None
+    common = repo.resolve() / "api" / "common"
+    with pytest.raises(InputError, match=r"'api/common' is not a file at revision 'HEAD'"):
+        doc.reader(common, "common")
+    with pytest.raises(InputError, match=r"file is 2000 bytes, over the 1000-byte limit \(--max-bytes\)"):
+        doc.reader(common / "big.yaml", "big.yaml")
+    assert json.loads(doc.reader(common / "frobber.yaml", "frobber.yaml"))["type"] == "object"

@@ -121,12 +121,11 @@ def load_git(found: GitSource, limits: Limits) -> Document:
 
 
 def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects) -> str:
-    kind, size = objects.info(found.object(path))
+    kind, size, blob = objects.blob(found.object(path), limits.max_bytes)
     if kind is None:
         raise InputError(f"{path!r} does not exist at revision {found.rev!r}", file=name)
     if size > limits.max_bytes:
         raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)", file=name)
-    blob = objects.contents(found.object(path)) if kind == "blob" else None
     if blob is None:
         raise InputError(f"{path!r} is not a file at revision {found.rev!r}", file=name)
     return decode(blob, name)
@@ -134,10 +133,11 @@ def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: 
 
 class _Objects:
     """One `git cat-file --batch-command` per spec read from git, asked for each file in turn: a split spec
-    reaches thousands of files, and a process per file would cost more than reading them. It lives as long as
-    the spec's reader (git reads the index once, so a process kept longer would not see what was staged since).
-    Object names holding a line break, which the batch protocol cannot carry, are read with a process of their
-    own."""
+    reaches thousands of files, and a process per file would cost more than reading them. Each file is one
+    request (`contents`, whose reply starts with the object's type and size), not two: a reply is a wait for
+    git, and on a busy machine the waits cost more than the reading. It lives as long as the spec's reader (git
+    reads the index once, so a process kept longer would not see what was staged since). Object names holding a
+    line break, which the batch protocol cannot carry, are read with a process of their own."""
 
     def __init__(self, toplevel: Path) -> None:
         self.toplevel = toplevel
@@ -160,36 +160,42 @@ class _Objects:
             return None
         return self.process.stdout.readline()
 
-    def info(self, name: str) -> tuple[str | None, int]:
-        """(object type, size), or (None, 0) when there is no such object."""
+    def blob(self, name: str, limit: int) -> tuple[str | None, int, bytes | None]:
+        """(object type, size, the bytes of a blob of at most `limit` bytes), or (None, 0, None) when there is
+        no such object. What is not read (a larger blob, a tree) is dropped with the process, which the next
+        request starts again, instead of being read only to be thrown away."""
         if "\n" in name:
-            size = _git(["cat-file", "-s", name], self.toplevel)
-            kind = _git(["cat-file", "-t", name], self.toplevel)
-            if size.returncode or kind.returncode:
-                return None, 0
-            return kind.stdout.decode().strip(), int(size.stdout.strip() or 0)
-        header = self._ask("info", name) or b""
-        parts = header.split()
-        if len(parts) != 3 or not parts[2].isdigit():
-            return None, 0
-        return parts[1].decode(), int(parts[2])
-
-    def contents(self, name: str) -> bytes | None:
-        if "\n" in name:
-            blob = _git(["cat-file", "blob", name], self.toplevel)
-            return blob.stdout if blob.returncode == 0 else None
+            return self._alone(name, limit)
         parts = (self._ask("contents", name) or b"").split()
         if len(parts) != 3 or not parts[2].isdigit():
-            return None
+            return None, 0, None
+        kind, size = parts[1].decode(), int(parts[2])
         assert self.process is not None and self.process.stdout is not None
-        data = self.process.stdout.read(int(parts[2]) + 1)  # the object and the line break after it
-        return data[:-1]
+        if kind != "blob" or size > limit:
+            self.close(kill=True)
+            return kind, size, None
+        return kind, size, self.process.stdout.read(size + 1)[:-1]  # the object and the line break after it
 
-    def close(self) -> None:
+    def _alone(self, name: str, limit: int) -> tuple[str | None, int, bytes | None]:
+        size = _git(["cat-file", "-s", name], self.toplevel)
+        kind = _git(["cat-file", "-t", name], self.toplevel)
+        if size.returncode or kind.returncode:
+            return None, 0, None
+        found, length = kind.stdout.decode().strip(), int(size.stdout.strip() or 0)
+        if found != "blob" or length > limit:
+            return found, length, None
+        blob = _git(["cat-file", "blob", name], self.toplevel)
+        return found, length, blob.stdout if blob.returncode == 0 else None
+
+    def close(self, kill: bool = False) -> None:
         if self.process is not None:
+            if kill:
+                self.process.kill()
             if self.process.stdin is not None:
                 self.process.stdin.close()
             self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
             self.process = None
 
 
