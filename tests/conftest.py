@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from specdiff.load import Document, load
-from specdiff.pipeline import run
+from specdiff.pipeline import Graphed, compare_graphed, graphed
 from specdiff.records import Report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,10 +32,17 @@ def real_document(relative: str) -> Document:
 
 
 @cache
+def real_graphed(relative: str) -> Graphed:
+    """A spec under ../shared/corpora with its graph, built once per test run (per worker): a release is compared
+    with the one before and the one after it, grouped and not, and the graph is only read."""
+    return graphed(real_document(relative))
+
+
+@cache
 def real_pair(old: str, new: str, grouped: bool = True) -> Report:
     """Two specs under ../shared/corpora compared once per test run (per worker), for every test that reads the
     report; `grouped=False` keeps one finding per place."""
-    return run(real_document(old), real_document(new), grouped=grouped)
+    return compare_graphed(real_graphed(old), real_graphed(new), grouped=grouped)
 
 
 @pytest.fixture
