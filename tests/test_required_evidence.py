@@ -71,8 +71,8 @@ def test_an_empty_go_struct_fails_when_its_type_required_fields() -> None:
 
 def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_corrections() -> None:
     report = real_pair("kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json")
-    corrected = sorted((where(m.change.context), f.reason) for f in report.findings for m in f.members or (f,)
-                       if f.rule == "schema.property.became-required" and f.level.value == "safe")
+    corrected = sorted((where(m.change.context), m.reason) for f in report.findings for m in f.members or (f,)
+                       if m.rule == "schema.property.became-required" and m.level.value == "safe")
     said = 'Documentation correction, not a new requirement: the old description says so ("Required.").'
     empty = ("Documentation correction, not a new requirement: the old spec already required {} of {}, so an "
              "object without the field (an empty {}) never passed validation.")
