@@ -288,7 +288,7 @@ class OperationDiffer:
         compared: set[tuple[int, int]] = set()
         # a schema Swagger repeats for every media type is compared once, as XML when any of them is
         xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
-               if name in old and (is_xml(name) or is_xml(old[name].name))}
+               if name in old and is_xml(name)}
         # a form's fields are text, unless a media type that is no form shares its schema
         shared = [(id(old[name].schema), id(media.schema), is_form(name)) for name, media in new.items() if name in old]
         form = {(a, b) for a, b, _ in shared} - {(a, b) for a, b, text in shared if not text}
@@ -302,9 +302,9 @@ class OperationDiffer:
                 continue
             previous = old[name]
             if self.schemas.include_docs:
-                self._examples(previous, media, where)
-            self._unmodelled(*self._field_encodings(previous, media, where), MEDIA_TYPE_HANDLES, where)
-            self._item_schemas(previous, media, where)
+                self._examples(previous, media, name, where)
+            self._unmodelled(*self._field_encodings(previous, media, name, where), MEDIA_TYPE_HANDLES, where)
+            self._item_schemas(previous, media, name, where)
             if previous.schema is None or media.schema is None:
                 if previous.schema is not media.schema:  # a schema appeared or went under the same media type
                     self.emit(change("added" if previous.schema is None else "removed", "media-type", "schema",
@@ -315,7 +315,7 @@ class OperationDiffer:
             if pair not in compared:  # Swagger repeats one schema for every listed media type
                 compared.add(pair)
                 inside = where.within(replace(body, media_type=name)) if named and body is not None else where
-                shown = _shown(previous, swagger_examples) if part == "response" else ()
+                shown = _shown(previous, name, swagger_examples) if part == "response" else ()
                 self._schema(previous.schema, media.schema, previous, media,
                              replace(inside, xml=pair in xml, form=pair in form, example=shown))
         for name, media in old.items():
@@ -326,15 +326,15 @@ class OperationDiffer:
                                  media_type=name, others=", ".join(new),
                                  **({"renamed_to": renamed} if renamed else {})))
 
-    def _examples(self, old: MediaType, new: MediaType, where: Where) -> None:
+    def _examples(self, old: MediaType, new: MediaType, name: str, where: Where) -> None:
         """A media type's `example` or `examples`, which only document: with --include-docs."""
         for attribute, before, after in _examples(old.written, new.written):
             old_at, new_at = f"{old.written.pointer}/{attribute}", f"{new.written.pointer}/{attribute}"
             self.emit(change(presence(before, after, None), "media-type", attribute, old=before, new=after,
                              where=where, old_pointer=None if before is None else old_at,
-                             new_pointer=None if after is None else new_at, media_type=new.name))
+                             new_pointer=None if after is None else new_at, media_type=name))
 
-    def _item_schemas(self, old: MediaType, new: MediaType, where: Where) -> None:
+    def _item_schemas(self, old: MediaType, new: MediaType, name: str, where: Where) -> None:
         """OpenAPI 3.2 `itemSchema`, the schema of each item of a streamed or sequential body, compared as a body's
         schema is: a property each event loses is a response field removed."""
         if old.item_schema is None and new.item_schema is None:
@@ -343,12 +343,13 @@ class OperationDiffer:
             self.emit(change("added" if old.item_schema is None else "removed", "media-type", ITEM_SCHEMA,
                              old=old.item_schema, new=new.item_schema, where=where,
                              old_pointer=None if old.item_schema is None else old.item_pointer,
-                             new_pointer=None if new.item_schema is None else new.item_pointer, media_type=new.name))
+                             new_pointer=None if new.item_schema is None else new.item_pointer, media_type=name))
             return
         self.schemas.compare(Side(old.item_schema, old.item_pointer, old.document or self.old_doc),
                              Side(new.item_schema, new.item_pointer, new.document or self.new_doc), where)
 
-    def _field_encodings(self, old: MediaType, new: MediaType, where: Where) -> tuple[Written, Written]:
+    def _field_encodings(self, old: MediaType, new: MediaType, name: str, where: Where
+                         ) -> tuple[Written, Written]:
         """An `encoding` entry written for a field the body gains, or dropped with a field it loses, says how that
         field is sent (Stripe writes `deepObject` for each new object field of a form): one change of its own,
         beside the field's; so is a `style` written for a field that only ever holds a plain value, which it
@@ -369,12 +370,12 @@ class OperationDiffer:
         for key in [*gained, *plain]:
             self.emit(change("added", "encoding", new=n[key], where=where,
                              new_pointer=new.written.pointer + join_pointer(("encoding", key)), property=key,
-                             media_type=new.name, plain=key in plain))
+                             media_type=name, plain=key in plain))
         gained += plain
         for key in lost:
             self.emit(change("removed", "encoding", old=o[key], where=where,
                              old_pointer=old.written.pointer + join_pointer(("encoding", key)), property=key,
-                             media_type=old.name))
+                             media_type=name))
         if not gained and not lost:
             return old.written, new.written
         kept_old = {key: value for key, value in o.items() if key not in lost}
@@ -468,13 +469,13 @@ class OperationDiffer:
                                  name=header.name, required=header.required))
 
 
-def _shown(media: MediaType, swagger_examples: Any) -> tuple[Any, ...]:
+def _shown(media: MediaType, name: str, swagger_examples: Any) -> tuple[Any, ...]:
     """The one example a media type gives of its body (`example`, or a Swagger 2 response's `examples` entry
     for it), as a one-item tuple; empty when it gives none or several (`examples`)."""
     if "example" in media.written.data:
         return (media.written.data["example"],)
-    if isinstance(swagger_examples, dict) and media.name in swagger_examples:
-        return (swagger_examples[media.name],)
+    if isinstance(swagger_examples, dict) and name in swagger_examples:
+        return (swagger_examples[name],)
     return ()
 
 

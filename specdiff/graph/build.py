@@ -387,13 +387,9 @@ class Builder:
         self.graph.add_node(node)
         uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
         in_xml: set[str] = set()  # named schemas a body of an XML media type carries
-        walked: set[tuple[str, int, bool]] = set()  # (a Swagger response's media types share one schema object)
-        for direction, schema, at, written, xml in self._operation_schemas(op):
+        for direction, schema, at, written, xml in self._operation_schemas(op):  # (each schema's refs read once)
             if op.reversed:  # (the parameters of a webhook or callback are sent by the API, read by the client)
                 direction = "request" if direction == "response" else "response"
-            if (direction, id(schema), xml) in walked:
-                continue
-            walked.add((direction, id(schema), xml))
             for target in self._schema_refs(schema, at, written or self.doc):
                 uses.setdefault(target, set()).add(direction)
                 if xml:
@@ -495,7 +491,7 @@ class Builder:
         consumes = _list(raw.get("consumes")) or _list(self.data.get("consumes")) or ["application/json"]
         for (location, _), (param, _) in params.items():
             if location == "body":
-                media = {str(m): MediaType(str(m), param.schema, param.pointer, param.document) for m in consumes}
+                media = dict.fromkeys(map(str, consumes), MediaType(param.schema, param.pointer, param.document))
                 return RequestBody(param.required, media, param.pointer.removesuffix("/schema"), param.written)
         form = [(param, original) for (location, _), (param, original) in params.items() if location == "formData"]
         if not form:
@@ -506,7 +502,7 @@ class Builder:
         if required:
             schema["required"] = required
         form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
-        media = {str(m): MediaType(str(m), schema, pointer + "/parameters", doc) for m in form_types}
+        media = dict.fromkeys(map(str, form_types), MediaType(schema, pointer + "/parameters", doc))
         return RequestBody(bool(required), media, pointer + "/parameters", form_fields=True)
 
     def _v3_body(self, raw: Any, pointer: str, doc: Document) -> RequestBody | None:
@@ -528,7 +524,7 @@ class Builder:
             item, at, item_doc = self._deref(written, pointer + join_pointer(("content", name)), doc)
             schema = item.get("schema") if isinstance(item, dict) else None
             items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
-            media[name] = MediaType(name, schema if isinstance(schema, dict) else None,
+            media[name] = MediaType(schema if isinstance(schema, dict) else None,
                                     at + "/schema" if isinstance(schema, dict) else at, item_doc,
                                     Written(self._data(item, at, item_doc, _READ) if isinstance(item, dict) else {},
                                             at),
@@ -551,7 +547,7 @@ class Builder:
                 raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
                 schema = response.get("schema")
-                media = {str(m): MediaType(str(m), schema, at + "/schema", written) for m in produces} \
+                media = dict.fromkeys(map(str, produces), MediaType(schema, at + "/schema", written)) \
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
@@ -594,16 +590,13 @@ def _path_names(path: str) -> tuple[str, ...]:
 
 def _body_schemas(direction: str, media: dict[str, MediaType]
                   ) -> list[tuple[str, Schema, str, Document | None, bool]]:
-    """The schemas and item schemas of a body's media types, each with whether XML carries it, each schema object
-    once per XML or not: Swagger's media types of a body all share its one schema."""
-    uses: dict[tuple[int, bool], tuple[str, Schema, str, Document | None, bool]] = {}
-    for m in media.values():
-        if m.schema is not None:
-            xml = is_xml(m.name)
-            uses.setdefault((id(m.schema), xml), (direction, m.schema, m.pointer, m.document, xml))
-    items = [(direction, m.item_schema, m.item_pointer, m.document, is_xml(m.name)) for m in media.values()
-             if m.item_schema is not None]
-    return [*uses.values(), *items]
+    """The schemas and item schemas of a body's media types, each with whether XML carries it, each record once
+    per XML or not: Swagger's media types of a body all share one record."""
+    distinct = {(id(m), is_xml(name)): m for name, m in media.items()}
+    return [*((direction, m.schema, m.pointer, m.document, xml) for (_, xml), m in distinct.items()
+              if m.schema is not None),
+            *((direction, m.item_schema, m.item_pointer, m.document, xml) for (_, xml), m in distinct.items()
+              if m.item_schema is not None)]
 
 
 def _list(value: Any) -> list[Any]:

@@ -43,7 +43,9 @@ class Written:
 @filled_at_once
 @record(frozen=True)
 class MediaType:
-    name: str
+    """What a body carries as one media type, named by its key in the body's `media`: Swagger lists a body's
+    media types around one schema, and they share one record (a Kubernetes list is produced as seven)."""
+
     schema: Schema | None
     pointer: str  # pointer of the schema (or of the media type when it has none)
     #: the document `pointer` points into and the schema's refs resolve in (None: the operation's)
