@@ -100,7 +100,7 @@ class Builder:
         self._v2_schemas: dict[int, Schema] = {}
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
         self._shared_parameters: dict[tuple[Document, str, tuple[str, ...]],
-                                      tuple[tuple[str, str], Parameter, Any]] = {}
+                                      tuple[tuple[str, str], tuple[Parameter, Any]]] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
@@ -419,9 +419,11 @@ class Builder:
         if op.body:
             uses += _body_schemas("request", op.body.media)
         for response in op.responses.values():
-            uses += _body_schemas("response", response.media)
-            uses += [("response", h.schema, h.pointer, h.document, False) for h in response.headers.values()
-                     if h.schema is not None]
+            if response.media:  # (a Kubernetes operation's 401 has none)
+                uses += _body_schemas("response", response.media)
+            if response.headers:
+                uses += [("response", h.schema, h.pointer, h.document, False) for h in response.headers.values()
+                         if h.schema is not None]
         return uses
 
     def _v2_schema(self, param: dict[str, Any]) -> Schema:
@@ -444,7 +446,7 @@ class Builder:
             if isinstance(ref, str):
                 shared = self._shared_parameters.get((doc, ref, path_names))
                 if shared is not None:
-                    found[shared[0]] = (shared[1], shared[2])
+                    found[shared[0]] = shared[1]
                     continue
             param, at, written = self._deref(item, f"{pointer}/{i}", doc)
             if not isinstance(param, dict) or "name" not in param or "in" not in param:
@@ -472,7 +474,7 @@ class Builder:
             )
             found[(location, key_name)] = (parameter, param)
             if isinstance(ref, str):
-                self._shared_parameters[(doc, ref, path_names)] = ((location, key_name), parameter, param)
+                self._shared_parameters[(doc, ref, path_names)] = ((location, key_name), found[(location, key_name)])
         return found
 
     @staticmethod

@@ -305,7 +305,7 @@ class Resolver:
             return obj, at
         copied: dict[str, Any] | None = None
         for key, value in obj.items():
-            if key in read or not isinstance(value, dict | list) or key.startswith("x-kubernetes-"):
+            if key in read or not isinstance(value, (dict, list)) or key.startswith("x-kubernetes-"):
                 continue  # (Kubernetes' markers are read where they mean something, never through a $ref)
             inlined = self.inline(value, doc, at + join_pointer((str(key),)))
             if inlined is not value:
