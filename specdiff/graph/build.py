@@ -538,24 +538,27 @@ class Builder:
         """The responses by status, and the date a documented `Sunset` header (RFC 8594) of each announces."""
         if not isinstance(raw, dict):
             return {}, {}
-        produces = _list(op.get("produces")) or _list(self.data.get("produces")) or ["application/json"]
+        produces = [str(m) for m in _list(op.get("produces")) or _list(self.data.get("produces"))
+                    or ["application/json"]]
         responses: dict[str, Response] = {}
         sunsets: dict[str, str | None] = {}
-        for status, item in raw.items():
-            if str(status).startswith("x-"):
+        for key, item in raw.items():
+            status = str(key)
+            if status.startswith("x-"):
                 continue
-            response, at, written = self._deref(item, pointer + join_pointer((str(status),)), doc)
+            response, at, written = self._deref(item, pointer + join_pointer((status,)), doc)
             if not isinstance(response, dict):
                 raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
                 schema = response.get("schema")
-                media = dict.fromkeys(map(str, produces), MediaType(schema, at + "/schema", written)) \
+                media = dict.fromkeys(produces, MediaType(schema, at + "/schema", written)) \
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
-            headers, sunsets[str(status)] = self._headers(response.get("headers"), at, written)
-            responses[str(status)] = Response(str(status), media, headers, at,
-                                              Written(self._data(response, at, written, _READ), at))
+            headers, sunsets[status] = self._headers(response["headers"], at, written) if "headers" in response \
+                else ({}, None)
+            responses[status] = Response(status, media, headers, at,
+                                         Written(self._data(response, at, written, _READ), at))
         return responses, sunsets
 
     def _headers(self, raw: Any, pointer: str, doc: Document) -> tuple[dict[str, Parameter], str | None]:
