@@ -366,7 +366,10 @@ class Builder:
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
         parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
-        body = self._v2_body(raw, merged, at, doc) if self.v2 else self._v3_body(raw.get("requestBody"), at, doc)
+        if self.v2:  # (a Swagger body is read from the parameters `parameters` leaves out: most operations have none)
+            body = self._v2_body(raw, merged, at, doc) if len(parameters) < len(merged) else None
+        else:
+            body = self._v3_body(raw.get("requestBody"), at, doc)
         responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else _group_version_of_path(path)
         word = declared(raw)
@@ -495,12 +498,12 @@ class Builder:
             if location == "body":
                 media = dict.fromkeys(map(str, consumes), MediaType(param.schema, param.pointer, param.document))
                 return RequestBody(param.required, media, param.pointer.removesuffix("/schema"), param.written)
-        form = [(param, original) for (location, _), (param, original) in params.items() if location == "formData"]
+        form = [param for (location, _), (param, _) in params.items() if location == "formData"]
         if not form:
             return None
         # formData parameters read as one object; each property's schema is its own keywords, with no $ref in it
-        schema: Schema = {"type": "object", "properties": {p.name: p.schema or {} for p, _ in form}}
-        required = sorted(p.name for p, _ in form if p.required)
+        schema: Schema = {"type": "object", "properties": {p.name: p.schema or {} for p in form}}
+        required = sorted(p.name for p in form if p.required)
         if required:
             schema["required"] = required
         form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
