@@ -443,8 +443,10 @@ def _is_remote(doc: Document) -> bool:
 
 
 def load_text_any(text: str, name: str, base: Path | None, parent: Document) -> Document:
-    """Files reached by $ref may be schema fragments, not whole specs: skip dialect detection for them."""
-    data, fmt = parse_text(text, name, parent.limits)
+    """Files reached by $ref may be schema fragments, not whole specs: skip dialect detection for them. A reader
+    that offers `parse` (git's, which parses a file once for every input that holds it) parses the text."""
+    parse = getattr(parent.reader, "parse", parse_text)
+    data, fmt = parse(text, name, parent.limits)
     sourcemap: SourceMap = JsonSourceMap(text) if fmt == "json" else YamlSourceMap(text)
     return Document(name=name, data=data, dialect=parent.dialect, format=fmt, base=base, sourcemap=sourcemap,
                     reader=parent.reader if base is not None else None, limits=parent.limits)

@@ -9,16 +9,18 @@ after its base revision and have its own copy compared with itself. A file whose
 
 from __future__ import annotations
 
+import marshal
 import re
 import subprocess
 import weakref
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from specdiff.errors import InputError
 from specdiff.frozen import record
 from specdiff.load.document import Document
-from specdiff.load.parse import Limits, decode
+from specdiff.load.parse import Limits, decode, parse_text
 from specdiff.load.text import SPEC_SUFFIXES, group_version_of_file, load_text
 
 _DRIVE = re.compile(r"[A-Za-z]$")
@@ -108,27 +110,76 @@ def parse_source(source: str, here: Path | None = None) -> GitSource | None:
 def load_git(found: GitSource, limits: Limits) -> Document:
     """The Document for a git source: one spec file, or a per-group directory of them."""
     kind = _git(["cat-file", "-t", found.object()], found.toplevel)
+    blobs = _Blobs.next()
     if kind.returncode != 0 and not found.rev and _tree_files(found):
-        document = _load_tree(found, limits)  # the index holds no tree objects, only the files below a folder
+        document = _load_tree(found, limits, blobs)  # the index holds no tree objects, only files below a folder
     elif kind.returncode != 0:
         where = f"revision {found.rev!r}" if found.rev else "the index (nothing staged there)"
         raise InputError(f"{found.path!r} does not exist at {where}", file=found.source)
     elif kind.stdout.strip() == b"tree":
-        document = _load_tree(found, limits)
+        document = _load_tree(found, limits, blobs)
     else:
-        document = _load_blob(found, found.path, found.source, limits)
+        document = _load_blob(found, found.path, found.source, limits, blobs)
     return replace(document, notes=found.note()) if found.shadowed else document
 
 
-def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects) -> str:
-    kind, size, blob = objects.blob(found.object(path), limits.max_bytes)
+def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects, blobs: _Blobs) -> str:
+    oid, kind, size, blob = objects.blob(found.object(path), limits.max_bytes)
     if kind is None:
         raise InputError(f"{path!r} does not exist at revision {found.rev!r}", file=name)
     if size > limits.max_bytes:
         raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)", file=name)
     if blob is None:
         raise InputError(f"{path!r} is not a file at revision {found.rev!r}", file=name)
-    return decode(blob, name)
+    return blobs.text(oid, blob, name)
+
+
+class _Blobs:
+    """The files one input read from git, by object id, and their parses, seen by the inputs read just before and
+    just after it (the other side of a comparison, the versions beside it in a history): a file both sides hold
+    is decoded and parsed once, though a split spec's commit changes few of its thousands of files. A parse is
+    handed on as `marshal` bytes, so each input still gets data of its own: the graph and the differ key state
+    by the identity of parsed objects (and take one object on both sides for one place)."""
+
+    _latest: weakref.ref[_Blobs] | None = None
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}  # object id -> text
+        #: (text, limits, whether the name ends in .json, which decides whether text that is not JSON is YAML)
+        #: -> (its marshalled data, format)
+        self.parses: dict[tuple[str, Limits, bool], tuple[bytes, str]] = {}
+        self._near = [(self.texts, self.parses)]
+
+    @classmethod
+    def next(cls) -> _Blobs:
+        """The table of the next input, sharing with the one before it while that one's documents live."""
+        made, earlier = cls(), cls._latest() if cls._latest is not None else None
+        if earlier is not None:
+            made._near.append((earlier.texts, earlier.parses))
+            earlier._near.append((made.texts, made.parses))
+        cls._latest = weakref.ref(made)
+        return made
+
+    def text(self, oid: str, raw: bytes, name: str) -> str:
+        known = next((texts[oid] for texts, _ in self._near if oid in texts), None) if oid else None
+        text = known if known is not None else decode(raw, name)
+        if oid:
+            self.texts[oid] = text
+        return text
+
+    def parse(self, text: str, name: str, limits: Limits) -> tuple[Any, str]:
+        """`parse_text`, once per text and limits across the inputs that share this table."""
+        key = (text, limits, name.endswith(".json"))
+        known = next((parses[key] for _, parses in self._near if key in parses), None)
+        if known is not None:
+            self.parses[key] = known
+            return marshal.loads(known[0]), known[1]
+        data, fmt = parse_text(text, name, limits)
+        try:
+            self.parses[key] = (marshal.dumps(data), fmt)
+        except ValueError:  # nested deeper than marshal goes: the other side parses it again
+            pass
+        return data, fmt
 
 
 class _Objects:
@@ -160,32 +211,33 @@ class _Objects:
             return None
         return self.process.stdout.readline()
 
-    def blob(self, name: str, limit: int) -> tuple[str | None, int, bytes | None]:
-        """(object type, size, the bytes of a blob of at most `limit` bytes), or (None, 0, None) when there is
-        no such object. What is not read (a larger blob, a tree) is dropped with the process, which the next
-        request starts again, instead of being read only to be thrown away."""
+    def blob(self, name: str, limit: int) -> tuple[str, str | None, int, bytes | None]:
+        """(object id, object type, size, the bytes of a blob of at most `limit` bytes), or ("", None, 0, None)
+        when there is no such object. What is not read (a larger blob, a tree) is dropped with the process, which
+        the next request starts again, instead of being read only to be thrown away."""
         if "\n" in name:
             return self._alone(name, limit)
         parts = (self._ask("contents", name) or b"").split()
         if len(parts) != 3 or not parts[2].isdigit():
-            return None, 0, None
-        kind, size = parts[1].decode(), int(parts[2])
+            return "", None, 0, None
+        oid, kind, size = parts[0].decode(), parts[1].decode(), int(parts[2])
         assert self.process is not None and self.process.stdout is not None
         if kind != "blob" or size > limit:
             self.close(kill=True)
-            return kind, size, None
-        return kind, size, self.process.stdout.read(size + 1)[:-1]  # the object and the line break after it
+            return oid, kind, size, None
+        return oid, kind, size, self.process.stdout.read(size + 1)[:-1]  # the object and the line break after it
 
-    def _alone(self, name: str, limit: int) -> tuple[str | None, int, bytes | None]:
+    def _alone(self, name: str, limit: int) -> tuple[str, str | None, int, bytes | None]:
+        """As `blob`, without the object id (such a file is read again by the other side)."""
         size = _git(["cat-file", "-s", name], self.toplevel)
         kind = _git(["cat-file", "-t", name], self.toplevel)
         if size.returncode or kind.returncode:
-            return None, 0, None
+            return "", None, 0, None
         found, length = kind.stdout.decode().strip(), int(size.stdout.strip() or 0)
         if found != "blob" or length > limit:
-            return found, length, None
+            return "", found, length, None
         blob = _git(["cat-file", "blob", name], self.toplevel)
-        return found, length, blob.stdout if blob.returncode == 0 else None
+        return "", found, length, blob.stdout if blob.returncode == 0 else None
 
     def close(self, kill: bool = False) -> None:
         if self.process is not None:
@@ -202,8 +254,8 @@ class _Objects:
 class _Reader:
     """Document.reader for $refs: the same revision, never the working tree, through one git process."""
 
-    def __init__(self, found: GitSource, limits: Limits) -> None:
-        self.found, self.limits, self.top = found, limits, found.toplevel.resolve()
+    def __init__(self, found: GitSource, limits: Limits, blobs: _Blobs) -> None:
+        self.found, self.limits, self.top, self.blobs = found, limits, found.toplevel.resolve(), blobs
         self.objects = _Objects(found.toplevel)
         weakref.finalize(self, self.objects.close)
 
@@ -212,17 +264,21 @@ class _Reader:
             relative = target.resolve().relative_to(self.top).as_posix()
         except ValueError:
             raise InputError("$ref leaves the repository (refused)", file=name) from None
-        return _read_blob(self.found, relative, name, self.limits, self.objects)
+        return _read_blob(self.found, relative, name, self.limits, self.objects, self.blobs)
+
+    def parse(self, text: str, name: str, limits: Limits) -> tuple[Any, str]:
+        """A text this reader read, parsed (graph.refs asks the reader of a document for the files it reaches)."""
+        return self.blobs.parse(text, name, limits)
 
 
-def _load_blob(found: GitSource, path: str, name: str, limits: Limits) -> Document:
-    reader = _Reader(found, limits)
-    text = _read_blob(found, path, name, limits, reader.objects)
+def _load_blob(found: GitSource, path: str, name: str, limits: Limits, blobs: _Blobs) -> Document:
+    reader = _Reader(found, limits, blobs)
+    text = _read_blob(found, path, name, limits, reader.objects, blobs)
     base = found.toplevel.resolve() / PurePosixPath(path).parent
-    return load_text(text, name, base, limits, reader=reader)
+    return load_text(text, name, base, limits, reader=reader, parsed=blobs.parse(text, name, limits))
 
 
-def _load_tree(found: GitSource, limits: Limits) -> Document:
+def _load_tree(found: GitSource, limits: Limits, blobs: _Blobs) -> Document:
     names = _tree_files(found)
     if not names:
         raise InputError("directory holds no .json or .yaml spec files at that revision", file=found.source)
@@ -230,7 +286,7 @@ def _load_tree(found: GitSource, limits: Limits) -> Document:
     for file_name in names:
         path = f"{found.path}/{file_name}" if found.path else file_name
         shown = f"{found.source.rstrip('/')}/{file_name}"
-        parts.append((group_version_of_file(file_name), _load_blob(found, path, shown, limits)))
+        parts.append((group_version_of_file(file_name), _load_blob(found, path, shown, limits, blobs)))
     base = found.toplevel.resolve() / found.path
     return Document(name=found.source, data=None, dialect="openapi-dir", format="dir", base=base, parts=tuple(parts),
                     limits=limits)
@@ -255,7 +311,8 @@ def read_text(source: str, limits: Limits) -> str:
     found = parse_source(source)
     if found is None:
         raise InputError("not a file in the git repository here", file=source)
-    return _read_blob(found, found.path, source, limits, _Reader(found, limits).objects)
+    blobs = _Blobs()
+    return _read_blob(found, found.path, source, limits, _Reader(found, limits, blobs).objects, blobs)
 
 
 def staged_files(folder: str) -> list[str]:
