@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+import specdiff.load.git
 from specdiff.cli import main
 from specdiff.errors import InputError
 from specdiff.load import Limits, load
@@ -102,6 +103,23 @@ def test_refs_to_other_files_are_read_at_the_same_revision(repo: Path) -> None:
     assert doc.reader is not None
     text = doc.reader(repo.resolve() / "api" / "common" / "frobber.yaml", "v1:api/common/frobber.yaml")
     assert json.loads(text)["properties"]["mode"]["enum"] == ["Fast", "Slow"]
+
+
+def test_a_file_both_sides_hold_is_parsed_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A commit of a split spec changes few of the files its root reaches: one both sides hold (the same blob) is
+    parsed once, and each side still gets data of its own, since the graph keys state by object identity."""
+    git(repo, "commit", "-qam", "v2")  # common/frobber.yaml changes; ref.yaml, the root, does not
+    monkeypatch.setattr(specdiff.load.git._Blobs, "_latest", None)  # no input read before (by an earlier test)
+    parsed: list[str] = []
+    parse = specdiff.load.git.parse_text
+    monkeypatch.setattr(specdiff.load.git, "parse_text",
+                        lambda text, name, limits: parsed.append(name) or parse(text, name, limits))
+    code, out, _ = cli("v1:api/ref.yaml", "HEAD:api/ref.yaml")
+    assert (code, findings(out)) == (1, [("schema.enum.value-added", "breaking", "/properties/mode/enum/2")])
+    assert parsed == ["v1:api/ref.yaml", "v1:api/common/frobber.yaml", "HEAD:api/common/frobber.yaml"]
+    old, new = load("v1:api/ref.yaml"), load("HEAD:api/ref.yaml")
+    assert old.data == new.data and old.data is not new.data
+    assert old.data["paths"] is not new.data["paths"]
 
 
 def test_directory_at_a_revision(repo: Path) -> None:
