@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 import specdiff
+from specdiff import trace as tracing
 from specdiff.cli import main
 from specdiff.errors import InputError, UsageError
-from specdiff.records import Level
+from specdiff.records import History, Level, Step, Trace
 from specdiff.release_train import given, runs, version_key
 from specdiff.report.timeline import api_versions, render_history
-from tests.conftest import CORPORA, ROOT, corpus
+from tests.conftest import CORPORA, ROOT, corpus, real_graphed, real_pair
 
 SCHEMA = json.loads((ROOT / "tests" / "schemas" / "history.schema.json").read_text(encoding="utf-8"))
 MODE = {"type": "string", "enum": ["Fast", "Slow"]}
@@ -439,15 +440,11 @@ def test_trace_of_what_no_version_holds_is_an_error_naming_it(series: list[str],
     assert history_cli(*series, "--trace", " ")[0] == 2
 
 
-def kubernetes_v2() -> list[str]:
-    return [str(corpus(f"kubernetes/v2/swagger-v{v}.json")) for v in ("1.11", "1.28", "1.30", "1.32", "1.35", "1.36")]
-
-
 def test_trace_of_apps_v1beta1_agrees_with_the_kubernetes_deprecation_guide() -> None:
     """apps/v1beta1 was removed in 1.16; the corpus has 1.11 and then 1.28, so the removal shows at 1.28."""
-    history = specdiff.history(kubernetes_v2(), jobs=2, trace="apps/v1beta1")
-    assert history.trace is not None and history.trace.present_in == ("v1.11",)
-    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
+    trace = kubernetes_trace(KUBERNETES_V2, "apps/v1beta1")
+    assert trace.present_in == ("v1.11",)
+    assert [(e.release, e.kind, e.level, e.text) for e in trace.events] == [
         ("v1.11", "present", None, "present in apps/v1beta1 (beta)"),
         ("v1.28", "removed", None, "removed from apps/v1beta1"),
         ("v1.28", "changed", Level.BREAKING, "group-version apps/v1beta1 removed (ControllerRevision, Deployment, "
@@ -455,9 +452,9 @@ def test_trace_of_apps_v1beta1_agrees_with_the_kubernetes_deprecation_guide() ->
 
 
 def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> None:
-    history = specdiff.history(kubernetes_v2(), jobs=2, trace="PodSpec.workloadRef")
-    assert history.trace is not None and history.trace.present_in == ("v1.35",)
-    assert [(e.release, e.kind, e.level, e.text) for e in history.trace.events] == [
+    trace = kubernetes_trace(KUBERNETES_V2, "PodSpec.workloadRef")
+    assert trace.present_in == ("v1.35",)
+    assert [(e.release, e.kind, e.level, e.text) for e in trace.events] == [
         ("v1.35", "appeared", None, "appeared in core/v1 (stable)"),
         ("v1.35", "changed", Level.SAFE,
          "optional property PodSpec.workloadRef (used by 9 kinds: CronJob, DaemonSet, Deployment, ...) added "
@@ -589,20 +586,30 @@ def test_trace_of_one_operation_keeps_each_of_its_changes(frob_api_pair: list[st
         "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 403"]
 
 
-def kubernetes_v3() -> list[str]:
-    return [str(corpus(f"kubernetes/v3/v{v}")) for v in ("1.23", "1.24", "1.27", "1.30", "1.35")]
+KUBERNETES_V3 = tuple(f"kubernetes/v3/v{v}" for v in ("1.23", "1.24", "1.27", "1.30", "1.35"))
+KUBERNETES_V2 = tuple(f"kubernetes/v2/swagger-v{v}.json" for v in ("1.11", "1.28", "1.30", "1.32", "1.35", "1.36"))
+
+
+def kubernetes_trace(releases: tuple[str, ...], thing: str, grouped: bool = True) -> Trace:
+    """The trace `history` gives over Kubernetes releases, from the graphs and reports of this run's cache: each
+    release is graphed and each pair compared once for every trace of the series (and every other test that
+    reads the pair), not once per trace. `test_trace_by_the_whole_name_of_a_type` checks it against `history`."""
+    versions = given([str(corpus(release)) for release in releases])
+    steps = tuple(Step(versions[i], versions[i + 1], real_pair(old, new, grouped))
+                  for i, (old, new) in enumerate(zip(releases, releases[1:], strict=False)))
+    presences = {i: tracing.locate(real_graphed(release).graph, thing) for i, release in enumerate(releases)}
+    return tracing.trace_of(thing, History(tuple(versions), steps), presences)
 
 
 def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
     """Ungrouped, 1.24 has 35 safe events at the group-version's operations; they read as one line per rule. Its
     removal in 1.26 shows at 1.27, the next release in the corpus."""
-    history = specdiff.history(kubernetes_v3(), jobs=2, grouped=False, trace="autoscaling/v2beta1")
-    assert history.trace is not None
+    trace = kubernetes_trace(KUBERNETES_V3, "autoscaling/v2beta1", grouped=False)
     hpa = "of horizontalpodautoscalers (autoscaling/v2beta1)"
     removed = [("v1.27", None, "removed from autoscaling/v2beta1"),
                ("v1.27", Level.BREAKING, "group-version autoscaling/v2beta1 removed (HorizontalPodAutoscaler), with "
                 "15 operations and 18 definitions")]
-    assert [(e.release, e.level, e.text) for e in history.trace.lines] == [
+    assert [(e.release, e.level, e.text) for e in trace.lines] == [
         ("v1.23", None, "present in autoscaling/v2beta1 (beta)"),
         ("v1.24", Level.SAFE, "error, redirect or default status added in 15 operations: list, watch, "
          "deletecollection, read, create, replace, patch and delete of horizontalpodautoscalers and 1 discovery "
@@ -613,16 +620,15 @@ def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
          f"create, replace and delete {hpa}"),
         ("v1.24", Level.SAFE, f"PATCH lists the patch types instead of application/json in 2 operations: patch {hpa}"),
         *removed]
-    assert [e.release for e in history.trace.events].count("v1.24") == 35
+    assert [e.release for e in trace.events].count("v1.24") == 35
 
 
 def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apart() -> None:
     """Grouped, a rule whose places share one message is one event already and keeps its message; the four
     media types each added to the patch operations (and */* to the others) fold into one line."""
-    history = specdiff.history(kubernetes_v3(), jobs=2, trace="autoscaling/v2beta1")
-    assert history.trace is not None
+    trace = kubernetes_trace(KUBERNETES_V3, "autoscaling/v2beta1")
     hpa = "of horizontalpodautoscalers (autoscaling/v2beta1)"
-    assert [e.text for e in history.trace.lines if e.release == "v1.24"] == [
+    assert [e.text for e in trace.lines if e.release == "v1.24"] == [
         "15 operations: list, watch, deletecollection, read, create, replace, patch and delete of "
         "horizontalpodautoscalers and 1 discovery document documents status 401 (autoscaling/v2beta1)",
         f"request media type added in 7 operations: deletecollection, create, replace, patch and delete {hpa}",
@@ -631,14 +637,18 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
         "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
         "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
         f"operations: patch {hpa}"]
-    assert [e.release for e in history.trace.events].count("v1.24") == 8
+    assert [e.release for e in trace.events].count("v1.24") == 8
 
 
 def test_trace_by_the_whole_name_of_a_type() -> None:
-    whole = specdiff.history(kubernetes_v2()[-2:], jobs=1, trace="io.k8s.api.core.v1.PodSpec.workloadRef")
+    """Also the check that `kubernetes_trace` is the trace `history` gives: the one Kubernetes pair run through
+    the whole command, two releases so as to cost one comparison."""
+    thing = "io.k8s.api.core.v1.PodSpec.workloadRef"
+    whole = specdiff.history([str(corpus(release)) for release in KUBERNETES_V2[-2:]], jobs=1, trace=thing)
     assert whole.trace is not None
     assert [(e.release, e.kind, e.level) for e in whole.trace.events] == [
         ("v1.35", "present", None), ("v1.36", "removed", None), ("v1.36", "changed", Level.DANGEROUS)]
+    assert whole.trace == kubernetes_trace(KUBERNETES_V2[-2:], thing)
 
 
 def test_summary_prints_the_table_and_the_trace_without_the_steps(series: list[str]) -> None:
