@@ -440,6 +440,25 @@ def test_trace_of_what_no_version_holds_is_an_error_naming_it(series: list[str],
     assert history_cli(*series, "--trace", " ")[0] == 2
 
 
+KUBERNETES_V3 = tuple(f"kubernetes/v3/v{v}" for v in ("1.23", "1.24", "1.27", "1.30", "1.35"))
+KUBERNETES_V2 = tuple(f"kubernetes/v2/swagger-v{v}.json" for v in ("1.11", "1.28", "1.30", "1.32", "1.35", "1.36"))
+#: the traces of one series on one worker (`--dist loadgroup`), which graphs its releases once for all of them
+ON_V3_WORKER = pytest.mark.xdist_group(name="kubernetes-v3")
+ON_V2_WORKER = pytest.mark.xdist_group(name="kubernetes-v2")
+
+
+def kubernetes_trace(releases: tuple[str, ...], thing: str, grouped: bool = True) -> Trace:
+    """The trace `history` gives over Kubernetes releases, from the graphs and reports of this run's cache: each
+    release is graphed and each pair compared once for every trace of the series (and every other test that
+    reads the pair), not once per trace. `test_trace_by_the_whole_name_of_a_type` checks it against `history`."""
+    versions = given([str(corpus(release)) for release in releases])
+    steps = tuple(Step(versions[i], versions[i + 1], real_pair(old, new, grouped))
+                  for i, (old, new) in enumerate(zip(releases, releases[1:], strict=False)))
+    presences = {i: tracing.locate(real_graphed(release).graph, thing) for i, release in enumerate(releases)}
+    return tracing.trace_of(thing, History(tuple(versions), steps), presences)
+
+
+@ON_V2_WORKER
 def test_trace_of_apps_v1beta1_agrees_with_the_kubernetes_deprecation_guide() -> None:
     """apps/v1beta1 was removed in 1.16; the corpus has 1.11 and then 1.28, so the removal shows at 1.28."""
     trace = kubernetes_trace(KUBERNETES_V2, "apps/v1beta1")
@@ -451,6 +470,7 @@ def test_trace_of_apps_v1beta1_agrees_with_the_kubernetes_deprecation_guide() ->
          "DeploymentRollback, Scale, StatefulSet), with 47 operations and 41 definitions")]
 
 
+@ON_V2_WORKER
 def test_trace_of_pod_spec_workload_ref_appears_in_1_35_and_goes_in_1_36() -> None:
     trace = kubernetes_trace(KUBERNETES_V2, "PodSpec.workloadRef")
     assert trace.present_in == ("v1.35",)
@@ -586,21 +606,7 @@ def test_trace_of_one_operation_keeps_each_of_its_changes(frob_api_pair: list[st
         "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 403"]
 
 
-KUBERNETES_V3 = tuple(f"kubernetes/v3/v{v}" for v in ("1.23", "1.24", "1.27", "1.30", "1.35"))
-KUBERNETES_V2 = tuple(f"kubernetes/v2/swagger-v{v}.json" for v in ("1.11", "1.28", "1.30", "1.32", "1.35", "1.36"))
-
-
-def kubernetes_trace(releases: tuple[str, ...], thing: str, grouped: bool = True) -> Trace:
-    """The trace `history` gives over Kubernetes releases, from the graphs and reports of this run's cache: each
-    release is graphed and each pair compared once for every trace of the series (and every other test that
-    reads the pair), not once per trace. `test_trace_by_the_whole_name_of_a_type` checks it against `history`."""
-    versions = given([str(corpus(release)) for release in releases])
-    steps = tuple(Step(versions[i], versions[i + 1], real_pair(old, new, grouped))
-                  for i, (old, new) in enumerate(zip(releases, releases[1:], strict=False)))
-    presences = {i: tracing.locate(real_graphed(release).graph, thing) for i, release in enumerate(releases)}
-    return tracing.trace_of(thing, History(tuple(versions), steps), presences)
-
-
+@ON_V3_WORKER
 def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
     """Ungrouped, 1.24 has 35 safe events at the group-version's operations; they read as one line per rule. Its
     removal in 1.26 shows at 1.27, the next release in the corpus."""
@@ -623,6 +629,7 @@ def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
     assert [e.release for e in trace.events].count("v1.24") == 35
 
 
+@ON_V3_WORKER
 def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apart() -> None:
     """Grouped, a rule whose places share one message is one event already and keeps its message; the four
     media types each added to the patch operations (and */* to the others) fold into one line."""
@@ -640,6 +647,7 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
     assert [e.release for e in trace.events].count("v1.24") == 8
 
 
+@ON_V2_WORKER
 def test_trace_by_the_whole_name_of_a_type() -> None:
     """Also the check that `kubernetes_trace` is the trace `history` gives: the one Kubernetes pair run through
     the whole command, two releases so as to cost one comparison."""
