@@ -282,14 +282,15 @@ def test_markdown_report_carries_the_notes(project: Path) -> None:
 
 def test_baseline_round_trip_on_real_kubernetes_specs(tmp_path: Path) -> None:
     """Every finding between two Kubernetes releases has its own fingerprint; the baseline accepts them all."""
-    from conftest import corpus
+    from conftest import corpus, real_pair
 
     import specdiff
     from specdiff.config import render_baseline
     from specdiff.policy import accepted
 
-    old, new = corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json")
-    report = specdiff.compare(old, new)
+    pair = "kubernetes/v2/swagger-v1.35.json", "kubernetes/v2/swagger-v1.36.json"
+    old, new = map(corpus, pair)
+    report = real_pair(*pair)  # the run's shared comparison; the last line checks it against a fresh `compare`
     text = render_baseline(accepted(report.findings))
     lines = text.splitlines()[1:]
     fingerprints = [line.split()[0] for line in lines]
