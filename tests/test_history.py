@@ -585,7 +585,7 @@ def test_trace_folds_a_releases_changes_of_one_rule_to_several_operations_or_pla
         ("v2", "changed", Level.SAFE, f"optional property added in 2 places: Frob.colour and Frob.shape {gv}")]
     assert [e.text for e in history.trace.events] == [
         "present in frob.example.com/v1 (stable)",
-        *(f"{op} /apis/frob.example.com/v1/frobs{item} documents status {status}"
+        *(f"status {status} documented for {op} /apis/frob.example.com/v1/frobs{item}"
           for op, item in (("GET", ""), ("POST", ""), ("DELETE", "/{name}"), ("GET", "/{name}"))
           for status in ("401", "403")),
         f"optional property Frob.colour added {gv}", f"optional property Frob.shape added {gv}"]
@@ -602,8 +602,8 @@ def test_trace_of_one_operation_keeps_each_of_its_changes(frob_api_pair: list[st
     assert history.trace is not None
     assert [e.text for e in history.trace.lines] == [e.text for e in history.trace.events] == [
         "present in frob.example.com/v1 (stable)",
-        "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 401",
-        "DELETE /apis/frob.example.com/v1/frobs/{name} documents status 403"]
+        "status 401 documented for DELETE /apis/frob.example.com/v1/frobs/{name}",
+        "status 403 documented for DELETE /apis/frob.example.com/v1/frobs/{name}"]
 
 
 @ON_V3_WORKER
@@ -636,8 +636,8 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
     trace = kubernetes_trace(KUBERNETES_V3, "autoscaling/v2beta1")
     hpa = "of horizontalpodautoscalers (autoscaling/v2beta1)"
     assert [e.text for e in trace.lines if e.release == "v1.24"] == [
-        "15 operations: list, watch, deletecollection, read, create, replace, patch and delete of "
-        "horizontalpodautoscalers and 1 discovery document documents status 401 (autoscaling/v2beta1)",
+        "status 401 documented for 15 operations: list, watch, deletecollection, read, create, replace, patch and "
+        "delete of horizontalpodautoscalers and 1 discovery document (autoscaling/v2beta1)",
         f"request media type added in 7 operations: deletecollection, create, replace, patch and delete {hpa}",
         "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
         f"create, replace and delete {hpa}",
