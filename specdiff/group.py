@@ -685,10 +685,9 @@ def _holders(findings: list[Finding], uses: TypeUses) -> dict[tuple[str, str | N
                 if pointer is not None:
                     held.setdefault((side, change.context.document, pointer), i)
             if change.node == "group-version":
-                side = "new" if change.kind == "added" else "old"
                 for name in change.fact("definitions") or ():
-                    for document, pointer in uses.defined(side, name):
-                        held.setdefault((side, document, pointer), i)
+                    for document, pointer in uses.defined(_side(member), name):
+                        held.setdefault((_side(member), document, pointer), i)
     return held
 
 
