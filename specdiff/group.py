@@ -62,6 +62,7 @@ from typing import Any, NamedTuple
 
 from specdiff.classify import ALPHA_REASON, literal, message_values, render
 from specdiff.classify.cards import placeholders
+from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
@@ -486,10 +487,10 @@ class TypeUses:
         if side not in self._defined:
             self._defined[side] = {}
             for key, data in self._documents[side]:
-                for place, named in (("/definitions/", _get(data, "definitions")),
-                                     ("/components/schemas/", _get(_get(data, "components"), "schemas"))):
+                for place, named in (("/definitions", _get(data, "definitions")),
+                                     ("/components/schemas", _get(_get(data, "components"), "schemas"))):
                     for found in named if isinstance(named, dict) else ():
-                        self._defined[side].setdefault(found, []).append((key, place + _escaped(found)))
+                        self._defined[side].setdefault(found, []).append((key, place + join_pointer((found,))))
         return self._defined[side].get(name, [])
 
     def alias(self, side: str, name: str) -> str | None:
@@ -518,12 +519,11 @@ def _within(pointer: str, document: str | None, places: set[tuple[str | None, st
 def _at(data: Any, pointer: str) -> Any:
     """The value at a pointer as `_ref_sites` spells them (a key as text, escaped), None where there is none."""
     node = data
-    for token in pointer.split("/")[1:]:
+    for token in split_pointer(pointer):
         if isinstance(node, dict):
-            key = token.replace("~1", "/").replace("~0", "~")
-            node = node[key] if key in node else next((v for k, v in node.items() if _escaped(str(k)) == token), None)
-        elif isinstance(node, list) and token.isdigit() and str(int(token)) == token and int(token) < len(node):
-            node = node[int(token)]
+            node = node[token] if token in node else next((v for k, v in node.items() if str(k) == token), None)
+        elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
+            node = node[index]
         else:
             return None
     return node
@@ -542,7 +542,7 @@ def _ref_sites(data: Any, at: str = "") -> Iterator[tuple[str, str]]:
                 yield name, pointer
             for k, v in node.items():
                 if isinstance(v, (dict, list)):
-                    stack.append((v, pointer + "/" + _escaped(str(k))))
+                    stack.append((v, pointer + join_pointer((k,))))
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 if isinstance(v, (dict, list)):
@@ -561,10 +561,6 @@ def _named(ref: Any) -> str | None:
 
 def _get(data: Any, key: str) -> Any:
     return data.get(key) if isinstance(data, dict) else None
-
-
-def _escaped(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def with_types(findings: list[Finding], uses: TypeUses) -> list[Finding]:
