@@ -74,6 +74,9 @@ _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9]
 _BODY = "a body"
 #: Nodes whose findings fold over their values: one field gaining several enum values is one change.
 _VALUE_NODES = ("enum-value",)
+#: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
+_UNIONS = ("anyOf", "oneOf", "allOf")
+_LISTED = 3  # operations, values or versions named before "and N more"
 
 
 def _over_values(change: Change) -> bool:
@@ -82,9 +85,6 @@ def _over_values(change: Change) -> bool:
     `matches[].path`)."""
     return change.node in _VALUE_NODES or (change.node, change.attribute) == ("validation", "rule") and (
         change.kind != "modified")
-#: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
-_UNIONS = ("anyOf", "oneOf", "allOf")
-_LISTED = 3  # operations, values or versions named before "and N more"
 
 
 class InlinedCopies:
@@ -1023,7 +1023,6 @@ def _joined(items: Sequence[str], cut: bool = True) -> str:
     if cut and len(items) > _LISTED + 1:
         items = [*items[:_LISTED], f"{len(items) - _LISTED} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
 
 
 def with_moves(findings: Sequence[Finding]) -> list[Finding]:
