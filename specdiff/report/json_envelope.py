@@ -38,21 +38,21 @@ def _source(info: SourceInfo) -> dict[str, Any]:
 def finding_record(finding: Finding) -> dict[str, Any]:
     """One finding; a group (one logical change) adds its `count`, what its members are (`holds`: kind -> how
     many, `group.holds`) and its `members`, each with its own location, pointers, values, operations and
-    fingerprint, and its own rule, level, message and reason where they are not the group's (`_own`)."""
+    fingerprint, and its own rule, level, message and reason where they are not the group's (`_member`)."""
     record = _place(finding)
     if finding.members:
         record["count"] = len(finding.members)
         record["holds"] = holds(finding)
-        record["members"] = [{key: value for key, value in _place(member).items()
-                              if key in _MEMBER_KEYS or (_own(member, finding) and key in _OWN_KEYS)}
-                             for member in finding.members]
+        record["members"] = [_member(member, finding) for member in finding.members]
     return record
 
 
-def _own(member: Finding, group: Finding) -> bool:
-    """Whether a member says its own rule, level, message and reason: when its group's differ (a type added with
+def _member(member: Finding, group: Finding) -> dict[str, Any]:
+    """A member's place; its own rule, level, message and reason too when its group's differ (a type added with
     the field that uses it, a version judged alpha where another is stable)."""
-    return member.rule != group.rule or member.level != group.level or member.reason != group.reason
+    own = member.rule != group.rule or member.level != group.level or member.reason != group.reason
+    keys = _MEMBER_KEYS + _OWN_KEYS if own else _MEMBER_KEYS
+    return {key: value for key, value in _place(member).items() if key in keys}
 
 
 _MEMBER_KEYS = ("location", "stability", "pointer", "old_pointer", "new_pointer", "old", "new", "operations",
