@@ -348,7 +348,7 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
     return with_edits(grouped, copies, kinds, markers=uses is not None)
 
 
-def _one_edit(buckets: list[list[Finding]], api_server: bool = False) -> list[tuple[list[Finding], bool]]:
+def _one_edit(buckets: list[list[Finding]], api_server: bool) -> list[tuple[list[Finding], bool]]:
     """The buckets, with those one edit of the spec made joined (`_edit_keys`), each with whether it joined
     others: a schema whose fields all became nullable in one release is one change, as is one ID pattern widened
     the same way in 18 named schemas, or two query parameters removed from the same 25 operations. On an API
@@ -653,8 +653,9 @@ def _referrers(findings: list[Finding], i: int, held: dict[tuple[str, str | None
 
 def holds(finding: Finding) -> dict[str, int]:
     """What a group's members are, and how many of each, for the reports: `operations` of one resource, `values`
-    of one field or union, `places` the same change is made at, and the `types added` (or `types removed`) that
-    joined the finding that added (or removed) their use, each of which keeps its own rule and message."""
+    of one field or union, `rules` added to (or removed from) one field, `places` the same change is made at, and
+    the `types added` (or `types removed`) that joined the finding that added (or removed) their use, each of which
+    keeps its own rule and message."""
     counts: dict[str, int] = {}
     for member in finding.members:
         change = member.change
@@ -1066,8 +1067,7 @@ def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
     return replace(_holding(move, brought, f"; the swap brings: {held}"), level=level, reason=reason)
 
 
-def with_edits(findings: list[Finding], copies: InlinedCopies | None = None, kinds: bool = False,
-               markers: bool = False) -> list[Finding]:
+def with_edits(findings: list[Finding], copies: InlinedCopies | None, kinds: bool, markers: bool) -> list[Finding]:
     """The findings, with those one edit made joined whatever their rules or levels (`_edit_of`): a property
     that became both optional and nullable, which a reader meets as one missing value. With `kinds` (objects an
     API server serves), the same change in each served version, judged once as alpha and once as stable, is one
