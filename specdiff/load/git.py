@@ -311,8 +311,11 @@ def read_text(source: str, limits: Limits) -> str:
     found = parse_source(source)
     if found is None:
         raise InputError("not a file in the git repository here", file=source)
-    blobs = _Blobs()
-    return _read_blob(found, found.path, source, limits, _Reader(found, limits, blobs).objects, blobs)
+    objects = _Objects(found.toplevel)  # (one file, no $refs: no reader, and git's process ends here)
+    try:
+        return _read_blob(found, found.path, source, limits, objects, _Blobs())
+    finally:
+        objects.close()
 
 
 def staged_files(folder: str) -> list[str]:
