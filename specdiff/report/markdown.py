@@ -10,6 +10,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from specdiff.frozen import record
 from specdiff.notation import beside, finding_scope, name, outline, where
@@ -52,14 +53,15 @@ def _word(word: str, table: bool) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", word)
 
 
-def coded(text: str, table: bool = False) -> str:
+def coded(text: str, table: bool = False, plain: Callable[[str], str] | None = None) -> str:
     """`escape` for text whose backticks mark code (a card's `oneOf`, a value a message quotes, `literal`): each
-    marked span becomes a code span, the rest is escaped; text with an unpaired backtick is escaped whole."""
+    marked span becomes a code span, the rest is escaped (by `plain`, which keeps the spaces at its ends, when
+    given); text with an unpaired backtick is escaped whole."""
     parts = text.split("`")
     if len(parts) % 2 == 0:
-        return escape(text, table)
-    return "".join(_spanned(part, table) if i % 2 else escaped_part(part, table)
-                   for i, part in enumerate(parts)).strip()
+        parts = [text]
+    escaped = plain or partial(escaped_part, table=table)
+    return "".join(_spanned(part, table) if i % 2 else escaped(part) for i, part in enumerate(parts)).strip()
 
 
 def _spanned(text: str, table: bool) -> str:

@@ -271,10 +271,7 @@ def _spans(text: str, names: list[str]) -> str:
     write fields."""
     names = sorted({n for n in names if n}, key=lambda n: (-len(n), n))  # longest first: the whole name wins
     pattern = re.compile(r"(?<![\w./])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)") if names else None
-    parts = text.split("`")  # the values a message quotes as code (`literal`), when they pair up
-    if len(parts) % 2 == 0:
-        parts = [text]
-    return "".join(code_span(part) if i % 2 else _named(part, pattern) for i, part in enumerate(parts)).strip()
+    return coded(text, plain=partial(_named, pattern=pattern))  # (and the values a message quotes, `literal`)
 
 
 def _named(text: str, pattern: re.Pattern[str] | None) -> str:
