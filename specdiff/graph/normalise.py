@@ -362,9 +362,9 @@ def lone_part(members: Any) -> int | None:
     schemas. An `allOf` of one part is that part."""
     if not isinstance(members, list) or not members or not all(isinstance(m, dict) for m in members):
         return None
-    said = [i for i, m in enumerate(members) if any(k not in BESIDE_A_REF and not str(k).startswith("x-") for k in m)]
     if len(members) == 1:
         return 0
+    said = [i for i, m in enumerate(members) if any(k not in BESIDE_A_REF and not str(k).startswith("x-") for k in m)]
     return said[0] if len(said) == 1 else None
 
 
