@@ -371,7 +371,7 @@ class Builder:
         else:
             body = self._v3_body(raw.get("requestBody"), at, doc)
         responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
-        group_version = None if reversed_ else _group_version_of_path(path)
+        group_version = None if reversed_ else group_version_of_path(path)
         word = declared(raw)
         sunset = sunset_of(raw) or next((date for _, date in sorted(sunsets.items()) if date), None)
         op = Operation(
@@ -584,10 +584,6 @@ class Builder:
                                               document=header_doc,
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
-
-
-#: (a path's methods share it)
-_group_version_of_path = cache(group_version_of_path)
 
 
 @cache

@@ -597,6 +597,7 @@ def group_version_of_name(name: str) -> str | None:
     return None
 
 
+@cache  # (a path's methods share it)
 def group_version_of_path(path: str) -> str | None:
     """`/apis/apps/v1/...` -> `apps/v1`; `/api/v1/...` -> `core/v1`."""
     parts = path.strip("/").split("/")
