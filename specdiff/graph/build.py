@@ -558,8 +558,7 @@ class Builder:
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
-            headers, sunsets[status] = self._headers(response["headers"], at, written) if "headers" in response \
-                else ({}, None)
+            headers, sunsets[status] = self._headers(response.get("headers"), at, written)
             responses[status] = Response(status, media, headers, at,
                                          Written(self._data(response, at, written, _READ), at))
         return responses, sunsets
