@@ -16,6 +16,8 @@ import json
 import re
 from typing import Any
 
+from specdiff.diff.kernel import mapping
+
 #: "Required." as a sentence of its own (Go doc comments often end "... will be ignored Required."), the
 #: `+required` marker, or "This field is required."
 _REQUIRED = r"(?<![\w+-])(?<!Not )(?<!not )(?:Required\.|\+required\b|This field is required\.)(?=\s|$)"
@@ -383,11 +385,10 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     unique = re.search(_UNIQUENESS, rule) is not None
     if not unique and "has(" not in rule and "size(" not in rule:
         return None
-    items = _mapping_of(old.get("items"))
-    known = {**_mapping_of(items.get("properties")), **_mapping_of(old.get("properties"))}
-    new_items = _mapping_of(new.get("items")) if isinstance(new, dict) else {}
-    added = {*_mapping_of(new_items.get("properties")),
-             *_mapping_of(new.get("properties") if isinstance(new, dict) else None)} - set(known)
+    items = mapping(old.get("items"))
+    known = {**mapping(items.get("properties")), **mapping(old.get("properties"))}
+    new_items = mapping(mapping(new).get("items"))
+    added = {*mapping(new_items.get("properties")), *mapping(mapping(new).get("properties"))} - set(known)
     every = {name.strip("_") for name in re.findall(_READ, rule)}  # (`__namespace__` is CEL's escape of `namespace`)
     read = every - added
     holders = sorted(read & set(known))
@@ -407,7 +408,7 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
         for sentence in _sentences(text):
             if unique:
                 compared = all(name == holder or _names(sentence, name) for name in read)
-                identical = not holder and "identical" in sentence and read == set(_mapping_of(
+                identical = not holder and "identical" in sentence and read == set(mapping(
                     items.get("properties")))
                 if re.search(_UNIQUE_WORDS, sentence) and (compared or identical):
                     return sentence, whole
@@ -419,7 +420,3 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
                 # "only one of" allows none: a rule demanding exactly one (`== 1`) says more
                 return sentence, whole and not (re.search(_EXACTLY_ONE, rule) and re.search(_AT_MOST_ONE, sentence))
     return None
-
-
-def _mapping_of(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
