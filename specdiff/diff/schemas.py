@@ -1101,14 +1101,11 @@ def _member_label(key: str, schema: Schema, shared: frozenset[str] | set[str] = 
 
 
 def _described(schema: Schema, label: str) -> str:
-    """An inline member by what it holds: its values, properties, required fields or items; "" when it holds
-    none of them."""
+    """An inline member by what it holds: the first of its many values (`_member_label` names a few), its
+    properties, required fields or items; "" when it holds none of them."""
     values = schema.get("enum")
     if isinstance(values, list) and values:
-        if values == [""]:
-            return "the empty string"
-        shown = ", ".join(json.dumps(value, default=str) for value in values[:3])
-        return shown if len(values) == 1 else f"one of {shown}{', ...' if len(values) > 3 else ''}"
+        return f"one of {', '.join(json.dumps(value, default=str) for value in values[:_NAMED_VALUES])}, ..."
     names = list(mapping(schema.get("properties")))
     if names:
         return f"{label or 'object'} {_braced(names)}"
