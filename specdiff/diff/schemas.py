@@ -702,12 +702,13 @@ class SchemaDiffer:
         """The old properties no kind of the split object carries that a union new to the spec, sharing kinds with
         it, holds in a kind of its own: those kinds moved to that union (the schema of another operation that
         used the old object), and this one no longer sends them. By property, the union."""
+        if not names:
+            return {}
         kinds = {branch.pointer for branch in branches.values()}
         moved: dict[str, str] = {}
         for named in self.new.schemas.values():
             others = named.schema.get("anyOf", named.schema.get("oneOf"))
-            if not names or named.name in self.old.schemas or named.document is not doc or \
-                    not isinstance(others, list):
+            if named.name in self.old.schemas or named.document is not doc or not isinstance(others, list):
                 continue
             resolved = [self._resolved(Side(o, f"{named.pointer}/x/{i}", doc), self.new_normal)
                         for i, o in enumerate(others) if isinstance(o, dict)]
