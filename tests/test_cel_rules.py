@@ -192,12 +192,12 @@ def test_gateway_httproutes_v0_6_to_v0_8_rules_on_redirect_and_rewrite_paths() -
     assert found == [(f"{rules}/0", "breaking")] + [(f"{rules}/{i}", "safe") for i in range(1, 5)]
 
 
-def _added_rules(old: str, new: str, under: str, corrections: bool = False) -> list[tuple[str, str]]:
-    """The added rules' places under `under` with their levels; only the documentation corrections if asked."""
+def _added_rules(old: str, new: str, under: str) -> list[tuple[str, str, bool]]:
+    """The added rules' places under `under`, with their levels and whether each is a documentation correction."""
     report = run(real_document(f"crds/{old}"), real_document(f"crds/{new}"), grouped=False)
-    return sorted((f.change.pointer.removeprefix(under), f.level.value) for f in report.findings
-                  if f.rule == "kubernetes.validation.rule-added" and f.change.pointer.startswith(under)
-                  and (not corrections or f.reason.startswith("Documentation correction")))
+    return sorted((f.change.pointer.removeprefix(under), f.level.value,
+                   f.reason.startswith("Documentation correction")) for f in report.findings
+                  if f.rule == "kubernetes.validation.rule-added" and f.change.pointer.startswith(under))
 
 
 def test_gateway_v0_8_rules_the_old_descriptions_stated_are_corrections() -> None:
@@ -205,14 +205,15 @@ def test_gateway_v0_8_rules_the_old_descriptions_stated_are_corrections() -> Non
     field is "HTTPS" or "TLS"", "This name MUST be unique within a Gateway."); the hostname rule enforces what
     only the admission webhook checked, "This field is ignored for protocols ..." says otherwise."""
     spec = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/"
-    assert _added_rules("gateway-api/gateways.standard.v0.6.0.yaml", "gateway-api/gateways.standard.v0.8.0.yaml",
-                        spec + "listeners") == [
-        ("/items/properties/tls/x-kubernetes-validations/0", "safe"),  # certificateRefs for Terminate
-        ("/x-kubernetes-validations/0", "safe"),  # tls required for HTTPS and TLS
-        ("/x-kubernetes-validations/1", "safe"),  # tls invalid for HTTP, TCP and UDP
-        ("/x-kubernetes-validations/2", "breaking"),  # no hostname for TCP and UDP: the webhook's, unwritten
-        ("/x-kubernetes-validations/3", "safe"),  # unique names
-        ("/x-kubernetes-validations/4", "safe"),  # unique hostname, port and protocol
+    found = _added_rules("gateway-api/gateways.standard.v0.6.0.yaml", "gateway-api/gateways.standard.v0.8.0.yaml",
+                         spec + "listeners")
+    assert found == [
+        ("/items/properties/tls/x-kubernetes-validations/0", "safe", True),  # certificateRefs for Terminate
+        ("/x-kubernetes-validations/0", "safe", True),  # tls required for HTTPS and TLS
+        ("/x-kubernetes-validations/1", "safe", True),  # tls invalid for HTTP, TCP and UDP
+        ("/x-kubernetes-validations/2", "breaking", False),  # no hostname for TCP and UDP: the webhook's, unwritten
+        ("/x-kubernetes-validations/3", "safe", False),  # unique names: proven, the list-map's keys are unique
+        ("/x-kubernetes-validations/4", "safe", True),  # unique hostname, port and protocol
     ]
 
 
@@ -223,18 +224,18 @@ def test_httproute_v0_8_rules_the_webhook_alone_enforced_stay_breaking() -> None
     spec = "/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/"
     pair = ("gateway-api/httproutes.standard.v0.6.0.yaml", "gateway-api/httproutes.standard.v0.8.0.yaml")
     mirror = "filters/items/properties/requestMirror/properties/backendRef/x-kubernetes-validations/0"
-    assert _added_rules(*pair, spec, corrections=True) == [
+    found = _added_rules(*pair, spec)
+    assert [(place, level) for place, level, correction in found if correction] == [
         ("parentRefs/x-kubernetes-validations/1", "safe"),  # "invalid to reference an identical parent ..."
         (f"rules/items/properties/backendRefs/items/properties/{mirror}", "safe"),  # "Port is required when ..."
         ("rules/items/properties/backendRefs/items/x-kubernetes-validations/0", "safe"),
         (f"rules/items/properties/{mirror}", "safe"),
     ]
-    found = _added_rules(*pair, spec)
     for place in ("parentRefs/x-kubernetes-validations/0",
                   "rules/items/properties/backendRefs/items/properties/filters/items/x-kubernetes-validations/0",
                   "rules/items/properties/backendRefs/items/properties/filters/x-kubernetes-validations/2",
                   "rules/items/properties/matches/items/properties/path/x-kubernetes-validations/0"):
-        assert (place, "breaking") in found
+        assert (place, "breaking", False) in found
 
 
 def test_cert_manager_venafi_rule_reads_a_field_the_old_text_could_not_state() -> None:
