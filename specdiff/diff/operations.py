@@ -27,6 +27,7 @@ from specdiff.graph.model import (
     SpecGraph,
     Written,
     is_form,
+    is_json,
     is_xml,
 )
 from specdiff.graph.normalise import Normaliser
@@ -320,8 +321,9 @@ class OperationDiffer:
                              replace(inside, xml=pair in xml, form=pair in form, example=shown))
         for name, media in old.items():
             if name not in new:
-                renamed = next((other for other, now in new.items() if other not in old and _json(other) and _json(name)
-                                and now.schema is not None and now.schema == media.schema), None)
+                renamed = next((other for other, now in new.items() if other not in old and is_json(other)
+                                and now.schema is not None and now.schema == media.schema), None) \
+                    if is_json(name) else None
                 self.emit(change("removed", "media-type", part, old=name, where=where, old_pointer=media.pointer,
                                  media_type=name, others=", ".join(new),
                                  **({"renamed_to": renamed} if renamed else {})))
@@ -606,8 +608,3 @@ def _text(part: Parameter | MediaType) -> str:
     """A parameter's description, which documents its schema (a media type's says nothing of the schema)."""
     text = part.written.data.get("description") if isinstance(part, Parameter) else None
     return text if isinstance(text, str) else ""
-
-
-def _json(media_type: str) -> bool:
-    """Whether a media type is JSON: `application/json`, or a vendor type with the `+json` suffix."""
-    return media_type.partition(";")[0].strip().endswith(("/json", "+json"))

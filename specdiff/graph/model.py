@@ -567,6 +567,11 @@ def is_xml(media_type: str) -> bool:
     return essence in ("application/xml", "text/xml") or essence.endswith("+xml")
 
 
+def is_json(media_type: str) -> bool:
+    """`application/json`, or a vendor type with the `+json` suffix (`application/vnd.api+json`)."""
+    return media_type.split(";", 1)[0].strip().lower().endswith(("/json", "+json"))
+
+
 def is_form(media_type: str) -> bool:
     """`application/x-www-form-urlencoded` or `multipart/form-data`: a body whose fields are written as text."""
     essence = media_type.split(";", 1)[0].strip().lower()
