@@ -357,6 +357,10 @@ _LITERAL = r"'([^']+)'|\"([^\"]+)\""
 _SENTENCE = r"(?<=[.!?])\s+"
 
 
+def _says_so(sentence: str) -> str:
+    return f'the old description says so ("{sentence}")'
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(_SENTENCE, text) if s.strip()]
 
@@ -367,8 +371,8 @@ def _names(sentence: str, field: str) -> bool:
 
 
 def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
-    """The sentence of the old descriptions that already stated what an added CEL rule enforces, and whether
-    it stated all of it; None when none did.
+    """`the old description says so ("...")`, quoting the sentence of the old descriptions that already stated
+    what an added CEL rule enforces, and whether it stated all of it; None when none did.
 
     The sentences are those of the old description of the object the rule is on (or of its items) and of each
     of its fields the rule reads. A sentence states a rule that keeps items apart (`exists_one`) when it says
@@ -411,12 +415,13 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
                 identical = not holder and "identical" in sentence and read == set(mapping(
                     items.get("properties")))
                 if re.search(_UNIQUE_WORDS, sentence) and (compared or identical):
-                    return sentence, whole
+                    return _says_so(sentence), whole
                 continue
             if not holder or not re.search(_PRESENCE_WORDS, sentence):
                 continue
             if all(_names(sentence, value) for value in literals) and all(
                     name == holder or name in conditions or _names(sentence, name) for name in read):
                 # "only one of" allows none: a rule demanding exactly one (`== 1`) says more
-                return sentence, whole and not (re.search(_EXACTLY_ONE, rule) and re.search(_AT_MOST_ONE, sentence))
+                exactly = re.search(_EXACTLY_ONE, rule) and re.search(_AT_MOST_ONE, sentence)
+                return _says_so(sentence), whole and not exactly
     return None

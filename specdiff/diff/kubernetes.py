@@ -261,7 +261,7 @@ class KubernetesExtensions:
                              new_pointer=f"{at_new}/{j}", transition=transition_rule(after.get("rule")),
                              message=after.get("message"), on_new_fields=proven is not None, proof=proven,
                              compile_error=compile_error(after.get("rule")),
-                             evidence=f'the old description says so ("{said[0]}")' if said else None,
+                             evidence=said[0] if said else None,
                              partly=bool(said and not said[1]),
                              **self._cost(after.get("rule"), new, f"{at_new}/{j}")))
 

@@ -129,7 +129,7 @@ VOCABULARY: dict[str, Node] = {
                         # the estimate, what budget it exceeds with the figures, or that it cannot be estimated
                         "cost": (int, type(None)), "cost_overrun": _OPTIONAL_STR, "cost_unchecked": (bool,),
                         # an added rule the old description already stated (specdiff.diff.evidence.said_rule):
-                        # the sentence, and whether the rule also reads fields the old schema lacked
+                        # the sentence quoted, and whether the rule also reads fields the old schema lacked
                         "evidence": _OPTIONAL_STR, "partly": (bool,)}),
     "union": Node(KINDS, ("", "member"), {"discriminator": _ANY, "value": _ANY, "member": (str,)}),
     # security (specdiff.diff.security): an operation's whole requirement going from anonymous to authenticated
