@@ -625,9 +625,11 @@ class SchemaDiffer:
             lifted = Side(overlay(member, rest) if rest else member, pointer, union.document)
             kinds: set[str] = set()
             if union is new:
+                # (kept for an object split the same way that holds this one: its removed fields are noted after)
+                outer = self._elsewhere, self._moved_out, self._elsewhere_at
                 kinds = self._split_into_kinds(plain, union, members, closest)
                 self.compare(plain, lifted, where)
-                self._elsewhere, self._moved_out = {}, {}
+                self._elsewhere, self._moved_out, self._elsewhere_at = outer
             else:
                 self.compare(lifted, plain, where)
             if plain.document.dialect == "swagger-2.0" and union.document.dialect != "swagger-2.0":
@@ -686,6 +688,7 @@ class SchemaDiffer:
         branches = {key: self._resolved(Side(m, at, union.document), self.new_normal)
                     for key, (at, m) in members.items()}
         closest_props = mapping(branches[closest].schema.get("properties"))
+        self._elsewhere = {}
         for key, branch in branches.items():
             for name in mapping(branch.schema.get("properties")):
                 if key != closest and name in plain_props and name not in closest_props:
