@@ -142,7 +142,7 @@ def _aligned(before: list[Any], after: list[Any], inside: list[Any], inside_new:
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_texts, new_texts, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        paired = min(i2 - i1, j2 - j1) if tag == "replace" and i2 - i1 == j2 - j1 else 0
+        paired = i2 - i1 if tag == "replace" and i2 - i1 == j2 - j1 else 0
         for k in range(paired):
             places.extend(_deep_places(before[i1 + k], after[j1 + k], [*inside, i1 + k], [*inside_new, j1 + k]))
         places.extend(([*inside, i], [*inside, i], before[i], MISSING) for i in range(i1 + paired, i2))
