@@ -403,8 +403,8 @@ class SchemaDiffer:
             kind = "added" if new_enum is not None else "removed"
             enforced = kind == "added" and self.ecosystem.schema_validates and isinstance(new.schema.get("enum"), list)
             said = said_values(old.schema, new_enum) if kind == "added" else None
-            listed = new if kind == "added" else old
-            every = {"every_value": True} if _every_value(listed.schema, enum_values(listed.schema)) else {}
+            listed, values = (new, new_enum) if kind == "added" else (old, old_enum)
+            every = {"every_value": True} if _every_value(listed.schema, values) else {}
             self.emit(change(kind, "schema", "enum", old=old_enum, new=new_enum, where=where,
                              old_pointer=_enum_pointer(old) if kind == "removed" else None,
                              new_pointer=_enum_pointer(new) if kind == "added" else None, enforced=enforced,
