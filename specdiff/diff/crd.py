@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from specdiff.diff.kernel import Side, canonical
+from specdiff.diff.kernel import Side, canonical, mapping
 from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.vocabulary import Where, change
 from specdiff.errors import UsageError
@@ -157,7 +157,7 @@ class CrdDiffer:
         self._selectable_fields(old, new, where, facts)
 
     def _subresources(self, old: CrdVersion, new: CrdVersion, where: Where, facts: dict[str, str]) -> None:
-        before, after = _mapping(old.raw.get("subresources")), _mapping(new.raw.get("subresources"))
+        before, after = mapping(old.raw.get("subresources")), mapping(new.raw.get("subresources"))
         for key in ("status", "scale"):
             old_at, new_at = f"{old.pointer}/subresources/{key}", f"{new.pointer}/subresources/{key}"
             if key in after and key not in before:
@@ -165,7 +165,7 @@ class CrdDiffer:
             elif key in before and key not in after:
                 self.emit(change("removed", "crd-subresource", key, old=key, where=where, old_pointer=old_at,
                                  new_pointer=new.at("subresources"), **facts))
-        old_scale, new_scale = _mapping(before.get("scale")), _mapping(after.get("scale"))
+        old_scale, new_scale = mapping(before.get("scale")), mapping(after.get("scale"))
         if "scale" in before and "scale" in after:
             for key in sorted(set(old_scale) | set(new_scale)):
                 self._value("crd-subresource", "scale", old_scale.get(key), new_scale.get(key), where,
@@ -366,7 +366,7 @@ class Fields:
             if isinstance(node.get("enum"), list):
                 self.enums[path] = (frozenset(map(_shown, node["enum"])), tokens)
             self.nodes[path] = node.get("x-kubernetes-preserve-unknown-fields") is True
-            self.shapes[path] = (frozenset(_mapping(node.get("properties"))), self.nodes[path])
+            self.shapes[path] = (frozenset(mapping(node.get("properties"))), self.nodes[path])
             types = frozenset({"integer", "string"}) if node.get("x-kubernetes-int-or-string") is True \
                 else type_set(node, "")
             if types:
@@ -382,7 +382,7 @@ def _walk(schema: Schema) -> Iterator[tuple[str, str | None, tuple[str, ...], Sc
     while stack:
         path, parent, tokens, node = stack.pop()
         yield path, parent, tokens, node
-        for name, sub in _mapping(node.get("properties")).items():
+        for name, sub in mapping(node.get("properties")).items():
             if isinstance(sub, dict):
                 stack.append((f"{path}.{name}", path, tokens + ("properties", name), sub))
         for keyword, suffix in (("items", "[]"), ("additionalProperties", "{}")):
@@ -415,12 +415,12 @@ def _served_schemas(crd: Crd) -> dict[str, Schema]:
 
 
 def _conversion(crd: Crd) -> str:
-    conversion = _mapping(crd.spec.get("conversion"))
+    conversion = mapping(crd.spec.get("conversion"))
     return str(conversion.get("strategy") or "None")
 
 
 def _conversion_pointer(crd: Crd) -> str:
-    conversion = _mapping(crd.spec.get("conversion"))
+    conversion = mapping(crd.spec.get("conversion"))
     if "strategy" in conversion:
         return crd.at("spec", "conversion", "strategy")
     return crd.at("spec", "conversion") if "conversion" in crd.spec else crd.at("spec")
@@ -443,10 +443,6 @@ def _listed(names: list[str]) -> str:
 def _shown(value: Any) -> str:
     """An enum value as a reader compares it: a string as it is, anything else as JSON."""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _strings(value: Any) -> list[str]:
