@@ -384,9 +384,9 @@ def type_widened(change: Change) -> bool:
 def _spelled_as_text(change: Change) -> bool:
     """The value of a parameter or of the items of a parameter's list: text in the URL, a header or a cookie; or
     of a form's field (`as_text`)."""
-    part = change.context.part
     if change.fact("as_text"):
         return True
+    part = change.context.part
     return part is not None and part.kind == "parameter" and all(step == "[]" for step in change.context.field)
 
 
