@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from specdiff.diff.kernel import mapping
 from specdiff.errors import InputError, UsageError
 from specdiff.frozen import record
 from specdiff.graph.kubernetes_names import group_version_kinds
@@ -387,7 +388,7 @@ class Checker:
             value, old, new, path, pointer = stack.pop()
             old_schema, new_schema = old.resolved(), new.resolved()
             if isinstance(value, dict):
-                old_props, new_props = _mapping(old_schema.get("properties")), _mapping(new_schema.get("properties"))
+                old_props, new_props = mapping(old_schema.get("properties")), mapping(new_schema.get("properties"))
                 keeps = new_schema.get("x-kubernetes-preserve-unknown-fields") is True \
                     or new_schema.get("additionalProperties") not in (None, False)
                 for key in sorted(value, key=str):
@@ -550,7 +551,7 @@ def _rules_of(schema: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
         for rule in node.get(VALIDATIONS) or []:
             if isinstance(rule, dict) and isinstance(rule.get("rule"), str):
                 yield path, rule["rule"], str(rule.get("message") or "")
-        for name, sub in _mapping(node.get("properties")).items():
+        for name, sub in mapping(node.get("properties")).items():
             if isinstance(sub, dict):
                 stack.append((sub, f"{path}.{name}"))
         if isinstance(node.get("items"), dict):
@@ -670,7 +671,7 @@ def _defaulted(value: Any, schema: dict[str, Any]) -> Any:
     """The value with the defaults of a CRD's structural schema filled in where it leaves fields out, as the API
     server does before it runs validation rules (a CRD schema holds no `$ref`)."""
     if isinstance(value, dict):
-        properties = _mapping(schema.get("properties"))
+        properties = mapping(schema.get("properties"))
         extra = schema.get("additionalProperties")
         filled = {key: _defaulted(item, properties[key] if isinstance(properties.get(key), dict)
                                   else extra if isinstance(extra, dict) else {}) for key, item in value.items()}
@@ -693,10 +694,6 @@ def _size(value: Any) -> int:
         elif isinstance(item, list):
             stack.extend(item)
     return count
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def check_manifests(old: SpecGraph, new: SpecGraph, paths: tuple[str, ...], limits: Limits,

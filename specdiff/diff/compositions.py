@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from specdiff.diff.kernel import mapping
 from specdiff.graph.schemas import nullable, required_set, type_set
 from specdiff.load.sourcemap import join_pointer
 
@@ -58,7 +59,7 @@ def _places(schema: Schema, pointer: str) -> dict[str, str]:
     """Where a schema writes its keywords and properties, by their pointers inside it."""
     return {**{join_pointer((key,)): pointer + join_pointer((key,)) for key in schema},
             **{join_pointer(("properties", name)): pointer + join_pointer(("properties", name))
-               for name in _properties(schema)}}
+               for name in mapping(schema.get("properties"))}}
 
 
 #: how deep parts of parts are joined (a part that includes itself stops here)
@@ -78,7 +79,7 @@ def with_additions(base: Schema, part: Schema) -> Schema:
         if key in _QUIET or key == "$ref":
             continue
         if key == "properties" and isinstance(value, dict):
-            known = _properties(merged)
+            known = mapping(merged.get("properties"))
             merged["properties"] = {**value, **known, **{
                 name: with_additions(known[name], schema) for name, schema in value.items()
                 if isinstance(known.get(name), dict) and isinstance(schema, dict) and "$ref" not in schema}}
@@ -101,7 +102,7 @@ def may_overlap(a: Schema, b: Schema) -> bool:
     values_a, values_b = _values(a), _values(b)
     if values_a is not None and values_b is not None and not values_a & values_b:
         return False
-    props_a, props_b = _properties(a), _properties(b)
+    props_a, props_b = mapping(a.get("properties")), mapping(b.get("properties"))
     for name in required_set(a) & required_set(b):
         inner_a, inner_b = _values(props_a.get(name)), _values(props_b.get(name))
         if inner_a is not None and inner_b is not None and not inner_a & inner_b:
@@ -182,11 +183,6 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _properties(schema: Schema) -> dict[str, Any]:
-    value = schema.get("properties")
-    return value if isinstance(value, dict) else {}
-
-
 def _closed_without(schema: Schema, names: frozenset[str]) -> bool:
     """An object that allows no other properties and does not name one of `names`."""
-    return schema.get("additionalProperties") is False and bool(names - set(_properties(schema)))
+    return schema.get("additionalProperties") is False and bool(names - set(mapping(schema.get("properties"))))
