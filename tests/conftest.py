@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import shutil
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -78,3 +79,21 @@ def digitalocean(tmp_path_factory: pytest.TempPathFactory) -> Path:
     clone = tmp_path_factory.mktemp("digitalocean") / "openapi"
     subprocess.run(["git", "clone", "--quiet", str(bundle), str(clone)], check=True, capture_output=True)
     return clone
+
+
+@pytest.fixture(scope="session")
+def pip_settings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """pip's settings for the tests that install specdiff (the action's step, the wheel and sdist, pre-commit's
+    hook environment), as environment variables.
+
+    The wheels of the run-time lock (requirements.txt: specdiff's dependencies and the setuptools that builds
+    it) are downloaded once per run with their hashes checked, and found there with no index: each install
+    still resolves specdiff's requirements, against the locked releases instead of the index's newest, without
+    fetching every project's index page four times a run, and a new release of a dependency cannot fail these
+    tests. No bytecode is compiled up front (`PIP_COMPILE=0`; `PIP_NO_COMPILE=1` would turn it on), as the
+    action installs: the first run compiles the modules it imports."""
+    wheels = tmp_path_factory.mktemp("locked-wheels")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
+                    "--require-hashes", "--requirement", str(ROOT / "requirements.txt"), "--dest", str(wheels)],
+                   check=True, capture_output=True)
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels), "PIP_COMPILE": "0"}

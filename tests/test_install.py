@@ -45,14 +45,15 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session", params=["wheel", "sdist"])
-def installed(request: pytest.FixtureRequest, artefacts: dict[str, Path],
+def installed(request: pytest.FixtureRequest, artefacts: dict[str, Path], pip_settings: dict[str, str],
               tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with one artefact installed (this pip installs into it: no pip inside, faster)."""
+    """A fresh venv with one artefact installed (this pip installs into it: no pip inside, faster), with the
+    settings of `pip_settings` (tests/conftest.py), which the sdist's isolated build follows too."""
     venv = tmp_path_factory.mktemp(f"venv-{request.param}")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
                     "--disable-pip-version-check", str(artefacts[request.param])],
-                   check=True, capture_output=True, env=clean_env())
+                   check=True, capture_output=True, env=clean_env(**pip_settings))
     return venv / "bin"
 
 
