@@ -211,7 +211,7 @@ def action_bin(tmp_path_factory: pytest.TempPathFactory, pip_settings: dict[str,
     """The Python that setup-python would provide, with specdiff installed by the action's own install step.
 
     setup-python's Python comes with pip and, from 3.12, without setuptools: a virtualenv seeded with pip alone
-    (virtualenv links its bundled pip in, where `venv` runs ensurepip, an install of pip, for 3-4 s of CPU). The
+    (virtualenv links its bundled pip in, where `venv` runs ensurepip, an install of pip, for 4-6 s of CPU). The
     step's commands run as written, with the settings of `pip_settings` (tests/conftest.py)."""
     venv = tmp_path_factory.mktemp("runner-python")
     subprocess.run([sys.executable, "-m", "virtualenv", "--quiet", "--no-setuptools", "--no-periodic-update",
