@@ -20,7 +20,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
-from specdiff.load.files import inside
+from specdiff.load.files import Folders
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import (
     JsonSourceMap,
@@ -91,7 +91,7 @@ class Resolver:
         self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
         self._resources: Resources | None = None
         self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
-        self._base: Path | None = None
+        self._folders: Folders | None = None  # the spec's folder, which files may not leave
         self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
         #: every `$ref` followed from or into a file or URL: (id of its document, where it is written, id of the
         #: target's document, pointer)
@@ -152,19 +152,19 @@ class Resolver:
 
     def _file(self, location: str, doc: Document, at: str) -> Document:
         assert doc.base is not None and doc.reader is not None
-        if self._base is None:
-            self._base = self.root.base.resolve() if self.root.base else doc.base.resolve()
-        base = self._base
+        if self._folders is None:
+            self._folders = Folders(self.root.base or doc.base)
+        folders = self._folders
         try:
-            target = (doc.base / location).resolve()
+            target = folders.resolve(doc.base / location)
         except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
             raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
-        if not inside(target, base):
+        if not folders.holds(target):
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
         own = self._own_files().get(target)
         if own is not None:
             return own  # a ref back into the spec's own file (or a directory's document) is into that document
-        key = target.relative_to(base).as_posix()
+        key = target.relative_to(folders.root).as_posix()
         if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
             try:

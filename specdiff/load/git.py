@@ -260,8 +260,9 @@ class _Reader:
         weakref.finalize(self, self.objects.close)
 
     def __call__(self, target: Path, name: str) -> str:
+        """The text of a file at the revision; `target` is resolved already (graph.refs confines it first)."""
         try:
-            relative = target.resolve().relative_to(self.top).as_posix()
+            relative = target.relative_to(self.top).as_posix()
         except ValueError:
             raise InputError("$ref leaves the repository (refused)", file=name) from None
         return _read_blob(self.found, relative, name, self.limits, self.objects, self.blobs)
