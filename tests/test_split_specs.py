@@ -81,6 +81,26 @@ def test_an_enum_member_replaced_behind_an_operation_ref_is_found(tmp_path: Path
         "GET /v2/sizes response 200: disk.type"] * 2
 
 
+def test_a_change_two_files_away_is_found_through_files_that_did_not_change(tmp_path: Path) -> None:
+    """Equal text in a file that did not change is taken as unchanged only when no file it leads to changed: the
+    operation's file and size.yml are the same on both sides, disk_info.yml behind them is not; the regions
+    operation reaches none of it."""
+    size = "type: object\nproperties:\n  disk:\n    $ref: disk_info.yml\n"
+    region = "type: object\nproperties: {slug: {type: string}}\n"
+    regions = OPERATION.replace("sizes_list", "regions_list").replace("disk_info.yml", "region.yml")
+    through_size = OPERATION.replace("disk_info.yml", "size.yml")
+    root = ROOT + "  /v2/regions:\n    get:\n      $ref: resources/regions/regions_list.yml\n"
+    for side, member in (("old", "remote"), ("new", "boot")):
+        write(tmp_path / side, {**version(member, through_size), "root.yaml": root,
+                                "resources/sizes/models/size.yml": size,
+                                "resources/regions/regions_list.yml": regions,
+                                "resources/regions/models/region.yml": region})
+    code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, findings(report)) == (1, [ADDED, REMOVED])
+    assert [f["location"]["label"] for f in report["findings"]] == [  # type: ignore[attr-defined]
+        "GET /v2/sizes response 200: disk.disk.type"] * 2
+
+
 def test_a_description_changed_in_a_referenced_file_is_no_change(tmp_path: Path) -> None:
     write(tmp_path / "old", version("remote"))
     write(tmp_path / "new", version("remote", description="The kind of disk."))

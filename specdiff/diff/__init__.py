@@ -123,7 +123,8 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
-        unchanged = schemas.equal_means_unchanged and before.schema == after.schema
+        unchanged = schemas.unchanged(Side(before.schema, before.pointer, before.document),
+                                      Side(after.schema, after.pointer, after.document))
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         # the level existing users relied on; and no existing client meets a change to a schema no new operation

@@ -51,7 +51,7 @@ from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, lone_part, overlay
-from specdiff.graph.refs import MODERN, naming_keywords
+from specdiff.graph.refs import MODERN, naming_keywords, unchanged_files
 from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
@@ -86,7 +86,7 @@ class SchemaDiffer:
     include_docs = False  # report documentation changes too (`--include-docs`)
 
     def __init__(self, old: SpecGraph, new: SpecGraph, names: dict[str, str], emit: Emit,
-                 ecosystem: Ecosystem) -> None:
+                 ecosystem: Ecosystem, unchanged: frozenset[str] | None = None) -> None:
         self.old, self.new, self.ecosystem = old, new, ecosystem
         self.old_normal, self.new_normal = old.normal, new.normal
         self.names = names
@@ -95,8 +95,18 @@ class SchemaDiffer:
         #: equal text means equal meaning when the schemas reached through refs to places other than named
         #: schemas (`#/x-lib/Foo`, another file) are equal on both sides: named pairs are compared on their own
         #: (a `$dynamicRef` reaches what the path to it binds, which equal text cannot vouch for either)
-        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque and not (
-            old.normal.resolver.writes_dynamic_refs() or new.normal.resolver.writes_dynamic_refs())
+        dynamic = old.normal.resolver.writes_dynamic_refs() or new.normal.resolver.writes_dynamic_refs()
+        self.equal_means_unchanged = old.normal.opaque == new.normal.opaque and not dynamic
+        #: else, in a split spec, the files where it still does (`graph.refs.unchanged_files`, or `unchanged` as a
+        #: differ of the same pair found them): a commit changes a few of thousands, and with them the schemas
+        #: written in every file that leads to them
+        self.unchanged_files: frozenset[str] = frozenset() if unchanged is None else unchanged
+        if unchanged is None and not (self.equal_means_unchanged or dynamic) and (old.normal.resolver.externals or
+                                                                                 new.normal.resolver.externals):
+            paired = {name for name, other in names.items() if name == other}
+            self.unchanged_files = unchanged_files(old.normal.resolver, new.normal.resolver,
+                                                   (name for name in (*old.schemas, *new.schemas)
+                                                    if name not in paired))
         #: pairs reached through a $ref, compared once whatever the spelling and the path to them:
         #: (old node identity, new node identity, direction, stability)
         self._followed: set[tuple[Hashable, ...]] = set()
@@ -127,9 +137,20 @@ class SchemaDiffer:
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
-        if self.equal_means_unchanged and old.schema == new.schema:
+        if self.unchanged(old, new):
             return  # equal content compares equal all the way down (a C-speed check)
         self.compare_differing(old, new, where)
+
+    def unchanged(self, old: Side, new: Side) -> bool:
+        """Whether two schemas are equal all the way down: equal text, where equal text means equal meaning (in
+        the whole spec, or in the one file of a split spec both are written in)."""
+        if not self.equal_means_unchanged:
+            if not self.unchanged_files or old.places is not None or new.places is not None:
+                return False
+            key = self.old_normal.resolver.key(old.document)
+            if key not in self.unchanged_files or self.new_normal.resolver.key(new.document) != key:
+                return False
+        return old.schema == new.schema
 
     def compare_differing(self, old: Side, new: Side, where: Where) -> None:
         """`compare` without its equality check, for a pair the caller has found to differ: on a large pair
@@ -256,7 +277,7 @@ class SchemaDiffer:
         """The changes from one schema to another, as what changed and where inside them, whatever the pointers:
         a differ of its own finds them, so this one's memory of pairs compared stays as it was."""
         found: list[Change] = []
-        differ = SchemaDiffer(self.old, self.new, self.names, found.append, self.ecosystem)
+        differ = SchemaDiffer(self.old, self.new, self.names, found.append, self.ecosystem, self.unchanged_files)
         differ._wire = self._wire  # the questions asked and being answered, shared: a cycle asks one once
         if joined:
             old, new = differ._joined(old, self.old_normal), differ._joined(new, self.new_normal)

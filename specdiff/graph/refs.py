@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -420,6 +421,33 @@ class Resolver:
         """An error at a pointer of a document, placed by line:column when the source map finds it."""
         found = doc.locate(at) if at else None
         return InputError(message, file=doc.name, place=f"{found[0]}:{found[1]}" if found else at or None)
+
+
+def unchanged_files(old: Resolver, new: Resolver, unpaired: Iterable[str]) -> frozenset[str]:
+    """The files both sides reach (by key) where equal text means equal meaning: each holds equal data on both
+    sides, and every `$ref` either side followed from it leads only to such files. A split spec's commit
+    changes a few of its thousands of files; a schema written in any other file, equal on both sides, is
+    unchanged all the way down. A file that refers into the spec's own documents, resolves as 2020-12 does
+    (where an identifier declared anywhere can change what a reference reaches), or holds a named schema not
+    paired with itself (`unpaired`, named schema identities) is not vouched for."""
+    old_files, new_files = old.externals, new.externals
+    changed: set[str | None] = {None, *(old_files.keys() ^ new_files.keys())}  # None: the spec's own documents
+    changed.update(name.partition("#")[0] for name in unpaired if "#" in name)
+    changed.update(key for key in old_files.keys() & new_files.keys()
+                   if old_files[key].data != new_files[key].data or old.modern(old_files[key])
+                   or new.modern(new_files[key]))
+    referring: dict[str | None, set[str | None]] = {}  # file -> the files whose refs lead to it, on either side
+    for resolver in (old, new):
+        keys: dict[int, str | None] = {id(doc): key for key, doc in resolver.externals.items()}
+        for source, _, target, _ in resolver.links:
+            referring.setdefault(keys.get(target), set()).add(keys.get(source))
+    pending = list(changed)
+    while pending:
+        for leading in referring.get(pending.pop(), ()):
+            if leading not in changed:
+                changed.add(leading)
+                pending.append(leading)
+    return frozenset(new_files.keys() - changed)
 
 
 def plain_name(name: str) -> str:
