@@ -122,6 +122,22 @@ def test_a_file_both_sides_hold_is_parsed_once(repo: Path, monkeypatch: pytest.M
     assert old.data["paths"] is not new.data["paths"]
 
 
+def test_a_file_both_sides_hold_is_read_from_git_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side that has read fewer files than the other looks its files up in their folders' listings: one
+    request a folder, and the contents of only the files the other did not read (the same blob, the same text).
+    Both roots are read first, then each side's files."""
+    git(repo, "commit", "-qam", "v2")  # common/frobber.yaml changes; ref.yaml, the root, does not
+    monkeypatch.setattr(specdiff.load.git._Blobs, "_latest", None)
+    asked: list[str] = []
+    ask = specdiff.load.git._Objects._ask
+    monkeypatch.setattr(specdiff.load.git._Objects, "_ask",
+                        lambda objects, command, name: asked.append(name) or ask(objects, command, name))
+    code, out, _ = cli("v1:api/ref.yaml", "HEAD:api/ref.yaml")
+    assert (code, findings(out)) == (1, [("schema.enum.value-added", "breaking", "/properties/mode/enum/2")])
+    assert asked == ["v1:api/ref.yaml", "HEAD:api", "v1:api/common/frobber.yaml", "HEAD:api/common",
+                     "HEAD:api/common/frobber.yaml"]
+
+
 def test_directory_at_a_revision(repo: Path) -> None:
     doc = load("v1:api/v3")
     assert (doc.dialect, [gv for gv, _ in doc.parts]) == ("openapi-dir", ["core/v1", "frob.io/v1"])

@@ -24,6 +24,9 @@ from specdiff.load.parse import Limits, decode, parse_text
 from specdiff.load.text import SPEC_SUFFIXES, group_version_of_file, load_text
 
 _DRIVE = re.compile(r"[A-Za-z]$")
+#: the modes of a tree's entries whose objects are blobs: files, executables and symbolic links (which git reads
+#: as the blob of the link's text, whichever way a file is asked for)
+_BLOB_MODES = frozenset({b"100644", b"100755", b"120000"})
 _LOOKS_LIKE_REF = re.compile(r"[\w@{}^~][\w@{}^~./-]*$")
 
 
@@ -124,14 +127,17 @@ def load_git(found: GitSource, limits: Limits) -> Document:
 
 
 def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects, blobs: _Blobs) -> str:
-    oid, kind, size, blob = objects.blob(found.object(path), limits.max_bytes)
+    # a file the input beside this one read is not asked of git again, only looked up in its folder's listing
+    known = blobs.known(objects.listed(found.rev, path, limits.max_bytes)) if found.rev and blobs.beside() else None
+    oid, kind, size, blob = ("", "blob", known[1], b"") if known is not None else objects.blob(found.object(path),
+                                                                                             limits.max_bytes)
     if kind is None:
         raise InputError(f"{path!r} does not exist at revision {found.rev!r}", file=name)
     if size > limits.max_bytes:
         raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)", file=name)
     if blob is None:
         raise InputError(f"{path!r} is not a file at revision {found.rev!r}", file=name)
-    return blobs.text(oid, blob, name)
+    return known[0] if known is not None else blobs.text(oid, blob, name)
 
 
 class _Blobs:
@@ -144,7 +150,7 @@ class _Blobs:
     _latest: weakref.ref[_Blobs] | None = None
 
     def __init__(self) -> None:
-        self.texts: dict[str, str] = {}  # object id -> text
+        self.texts: dict[str, tuple[str, int]] = {}  # object id -> text, size in bytes
         #: (text, limits, whether the name ends in .json, which decides whether text that is not JSON is YAML)
         #: -> (its marshalled data, format)
         self.parses: dict[tuple[str, Limits, bool], tuple[bytes, str]] = {}
@@ -160,11 +166,24 @@ class _Blobs:
         cls._latest = weakref.ref(made)
         return made
 
-    def text(self, oid: str, raw: bytes, name: str) -> str:
+    def beside(self) -> bool:
+        """Whether an input read beside this one has read more files than this one: it may hold the next."""
+        return any(len(texts) > len(self.texts) for texts, _ in self._near)
+
+    def known(self, oid: str) -> tuple[str, int] | None:
+        """(text, size in bytes) of an object an input sharing this table read, kept for the next one too."""
         known = next((texts[oid] for texts, _ in self._near if oid in texts), None) if oid else None
-        text = known if known is not None else decode(raw, name)
+        if known is not None:
+            self.texts[oid] = known
+        return known
+
+    def text(self, oid: str, raw: bytes, name: str) -> str:
+        known = self.known(oid)
+        if known is not None:
+            return known[0]
+        text = decode(raw, name)
         if oid:
-            self.texts[oid] = text
+            self.texts[oid] = (text, len(raw))
         return text
 
     def parse(self, text: str, name: str, limits: Limits) -> tuple[Any, str]:
@@ -193,6 +212,7 @@ class _Objects:
     def __init__(self, toplevel: Path) -> None:
         self.toplevel = toplevel
         self.process: subprocess.Popen[bytes] | None = None
+        self._trees: dict[str, dict[bytes, str]] = {}  # folder at the revision -> its blobs' object ids, by name
 
     def _ask(self, command: str, name: str) -> bytes | None:
         """The reply's header line, or None when git cannot be asked."""
@@ -211,10 +231,10 @@ class _Objects:
             return None
         return self.process.stdout.readline()
 
-    def blob(self, name: str, limit: int) -> tuple[str, str | None, int, bytes | None]:
-        """(object id, object type, size, the bytes of a blob of at most `limit` bytes), or ("", None, 0, None)
-        when there is no such object. What is not read (a larger blob, a tree) is dropped with the process, which
-        the next request starts again, instead of being read only to be thrown away."""
+    def blob(self, name: str, limit: int, wanted: str = "blob") -> tuple[str, str | None, int, bytes | None]:
+        """(object id, object type, size, the bytes of a blob (or the `wanted` type) of at most `limit` bytes), or
+        ("", None, 0, None) when there is no such object. What is not read (a larger blob, a tree) is dropped with
+        the process, which the next request starts again, instead of being read only to be thrown away."""
         if "\n" in name:
             return self._alone(name, limit)
         parts = (self._ask("contents", name) or b"").split()
@@ -222,10 +242,31 @@ class _Objects:
             return "", None, 0, None
         oid, kind, size = parts[0].decode(), parts[1].decode(), int(parts[2])
         assert self.process is not None and self.process.stdout is not None
-        if kind != "blob" or size > limit:
+        if kind != wanted or size > limit:
             self.close(kill=True)
             return oid, kind, size, None
         return oid, kind, size, self.process.stdout.read(size + 1)[:-1]  # the object and the line break after it
+
+    def listed(self, rev: str, path: str, limit: int) -> str:
+        """The object id of a file at a revision as its folder lists it ("" when it lists no file of that name):
+        one request per folder, where asking for a file's contents is one per file. A folder's listing (a tree
+        object of at most `limit` bytes) names each entry's mode, name and object id."""
+        folder, _, file = path.rpartition("/")
+        entries = self._trees.get(folder)
+        if entries is None:
+            entries = self._trees[folder] = {}
+            oid, kind, size, tree = self.blob(f"{rev}:{folder}", limit, "tree") if "\n" not in folder else (
+                "", None, 0, None)
+            width = len(oid) // 2  # (a SHA-1 or a SHA-256 repository)
+            at = 0
+            while tree is not None and at < len(tree):
+                space, end = tree.find(b" ", at), tree.find(b"\0", at)
+                if space < 0 or end < space or end + 1 + width > len(tree):
+                    break  # not a tree as git writes one: ask for each file
+                if tree[at:space] in _BLOB_MODES:
+                    entries[tree[space + 1:end]] = tree[end + 1:end + 1 + width].hex()
+                at = end + 1 + width
+        return entries.get(file.encode("utf-8", "surrogateescape"), "")
 
     def _alone(self, name: str, limit: int) -> tuple[str, str | None, int, bytes | None]:
         """As `blob`, without the object id (such a file is read again by the other side)."""
