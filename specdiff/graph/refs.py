@@ -85,7 +85,7 @@ class Resolver:
         self.root = root
         self.externals: dict[str, Document] = {}
         self._keys: dict[Document, str] = {}
-        self._own: dict[Path, Document] | None = None
+        self._own: dict[str, Document] | None = None
         self._acyclic: set[tuple[int, str]] = set()  # (document id, pointer) of $ref chains known to end
         #: (ref, document id) -> what it resolved to; a spec repeats the same few refs thousands of times
         self._found: dict[tuple[str, int] | tuple[str, int, str], tuple[Any, Document, str]] = {}
@@ -157,22 +157,23 @@ class Resolver:
             self._folders = Folders(self.root.base or doc.base)
         folders = self._folders
         try:
-            target = folders.resolve(doc.base / location)
+            target = folders.resolve(doc.base, location)
         except (OSError, RuntimeError):  # a symlink loop; its message would show the absolute path
             raise self.error(f"$ref {location!r} is a symlink loop", doc, at) from None
-        if not folders.holds(target):
+        key = folders.key(target)
+        if key is None:
             raise self.error(f"$ref {location!r} leaves the spec's folder (refused)", doc, at)
         own = self._own_files().get(target)
         if own is not None:
             return own  # a ref back into the spec's own file (or a directory's document) is into that document
-        key = target.relative_to(folders.root).as_posix()
         if key not in self.externals:
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
+            path = Path(target)
             try:
-                text = doc.reader(target, name)
+                text = doc.reader(path, name)
             except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
                 raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
-            self._loaded(key, load_text_any(text, name, target.parent, doc))
+            self._loaded(key, load_text_any(text, name, path.parent, doc))
         return self.externals[key]
 
     def _resources_with(self, doc: Document) -> Resources:
@@ -254,11 +255,12 @@ class Resolver:
         """Whether a 2020-12 document read so far writes a `$dynamicRef`: what it reaches depends on the path."""
         return self.modern(self.root) and self._resources_with(self.root).dynamic
 
-    def _own_files(self) -> dict[Path, Document]:
+    def _own_files(self) -> dict[str, Document]:
         """The files the spec itself was read from (a directory's documents), by resolved path."""
         if self._own is None:
             docs = [part for _, part in self.root.parts] or [self.root]
-            self._own = {(doc.base / Path(doc.name).name).resolve(): doc for doc in docs if doc.base is not None}
+            self._own = {str((doc.base / Path(doc.name).name).resolve()): doc for doc in docs
+                         if doc.base is not None}
         return self._own
 
     def _loaded(self, key: str, doc: Document) -> None:

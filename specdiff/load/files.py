@@ -29,27 +29,35 @@ def inside(path: Path | str, root: Path | str) -> bool:
 class Folders:
     """`Path.resolve` for the many files of a few folders, confined to `root` as `inside` confines: a split spec
     reaches thousands of files in a few hundred folders, so each folder is resolved once (every component
-    followed) and a file in it costs one `lstat` of its own name, unless that name is a link, `.` or `..`."""
+    followed) and a file in it costs one `lstat` of its own name, unless that name is a link, `.` or `..`.
+    Paths are strings here: a `Path` made for each of thousands of references costs more than the lookups."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
-        self._resolved: dict[str, Path] = {}  # folder as written -> resolved
+        self.root = str(root.resolve())
+        self._prefix = os.path.normcase(os.path.join(self.root, ""))
+        self._resolved: dict[str, str] = {}  # folder as written -> resolved
 
-    def resolve(self, path: Path) -> Path:
-        """The path with every symlink followed; RuntimeError for a symlink loop, as `Path.resolve` raises."""
-        folder, name = os.path.split(path)
-        if name in ("", ".", "..") or not folder:
-            return path.resolve()
-        resolved = self._resolved.get(folder)
+    def resolve(self, folder: Path, location: str) -> str:
+        """`location` in `folder` with every symlink followed; RuntimeError for a symlink loop, as
+        `Path.resolve` raises."""
+        joined = os.path.join(folder, location)
+        head, name = os.path.split(joined)
+        if name in ("", ".", "..") or not head:
+            return str(Path(joined).resolve())
+        resolved = self._resolved.get(head)
         if resolved is None:
-            resolved = self._resolved[folder] = Path(folder).resolve()
-        if os.path.islink(resolved / name):
-            return path.resolve()
-        return resolved / name
+            resolved = self._resolved[head] = str(Path(head).resolve())
+        target = os.path.join(resolved, name)
+        return str(Path(target).resolve()) if os.path.islink(target) else target
 
-    def holds(self, resolved: Path) -> bool:
-        """Whether a path `resolve` gave is under the root (what `inside` says of it, without resolving again)."""
-        return resolved.is_relative_to(self.root)
+    def key(self, resolved: str) -> str | None:
+        """A path `resolve` gave, relative to the root with `/` between its parts; None when it is not under the
+        root (what `inside` says of it, without resolving it again)."""
+        if os.path.normcase(resolved) == os.path.normcase(self.root):
+            return "."
+        if not os.path.normcase(resolved).startswith(self._prefix):
+            return None
+        return resolved[len(self._prefix):].replace(os.sep, "/")
 
 
 def kind_of(mode: int) -> str:
