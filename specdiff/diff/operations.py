@@ -117,7 +117,7 @@ class OperationDiffer:
         if old.servers != new.servers:
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
-        if self.schemas.equal_means_unchanged and _same_contract(old, new):
+        if (self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)) and _same_contract(old, new):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         self.operation = new
         where = _where(new, self.new)
@@ -134,6 +134,15 @@ class OperationDiffer:
         self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
+
+    def _in_unchanged_files(self, old: Operation, new: Operation) -> bool:
+        """Whether each schema of the two operations is written, part for part, in one file of a split spec
+        where equal text means equal meaning (`SchemaDiffer.unchanged_files`)."""
+        files = self.schemas.unchanged_files
+        if not files:
+            return False
+        written = _written_in(new, self.new)
+        return all(key in files for key in written.values()) and _written_in(old, self.old) == written
 
     def _unmodelled(self, old: Written, new: Written, handles: frozenset[str], where: Where) -> None:
         """What the objects write beyond `handles` (vendor extensions, keywords no family models), as data."""
@@ -548,6 +557,22 @@ def _same_but_place(old: Parameter, new: Parameter) -> bool:
     return (old.name == new.name and old.required == new.required and old.style == new.style
             and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
             and old.schema == new.schema and old.written == new.written)
+
+
+def _written_in(op: Operation, graph: SpecGraph) -> dict[tuple[str, ...], str | None]:
+    """The file each schema of an operation is written in (its key, None for the spec's own documents), by the
+    part that holds it: what its `$ref`s resolve against."""
+    key, own = graph.normal.resolver.key, graph.document_of(op)
+    found: dict[tuple[str, ...], str | None] = {("parameter", *place): key(parameter.document or own)
+                                                for place, parameter in op.parameters.items()}
+    for name, media in (op.body.media if op.body is not None else {}).items():
+        found["body", name] = key(media.document or own)
+    for status, response in op.responses.items():
+        for name, media in response.media.items():
+            found["response", status, name] = key(media.document or own)
+        for name, header in response.headers.items():
+            found["header", status, name] = key(header.document or own)
+    return found
 
 
 def _same_contract(old: Operation, new: Operation) -> bool:
