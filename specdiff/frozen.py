@@ -1,61 +1,224 @@
-"""Records made quicker: classes whose comparison, hash and text are not compiled at each start, and a quicker
-constructor for the frozen records the graph makes by the ten thousand."""
+"""Record classes made without running `dataclasses.dataclass` at each start.
+
+A dataclass compiles its `__init__`, and for a frozen class its `__setattr__` and `__delattr__`, from source
+text, and inspects every field's annotation: for the 44 record classes a small comparison imports, that was a
+tenth of its instructions. `record` makes the same class (a dataclass to `dataclasses.fields`, `replace` and
+`asdict`) with the methods that are the same for every record as closures over its fields: only `__init__` is
+still compiled, from a shorter text."""
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, Field, FrozenInstanceError, fields
+from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["filled_at_once", "record"]
-
-T = TypeVar("T")
+__all__ = ["record"]
 
 if TYPE_CHECKING:  # what a reader, and mypy, should take it for
     from dataclasses import dataclass as record
 else:
-    def record(cls=None, /, *, eq=True, repr=True, **options):
-        """`dataclasses.dataclass`, with the same options and the same methods, but `__eq__`, `__hash__` and
-        `__repr__` made as closures over the fields instead of compiled from text.
+    def record(cls=None, /, *, init=True, repr=True, eq=True, order=False, frozen=False, slots=False):
+        """`dataclasses.dataclass` with these options (the ones records use), making the same class.
 
-        Python 3.11 compiles each method a dataclass writes from source, six for a frozen class: for the fifty
-        record classes a run imports, that compiling was a tenth of a small comparison's instructions. The
-        comparison, the hash and the text are the same for every record, so only the constructor and the
-        frozen guards are still written per class."""
+        Unlike a dataclass, a record without a docstring is left without one (a dataclass writes its
+        signature there), and its fields are plain string annotations (`from __future__ import
+        annotations`): no `ClassVar`, `InitVar`, `KW_ONLY` or keyword-only field."""
+        options = {"init": init, "repr": repr, "eq": eq, "order": order, "frozen": frozen, "slots": slots}
+
         def wrap(cls):
-            made = dataclasses.dataclass(cls, eq=False, repr=False, **options)
-            return _with_methods(made, eq, repr, options.get("frozen", False), options.get("unsafe_hash", False))
+            return _made(cls, **options)
 
         return wrap if cls is None else wrap(cls)
 
 
-def _with_methods(cls: Any, eq: bool, shown: bool, frozen: bool, unsafe_hash: bool) -> Any:
-    """The methods `dataclass` would add with these options, where the class writes none of its own."""
+def _made(cls: Any, *, init: bool, repr: bool, eq: bool, order: bool, frozen: bool, slots: bool) -> Any:
+    if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__qualname__}: a record does not extend another dataclass")
+    every = _fields(cls)
+    if slots:
+        cls = _slotted(cls, every)
+    cls.__dataclass_fields__ = {f.name: f for f in every}
+    cls.__dataclass_params__ = _parameters(init=init, repr=repr, eq=eq, order=order, frozen=frozen, slots=slots)
     own = cls.__dict__
-    every = fields(cls)
-    if shown and "__repr__" not in own:
+    if init and "__init__" not in own:
+        cls.__init__ = _init(cls, every)
+    if "__match_args__" not in own:
+        cls.__match_args__ = tuple(f.name for f in every if f.init)  # type: ignore[misc]
+    if repr and "__repr__" not in own:
         cls.__repr__ = _repr(tuple(f.name for f in every if f.repr))
-    if not eq:
-        return cls
+    compared = _key(tuple(f.name for f in every if f.compare))
+    if eq:
+        _with_equality(cls, compared, frozen)
+    if order:
+        _with_order(cls, compared)
+    if frozen:
+        _with_frozen_guards(cls, frozenset(f.name for f in every), slots)
+    return cls
+
+
+def _fields(cls: Any) -> list[Field[Any]]:
+    """The class's fields, as `dataclass` reads them from its annotations and class attributes; a class
+    attribute that is a `field(...)` is replaced with its default, as `dataclass` does."""
+    annotations = cls.__dict__.get("__annotations__", {})
+    for name, value in cls.__dict__.items():
+        if isinstance(value, Field) and name not in annotations:
+            raise TypeError(f"{cls.__qualname__}.{name} is a field but has no type annotation")
+    every = []
+    for name, annotation in annotations.items():
+        if not isinstance(annotation, str) or annotation.split(".")[-1].startswith(("ClassVar", "InitVar", "KW_ONLY")):
+            raise TypeError(f"{cls.__qualname__}.{name}: a record's fields are plain annotations ({annotation!r})")
+        default = cls.__dict__.get(name, MISSING)
+        if isinstance(default, Field):
+            made = default
+            if made.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        else:
+            made = dataclasses.field(default=default)
+        made.name, made.type = name, annotation
+        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what `fields()` lists
+        if made.kw_only is True:
+            raise TypeError(f"{cls.__qualname__}.{name}: a record's fields are not keyword-only")
+        made.kw_only = False  # (as `dataclass` leaves it, for a class that is not keyword-only)
+        if made.default is not MISSING and made.default.__class__.__hash__ is None:
+            raise ValueError(f"{cls.__qualname__}.{name}: mutable default {type(made.default)}: use "
+                             "default_factory")
+        every.append(made)
+    given = [f for f in every if f.init]
+    for before, after in zip(given, given[1:], strict=False):
+        if _defaulted(before) and not _defaulted(after):
+            raise TypeError(f"{cls.__qualname__}: non-default argument {after.name!r} follows default argument")
+    return every
+
+
+def _defaulted(f: Field[Any]) -> bool:
+    return f.default is not MISSING or f.default_factory is not MISSING
+
+
+def _slotted(cls: Any, every: list[Field[Any]]) -> Any:
+    """The class again with `__slots__` for its fields, as `dataclass(slots=True)` makes it."""
+    names = tuple(f.name for f in every)
+    body = {key: value for key, value in cls.__dict__.items()
+            if key not in names and key not in ("__dict__", "__weakref__")}
+    body["__slots__"] = names
+    made = type(cls)(cls.__name__, cls.__bases__, body)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+@cache
+def _parameters(**options: bool) -> Any:
+    """The `__dataclass_params__` of a dataclass with these options, which `pprint` reads: taken from an empty
+    dataclass, since their class is private and its arguments change between Python versions."""
+    empty = type("Empty", (), {"__doc__": "(a docstring spares dataclass inspecting the signature)"})
+    made: Any = dataclasses.dataclass(empty, **options)
+    return made.__dataclass_params__
+
+
+def _init(cls: Any, every: list[Field[Any]]) -> Any:
+    """The `__init__` `dataclass` would write. A class with a `__dict__` gets it filled in one step (setting
+    each field through `object.__setattr__`, a call a field, was a seventh of graphing a Kubernetes spec)."""
+    scope: dict[str, object] = {"_set": object.__setattr__, "_MISSING": MISSING}
+    parameters, made, values = [], [], []
+    for f in every:
+        if f.default is not MISSING:
+            scope[f"_default_{f.name}"] = f.default
+        elif f.default_factory is not MISSING:
+            scope[f"_factory_{f.name}"] = f.default_factory
+        if f.init:
+            if f.default is not MISSING:
+                parameters.append(f"{f.name}=_default_{f.name}")
+            elif f.default_factory is not MISSING:
+                parameters.append(f"{f.name}=_MISSING")
+                made.append(f"    if {f.name} is _MISSING:\n        {f.name} = _factory_{f.name}()\n")
+            else:
+                parameters.append(f.name)
+            values.append((f.name, f.name))
+        elif f.default is not MISSING:
+            values.append((f.name, f"_default_{f.name}"))
+        elif f.default_factory is not MISSING:
+            values.append((f.name, f"_factory_{f.name}()"))
+    if hasattr(cls, "__slots__"):
+        made.extend(f"    _set(self, {name!r}, {value})\n" for name, value in values)
+    elif values:
+        made.append(f"    _set(self, '__dict__', {{{', '.join(f'{name!r}: {value}' for name, value in values)}}})\n")
+    if hasattr(cls, "__post_init__"):
+        made.append("    self.__post_init__()\n")
+    source = f"def __init__(self, {', '.join(parameters)}):\n{''.join(made) or '    pass'}\n"
+    exec(source, scope)  # noqa: S102 - the text is made from the class's own field names, as dataclasses does
+    init: Any = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _with_equality(cls: Any, compared: Any, frozen: bool) -> None:
+    """`__eq__` and `__hash__` as `dataclass` adds them, where the class writes none of its own."""
+    own = cls.__dict__
     written = own.get("__hash__", MISSING)  # (a class that writes `__eq__` has `__hash__ = None` from Python)
     explicit = not (written is MISSING or (written is None and "__eq__" in own))
     if "__eq__" not in own:
-        compared = _key(tuple(f.name for f in every if f.compare))
-
         def __eq__(self: Any, other: Any) -> Any:
             if other.__class__ is self.__class__:
                 return compared(self) == compared(other)
             return NotImplemented
 
         cls.__eq__ = __eq__
-    if unsafe_hash or (frozen and not explicit):
-        hashed = _key(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
+    if frozen and not explicit:
+        hashed = _key(tuple(f.name for f in fields(cls) if (f.compare if f.hash is None else f.hash)))
         cls.__hash__ = lambda self: hash(hashed(self))
     elif not frozen and not explicit:
         cls.__hash__ = None  # (mutable and compared by value: unhashable)
-    return cls
+
+
+def _with_order(cls: Any, compared: Any) -> None:
+    """`__lt__`, `__le__`, `__gt__` and `__ge__`: the compared fields as a tuple, between records of one class."""
+    def ordering(name: str, test: Any) -> Any:
+        def method(self: Any, other: Any) -> Any:
+            if other.__class__ is self.__class__:
+                return test(compared(self), compared(other))
+            return NotImplemented
+
+        method.__name__ = name
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        return method
+
+    for name, test in (("__lt__", tuple.__lt__), ("__le__", tuple.__le__), ("__gt__", tuple.__gt__),
+                       ("__ge__", tuple.__ge__)):
+        if name in cls.__dict__:
+            raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using "
+                            "functools.total_ordering")
+        setattr(cls, name, ordering(name, test))
+
+
+def _with_frozen_guards(cls: Any, names: frozenset[str], slots: bool) -> None:
+    """Assigning or deleting a field raises `FrozenInstanceError`; a slotted record pickles by its values."""
+    for name in ("__setattr__", "__delattr__"):
+        if name in cls.__dict__:
+            raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    cls.__setattr__, cls.__delattr__ = __setattr__, __delattr__
+    if slots:
+        cls.__getstate__ = lambda self: [getattr(self, f.name) for f in fields(self)]
+        cls.__setstate__ = _set_state
+
+
+def _set_state(self: Any, state: list[Any]) -> None:
+    for f, value in zip(fields(self), state, strict=True):
+        object.__setattr__(self, f.name, value)
 
 
 def _key(names: tuple[str, ...]) -> Any:
@@ -75,36 +238,3 @@ def _repr(names: tuple[str, ...]) -> Any:
         return f"{self.__class__.__qualname__}({shown})"
 
     return __repr__
-
-
-def filled_at_once(cls: type[T]) -> type[T]:
-    """A frozen dataclass whose `__init__` sets the instance's attributes in one step, as one dictionary.
-
-    The one `dataclass(frozen=True)` writes sets each field through `object.__setattr__`, a call per field: the
-    graph of a Kubernetes spec makes about 20,000 media types, responses and parameters, and those calls were a
-    seventh of building it. Equality, hashing, `replace` and refusing assignment stay the dataclass's own."""
-    given = [f for f in fields(cls) if f.init]  # type: ignore[arg-type]
-    # a field left out of __init__ is one __post_init__ sets
-    assert all(f.init or f.default is f.default_factory is MISSING for f in fields(cls)), cls  # type: ignore[arg-type]
-    names = [f.name for f in given]
-    scope: dict[str, object] = {"_set": object.__setattr__, "_MISSING": MISSING}
-    parameters, made = [], []
-    for f in given:
-        if f.default is not MISSING:
-            scope[f"_default_{f.name}"] = f.default
-            parameters.append(f"{f.name}=_default_{f.name}")
-        elif f.default_factory is not MISSING:
-            scope[f"_factory_{f.name}"] = f.default_factory
-            parameters.append(f"{f.name}=_MISSING")
-            made.append(f"    if {f.name} is _MISSING:\n        {f.name} = _factory_{f.name}()\n")
-        else:
-            parameters.append(f.name)
-    values = ", ".join(f"{name!r}: {name}" for name in names)
-    source = (f"def __init__(self, {', '.join(parameters)}):\n{''.join(made)}"
-              f"    _set(self, '__dict__', {{{values}}})\n"
-              + ("    self.__post_init__()\n" if hasattr(cls, "__post_init__") else ""))
-    exec(source, scope)  # noqa: S102 - the text is made from the class's own field names, as dataclasses does
-    init: Any = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)  # noqa: B010 - (mypy refuses assigning a method)
-    return cls

@@ -1,18 +1,19 @@
-"""Records made by `specdiff.frozen` (`record`, `filled_at_once`) behave as the dataclasses they are."""
+"""Records made by `specdiff.frozen.record` behave as the dataclasses they are."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import pickle
+from typing import Any
 
 import pytest
 
-from specdiff.frozen import filled_at_once, record
+from specdiff.frozen import record
 from specdiff.graph.model import MediaType, Written
 
 
-@filled_at_once
-@dataclasses.dataclass(frozen=True)
+@record(frozen=True)
 class _Record:
     name: str
     data: dict[str, int] = dataclasses.field(default_factory=dict)
@@ -80,3 +81,73 @@ def test_a_record_compares_hashes_and_shows_as_the_dataclass(options: dict[str, 
     shown = [repr(made("a", {"x": 1}, "n")).split(" object at ")[0] for made in (ours, theirs)]  # (repr=False: its id)
     assert shown[0] == shown[1]
     assert list(map(repr, dataclasses.fields(ours))) == list(map(repr, dataclasses.fields(theirs)))
+
+
+def _pair(body: dict[str, object], **options: bool) -> tuple[Any, Any]:
+    """The same class made by `record` and by `dataclass` from the same class body."""
+    made: list[Any] = []
+    for decorate in (record, dataclasses.dataclass):
+        fresh = {key: (dataclasses.field(default=value.default, default_factory=value.default_factory,
+                                         init=value.init, repr=value.repr, hash=value.hash, compare=value.compare)
+                       if isinstance(value, dataclasses.Field) else value) for key, value in body.items()}
+        made.append(decorate(type("Shape", (), {"__doc__": "a shape", **fresh}), **options))
+    return made[0], made[1]
+
+
+_BODY: dict[str, object] = {
+    "__annotations__": {"name": "str", "size": "int", "tags": "list[str]", "late": "str", "made": "list[int]"},
+    "size": 0, "tags": dataclasses.field(default_factory=list),
+    "late": dataclasses.field(default="later", init=False), "made": dataclasses.field(default_factory=list, init=False)}
+
+
+@pytest.mark.parametrize("options", [{"frozen": True}, {"frozen": True, "slots": True}, {},
+                                     {"frozen": True, "order": True, "slots": True}])
+def test_the_dataclass_functions_and_copying_take_a_record_for_the_dataclass(options: dict[str, bool]) -> None:
+    ours, theirs = _pair(_BODY, **options)
+    a, b = ours("a", 2, ["x"]), theirs("a", 2, ["x"])
+    assert all(map(dataclasses.is_dataclass, (a, b)))
+    assert ours.__match_args__ == theirs.__match_args__ == ("name", "size", "tags")
+    assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)
+    assert dataclasses.asdict(a) == dataclasses.asdict(b) == {"name": "a", "size": 2, "tags": ["x"], "late": "later",
+                                                              "made": []}
+    assert dataclasses.astuple(ours("b")) == dataclasses.astuple(theirs("b"))
+    assert repr(dataclasses.replace(a, size=3)) == repr(dataclasses.replace(b, size=3))
+    assert copy.copy(a) == a and copy.deepcopy(a) == a  # (as pickle does: a slotted record by its values)
+    assert ours("c").tags is not ours("c").tags
+    if not options.get("slots"):  # (the class attributes: the defaults)
+        assert [getattr(ours, name, None) for name in ("name", "size", "late")] == [None, 0, "later"]
+        assert [getattr(theirs, name, None) for name in ("name", "size", "late")] == [None, 0, "later"]
+    if options.get("frozen"):
+        for made in (a, b):
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'name'"):
+                made.name = "b"
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'size'"):
+                del made.size
+    with pytest.raises(TypeError):
+        ours()
+    with pytest.raises(TypeError):
+        ours("a", 1, [], "late")
+
+
+def test_ordered_records_order_as_the_dataclass() -> None:
+    ours, theirs = _pair({"__annotations__": {"group": "str", "kind": "str", "note": "str"}, "kind": "",
+                          "note": dataclasses.field(default="", compare=False)}, frozen=True, order=True, slots=True)
+    values = [("b", ""), ("a", "Z"), ("a", ""), ("a", "Z", "x"), ("b", "A")]
+    assert [v for v in sorted(values, key=lambda v: ours(*v))] == [v for v in sorted(values, key=lambda v: theirs(*v))]
+    for left in values:
+        for right in values:
+            for test in ("__lt__", "__le__", "__gt__", "__ge__"):
+                assert getattr(ours(*left), test)(ours(*right)) == getattr(theirs(*left), test)(theirs(*right))
+    assert ours("a").__lt__(theirs("a")) is NotImplemented
+
+
+@pytest.mark.parametrize("body", [
+    {"__annotations__": {"tags": "list[str]"}, "tags": []},  # a mutable default
+    {"__annotations__": {"size": "int", "name": "str"}, "size": 0},  # a required field after a defaulted one
+    {"__annotations__": {}, "loose": dataclasses.field(default=0)},  # a field without annotation
+    {"__annotations__": {"count": "ClassVar[int]"}},
+    {"__annotations__": {"name": "str"}, "name": dataclasses.field(kw_only=True)},
+])
+def test_a_record_refuses_what_it_does_not_make(body: dict[str, object]) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        record(type("Shape", (), body))

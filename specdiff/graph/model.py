@@ -9,7 +9,7 @@ from functools import cache
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
-from specdiff.frozen import filled_at_once, record
+from specdiff.frozen import record
 from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.references import References, strongly_connected_components
@@ -30,7 +30,6 @@ ITEM_SCHEMA = "itemSchema"
 Made = TypeVar("Made")
 
 
-@filled_at_once
 @record(frozen=True)
 class Written:
     """An object as the spec writes it (its `$ref` followed) and where: what no family models in it is compared
@@ -40,7 +39,6 @@ class Written:
     pointer: str = field(default="", compare=False)
 
 
-@filled_at_once
 @record(frozen=True)
 class MediaType:
     """What a body carries as one media type, named by its key in the body's `media`: Swagger lists a body's
@@ -60,7 +58,6 @@ class MediaType:
         return self.written.pointer + "/" + ITEM_SCHEMA
 
 
-@filled_at_once
 @record(frozen=True)
 class Parameter:
     location: str  # query | header | path | cookie | querystring (OpenAPI 3.2: the whole query string)
@@ -95,7 +92,6 @@ class RequestBody:
     form_fields: bool = False
 
 
-@filled_at_once
 @record(frozen=True)
 class Response:
     status: str
@@ -196,7 +192,6 @@ class Server:
     pointer: str = field(default="", compare=False)  # the `url` (Swagger 2.0: `basePath`, else `host`)
 
 
-@filled_at_once
 @record(frozen=True)
 class Operation:
     key: str  # "GET /pets/{}": method and path template with parameter names erased

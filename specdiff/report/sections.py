@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from specdiff.frozen import record
 from specdiff.graph.subjects import kind_of
 from specdiff.notation import finding_scope, name
 from specdiff.records import UNCLASSIFIED, Context, Finding, Level, Report
@@ -38,7 +38,7 @@ def section_of(finding: Finding) -> tuple[str, str]:
     return next((key, title) for key, title, test in SECTIONS if test(finding))
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@record(frozen=True, order=True, slots=True)
 class Subject:
     """What a finding is about, as a reader groups it: "frobs.example.com/v6" and "Frobber" for Kubernetes;
     a tag (or a path's first segment) and no kind for other APIs."""
