@@ -43,12 +43,12 @@ def test_the_compiled_catalogue_gives_the_cards_the_yaml_gives() -> None:
 
 def load_catalogue_from_yaml(root: Path) -> tuple[Card, ...]:
     """The catalogue parsed from its YAML cards alone (a copy of them without the compiled file)."""
-    original = cards._compiled_heads
+    original = cards._compiled_cards
     try:
-        cards._compiled_heads = lambda root, sources: None  # type: ignore[assignment]
+        cards._compiled_cards = lambda root, sources: None  # type: ignore[assignment]
         return load_catalogue(root)
     finally:
-        cards._compiled_heads = original
+        cards._compiled_cards = original
 
 
 def test_an_edited_card_is_read_from_its_yaml_not_the_stale_compiled_file(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import os
 import re
 import string
 from collections.abc import Callable
+from dataclasses import fields
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -156,14 +157,16 @@ def load_catalogue(root: Path) -> tuple[Card, ...]:
 
     The cards come from `catalogue.json` when its digest matches the card files (parsing 200 YAML files costs
     15-70 ms a run, the JSON under 1 ms); an edited card makes it stale, and then the YAML itself is read, so
-    the compiled file can make loading slower but never different. Compiling checked its cards (and the tests
-    compile the catalogue afresh), so they are checked again only when read from their YAML.
+    the compiled file can make loading slower but never different. Compiling checked its cards and wrote each
+    one's fields as read from its YAML (the tests compile the catalogue afresh), so they are read and checked
+    again only from their YAML.
     """
     sources = _card_files(root)
-    compiled = _compiled_heads(root, sources)
-    heads = compiled or {name: _head(root, name, data) for name, data in sources.items()}
-    cards = [_card(root, name, raw) for name, raw in heads.items()]
-    if compiled is None:
+    compiled = _compiled_cards(root, sources)
+    if compiled is not None:
+        cards = [_compiled_card(root, name, written) for name, written in compiled.items()]
+    else:
+        cards = [_card(root, name, _head(root, name, data)) for name, data in sources.items()]
         for item in cards:
             check_card(item, root)
     ids = [name for c in cards for name in (c.id, *c.aliases)]
@@ -211,34 +214,55 @@ def _read(path: str) -> bytes:
 
 
 def _digest(sources: dict[str, bytes]) -> str:
-    """What the compiled catalogue was made from: every card file's place and bytes."""
-    digest = hashlib.sha256()
+    """What the compiled catalogue was made from: every card file's place and bytes, and the fields it holds of
+    each (a catalogue compiled for other fields is stale)."""
+    digest = hashlib.sha256(" ".join(f.name for f in fields(Card)).encode() + b"\0")
     for name, data in sources.items():
         digest.update(name.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 
 
-def _compiled_heads(root: Path, sources: dict[str, bytes]) -> dict[str, Any] | None:
-    """The cards as compiled into `catalogue.json`, or None when it is absent or made from other card files."""
+def _compiled_cards(root: Path, sources: dict[str, bytes]) -> dict[str, Any] | None:
+    """The cards' fields as compiled into `catalogue.json`, or None when it is absent or made from other card
+    files."""
     try:
         compiled = json.loads((root / COMPILED).read_bytes())
     except (OSError, ValueError):
         return None
     if not isinstance(compiled, dict) or compiled.get("digest") != _digest(sources):
         return None
-    heads: dict[str, Any] = compiled["cards"]
-    return heads
+    written: dict[str, Any] = compiled["cards"]
+    return written
+
+
+#: the fields of a card its place gives (`_card`), not written into the compiled catalogue
+_PLACED = ("area", "path", "source")
 
 
 def compile_catalogue(root: Path) -> str:
-    """The text of `catalogue.json` for the cards under `root` (each card's first YAML document, as JSON)."""
+    """The text of `catalogue.json` for the cards under `root`: each card's fields but those its place gives and
+    those left at their defaults."""
     sources = _card_files(root)
-    heads = {name: _head(root, name, data) for name, data in sources.items()}
-    for name, raw in heads.items():
+    written = {}
+    for name, data in sources.items():
+        raw = _head(root, name, data)
         if json.loads(json.dumps(raw)) != raw:
             raise ConfigError("the card holds values JSON cannot keep (non-text keys or dates)", file=name)
-        check_card(_card(root, name, raw), root)
-    return json.dumps({"digest": _digest(sources), "cards": heads}, indent=0, ensure_ascii=False) + "\n"
+        card = _card(root, name, raw)
+        check_card(card, root)
+        written[name] = {f.name: getattr(card, f.name) for f in fields(Card)
+                         if f.name not in _PLACED and getattr(card, f.name) != f.default}
+    return json.dumps({"digest": _digest(sources), "cards": written}, indent=0, ensure_ascii=False) + "\n"
+
+
+def _compiled_card(root: Path, name: str, written: dict[str, Any]) -> Card:
+    """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
+    lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
+    folder, _, _ = name.rpartition("/")
+    tuples: dict[str, Any] = {key: tuple(written[key]) for key in ("when", "aliases") if key in written}
+    if "group_message" in written:
+        tuples["group_message"] = tuple(map(tuple, written["group_message"]))
+    return Card(**{**written, **tuples}, area=folder.rpartition("/")[2], path=name, source=os.path.join(root, name))
 
 
 def write_compiled() -> None:
