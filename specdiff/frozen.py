@@ -112,11 +112,16 @@ def _slotted(cls: Any, every: list[Field[Any]]) -> Any:
 
 @cache
 def _parameters(**options: bool) -> Any:
-    """The `__dataclass_params__` of a dataclass with these options, which `pprint` reads: taken from an empty
-    dataclass, since their class is private and its arguments change between Python versions."""
-    empty = type("Empty", (), {"__doc__": "(a docstring spares dataclass inspecting the signature)"})
-    made: Any = dataclasses.dataclass(empty, **options)
-    return made.__dataclass_params__
+    """The `__dataclass_params__` of a dataclass with these options, which `pprint` reads. Their class is private
+    and its attributes change between Python versions, so they are those of an empty dataclass (made with no
+    method to compile) with these options set."""
+    empty: Any = dataclasses.dataclass(type("Empty", (), {"__doc__": "(not inspected for a signature)"}),
+                                       init=False, repr=False, eq=False)
+    given = empty.__dataclass_params__
+    made = object.__new__(type(given))
+    for name in type(given).__slots__:
+        setattr(made, name, options.get(name, getattr(given, name)))
+    return made
 
 
 def _init(cls: Any, every: list[Field[Any]]) -> Any:
