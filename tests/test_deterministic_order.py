@@ -65,9 +65,9 @@ def _same_under_every_seed(old: Path, new: Path, tmp_path: Path) -> None:
 
 
 def _extensions() -> list[str]:
-    from specdiff.cli import _EXTENSIONS
+    from specdiff.cli import EXTENSIONS
 
-    return [_EXTENSIONS[name] for name in FORMATS]
+    return [EXTENSIONS[name] for name in FORMATS]
 
 
 def test_stripe_2020_to_2021_is_the_same_bytes_under_two_hash_seeds(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from runtime_lock import RUNTIME_LOCK, runtime_lock
 
 from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, rules_root
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
-from specdiff.cli import _EXTENSIONS, main
+from specdiff.cli import EXTENSIONS, main
 from specdiff.report import FORMATS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +50,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 def test_every_format_has_a_golden_report() -> None:
     files = sorted(p.name for p in REPORTS.iterdir() if p.is_file())  # reports/examples/ holds real releases
-    assert files == sorted(f"specdiff.{_EXTENSIONS[name]}" for name in FORMATS)
+    assert files == sorted(f"specdiff.{EXTENSIONS[name]}" for name in FORMATS)
 
 
 def test_golden_reports_match_the_code(fresh: dict[str, bytes]) -> None:

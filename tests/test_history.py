@@ -697,11 +697,11 @@ def test_release_notes_of_a_history_give_each_release_newest_first(series: list[
 def test_a_log_gets_a_plain_progress_line_every_few_seconds_and_quiet_silences_it(
         series: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """stderr is no terminal here (a CI log): lines, not a line rewritten in place; none from --quiet."""
-    import specdiff.cli
+    import specdiff.cli.commands
 
     code, _, stderr = history_cli(*series, "--jobs", "1")
     assert (code, stderr) == (1, "")  # a history shorter than the interval says nothing
-    monkeypatch.setattr(specdiff.cli, "PROGRESS_EVERY", 0.0)  # as often as the interpreter lets the clock run
+    monkeypatch.setattr(specdiff.cli.commands, "PROGRESS_EVERY", 0.0)  # as often as the interpreter lets the clock run
     for jobs in ("1", "2"):  # in this process, and on a pool that reports only as each run comes back
         code, _, stderr = history_cli(*series, "--jobs", jobs)
         counts = [int(re.fullmatch(r"specdiff history: (\d)/3 steps compared", line).group(1))  # type: ignore[union-attr]

@@ -17,10 +17,11 @@ OPTIONAL = ("networkx", "yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:
-    """The top-level modules (and specdiff's report modules and policy stage) loaded once `code` has run."""
+    """The top-level modules (and specdiff's report modules, policy stage and commands) loaded once `code` has
+    run."""
     probe = (f"import sys\n{code}\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
-             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy'))})))")
+             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy', 'specdiff.cli'))})))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
@@ -49,6 +50,7 @@ def test_importing_the_command_line_loads_no_optional_library(tmp_path: Path) ->
     assert [name for name in OPTIONAL if name in loaded] == []
     assert "hashlib" not in loaded  # OpenSSL, for fingerprints
     assert sorted(m for m in loaded if m.startswith("specdiff.report")) == []
+    assert "specdiff.cli.commands" not in loaded  # the commands other than compare: made when one is named
 
 
 def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path) -> None:
@@ -57,6 +59,7 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert "specdiff" in loaded  # the comparison ran
     assert [name for name in OPTIONAL if name in loaded] == []
     assert "specdiff.policy" not in loaded  # no configuration: no levels, selection, ignores or baseline to apply
+    assert "specdiff.cli.commands" not in loaded
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
 
@@ -77,3 +80,11 @@ def test_a_yaml_pair_loads_yaml_and_a_json_report_loads_its_formatter(tmp_path: 
                              tmp_path)
     assert "yaml" in loaded
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.json_envelope"]
+
+
+def test_naming_another_command_loads_the_commands(tmp_path: Path) -> None:
+    code = ("import contextlib, io\nfrom specdiff.cli import main\n"
+            "try:\n    with contextlib.redirect_stdout(io.StringIO()):\n        main(['rules'])\n"
+            "except SystemExit:\n    pass")
+    loaded = _imported_after(code, tmp_path)
+    assert "specdiff.cli.commands" in loaded

@@ -14,6 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from specdiff import cli
+from specdiff.cli.common import write_atomic
+from specdiff.errors import OutputError
 from specdiff.load import load_text
 from specdiff.pipeline import run
 from specdiff.records import Report
@@ -166,8 +168,8 @@ def test_the_yaml_report_loads_back_as_the_json_report(report: Report) -> None:
 # -- atomic report files ----------------------------------------------------------------------------------------
 def test_write_atomic_replaces_the_file_whole(tmp_path: Path) -> None:
     target = tmp_path / "out" / "report.md"
-    cli.write_atomic(str(target), "first\n")
-    cli.write_atomic(str(target), "second\n")
+    write_atomic(str(target), "first\n")
+    write_atomic(str(target), "second\n")
     assert target.read_text() == "second\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["report.md"]
 
@@ -181,8 +183,8 @@ def test_a_failed_write_leaves_the_old_report_and_no_temporary_file(tmp_path: Pa
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(cli.OutputError) as caught:
-        cli.write_atomic(str(target), "new report\n")
+    with pytest.raises(OutputError) as caught:
+        write_atomic(str(target), "new report\n")
     assert str(caught.value) == f"{target}: cannot write the report: No space left on device"
     assert target.read_text() == "previous report\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]
@@ -213,7 +215,7 @@ def test_an_interrupted_write_removes_its_temporary_file(tmp_path: Path, monkeyp
 
     monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        cli.write_atomic(str(target), "whole report\n")
+        write_atomic(str(target), "whole report\n")
     monkeypatch.setattr(os, "replace", real_replace)
     assert list(tmp_path.iterdir()) == []
 
