@@ -62,7 +62,10 @@ def _made(cls: Any, *, init: bool, repr: bool, eq: bool, order: bool, frozen: bo
 def _fields(cls: Any) -> list[Field[Any]]:
     """The class's fields, as `dataclass` reads them from its annotations and class attributes; a class
     attribute that is a `field(...)` is replaced with its default, as `dataclass` does."""
-    annotations = cls.__dict__.get("__annotations__", {})
+    own = cls.__dict__
+    # the class's own annotations: read from its dictionary up to Python 3.13; from 3.14 (PEP 649) the dictionary
+    # holds them only as an implementation detail, and the attribute reads them (not a base's: the class has some)
+    annotations = own.get("__annotations__") or (cls.__annotations__ if "__annotate__" in own else {})
     for name, value in cls.__dict__.items():
         if isinstance(value, Field) and name not in annotations:
             raise TypeError(f"{cls.__qualname__}.{name} is a field but has no type annotation")
