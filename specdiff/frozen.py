@@ -13,9 +13,11 @@ from dataclasses import MISSING, Field, FrozenInstanceError, fields
 from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["record"]
+__all__ = ["record", "refilled"]
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # what a reader, and mypy, should take it for
     from dataclasses import dataclass as record
@@ -246,3 +248,13 @@ def _repr(names: tuple[str, ...]) -> Any:
         return f"{self.__class__.__qualname__}({shown})"
 
     return __repr__
+
+
+def refilled(made: T, **changes: Any) -> T:
+    """`dataclasses.replace` for a record with a `__dict__` and no `__post_init__`: its attributes copied as one
+    dictionary with `changes` (`replace` reads the class's fields and calls `__init__` with each, several times
+    the cost, for the thousand parameters a Kubernetes document repeats with only their pointers their own)."""
+    assert hasattr(made, "__dict__") and not hasattr(made, "__post_init__"), type(made)
+    copy = object.__new__(type(made))
+    object.__setattr__(copy, "__dict__", {**made.__dict__, **changes})
+    return copy

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from specdiff.frozen import record
+from specdiff.frozen import record, refilled
 from specdiff.graph.model import MediaType, Written
 
 
@@ -151,3 +151,13 @@ def test_ordered_records_order_as_the_dataclass() -> None:
 def test_a_record_refuses_what_it_does_not_make(body: dict[str, object]) -> None:
     with pytest.raises((TypeError, ValueError)):
         record(type("Shape", (), body))
+
+
+def test_refilled_is_replace_without_init() -> None:
+    media = MediaType({"type": "string"}, "/a", written=Written({"description": "ok"}, "/a"))
+    moved = refilled(media, pointer="/b", written=Written(media.written.data, "/b"))
+    assert moved == dataclasses.replace(media, pointer="/b", written=Written(media.written.data, "/b"))
+    assert (moved.pointer, moved.written.pointer, media.pointer) == ("/b", "/b", "/a")
+    assert moved.schema is media.schema
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moved.pointer = "/c"  # type: ignore[misc]

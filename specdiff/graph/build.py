@@ -15,6 +15,7 @@ from typing import Any
 
 import specdiff.graph.servers as servers
 from specdiff.errors import InputError
+from specdiff.frozen import refilled
 from specdiff.graph.evidence import kubernetes_evidence
 from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
 from specdiff.graph.model import (
@@ -101,6 +102,10 @@ class Builder:
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
         self._shared_parameters: dict[tuple[Document, str, tuple[str, ...]],
                                       tuple[tuple[str, str], tuple[Parameter, Any]]] = {}
+        #: a parameter written inline, by document, path-parameter names and content: its key, its record where
+        #: first read, and the pointer of its schema below the parameter's
+        self._inline_parameters: dict[tuple[Document, tuple[str, ...], tuple[Any, ...]],
+                                      tuple[tuple[str, str], Parameter, str]] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
@@ -451,34 +456,58 @@ class Builder:
                 if shared is not None:
                     found[shared[0]] = shared[1]
                     continue
-            param, at, written = self._deref(item, f"{pointer}/{i}", doc)
-            if not isinstance(param, dict) or "name" not in param or "in" not in param:
-                raise InputError("a parameter needs 'name' and 'in'", file=written.name, place=at)
-            location, name = str(param["in"]), str(param["name"])
-            for key in ("style", "collectionFormat"):
-                if not isinstance(param.get(key), _STRING_OR_NONE):
-                    raise InputError(f"'{key}' must be a string", file=written.name, place=f"{at}/{key}")
-            schema: Schema | None
-            if self.v2 and location != "body":  # a form field too describes its value inline
-                schema = self._v2_schema(param)
-                schema_at = at
-            elif self.v2:
-                schema, schema_at = _dict(param.get("schema")), at + "/schema"
+                param, at, written = self._deref(item, f"{pointer}/{i}", doc)
+                key, parameter = self._parameter(param, at, written, path_names)
+                found[key] = (parameter, param)
+                self._shared_parameters[(doc, ref, path_names)] = (key, found[key])
             else:
-                schema, schema_at = self._v3_parameter_schema(param, at)
-            key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
-            if location == "header":
-                key_name = name.lower()  # HTTP header names are case-insensitive (RFC 9110)
-            parameter = Parameter(
-                location=location, name=name, required=bool(param.get("required")) or location == "path",
-                schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
-                style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-                sunset=sunset_of(param), document=written, written=Written(self._data(param, at, written, _READ), at),
-            )
-            found[(location, key_name)] = (parameter, param)
-            if isinstance(ref, str):
-                self._shared_parameters[(doc, ref, path_names)] = ((location, key_name), found[(location, key_name)])
+                key, parameter = self._inline_parameter(item, f"{pointer}/{i}", doc, path_names)
+                found[key] = (parameter, item)
         return found
+
+    def _inline_parameter(self, param: Any, at: str, doc: Document, path_names: tuple[str, ...]
+                          ) -> tuple[tuple[str, str], Parameter]:
+        """A parameter written in the operation: Kubernetes writes the same ones (`dryRun`, `fieldValidation`, a
+        body of one type) in hundreds of operations, so one written in plain values is read once per document
+        and path-parameter names, and only its pointers are its own."""
+        content = _plain(param)
+        if content is None:
+            return self._parameter(param, at, doc, path_names)
+        known = self._inline_parameters.get((doc, path_names, content))
+        if known is None:
+            key, parameter = self._parameter(param, at, doc, path_names)
+            self._inline_parameters[(doc, path_names, content)] = key, parameter, parameter.pointer[len(at):]
+            return key, parameter
+        key, first, below = known
+        return key, refilled(first, pointer=at + below, written=Written(first.written.data, at))
+
+    def _parameter(self, param: Any, at: str, written: Document, path_names: tuple[str, ...]
+                   ) -> tuple[tuple[str, str], Parameter]:
+        """A parameter object past its `$ref`s, keyed by where it goes and its name (a path parameter by its
+        position in the path, a header by its name in lower case)."""
+        if not isinstance(param, dict) or "name" not in param or "in" not in param:
+            raise InputError("a parameter needs 'name' and 'in'", file=written.name, place=at)
+        location, name = str(param["in"]), str(param["name"])
+        for key in ("style", "collectionFormat"):
+            if not isinstance(param.get(key), _STRING_OR_NONE):
+                raise InputError(f"'{key}' must be a string", file=written.name, place=f"{at}/{key}")
+        schema: Schema | None
+        if self.v2 and location != "body":  # a form field too describes its value inline
+            schema = self._v2_schema(param)
+            schema_at = at
+        elif self.v2:
+            schema, schema_at = _dict(param.get("schema")), at + "/schema"
+        else:
+            schema, schema_at = self._v3_parameter_schema(param, at)
+        key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
+        if location == "header":
+            key_name = name.lower()  # HTTP header names are case-insensitive (RFC 9110)
+        return (location, key_name), Parameter(
+            location=location, name=name, required=bool(param.get("required")) or location == "path",
+            schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
+            style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
+            sunset=sunset_of(param), document=written, written=Written(self._data(param, at, written, _READ), at),
+        )
 
     @staticmethod
     def _v3_parameter_schema(param: dict[str, Any], at: str) -> tuple[Schema | None, str]:
@@ -600,6 +629,24 @@ def _body_schemas(direction: str, media: dict[str, MediaType]
               if m.schema is not None),
             *((direction, m.item_schema, m.item_pointer, m.document, xml) for (_, xml), m in distinct.items()
               if m.item_schema is not None)]
+
+
+def _plain(obj: Any) -> tuple[Any, ...] | None:
+    """A mapping's content as a key, when its values are plain (text, numbers, booleans, null) or mappings of
+    plain values: how a repeated inline parameter is recognised; None for anything else. Each value goes with
+    its type, since `1`, `1.0` and `true` are equal keys."""
+    if not isinstance(obj, dict):
+        return None
+    items = []
+    for key, value in obj.items():
+        if isinstance(value, dict):
+            value = tuple((inner, item.__class__, item) for inner, item in value.items())
+            if any(isinstance(item, (dict, list)) for _, _, item in value):
+                return None
+        elif isinstance(value, list):
+            return None
+        items.append((key, value.__class__, value))
+    return tuple(items)
 
 
 def _list(value: Any) -> list[Any]:

@@ -1,0 +1,48 @@
+"""A parameter a spec writes word for word in many operations (Kubernetes' `dryRun`) is read once a document, and
+each operation keeps its own pointers: findings name the place that changed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from specdiff.graph import graph_of
+from specdiff.load import load_text
+from specdiff.pipeline import run
+
+DRY_RUN = {"name": "dryRun", "in": "query", "type": "string", "uniqueItems": True, "description": "dry run"}
+
+
+def _swagger(parameters: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    return {"swagger": "2.0", "info": {"title": "repeated", "version": "1"},
+            "paths": {path: {"post": {"parameters": written, "responses": {"200": {"description": "ok"}}}}
+                      for path, written in parameters.items()}}
+
+
+def _findings(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    report = run(load_text(json.dumps(old), "old.json", None), load_text(json.dumps(new), "new.json", None))
+    return sorted((f.rule, f.change.pointer) for f in report.findings)
+
+
+def test_each_operation_keeps_the_pointers_of_its_copy() -> None:
+    other = {"name": "x", "in": "query", "type": "string"}
+    graph = graph_of(load_text(json.dumps(_swagger({"/a": [DRY_RUN], "/b": [other, DRY_RUN]})), "s.json", None))
+    a, b = (graph.operations[f"POST /{name}"].parameters[("query", "dryRun")] for name in "ab")
+    assert a.schema is b.schema and a.written.data == b.written.data  # read once
+    assert (a.pointer, a.written.pointer) == ("/paths/~1a/post/parameters/0",) * 2
+    assert (b.pointer, b.written.pointer) == ("/paths/~1b/post/parameters/1",) * 2
+
+
+def test_a_change_to_one_copy_is_found_where_that_copy_is_written() -> None:
+    changed = {**DRY_RUN, "type": "integer"}
+    old = _swagger({"/a": [DRY_RUN], "/b": [DRY_RUN], "/c": [DRY_RUN]})
+    new = _swagger({"/a": [DRY_RUN], "/b": [changed], "/c": [DRY_RUN]})
+    assert _findings(old, new) == [("schema.type-changed", "/paths/~1b/post/parameters/0")]
+
+
+def test_values_equal_in_python_but_not_in_json_are_not_one_parameter() -> None:
+    """`1`, `1.0` and `true` are equal keys in Python: each copy keeps the value it writes."""
+    written = [{**DRY_RUN, "default": value} for value in (1, 1.0, True)]
+    graph = graph_of(load_text(json.dumps(_swagger({f"/{i}": [p] for i, p in enumerate(written)})), "s.json", None))
+    defaults = [graph.operations[f"POST /{i}"].parameters[("query", "dryRun")].schema["default"] for i in range(3)]
+    assert [type(value) for value in defaults] == [int, float, bool]
