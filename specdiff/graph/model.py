@@ -438,28 +438,36 @@ class SpecGraph:
         return self._places[(doc, pointer)]
 
     def _reach_stabilities(self, fields_only: bool = False) -> dict[str, str]:
-        """One walk per level, most stable first: each schema keeps the first (most stable) level reaching it.
+        """Each schema an operation reaches, with the most stable level any path to it keeps: the least stable of
+        the operation's, each schema's own on the way and each field's cap (`_field_caps`).
 
         With `fields_only` only alpha or beta fields on the way count, not the operations' or schemas' own
-        levels: a `core/v1` type that only an alpha field holds is alpha, one that alpha operations also use is not."""
+        levels: a `core/v1` type that only an alpha field holds is alpha, one that alpha operations also use is not.
+        One walk, the most stable level first (a list of schemas waiting at each level): a schema is settled the
+        first time it is taken out, so each is read once whatever the number of levels."""
+        top = len(STABILITIES) - 1
+        waiting: list[list[tuple[str, str]]] = [[] for _ in STABILITIES]  # by rank
+        for key, op in self.operations.items():
+            waiting[top if fields_only else rank(op.stability)].extend(self.graph.successors(("op", key)))
         found: dict[str, str] = {}
         caps = self._caps
-        for level in reversed(STABILITIES):
-            at_least = rank(level)
-            frontier = [target for key, op in self.operations.items() if fields_only or rank(op.stability) >= at_least
-                        for target in self.graph.successors(("op", key))]
-            seen: set[Any] = set()
+        for at_least in range(top, -1, -1):
+            frontier = waiting[at_least]
             while frontier:
                 node = frontier.pop()
                 named = self.schemas.get(node[1])
-                if node in seen or named is None or (not fields_only and rank(_own_stability(named)) < at_least):
+                if named is None or named.name in found:
                     continue
-                seen.add(node)
-                found.setdefault(named.name, level)
+                own = top if fields_only else rank(_own_stability(named))
+                if own < at_least:
+                    waiting[own].append(node)  # (reached at its own level, later)
+                    continue
+                found[named.name] = STABILITIES[at_least]
                 if named.name not in caps:
                     caps[named.name] = self._field_caps(named)
-                frontier.extend(target for target in self.graph.successors(node)
-                                if rank(caps[named.name].get(target[1], "stable")) >= at_least)
+                capped = caps[named.name]
+                for target in self.graph.successors(node):
+                    waiting[min(at_least, rank(capped.get(target[1], "stable")))].append(target)
         return found
 
     def _field_caps(self, named: NamedSchema) -> dict[str, str]:
