@@ -463,10 +463,13 @@ class SpecGraph:
                     waiting[own].append(node)  # (reached at its own level, later)
                     continue
                 found[named.name] = STABILITIES[at_least]
+                targets = self.graph.succ[node]
+                if not targets:
+                    continue  # a type that refers to no other (most): no field of it to read for caps
                 if named.name not in caps:
                     caps[named.name] = self._field_caps(named)
                 capped = caps[named.name]
-                for target in self.graph.successors(node):
+                for target in targets:
                     waiting[min(at_least, rank(capped.get(target[1], "stable")))].append(target)
         return found
 
