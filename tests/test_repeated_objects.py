@@ -1,5 +1,6 @@
-"""A parameter a spec writes word for word in many operations (Kubernetes' `dryRun`) is read once a document, and
-each operation keeps its own pointers: findings name the place that changed."""
+"""What a spec writes many times is read once: a parameter written word for word in many operations (Kubernetes'
+`dryRun`) once a document, each operation keeping its own pointers, so findings name the place that changed; a
+Swagger body's one schema once for all the media types it is produced as, XML or not."""
 
 from __future__ import annotations
 
@@ -46,3 +47,14 @@ def test_values_equal_in_python_but_not_in_json_are_not_one_parameter() -> None:
     graph = graph_of(load_text(json.dumps(_swagger({f"/{i}": [p] for i, p in enumerate(written)})), "s.json", None))
     defaults = [graph.operations[f"POST /{i}"].parameters[("query", "dryRun")].schema["default"] for i in range(3)]
     assert [type(value) for value in defaults] == [int, float, bool]
+
+
+def test_a_swagger_body_produced_as_xml_and_json_carries_its_schema_as_both() -> None:
+    spec = _swagger({"/a": []})
+    spec["paths"]["/a"]["post"]["responses"] = {"200": {"description": "ok", "schema": {"$ref": "#/definitions/A"}}}
+    spec["paths"]["/b"] = {"get": {"produces": ["application/json", "application/xml", "text/plain"], "responses": {
+        "200": {"description": "ok", "schema": {"$ref": "#/definitions/B"}}}}}
+    spec["definitions"] = {"A": {"type": "object"}, "B": {"type": "object"}}
+    graph = graph_of(load_text(json.dumps(spec), "s.json", None))
+    assert (graph.carried_as_xml("A"), graph.carried_as_xml("B")) == (False, True)
+    assert (graph.direction("A"), graph.direction("B")) == ("response", "response")

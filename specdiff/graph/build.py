@@ -623,12 +623,23 @@ def _path_names(path: str) -> tuple[str, ...]:
 def _body_schemas(direction: str, media: dict[str, MediaType]
                   ) -> list[tuple[str, Schema, str, Document | None, bool]]:
     """The schemas and item schemas of a body's media types, each with whether XML carries it, each record once
-    per XML or not: Swagger's media types of a body all share one record."""
-    distinct = {(id(m), is_xml(name)): m for name, m in media.items()}
-    return [*((direction, m.schema, m.pointer, m.document, xml) for (_, xml), m in distinct.items()
-              if m.schema is not None),
-            *((direction, m.item_schema, m.item_pointer, m.document, xml) for (_, xml), m in distinct.items()
-              if m.item_schema is not None)]
+    per XML or not: Swagger's media types of a body all share one record, read once."""
+    if len(set(map(id, media.values()))) == 1:
+        shared = next(iter(media.values()))
+        distinct = [(shared, xml) for xml in _xml_kinds(tuple(media))]
+    else:
+        distinct = [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
+    uses = [(direction, m.schema, m.pointer, m.document, xml) for m, xml in distinct if m.schema is not None]
+    for m, xml in distinct:
+        if m.item_schema is not None:
+            uses.append((direction, m.item_schema, m.item_pointer, m.document, xml))
+    return uses
+
+
+@cache  # (an API names a handful of media type lists, on every body and response)
+def _xml_kinds(names: tuple[str, ...]) -> tuple[bool, ...]:
+    """Whether XML or not, for the media types of a body: each answer once, in the order the types give it."""
+    return tuple(dict.fromkeys(map(is_xml, names)))
 
 
 def _plain(obj: Any) -> tuple[Any, ...] | None:
