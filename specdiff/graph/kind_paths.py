@@ -29,19 +29,58 @@ _LEADS = frozenset(("$ref", "properties", *_STEPS, *_COMPOSITIONS))
 
 
 def held_by(graph: SpecGraph, schema: str) -> Holders:
-    """The kinds whose fields reach a named schema, each with the shortest steps from it; worked out for the
-    whole graph when first asked."""
-    return graph.derived(kind_paths).get(schema, ())
+    """The kinds whose fields reach a named schema, each with the shortest steps from it (sorted by kind, then
+    group-version); () for a kind itself and for a type no kind reaches."""
+    return graph.derived(_Walks).holders(schema)
 
 
-def kind_paths(graph: SpecGraph) -> dict[str, Holders]:
-    """Named schema -> the kinds whose fields reach it and the shortest steps from each (sorted by kind, then
-    group-version); a kind itself and a type no kind reaches are absent."""
-    kinds = sorted(name for name, named in graph.schemas.items() if named.gvk)
-    fields: dict[str, Fields] = {}
-    found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    for kind in kinds:
-        reached: dict[str, tuple[str, ...]] = {kind: ()}
+class _Walks:
+    """The walks from the kinds of one graph, each made when a schema below that kind is first asked about: a
+    comparison asks about the few types that changed, and only the kinds above them are walked."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        self.graph = graph
+        self.fields: dict[str, Fields] = {}
+        self.reached: dict[str, dict[str, tuple[str, ...]]] = {}  # kind -> named schema -> steps from the kind
+        self.held: dict[str, Holders] = {}
+
+    def holders(self, schema: str) -> Holders:
+        found = self.held.get(schema)
+        if found is None:
+            schemas = self.graph.schemas
+            holders = [(schemas[kind].gvk or "", steps) for kind in sorted(self._kinds_above(schema))
+                       if (steps := self._walk(kind).get(schema)) is not None]
+            found = self.held[schema] = tuple(sorted(holders, key=lambda held: (held[0].rpartition("/")[2],
+                                                                                held[0])))
+        return found
+
+    def _kinds_above(self, schema: str) -> set[str]:
+        """The kinds a path of references leads down from to a schema without passing another kind: the only
+        ones whose walk can reach it."""
+        schemas, pred = self.graph.schemas, self.graph.graph.pred
+        kinds: set[str] = set()
+        seen = {schema}
+        pending = [schema]
+        while pending:
+            for kind, name in pred.get(("schema", pending.pop()), ()):
+                if kind != "schema" or name in seen:
+                    continue
+                seen.add(name)
+                named = schemas.get(name)
+                if named is not None and named.gvk:
+                    kinds.add(name)
+                elif not _is_kind(named):
+                    pending.append(name)
+        return kinds
+
+    def _walk(self, kind: str) -> dict[str, tuple[str, ...]]:
+        """Breadth first from a kind along its fields: the shortest steps to each named schema, stopping at
+        other kinds."""
+        reached = self.reached.get(kind)
+        if reached is not None:
+            return reached
+        graph, fields = self.graph, self.fields
+        reached = self.reached[kind] = {kind: ()}
         frontier = [kind]
         while frontier:
             ahead = []
@@ -54,12 +93,7 @@ def kind_paths(graph: SpecGraph) -> dict[str, Holders]:
                     reached[target] = reached[name] + steps
                     ahead.append(target)
             frontier = ahead
-        gvk = graph.schemas[kind].gvk or ""
-        for name, steps in reached.items():
-            if name != kind:
-                found.setdefault(name, []).append((gvk, steps))
-    return {name: tuple(sorted(holders, key=lambda held: (held[0].rpartition("/")[2], held[0])))
-            for name, holders in found.items()}
+        return reached
 
 
 def _is_kind(named: NamedSchema | None) -> bool:
