@@ -358,8 +358,9 @@ class Resolver:
     def reached_roots(self, doc: Document) -> frozenset[str]:
         """The top-level keys of `doc` that a `$ref` resolved so far points into (`x-lib` for `#/x-lib/Foo`):
         what is written there is compared where it is used."""
-        return frozenset(split_pointer(pointer)[0] for _, target, pointer in self._found.values()
-                         if target is doc and pointer.startswith("/"))
+        firsts = {pointer.lstrip("/").partition("/")[0] for _, target, pointer in self._found.values()
+                  if target is doc and pointer.startswith("/")}  # (only the first token: split_pointer read them all)
+        return frozenset(token.replace("~1", "/").replace("~0", "~") for token in firsts)
 
     def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
         node: Any = target_doc.data
