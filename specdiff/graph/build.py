@@ -391,19 +391,7 @@ class Builder:
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
             raw=self._data(raw, at, doc, _READ_OPERATION),
         )
-        node = ("op", op.key)
-        self.graph.add_node(node)
-        uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
-        in_xml: set[str] = set()  # named schemas a body of an XML media type carries
-        for direction, schema, at, written, xml in self._operation_schemas(op):  # (each schema's refs read once)
-            if op.reversed:  # (the parameters of a webhook or callback are sent by the API, read by the client)
-                direction = "request" if direction == "response" else "response"
-            for target in self._schema_refs(schema, at, written or self.doc):
-                uses.setdefault(target, set()).add(direction)
-                if xml:
-                    in_xml.add(target)
-        self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
-                                  for target, directions in uses.items())
+        self._link_operation(op)
         return op
 
     def _security(self, raw: dict[str, Any], at: str, doc: Document) -> Security:
@@ -415,24 +403,53 @@ class Builder:
             found = self._document_security[self.doc] = effective(raw, at, doc, self.doc)
         return found
 
-    @staticmethod
-    def _operation_schemas(op: Operation) -> list[tuple[str, Schema, str, Document | None, bool]]:
-        """(direction, schema, pointer, document, whether an XML body carries it) of each schema the operation
-        uses: a parameter's value is written as the request is, but apart from its body ("parameter"), where
-        `readOnly` says nothing."""
-        uses: list[tuple[str, Schema, str, Document | None, bool]] = []
+    def _link_operation(self, op: Operation) -> None:
+        """The edges from an operation to the named schemas it uses, each with the directions it uses it in and
+        whether an XML body carries it. A parameter's value is written as the request is, but apart from its body
+        ("parameter"), where `readOnly` says nothing; a webhook's or callback's request is sent by the API and read
+        by the client. Each schema object's refs are read once (`_schema_refs`); most parameters' lead nowhere."""
+        parameter, request, response = ("response", "response", "request") if op.reversed else (
+            "parameter", "request", "response")
+        uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
+        in_xml: set[str] = set()  # named schemas a body of an XML media type carries
+
+        def use(targets: set[str], direction: str, xml: bool = False) -> None:
+            for target in targets:
+                directions = uses.get(target)
+                if directions is None:
+                    uses[target] = {direction}
+                else:
+                    directions.add(direction)
+                if xml:
+                    in_xml.add(target)
+
+        def body(media: dict[str, MediaType], direction: str) -> None:
+            distinct = _distinct_media(media)
+            for m, xml in distinct:
+                if m.schema is not None:
+                    use(refs(m.schema, m.pointer, m.document or doc), direction, xml)
+            for m, xml in distinct:
+                if m.item_schema is not None:
+                    use(refs(m.item_schema, m.item_pointer, m.document or doc), direction, xml)
+
+        refs, doc = self._schema_refs, self.doc
         for param in op.parameters.values():
             if param.schema is not None:
-                uses.append(("parameter", param.schema, param.pointer, param.document, False))
+                targets = refs(param.schema, param.pointer, param.document or doc)
+                if targets:
+                    use(targets, parameter)
         if op.body:
-            uses += _body_schemas("request", op.body.media)
-        for response in op.responses.values():
-            if response.media:  # (a Kubernetes operation's 401 has none)
-                uses += _body_schemas("response", response.media)
-            if response.headers:
-                uses += [("response", h.schema, h.pointer, h.document, False) for h in response.headers.values()
-                         if h.schema is not None]
-        return uses
+            body(op.body.media, request)
+        for found in op.responses.values():
+            if found.media:  # (a Kubernetes operation's 401 has none)
+                body(found.media, response)
+            for header in found.headers.values():
+                if header.schema is not None:
+                    use(refs(header.schema, header.pointer, header.document or doc), response)
+        node = ("op", op.key)
+        self.graph.add_node(node)
+        self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
+                                  for target, directions in uses.items())
 
     def _v2_schema(self, param: dict[str, Any]) -> Schema:
         """A Swagger parameter or header describes its value inline; one schema object per parameter object."""
@@ -620,20 +637,13 @@ def _path_names(path: str) -> tuple[str, ...]:
     return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
 
 
-def _body_schemas(direction: str, media: dict[str, MediaType]
-                  ) -> list[tuple[str, Schema, str, Document | None, bool]]:
-    """The schemas and item schemas of a body's media types, each with whether XML carries it, each record once
-    per XML or not: Swagger's media types of a body all share one record, read once."""
+def _distinct_media(media: dict[str, MediaType]) -> list[tuple[MediaType, bool]]:
+    """The records of a body's media types, each once per XML or not: Swagger's media types of a body all share
+    one record, told XML or not once per list of names."""
     if len(set(map(id, media.values()))) == 1:
         shared = next(iter(media.values()))
-        distinct = [(shared, xml) for xml in _xml_kinds(tuple(media))]
-    else:
-        distinct = [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
-    uses = [(direction, m.schema, m.pointer, m.document, xml) for m, xml in distinct if m.schema is not None]
-    for m, xml in distinct:
-        if m.item_schema is not None:
-            uses.append((direction, m.item_schema, m.item_pointer, m.document, xml))
-    return uses
+        return [(shared, xml) for xml in _xml_kinds(tuple(media))]
+    return [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
 
 
 @cache  # (an API names a handful of media type lists, on every body and response)
