@@ -572,7 +572,7 @@ class Builder:
             return {}
         media: dict[str, MediaType] = {}
         for name, written in content.items():
-            item, at, item_doc = self._deref(written, pointer + join_pointer(("content", name)), doc)
+            item, at, item_doc = self._deref(written, pointer + "/content" + _token(name), doc)
             schema = item.get("schema") if isinstance(item, dict) else None
             items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(schema if isinstance(schema, dict) else None,
@@ -595,7 +595,7 @@ class Builder:
             status = str(key)
             if status.startswith("x-"):
                 continue
-            response, at, written = self._deref(item, pointer + join_pointer((status,)), doc)
+            response, at, written = self._deref(item, pointer + _token(status), doc)
             if not isinstance(response, dict):
                 raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
@@ -629,6 +629,12 @@ class Builder:
                                               document=header_doc,
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
+
+
+@cache  # (a document writes the same status codes and media types in every operation)
+def _token(key: str) -> str:
+    """A key as a JSON pointer's next token: `/` and the key, escaped."""
+    return join_pointer((key,))
 
 
 @cache
