@@ -9,6 +9,7 @@ that moves from Swagger 2.0 to OpenAPI 3 with the same base URL has no server ch
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
@@ -56,8 +57,13 @@ def swagger(data: dict[str, Any], schemes: Any, schemes_pointer: str) -> tuple[S
     the document was served from, written as a relative URL, as OpenAPI 3 writes it."""
     host = data.get("host") if isinstance(data.get("host"), str) else ""
     base = data.get("basePath") if isinstance(data.get("basePath"), str) else ""
+    names = tuple(s for s in schemes if isinstance(s, str)) if isinstance(schemes, list) else ()
+    return _swagger(host, base, names, schemes_pointer if host and len(names) > 1 else "")
+
+
+@lru_cache(maxsize=256)  # (a Kubernetes document writes `schemes: [https]` on each of its thousand operations)
+def _swagger(host: str, base: str, names: tuple[str, ...], schemes_pointer: str) -> tuple[Server, ...]:
     pointer = "/basePath" if base else "/host" if host else ""
-    names = [s for s in schemes if isinstance(s, str)] if isinstance(schemes, list) else []
     if not host:
         return (Server(base or "/", (), pointer),)
     if not names:
