@@ -105,3 +105,16 @@ def test_the_notice_finding_takes_the_level_the_configuration_gives(tmp_path: Pa
     assert [(f.rule, f.change.pointer, f.level.value) for f in report.findings] == [
         ("deprecation.notice-too-short", "/paths/~1frobs/get", level)]
     assert "promises clients 180 days" in report.findings[0].reason
+
+
+def test_an_operation_is_sunset_on_the_date_the_first_status_with_a_sunset_header_gives() -> None:
+    from specdiff.graph import graph_of
+    from specdiff.load import load_text
+
+    def sunset(date: str) -> dict[str, Any]:
+        return {"description": "ok", "headers": {"Sunset": {"schema": {"type": "string", "example": date}}}}
+
+    responses = {"404": sunset("2031-01-01"), "200": {"description": "ok"}, "201": sunset("2030-06-30")}
+    spec = {**SPEC, "paths": {"/frobs": {"get": {"responses": responses}}, "/other": {"get": {"responses": OK}}}}
+    graph = graph_of(load_text(json.dumps(spec), "spec.json", None))
+    assert (graph.operations["GET /frobs"].sunset, graph.operations["GET /other"].sunset) == ("2030-06-30", None)

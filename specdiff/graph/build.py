@@ -375,10 +375,10 @@ class Builder:
             body = self._v2_body(raw, merged, at, doc) if len(parameters) < len(merged) else None
         else:
             body = self._v3_body(raw.get("requestBody"), at, doc)
-        responses, sunsets = self._responses(raw.get("responses"), at + "/responses", raw, doc)
+        responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else group_version_of_path(path)
         word = declared(raw)
-        sunset = sunset_of(raw) or next((date for _, date in sorted(sunsets.items()) if date), None)
+        sunset = sunset_of(raw) or announced
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
@@ -583,14 +583,15 @@ class Builder:
         return media
 
     def _responses(self, raw: Any, pointer: str, op: dict[str, Any], doc: Document
-                   ) -> tuple[dict[str, Response], dict[str, str | None]]:
-        """The responses by status, and the date a documented `Sunset` header (RFC 8594) of each announces."""
+                   ) -> tuple[dict[str, Response], str | None]:
+        """The responses by status, and the date a documented `Sunset` header (RFC 8594) announces: the first
+        status's, in the order of their text, that has one."""
         if not isinstance(raw, dict):
-            return {}, {}
+            return {}, None
         produces = [str(m) for m in _list(op.get("produces")) or _list(self.data.get("produces"))
                     or ["application/json"]]
         responses: dict[str, Response] = {}
-        sunsets: dict[str, str | None] = {}
+        sunsets: dict[str, str] = {}
         for key, item in raw.items():
             status = str(key)
             if status.startswith("x-"):
@@ -604,10 +605,12 @@ class Builder:
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
-            headers, sunsets[status] = self._headers(response.get("headers"), at, written)
+            headers, sunset = self._headers(response.get("headers"), at, written)
+            if sunset:
+                sunsets[status] = sunset
             responses[status] = Response(status, media, headers, at,
                                          Written(self._data(response, at, written, _READ), at))
-        return responses, sunsets
+        return responses, sunsets[min(sunsets)] if sunsets else None
 
     def _headers(self, raw: Any, pointer: str, doc: Document) -> tuple[dict[str, Parameter], str | None]:
         """The headers by lower-cased name, and the date a `Sunset` header among them announces."""
