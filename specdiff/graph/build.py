@@ -382,7 +382,7 @@ class Builder:
         op = Operation(
             key=operation_key(method, path), method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
-            operation_id=raw.get("operationId"), tags=tuple(str(t) for t in _list(raw.get("tags"))),
+            operation_id=raw.get("operationId"), tags=tuple(map(str, _list(raw.get("tags")))),
             group_version=group_version,
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
             document=self.doc, reversed=reversed_, sunset=sunset, declared_stability=written_level(raw),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from specdiff.graph.lifecycle import lifecycle_of
@@ -53,6 +54,7 @@ def is_version(segment: str) -> bool:
     return bool(_VERSION.match(segment))
 
 
+@cache  # (every operation of a group-version asks)
 def of_version(version: str | None) -> str:
     """`v1alpha1` -> alpha, `v2beta3` -> beta, `v1` -> stable; anything else is stable."""
     match = _VERSION.match(version) if version else None
