@@ -52,8 +52,9 @@ def refs_in(schema: Schema, keywords: tuple[str, ...] = ("$ref",)) -> Iterator[t
             ref = node.get(keyword)
             if isinstance(ref, str):
                 yield tokens + (keyword,), ref
-        for sub_tokens, sub in subschemas(node):
-            stack.append((tokens + sub_tokens, sub))
+        if not _HOLDERS.isdisjoint(node):  # (most schemas are leaves: a property's type and description)
+            for sub_tokens, sub in subschemas(node):
+                stack.append((tokens + sub_tokens, sub))
 
 
 def type_set(schema: Schema, dialect: str) -> frozenset[str]:
