@@ -113,9 +113,13 @@ def test_changes_inside_an_alpha_field_are_alpha() -> None:
     ]
 
 
-def _through_field(marker: dict[str, Any] | None, widget: dict[str, Any], also_ga: bool = False) -> dict[str, Any]:
+def _through_field(marker: dict[str, Any] | str | None, widget: dict[str, Any], also_ga: bool = False
+                   ) -> dict[str, Any]:
+    """`marker`: the field's `x-kubernetes-api-lifecycle`, or a level word for its `x-stability-level`."""
     field: dict[str, Any] = {"allOf": [{"$ref": "#/components/schemas/Widget"}]}
-    if marker:
+    if isinstance(marker, str):
+        field["x-stability-level"] = marker
+    elif marker:
         field["x-kubernetes-api-lifecycle"] = marker
     properties = {"widget": field}
     if also_ga:
@@ -134,6 +138,18 @@ def test_a_schema_reached_only_through_alpha_fields_is_alpha() -> None:
     assert verdicts(_through_field(ALPHA_FIELD, WIDGET, also_ga=True),
                     _through_field(ALPHA_FIELD, SMALLER, also_ga=True)) == [
         ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "stable")]
+
+
+def test_a_schema_reached_only_through_fields_marked_x_stability_level_takes_their_level() -> None:
+    """The marker other OpenAPI users write caps what a field holds as Kubernetes' lifecycle marker does; a
+    field marked stable, or with a word that is no level, caps nothing."""
+    assert verdicts(_through_field("alpha", WIDGET), _through_field("alpha", SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "dangerous", "alpha")]
+    assert verdicts(_through_field("beta", WIDGET), _through_field("beta", SMALLER)) == [
+        ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "beta")]
+    for word in ("stable", "gamma"):
+        assert verdicts(_through_field(word, WIDGET), _through_field(word, SMALLER)) == [
+            ("schema.property.removed", "/components/schemas/Widget/properties/b", "breaking", "stable")]
 
 
 def test_a_type_marked_alpha_is_alpha_and_its_regression_is_judged_at_its_old_level() -> None:

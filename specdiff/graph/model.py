@@ -10,13 +10,12 @@ from itertools import takewhile
 from typing import Any, TypeVar, cast
 
 from specdiff.frozen import record
-from specdiff.graph.lifecycle import LIFECYCLE
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.references import References, strongly_connected_components
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
-from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, most_stable, rank, said_alpha
+from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, may_be_marked, most_stable, rank
 from specdiff.load.document import Document
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
@@ -477,7 +476,7 @@ class SpecGraph:
         """Named schemas this one reaches only through alpha or beta fields (by marker or description), with the most
         stable such level."""
         properties = named.schema.get("properties")
-        if not isinstance(properties, dict) or not any(isinstance(p, dict) and (LIFECYCLE in p or said_alpha(p))
+        if not isinstance(properties, dict) or not any(isinstance(p, dict) and may_be_marked(p)
                                                        for p in properties.values()):
             return {}
         resolver = self.normal.resolver  # its loaded files and resolved refs; a new one would read them again

@@ -19,7 +19,7 @@ import re
 from functools import cache
 from typing import Any
 
-from specdiff.graph.lifecycle import lifecycle_of
+from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of
 
 #: the levels, least stable first
 STABILITIES = ("alpha", "beta", "stable")
@@ -97,6 +97,12 @@ def said_alpha(schema: Any) -> bool:
     # (a search that ignores case tries the pattern at every position of every description: the word is looked
     # for first, in one pass; no other character matches a, l, p or h when case is ignored)
     return isinstance(description, str) and "alpha" in description.lower() and bool(_SAID_ALPHA.search(description))
+
+
+def may_be_marked(schema: dict[str, Any]) -> bool:
+    """Whether `marked` can find a level other than stable on a schema or field: a test cheap enough to run over
+    every field of a type before reading any of them."""
+    return "x-stability-level" in schema or LIFECYCLE in schema or said_alpha(schema)
 
 
 def marked(schema: Any) -> str:
