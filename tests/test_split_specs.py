@@ -101,6 +101,28 @@ def test_a_change_two_files_away_is_found_through_files_that_did_not_change(tmp_
         "GET /v2/sizes response 200: disk.disk.type"] * 2
 
 
+@pytest.mark.parametrize(("written", "label"), [("then: {$ref: M.yaml}", "<then>.a"),
+                                               ("unevaluatedProperties: {$ref: M.yaml}", "{}.a"),
+                                               ("dependentSchemas: {x: {$ref: M.yaml}}", "<if x>.a")])
+def test_a_file_whose_ref_the_graph_does_not_follow_is_not_taken_as_unchanged(tmp_path: Path, written: str,
+                                                                              label: str) -> None:
+    """A.yaml is the same on both sides and refers to M.yaml, which changed, under a keyword the graph does not
+    walk (the differ reads it later): A.yaml leads to a file not read while graphing, so its equal text is not
+    taken as an unchanged schema. B.yaml changes too, so that not every file is equal."""
+    root = ('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n' + "".join(
+        f"  /{name.lower()}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        f"          content:\n            application/json:\n              schema: {{$ref: {name}.yaml}}\n"
+        for name in ("A", "B")))
+    for side, kind in (("old", "string"), ("new", "integer")):
+        write(tmp_path / side, {"root.yaml": root, "A.yaml": f"type: object\n{written}\n",
+                                "M.yaml": f"properties:\n  a: {{type: {kind}}}\n", "B.yaml": f"type: {kind}\n"})
+    code, report, err = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert (code, err) == (1, "")
+    assert [(f["rule"], f["location"]["label"]) for f in report["findings"]] == [  # type: ignore[attr-defined]
+        ("schema.type-changed", f"GET /a response 200: {label}"),
+        ("schema.type-changed", "GET /b response 200")]
+
+
 def test_a_description_changed_in_a_referenced_file_is_no_change(tmp_path: Path) -> None:
     write(tmp_path / "old", version("remote"))
     write(tmp_path / "new", version("remote", description="The kind of disk."))

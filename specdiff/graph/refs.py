@@ -271,6 +271,12 @@ class Resolver:
         """A file or URL reached by `$ref`: its path inside the spec's folder, or its URL; None for the spec's own."""
         return self._keys.get(doc)
 
+    def read_as(self, location: str, doc: Document) -> str | None:
+        """The key of the file a `$ref` location written in `doc` has been read as; None when no `$ref` from that
+        folder was followed to it, or it is one of the spec's own documents."""
+        found = self._files.get((doc.base, location)) if doc.base is not None else None
+        return self._keys.get(found) if found is not None else None
+
     def _remote(self, url: str, doc: Document, at: str) -> Document:
         url = url.partition("#")[0]
         if url not in self.externals:
@@ -428,22 +434,26 @@ class Resolver:
 
 def unchanged_files(old: Resolver, new: Resolver, unpaired: Iterable[str]) -> frozenset[str]:
     """The files both sides reach (by key) where equal text means equal meaning: each holds equal data on both
-    sides, and every `$ref` either side followed from it leads only to such files. A split spec's commit
-    changes a few of its thousands of files; a schema written in any other file, equal on both sides, is
-    unchanged all the way down. A file that refers into the spec's own documents, resolves as 2020-12 does
+    sides, and every `$ref` written in it leads only to such files. A split spec's commit changes a few of its
+    thousands of files; a schema written in any other file, equal on both sides, is unchanged all the way down.
+    A file that refers into the spec's own documents or to an address, refers to a file neither side read while
+    graphing (the differ may read it later, behind a keyword the graph does not walk), resolves as 2020-12 does
     (where an identifier declared anywhere can change what a reference reaches), or holds a named schema not
     paired with itself (`unpaired`, named schema identities) is not vouched for."""
     old_files, new_files = old.externals, new.externals
-    changed: set[str | None] = {None, *(old_files.keys() ^ new_files.keys())}  # None: the spec's own documents
+    changed: set[str] = set(old_files.keys() ^ new_files.keys())
     changed.update(name.partition("#")[0] for name in unpaired if "#" in name)
     changed.update(key for key in old_files.keys() & new_files.keys()
                    if old_files[key].data != new_files[key].data or old.modern(old_files[key])
                    or new.modern(new_files[key]))
-    referring: dict[str | None, set[str | None]] = {}  # file -> the files whose refs lead to it, on either side
-    for resolver in (old, new):
-        keys: dict[int, str | None] = {id(doc): key for key, doc in resolver.externals.items()}
-        for source, _, target, _ in resolver.links:
-            referring.setdefault(keys.get(target), set()).add(keys.get(source))
+    referring: dict[str, set[str]] = {}  # file -> the files whose `$ref`s lead to it
+    for key in old_files.keys() & new_files.keys() - changed:
+        for location in _file_locations(new_files[key].data):  # (equal data: the same refs on both sides)
+            target = new.read_as(location, new_files[key])
+            if target is None or old.read_as(location, old_files[key]) != target:
+                changed.add(key)  # not read while graphing, read as another file, or one of the spec's own
+                break
+            referring.setdefault(target, set()).add(key)
     pending = list(changed)
     while pending:
         for leading in referring.get(pending.pop(), ()):
@@ -451,6 +461,22 @@ def unchanged_files(old: Resolver, new: Resolver, unpaired: Iterable[str]) -> fr
                 changed.add(leading)
                 pending.append(leading)
     return frozenset(new_files.keys() - changed)
+
+
+def _file_locations(data: Any) -> set[str]:
+    """The file part of every `$ref` written anywhere in a file's data, whatever keyword holds it."""
+    found: set[str] = set()
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                found.add(ref.partition("#")[0])
+            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            pending.extend(value for value in node if isinstance(value, (dict, list)))
+    return found
 
 
 def plain_name(name: str) -> str:
