@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import specdiff.graph.servers as servers
@@ -72,7 +72,8 @@ def operation_key(method: str, path: str) -> str:
     return f"{method.upper()} {_route(path)}"
 
 
-@cache
+# (each cache of this module keyed by a spec's text is bounded: a history reads many specs in one process)
+@lru_cache(maxsize=4096)
 def _route(path: str) -> str:
     return _PATH_PARAM.sub("{}", path)
 
@@ -634,13 +635,13 @@ class Builder:
         return headers, sunset_header(written)
 
 
-@cache  # (a document writes the same status codes and media types in every operation)
+@lru_cache(maxsize=4096)  # (a document writes the same status codes and media types in every operation)
 def _token(key: str) -> str:
     """A key as a JSON pointer's next token: `/` and the key, escaped."""
     return join_pointer((key,))
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _path_names(path: str) -> tuple[str, ...]:
     """The names of a path template's parameters, in order (`/pets/{id}` -> ("id",))."""
     return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
@@ -655,7 +656,7 @@ def _distinct_media(media: dict[str, MediaType]) -> list[tuple[MediaType, bool]]
     return [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
 
 
-@cache  # (an API names a handful of media type lists, on every body and response)
+@lru_cache(maxsize=4096)  # (an API names a handful of media type lists, on every body and response)
 def _xml_kinds(names: tuple[str, ...]) -> tuple[bool, ...]:
     """Whether XML or not, for the media types of a body: each answer once, in the order the types give it."""
     return tuple(dict.fromkeys(map(is_xml, names)))

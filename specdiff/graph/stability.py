@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of
@@ -54,7 +54,7 @@ def is_version(segment: str) -> bool:
     return bool(_VERSION.match(segment))
 
 
-@cache  # (every operation of a group-version asks)
+@lru_cache(maxsize=4096)  # (every operation of a group-version asks)
 def of_version(version: str | None) -> str:
     """`v1alpha1` -> alpha, `v2beta3` -> beta, `v1` -> stable; anything else is stable."""
     match = _VERSION.match(version) if version else None
