@@ -214,9 +214,9 @@ def _read(path: str) -> bytes:
 
 
 def _digest(sources: dict[str, bytes]) -> str:
-    """What the compiled catalogue was made from: every card file's place and bytes, and the fields it holds of
-    each (a catalogue compiled for other fields is stale)."""
-    digest = hashlib.sha256(" ".join(f.name for f in fields(Card)).encode() + b"\0")
+    """What the compiled catalogue was made from: every card file's place and bytes, and the code that made each
+    card's fields from them, this module (a catalogue compiled by other code is stale)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes() + b"\0")
     for name, data in sources.items():
         digest.update(name.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
