@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 
 from specdiff.classify import ALPHA_REASON, literal, message_values, render
 from specdiff.classify.cards import placeholders
-from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
+from specdiff.load.sourcemap import array_index, join_pointer, split_pointer, unescape_token
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
@@ -131,7 +131,7 @@ class _Copies:
         node, copy, listed = self.data, None, None
         for i, token in enumerate(tokens[:-1]):  # the changed node itself is no copy around the change
             if isinstance(node, dict):
-                node = node.get(token.replace("~1", "/").replace("~0", "~"))
+                node = node.get(unescape_token(token))
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
@@ -556,7 +556,7 @@ _LOCAL_NAMES = ("#/definitions/", "#/components/schemas/")
 def _named(ref: Any) -> str | None:
     """The named schema a local `$ref` names; None for any other value."""
     prefix = next((p for p in _LOCAL_NAMES if isinstance(ref, str) and ref.startswith(p)), None)
-    return str(ref)[len(prefix):].replace("~1", "/").replace("~0", "~") if prefix else None
+    return unescape_token(str(ref)[len(prefix):]) if prefix else None
 
 
 def _get(data: Any, key: str) -> Any:

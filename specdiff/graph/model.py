@@ -17,6 +17,7 @@ from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, may_be_marked, most_stable, rank
 from specdiff.load.document import Document
+from specdiff.load.sourcemap import unescape_token
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -394,7 +395,7 @@ class SpecGraph:
             if pointer:
                 parent, _, token = pointer.rpartition("/")
                 holder, level, read_only, write_only = self._place(doc, parent)
-                token = token.replace("~1", "/").replace("~0", "~")
+                token = unescape_token(token)
                 node = (holder.get(token) if isinstance(holder, dict) else
                         holder[int(token)] if isinstance(holder, list) and token.isdigit() and int(token) < len(holder)
                         else None)
@@ -420,7 +421,7 @@ class SpecGraph:
         """Whether a property marked `deprecated: true` holds a place, read in the text from the document's root
         down: a field inside a deprecated one goes with it."""
         node: Any = doc.data
-        tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
+        tokens = [unescape_token(token) for token in pointer.split("/")[1:]]
         for before, token in zip(["", *tokens], tokens, strict=False):
             if isinstance(node, dict):
                 node = node.get(token)

@@ -30,6 +30,7 @@ from specdiff.load.sourcemap import (
     array_index,
     join_pointer,
     split_pointer,
+    unescape_token,
 )
 
 if TYPE_CHECKING:
@@ -365,8 +366,8 @@ class Resolver:
         """The top-level keys of `doc` that a `$ref` resolved so far points into (`x-lib` for `#/x-lib/Foo`):
         what is written there is compared where it is used."""
         firsts = {pointer.lstrip("/").partition("/")[0] for _, target, pointer in self._found.values()
-                  if target is doc and pointer.startswith("/")}  # (only the first token: split_pointer read them all)
-        return frozenset(token.replace("~1", "/").replace("~0", "~") for token in firsts)
+                  if target is doc and pointer.startswith("/")}  # (the first token alone, unescaped below)
+        return frozenset(unescape_token(token) for token in firsts)
 
     def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
         node: Any = target_doc.data

@@ -22,6 +22,7 @@ from typing import Any
 
 from specdiff.frozen import record
 from specdiff.graph.model import Operation, SpecGraph
+from specdiff.load.sourcemap import unescape_token
 
 MAX_PATTERNS = 100  # per list
 MAX_PATTERN_LENGTH = 500
@@ -124,5 +125,5 @@ def _path_item(graph: SpecGraph, op: Operation) -> Any:
     """The path item that holds an operation (its extensions apply to every method under it)."""
     node: Any = graph.document_of(op).data
     for token in op.pointer.split("/")[1:-1]:
-        node = node.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+        node = node.get(unescape_token(token)) if isinstance(node, dict) else None
     return node

@@ -23,7 +23,12 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+    return [unescape_token(t) for t in pointer.lstrip("/").split("/")]
+
+
+def unescape_token(token: str) -> str:
+    """A JSON pointer token as the key it names (RFC 6901: `~1` is `/`, then `~0` is `~`)."""
+    return token.replace("~1", "/").replace("~0", "~")
 
 
 #: an array index in a JSON pointer (RFC 6901): ASCII digits, no leading zero; bounded, since no list in memory
