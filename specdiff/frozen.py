@@ -130,8 +130,8 @@ def _parameters(**options: bool) -> Any:
 
 
 def _init(cls: Any, every: list[Field[Any]]) -> Any:
-    """The `__init__` `dataclass` would write. A class with a `__dict__` gets it filled in one step (setting
-    each field through `object.__setattr__`, a call a field, was a seventh of graphing a Kubernetes spec)."""
+    """The `__init__` `dataclass` would write. A class with a `__dict__` gets it filled in one step rather than
+    through `object.__setattr__` once a field: records are made by the hundred thousand (docs/performance.md)."""
     scope: dict[str, object] = {"_set": object.__setattr__, "_MISSING": MISSING}
     parameters, made, values = [], [], []
     for f in every:

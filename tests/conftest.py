@@ -33,9 +33,9 @@ def corpus(relative: str) -> Path:
 
 def kept(value: Kept) -> Kept:
     """A value kept for the rest of the run, frozen out of the cyclic collector's reach: the tests' own work
-    starts full collections, and each walked every real document and graph kept so far (15 s of CPU in each
-    worker's 150 s, `gc.callbacks` over a whole run; 1-2 s once they were frozen). Whatever else is alive at that
-    moment is frozen with it and never collected as a cycle, which costs memory only."""
+    starts full collections, and each would walk every real document and graph kept so far again (measured in
+    docs/performance.md). Whatever else is alive at that moment is frozen with it and never collected as a
+    cycle, which costs memory only."""
     gc.freeze()
     return value
 
@@ -64,10 +64,9 @@ def real_pair(old: str, new: str, grouped: bool = True) -> Report:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish() -> None:
-    """The graphs `real_graphed` keeps live until the process ends, and after this hook pytest's check for unraisable
-    exceptions runs the cyclic collector five times over them, as does the interpreter's exit: collected once here
-    and then frozen, they are not walked again (that was most of the 10-17 s between a worker's last test and the
-    run's end)."""
+    """Everything still alive is kept until the process ends, and after this hook pytest's check for unraisable
+    exceptions runs the cyclic collector five times over it, as does the interpreter's exit: collected once here
+    and then frozen, it is not walked again."""
     gc.collect()
     gc.freeze()
 
