@@ -13,6 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from specdiff.cli import main
+from specdiff.graph.refs import unchanged_files
+from specdiff.load import load
+from specdiff.pipeline import graphed
 
 ROOT = """\
 openapi: 3.0.3
@@ -81,10 +84,9 @@ def test_an_enum_member_replaced_behind_an_operation_ref_is_found(tmp_path: Path
         "GET /v2/sizes response 200: disk.type"] * 2
 
 
-def test_a_change_two_files_away_is_found_through_files_that_did_not_change(tmp_path: Path) -> None:
-    """Equal text in a file that did not change is taken as unchanged only when no file it leads to changed: the
-    operation's file and size.yml are the same on both sides, disk_info.yml behind them is not; the regions
-    operation reaches none of it."""
+def two_files_away(tmp_path: Path) -> None:
+    """The sizes operation's file and size.yml are the same on both sides, disk_info.yml behind them is not; the
+    regions operation's files reach none of it."""
     size = "type: object\nproperties:\n  disk:\n    $ref: disk_info.yml\n"
     region = "type: object\nproperties: {slug: {type: string}}\n"
     regions = OPERATION.replace("sizes_list", "regions_list").replace("disk_info.yml", "region.yml")
@@ -95,10 +97,23 @@ def test_a_change_two_files_away_is_found_through_files_that_did_not_change(tmp_
                                 "resources/sizes/models/size.yml": size,
                                 "resources/regions/regions_list.yml": regions,
                                 "resources/regions/models/region.yml": region})
+
+
+def test_a_change_two_files_away_is_found_through_files_that_did_not_change(tmp_path: Path) -> None:
+    """Equal text in a file that did not change is taken as unchanged only when no file it leads to changed."""
+    two_files_away(tmp_path)
     code, report, _ = cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
     assert (code, findings(report)) == (1, [ADDED, REMOVED])
     assert [f["location"]["label"] for f in report["findings"]] == [  # type: ignore[attr-defined]
         "GET /v2/sizes response 200: disk.disk.type"] * 2
+
+
+def test_the_files_taken_as_unchanged_are_those_that_lead_to_no_changed_file(tmp_path: Path) -> None:
+    """What the differ may skip: the regions operation's two files, not the sizes files in front of the change."""
+    two_files_away(tmp_path)
+    old, new = (graphed(load(str(tmp_path / side / "root.yaml"))).graph.normal.resolver for side in ("old", "new"))
+    assert sorted(unchanged_files(old, new, ())) == ["resources/regions/models/region.yml",
+                                                    "resources/regions/regions_list.yml"]
 
 
 @pytest.mark.parametrize(("written", "label"), [("then: {$ref: M.yaml}", "<then>.a"),
