@@ -62,6 +62,7 @@ from typing import Any, NamedTuple
 
 from specdiff.classify import ALPHA_REASON, literal, message_values, render
 from specdiff.classify.cards import placeholders
+from specdiff.graph.ecosystem import Ecosystem
 from specdiff.load.sourcemap import array_index, join_pointer, split_pointer, unescape_token
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
@@ -1024,6 +1025,16 @@ def _joined(items: Sequence[str], cut: bool = True) -> str:
     if cut and len(items) > _LISTED + 1:
         items = [*items[:_LISTED], f"{len(items) - _LISTED} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def group_by_ecosystem(findings: Iterable[Finding], ecosystem: Ecosystem, copies: InlinedCopies | None = None,
+                       uses: TypeUses | None = None) -> list[Finding]:
+    """The findings of one logical change as one, the way the ecosystem's specs write a change (`group`): an
+    OpenAPI spec's lists read as one and its moved references with what they bring (`with_moves`); the objects
+    an API server serves, one kind's edits together."""
+    openapi = ecosystem.spec == "openapi"
+    found = group(findings, copies, lists=openapi, uses=uses, kinds=ecosystem.kubernetes_served)
+    return sorted(with_moves(found), key=Finding.sort_key) if openapi else found
 
 
 def with_moves(findings: Sequence[Finding]) -> list[Finding]:

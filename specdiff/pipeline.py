@@ -21,7 +21,7 @@ from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.kind_paths import held_by
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.selection import selected
-from specdiff.group import InlinedCopies, TypeUses, group, with_moves
+from specdiff.group import InlinedCopies, TypeUses, group_by_ecosystem
 from specdiff.load.document import Document
 from specdiff.records import DEFAULT_READERS, Change, Finding, Report, SourceInfo
 
@@ -118,11 +118,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
             findings = sorted(findings + release_gate(findings, ecosystem.policy, versions, old_graph, new_graph),
                               key=Finding.sort_key)
     if grouped:
-        findings = group(findings, copies, lists=ecosystem.spec == "openapi",
-                         uses=_type_uses(old_graph, new_graph) if ecosystem.api_server else None,
-                         kinds=ecosystem.kubernetes_served)
-        if ecosystem.spec == "openapi":
-            findings = sorted(with_moves(findings), key=Finding.sort_key)
+        uses = _type_uses(old_graph, new_graph) if ecosystem.api_server else None
+        findings = group_by_ecosystem(findings, ecosystem, copies, uses)
     return Report(source_info(old, old_graph), source_info(new, new_graph), ecosystem.policy, tuple(findings),
                   notes, policy_reason=ecosystem.policy_reason, spec=ecosystem.spec_label, today=today.isoformat(),
                   readers=readers, readers_configured=configured_readers is not None)
