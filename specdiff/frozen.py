@@ -255,6 +255,9 @@ def refilled(made: T, **changes: Any) -> T:
     dictionary with `changes` (`replace` reads the class's fields and calls `__init__` with each, several times
     the cost, for the thousand parameters a Kubernetes document repeats with only their pointers their own)."""
     assert hasattr(made, "__dict__") and not hasattr(made, "__post_init__"), type(made)
+    unknown = changes.keys() - made.__dict__.keys()
+    if unknown:  # (as `replace` refuses them)
+        raise TypeError(f"{type(made).__qualname__} has no field {sorted(unknown)[0]!r}")
     copy = object.__new__(type(made))
     object.__setattr__(copy, "__dict__", {**made.__dict__, **changes})
     return copy

@@ -161,3 +161,5 @@ def test_refilled_is_replace_without_init() -> None:
     assert moved.schema is media.schema
     with pytest.raises(dataclasses.FrozenInstanceError):
         moved.pointer = "/c"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'pointr'"):
+        refilled(media, pointr="/b")
