@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
-from specdiff.load.document import REMOTE_SCHEMES, Document
+from specdiff.load.document import REMOTE_SCHEMES, Document, mappings
 from specdiff.load.files import Folders
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import (
@@ -47,16 +47,7 @@ def declares_identifiers(data: Any) -> bool:
     """Whether any mapping of a document writes an identifier (one pass, stopping at the first)."""
     if isinstance(data, dict) and isinstance(data.get("$self"), str) and str(data.get("openapi", "")).startswith("3.2"):
         return True
-    pending = [data]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            if not IDENTIFIERS.isdisjoint(node):
-                return True
-            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
-        elif isinstance(node, list):
-            pending.extend(value for value in node if isinstance(value, (dict, list)))
-    return False
+    return any(not IDENTIFIERS.isdisjoint(node) for node in mappings(data))
 
 
 @cache
@@ -466,18 +457,8 @@ def unchanged_files(old: Resolver, new: Resolver, unpaired: Iterable[str]) -> fr
 
 def _file_locations(data: Any) -> set[str]:
     """The file part of every `$ref` written anywhere in a file's data, whatever keyword holds it."""
-    found: set[str] = set()
-    pending = [data]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and not ref.startswith("#"):
-                found.add(ref.partition("#")[0])
-            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
-        elif isinstance(node, list):
-            pending.extend(value for value in node if isinstance(value, (dict, list)))
-    return found
+    return {ref.partition("#")[0] for node in mappings(data)
+            if isinstance(ref := node.get("$ref"), str) and not ref.startswith("#")}
 
 
 def plain_name(name: str) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from specdiff.errors import InputError
-from specdiff.load.document import Document
+from specdiff.load.document import Document, mappings
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode
 from specdiff.load.text import SPEC_SUFFIXES, detect_dialect, group_version_of_file, load_text
@@ -52,17 +51,8 @@ def read_stdin(limits: Limits) -> str:
 
 def refers_to_files(doc: Document) -> bool:
     """Whether a spec is split across files: a `$ref` of its own documents names another file (not a URL)."""
-    pending: list[Any] = [doc.data, *(part.data for _, part in doc.parts)]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.partition("#")[0] and "://" not in ref:
-                return True
-            pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
-    return False
+    return any(isinstance(ref := node.get("$ref"), str) and ref.partition("#")[0] and "://" not in ref
+               for node in mappings([doc.data, *(part.data for _, part in doc.parts)]))
 
 
 def read_file(path: Path, name: str, limits: Limits) -> str:

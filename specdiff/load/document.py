@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +44,16 @@ class Document:
     def locate(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, if the source map can find it."""
         return self.sourcemap.locate(pointer) if self.sourcemap else None
+
+
+def mappings(data: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping in a document's data, depth first, without recursion (its nesting is bounded by --max-depth,
+    not by the interpreter's stack)."""
+    pending = [data]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            yield node
+            pending.extend(value for value in node.values() if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            pending.extend(value for value in node if isinstance(value, (dict, list)))
