@@ -70,6 +70,20 @@ def test_junit_of_the_demo_with_dangerous_threshold_is_valid_and_fails_dangerous
     assert any(kind == "dangerous" for kind in cases.values())
 
 
+#: the rules of the demo pair's findings at each level (one finding each, sorted)
+DEMO_BREAKING = ("kubernetes.list-type-made-atomic", "kubernetes.preserve-unknown-fields-disabled",
+                 "kubernetes.validation.rule-added", "operation.removed", "parameter.became-required",
+                 "parameter.required-added", "request.media-type-removed", "response.media-type-removed",
+                 "response.status-removed", "schema.constraint-tightened", "schema.default-changed",
+                 "schema.enum.value-added", "schema.enum.value-removed", "schema.property.removed",
+                 "schema.property.required-added", "schema.type-changed")
+DEMO_DANGEROUS = ("parameter.removed", "schema.constraint-loosened", "schema.enum.introduced",
+                  "schema.property.removed")
+DEMO_SAFE = ("group-version.added", "info.version-changed", "lifecycle.gated-field-added", "lifecycle.promoted",
+             "operation.added", "operation.deprecated", "parameter.optional-added", "request-body.became-required",
+             "response.media-type-added", "schema.enum.deprecated-value-removed")
+
+
 def annotations(text: str) -> list[tuple[str, str]]:
     return [re.match(r"::(\w+) .*title=([^:]*?) \(", line).groups() for line in text.splitlines()]  # type: ignore[union-attr]
 
@@ -79,30 +93,29 @@ def test_annotations_keep_the_levels_asked_for_breaking_first() -> None:
     found = annotations(text)
     kinds = [kind for kind, _ in found]
     assert kinds == sorted(kinds, key=["error", "warning"].index) and "notice" not in kinds
-    breaking = ("kubernetes.list-type-made-atomic", "kubernetes.preserve-unknown-fields-disabled",
-                "kubernetes.validation.rule-added", "operation.removed", "parameter.became-required",
-                "parameter.required-added", "request.media-type-removed", "response.media-type-removed",
-                "response.status-removed", "schema.constraint-tightened", "schema.default-changed",
-                "schema.enum.value-added", "schema.enum.value-removed", "schema.property.removed",
-                "schema.property.required-added", "schema.type-changed")
-    dangerous = ("parameter.removed", "schema.constraint-loosened", "schema.enum.introduced", "schema.property.removed")
+    breaking, dangerous = DEMO_BREAKING, DEMO_DANGEROUS
     assert sorted(found) == sorted([("error", rule) for rule in breaking]
                                    + [("warning", rule) for rule in dangerous])
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "breaking")
-    assert [kind for kind, _ in annotations(text)] == ["error"] * 16
+    assert sorted(annotations(text)) == [("error", rule) for rule in breaking]
     _, text = cli(*DEMO, "--format", "github", "--annotate-level", "safe")
-    assert [kind for kind, _ in annotations(text)] == ["error"] * 16 + ["warning"] * 4 + ["notice"] * 10  # Scale
-    # added is a member of the scale operation added
+    found = annotations(text)
+    assert [kind for kind, _ in found] == ["error"] * 16 + ["warning"] * 4 + ["notice"] * 10
+    assert sorted(found) == sorted([("error", rule) for rule in breaking] + [("warning", rule) for rule in dangerous]
+                                   + [("notice", rule) for rule in DEMO_SAFE])  # (Scale added is a member of the
+    # scale operation added)
 
 
 def test_sarif_results_follow_annotate_level_and_the_configuration(tmp_path: Path) -> None:
     _, text = cli(*DEMO, "--format", "sarif")
     results = json.loads(text)["runs"][0]["results"]
-    assert [r["level"] for r in results] == ["error"] * 16 + ["warning"] * 4
+    assert [r["level"] for r in results] == ["error"] * 16 + ["warning"] * 4  # (breaking first)
+    assert sorted((r["level"], r["ruleId"]) for r in results) == sorted(
+        [("error", rule) for rule in DEMO_BREAKING] + [("warning", rule) for rule in DEMO_DANGEROUS])
     (tmp_path / "c.yaml").write_text("annotate-level: breaking\n")
     done = CliRunner().invoke(main, [*DEMO, "--format", "sarif", "--config", str(tmp_path / "c.yaml")])
     log = json.loads(done.stdout)["runs"][0]
-    assert [r["level"] for r in log["results"]] == ["error"] * 16
+    assert sorted((r["level"], r["ruleId"]) for r in log["results"]) == [("error", rule) for rule in DEMO_BREAKING]
     assert {rule["id"] for rule in log["tool"]["driver"]["rules"]} == {r["ruleId"] for r in log["results"]}
     (tmp_path / "c.yaml").write_text("annotate-level: loud\n")
     done = CliRunner().invoke(main, [*DEMO, "--format", "sarif", "--config", str(tmp_path / "c.yaml")])
