@@ -212,10 +212,8 @@ EXTENSIONS = {"text": "txt", "markdown": "md", "job-summary": "summary.md", "rel
 
 
 def exit_code(report: Any, fail_on: str) -> int:
-    if fail_on == "never":
-        return EXIT_OK
-    threshold = FAIL_ON.index(fail_on)
-    return EXIT_FINDINGS if any(f.level.rank <= threshold for f in report.findings) else EXIT_OK
+    """1 when a finding is at or above `fail_on`, else 0."""
+    return gated_exit_code(report, fail_on, check_version=False)
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import field
-from functools import cache
+from functools import lru_cache
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
@@ -307,9 +307,10 @@ class SpecGraph:
         return self._normal
 
     def with_operations(self, operations: dict[str, Operation]) -> SpecGraph:
-        """The same spec with other operations: the caches start empty, since they follow from the operations."""
+        """The same spec with other operations: the caches that follow from the operations start empty; the fields'
+        caps and the normaliser follow from the schemas alone."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
-                         self.evidence, self.security_schemes, self.written, _normal=self._normal)
+                         self.evidence, self.security_schemes, self.written, _normal=self._normal, _caps=self._caps)
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document
@@ -565,7 +566,7 @@ def _own_stability(named: NamedSchema) -> str:
     return least_stable(named.stability, marked(named.schema))
 
 
-@cache  # (a spec names a handful of media types, on every response of every operation)
+@lru_cache(maxsize=4096)  # (a spec names a handful of media types, on every response; bounded: keyed by its text)
 def is_xml(media_type: str) -> bool:
     """`application/xml`, `text/xml` or a `+xml` type (`application/atom+xml`): a body whose element and
     attribute names the schemas' `xml` objects give."""
@@ -608,7 +609,7 @@ def group_version_of_name(name: str) -> str | None:
     return None
 
 
-@cache  # (a path's methods share it)
+@lru_cache(maxsize=4096)  # (a path's methods share it; bounded: keyed by a spec's text)
 def group_version_of_path(path: str) -> str | None:
     """`/apis/apps/v1/...` -> `apps/v1`; `/api/v1/...` -> `core/v1`."""
     parts = path.strip("/").split("/")
