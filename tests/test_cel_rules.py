@@ -231,11 +231,17 @@ def test_httproute_v0_8_rules_the_webhook_alone_enforced_stay_breaking() -> None
         ("rules/items/properties/backendRefs/items/x-kubernetes-validations/0", "safe"),
         (f"rules/items/properties/{mirror}", "safe"),
     ]
-    for place in ("parentRefs/x-kubernetes-validations/0",
-                  "rules/items/properties/backendRefs/items/properties/filters/items/x-kubernetes-validations/0",
-                  "rules/items/properties/backendRefs/items/properties/filters/x-kubernetes-validations/2",
-                  "rules/items/properties/matches/items/properties/path/x-kubernetes-validations/0"):
-        assert (place, "breaking", False) in found
+    backend = "rules/items/properties/backendRefs/items/properties/"
+    assert sorted(place for place, level, _ in found if level == "breaking") == sorted([
+        "parentRefs/x-kubernetes-validations/0",  # a whole parent beside one to its section
+        "rules/items/x-kubernetes-validations/0",
+        *(f"{where}filters/items/x-kubernetes-validations/{i}"  # a filter's settings matching its type
+          for where in ("rules/items/properties/", backend) for i in (0, 1, 4, 5, 6, 7, 10, 11)),
+        *(f"{backend}filters/x-kubernetes-validations/{i}" for i in (2, 4)),  # a core filter not repeated
+        *(f"rules/items/properties/filters/x-kubernetes-validations/{i}" for i in (1, 3)),
+        *(f"rules/items/properties/matches/items/properties/path/x-kubernetes-validations/{i}"  # the path's characters
+          for i in (*range(9), 10)),
+    ])
 
 
 def test_cert_manager_venafi_rule_reads_a_field_the_old_text_could_not_state() -> None:

@@ -58,3 +58,6 @@ def test_a_swagger_body_produced_as_xml_and_json_carries_its_schema_as_both() ->
     graph = graph_of(load_text(json.dumps(spec), "s.json", None))
     assert (graph.carried_as_xml("A"), graph.carried_as_xml("B")) == (False, True)
     assert (graph.direction("A"), graph.direction("B")) == ("response", "response")
+    media = graph.operations["GET /b"].responses["200"].media
+    assert list(media) == ["application/json", "application/xml", "text/plain"]
+    assert media["application/json"] is media["application/xml"] is media["text/plain"]  # one record, read once

@@ -13,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from specdiff.cli import main
+from specdiff.diff.operations import OperationDiffer
+from specdiff.graph.model import Operation
 from specdiff.graph.refs import unchanged_files
 from specdiff.load import load
 from specdiff.pipeline import graphed
@@ -114,6 +116,23 @@ def test_the_files_taken_as_unchanged_are_those_that_lead_to_no_changed_file(tmp
     old, new = (graphed(load(str(tmp_path / side / "root.yaml"))).graph.normal.resolver for side in ("old", "new"))
     assert sorted(unchanged_files(old, new, ())) == ["resources/regions/models/region.yml",
                                                     "resources/regions/regions_list.yml"]
+
+
+def test_the_operation_written_in_unchanged_files_is_skipped_and_the_one_in_front_of_the_change_is_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The differ takes the regions operation as unchanged without comparing it; the sizes operation, whose files
+    are equal but lead to the changed one, is compared."""
+    two_files_away(tmp_path)
+    asked: dict[str, bool] = {}
+    real = OperationDiffer._in_unchanged_files
+
+    def recorded(self: OperationDiffer, old: Operation, new: Operation) -> bool:
+        asked[new.key] = real(self, old, new)
+        return asked[new.key]
+
+    monkeypatch.setattr(OperationDiffer, "_in_unchanged_files", recorded)
+    cli(str(tmp_path / "old/root.yaml"), str(tmp_path / "new/root.yaml"))
+    assert asked == {"GET /v2/regions": True, "GET /v2/sizes": False}
 
 
 @pytest.mark.parametrize(("written", "label"), [("then: {$ref: M.yaml}", "<then>.a"),
