@@ -216,7 +216,7 @@ def _read(path: str) -> bytes:
 def _digest(sources: dict[str, bytes]) -> str:
     """What the compiled catalogue was made from: every card file's place and bytes, and the code that made each
     card's fields from them, this module (a catalogue compiled by other code is stale)."""
-    digest = hashlib.sha256(Path(__file__).read_bytes() + b"\0")
+    digest = hashlib.sha256(_read(__file__) + b"\0")
     for name, data in sources.items():
         digest.update(name.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
@@ -258,11 +258,20 @@ def compile_catalogue(root: Path) -> str:
 def _compiled_card(root: Path, name: str, written: dict[str, Any]) -> Card:
     """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
     lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
+    tuples = {f.name: _tupled(written[f.name]) for f in fields(Card)
+              if f.name in written and str(f.type).startswith("tuple")}
+    return Card(**{**written, **tuples}, **_placed(root, name))
+
+
+def _tupled(value: Any) -> Any:
+    """A tuple field as JSON kept it: its lists (and lists of lists) tuples again, its mappings as they are."""
+    return tuple(map(_tupled, value)) if isinstance(value, list) else value
+
+
+def _placed(root: Path, name: str) -> dict[str, Any]:
+    """The fields of the card `name` its place under `root` gives (`_PLACED`)."""
     folder, _, _ = name.rpartition("/")
-    tuples: dict[str, Any] = {key: tuple(written[key]) for key in ("when", "aliases") if key in written}
-    if "group_message" in written:
-        tuples["group_message"] = tuple(map(tuple, written["group_message"]))
-    return Card(**{**written, **tuples}, area=folder.rpartition("/")[2], path=name, source=os.path.join(root, name))
+    return {"area": folder.rpartition("/")[2], "path": name, "source": os.path.join(root, name)}
 
 
 def write_compiled() -> None:
@@ -300,10 +309,9 @@ def _card(root: Path, name: str, raw: Any) -> Card:
     reason = raw["reason"]
     when = _exceptions(raw.get("when"), path)
     levels = [raw["level"], *(exception["level"] for exception in when)]
-    folder, _, _ = name.rpartition("/")
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
-                predicate=raw.get("predicate"), area=folder.rpartition("/")[2], path=name, source=path, when=when,
+                predicate=raw.get("predicate"), **_placed(root, name), when=when,
                 keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
                 reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
