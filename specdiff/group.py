@@ -735,12 +735,15 @@ def _shown_first(members: list[Finding]) -> list[Finding]:
 
     Which member comes first decides the group's pointer and, when its members' own keys differ (they joined
     through one place of the spec text), its fingerprint. It is chosen from the members alone, never from the
-    report's order: among the named schemas' members (else all), the one earlier versions sorted first, by the
-    type notation (`notation.type_where`), then pointer and what changed, so every group keeps the fingerprint
-    and place that baselines and code-scanning alerts recorded however reports come to be ordered."""
+    report's order: among the members of the most severe level, the named schemas' (else all), the one earlier
+    versions sorted first, by the type notation (`notation.type_where`), then pointer and what changed, so every
+    group keeps the fingerprint and place that baselines and code-scanning alerts recorded however reports come
+    to be ordered."""
     ordered = sorted(members, key=lambda member: member.change.context.schema is None)
-    named = [member for member in ordered if member.change.context.schema is not None]
-    first = min(named or ordered, key=_as_sorted_before)
+    worst = min(member.level.rank for member in members)  # (one edit's rules may differ in level: the most severe)
+    severe = [member for member in ordered if member.level.rank == worst]
+    named = [member for member in severe if member.change.context.schema is not None]
+    first = min(named or severe, key=_as_sorted_before)
     return [first, *(member for member in ordered if member is not first)]
 
 
@@ -976,6 +979,11 @@ def operations_phrase(places: Sequence[Context]) -> str:
     return f"{len(places)} operations: {_joined([ctx.operation or '' for ctx in places])}"
 
 
+#: how a group's message counts the places it starts with, as `places_phrase` writes it ("2 places: `a` and `b`
+#: became optional")
+COUNTED_PLACES = re.compile(r"^\d+ places: ")
+
+
 def places_phrase(names: Sequence[str], fields: bool) -> str:
     """"3 places: A.x, B.y and C.z" (fields), "2 schemas: A and B": how many, then the first few."""
     return f"{len(names)} {'places' if fields else 'schemas'}: {_joined(names)}"
@@ -1147,22 +1155,11 @@ def _one_edit_of(findings: list[Finding], copies: InlinedCopies | None) -> Findi
     by_rule: dict[str, list[Finding]] = {}
     for finding in sorted(findings, key=lambda finding: finding.level.rank):  # (a stable sort keeps report order)
         by_rule.setdefault(finding.rule, []).extend(finding.members or (finding,))
-    parts = [folded(_most_severe_first(members), copies) if len(members) > 1 else members[0]
+    parts = [folded(_shown_first(members), copies) if len(members) > 1 else members[0]
              for members in by_rule.values()]
     host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
-    said = "".join(f"; {_COUNTED.sub('', other.message)}" for other in others)
+    said = "".join(f"; {COUNTED_PLACES.sub('', other.message)}" for other in others)
     return _holding(host, others, said) if others else host
-
-
-#: how a group's message counts the places it starts with ("2 places: `a` and `b` became optional")
-_COUNTED = re.compile(r"^\d+ places: ")
-
-
-def _most_severe_first(members: list[Finding]) -> list[Finding]:
-    """The members, the one a group is shown at first among those of its most severe level (`_shown_first`)."""
-    worst = min(member.level.rank for member in members)
-    first = _shown_first([member for member in members if member.level.rank == worst])[0]
-    return [first, *(member for member in members if member is not first)]
 
 
 #: the reason of a change an alpha version makes, around the reason a stable version's would give

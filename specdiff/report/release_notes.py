@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 from functools import partial
 
-from specdiff.group import operations_phrase
+from specdiff.group import COUNTED_PLACES, operations_phrase
 from specdiff.notation import PREPOSITIONS, bare, by_type, plural, type_name, used_by
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
@@ -236,7 +236,6 @@ def _line(findings: list[Finding], with_reason: bool, scoped: bool,
 #: `A.x` and `A.y` became optional" (not one whose list is cut: "`A`, `B`, `C` and 5 more ...")
 _PLACE_FIRST = re.compile(r"(?:\d+ places: )?((?:`[^`]+`, )*(?:`[^`]+` and )?`[^`]+`) (?!and )(.+)")
 _CODE = re.compile(r"`[^`]+`")
-_PLACES = re.compile(r"\d+ places: ")
 
 
 #: a change that names its place after a noun: "Optional property `PodSpec.field` added"
@@ -249,7 +248,7 @@ def _one_sentence(parts: list[str]) -> str:
     semicolons."""
     found = [_PLACE_FIRST.fullmatch(part) for part in parts]
     tails = {m.group(2) for m in found if m}
-    if all(found) and len(tails) == 1 and (len(parts) > 1 or _PLACES.match(parts[0])):
+    if all(found) and len(tails) == 1 and (len(parts) > 1 or COUNTED_PLACES.match(parts[0])):
         return f"{_listed([name for m in found if m for name in _CODE.findall(m.group(1))])} {tails.pop()}"
     if len(parts) > 1:
         named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
