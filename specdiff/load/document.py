@@ -30,7 +30,9 @@ class Document:
     base: Path | None = None  # folder that relative $refs resolve against (None: refs to files refused)
     sourcemap: SourceMap | None = None
     parts: tuple[tuple[str, Document], ...] = ()
-    reader: Any = None  # callable(resolved path, name) -> text, for files beside this one (git revisions use their own)
+    #: callable(resolved path, name) -> text, for files beside this one (git revisions use their own, which also
+    #: offers `parse(text, name, limits)`: a file both sides hold is parsed once, `graph.refs.load_text_any`)
+    reader: Any = None
     limits: Limits = DEFAULT_LIMITS  # what it was read under; files and URLs it refers to are read under the same
     notes: tuple[str, ...] = ()  # remarks on how the input was read, carried into the report's notes
 

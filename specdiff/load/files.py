@@ -17,9 +17,10 @@ class NotRegular(OSError):
 
 
 def inside(path: Path | str, root: Path | str) -> bool:
-    """Whether `path` is under `root` after symlinks are followed: the one confinement rule for every file
-    specdiff opens because of another (a `$ref`, a folder's entry, a configuration or baseline found or named by
-    a configuration). A link inside the folder to a file outside it is outside; a symlink loop is outside."""
+    """Whether `path` is under `root` after symlinks are followed: the confinement rule for every file specdiff
+    opens because of another (a folder's entry, a configuration or baseline found or named by a configuration;
+    a `$ref`'s file through `Folders`, which applies the same rule to paths it resolves itself). A link inside
+    the folder to a file outside it is outside; a symlink loop is outside."""
     try:
         return Path(os.path.realpath(path, strict=False)).is_relative_to(os.path.realpath(root))
     except (OSError, RuntimeError):
