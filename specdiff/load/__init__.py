@@ -61,9 +61,7 @@ def read_file(path: Path, name: str, limits: Limits) -> str:
     try:
         fh, size = open_regular(path)
         with fh:
-            if size > limits.max_bytes:
-                raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)",
-                                 file=name)
+            limits.check_size(size, name)
             raw = fh.read(limits.max_bytes + 1)
     except FileNotFoundError:
         raise InputError("no such file", file=name) from None

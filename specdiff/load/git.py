@@ -129,15 +129,17 @@ def load_git(found: GitSource, limits: Limits) -> Document:
 def _read_blob(found: GitSource, path: str, name: str, limits: Limits, objects: _Objects, blobs: _Blobs) -> str:
     # a file the input beside this one read is not asked of git again, only looked up in its folder's listing
     known = blobs.known(objects.listed(found.rev, path, limits.max_bytes)) if found.rev and blobs.beside() else None
-    oid, kind, size, blob = ("", "blob", known[1], b"") if known is not None else objects.blob(found.object(path),
-                                                                                             limits.max_bytes)
+    if known is not None:
+        text, size = known
+        limits.check_size(size, name)
+        return text
+    oid, kind, size, blob = objects.blob(found.object(path), limits.max_bytes)
     if kind is None:
         raise InputError(f"{path!r} does not exist at revision {found.rev!r}", file=name)
-    if size > limits.max_bytes:
-        raise InputError(f"file is {size} bytes, over the {limits.max_bytes}-byte limit (--max-bytes)", file=name)
+    limits.check_size(size, name)
     if blob is None:
         raise InputError(f"{path!r} is not a file at revision {found.rev!r}", file=name)
-    return known[0] if known is not None else blobs.text(oid, blob, name)
+    return blobs.text(oid, blob, name)
 
 
 class _Blobs:

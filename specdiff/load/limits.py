@@ -32,6 +32,11 @@ class Limits:
         if not 1 <= self.max_depth <= MAX_DEPTH_CEILING:
             raise ValueError(f"max_depth must be between 1 and {MAX_DEPTH_CEILING}")
 
+    def check_size(self, size: int, name: str) -> None:
+        """Refuse a file of `size` bytes over --max-bytes, before it is read."""
+        if size > self.max_bytes:
+            raise InputError(f"file is {size} bytes, over the {self.max_bytes}-byte limit (--max-bytes)", file=name)
+
 
 DEFAULT_LIMITS = Limits()
 
