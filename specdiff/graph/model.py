@@ -411,7 +411,9 @@ class SpecGraph:
 
     def _serving(self, node: dict[str, Any]) -> str:
         """alpha for a field whose description names an object of a kind only alpha group-versions serve ("a
-        reference to the Workload object"): it works only with that alpha API; else stable."""
+        reference to the Workload object"): it works only with that alpha API; else stable. It is read at the
+        field's own place, not as a cap on a named type the field refers to: the caps follow from the schemas
+        alone (a graph with other operations keeps them), and this follows from the operations too."""
         description = node.get("description")
         if not isinstance(description, str) or " object" not in description:
             return "stable"
