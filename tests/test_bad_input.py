@@ -85,6 +85,13 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
     "lone surrogate escape, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "info": {"title": "a\\ud800"}}'},
                                     ["bad.json"],
                                     "bad.json:2:22: \\ud800 escapes half of a UTF-16 surrogate pair, not a character"),
+    "lone surrogate escape after an escaped backslash, JSON": (
+        {"bad.json": '{"openapi": "3.0.3",\n "info": {"title": "a\\\\\\ud800"}}'}, ["bad.json"],
+        "bad.json:2:24: \\ud800 escapes half of a UTF-16 surrogate pair, not a character"),
+    "low surrogate escape alone, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "info": {"title": "\\udc00 a"}}'},
+                                         ["bad.json"],
+                                         "bad.json:2:21: \\udc00 escapes half of a UTF-16 surrogate pair, not a "
+                                         "character"),
     "duplicate key, JSON": ({"bad.json": '{"openapi": "3.0.3",\n "paths": {},\n "paths": {}}'}, ["bad.json"],
                             "bad.json:3:2: duplicate key 'paths'"),
     "duplicate key, YAML": ({"bad.yaml": HEAD + "paths: {}\n"}, ["bad.yaml"], "bad.yaml:4:1: duplicate key 'paths'"),
@@ -517,7 +524,7 @@ def test_remote_ref_times_out(tmp_path: Path, silent_server: str) -> None:
 
 def test_a_surrogate_pair_escape_and_an_escaped_backslash_are_fine(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    _write(tmp_path, {"pair.json": '{"openapi": "3.0.3", "info": {"title": "\\ud83d\\ude00 \\\\ud800", '
+    _write(tmp_path, {"pair.json": '{"openapi": "3.0.3", "info": {"title": "\\ud83d\\ude00 \\\\ud800 \\\\\\\\udc00", '
                                    '"version": "1"}, "paths": {}}'})
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["pair.json", "pair.json", "--no-config"])
