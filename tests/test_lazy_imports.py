@@ -88,3 +88,40 @@ def test_naming_another_command_loads_the_commands(tmp_path: Path) -> None:
             "except SystemExit:\n    pass")
     loaded = _imported_after(code, tmp_path)
     assert "specdiff.cli.commands" in loaded
+
+
+def _crd(rule: str) -> str:
+    return f"""apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: widgets.example.com}}
+spec:
+  group: example.com
+  names: {{kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {{type: integer}}
+            x-kubernetes-validations:
+            - rule: {rule!r}
+"""
+
+
+def test_a_changed_cel_rule_is_parsed_without_loading_cel_pythons_evaluator(tmp_path: Path) -> None:
+    """The parser comes from tables and cel-python's grammar file: its package, which imports the evaluator with
+    pendulum and dateutil, is loaded only to evaluate rules (`specdiff manifests`)."""
+    (tmp_path / "old.yaml").write_text(_crd("self.size > 0"), encoding="utf-8")
+    (tmp_path / "new.yaml").write_text(_crd("self.size > 0 || self.size == -1"), encoding="utf-8")
+    code = _compare(tmp_path / "old.yaml", tmp_path / "new.yaml", "--format", "json")
+    loaded = _imported_after(f"import contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+                             f"{''.join('    ' + line + chr(10) for line in code.splitlines())}", tmp_path)
+    assert "lark" in loaded  # the rule was parsed
+    assert [name for name in ("celpy", "pendulum", "dateutil") if name in loaded] == []

@@ -22,9 +22,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import field, replace
 from functools import lru_cache
 
-from celpy.celparser import CELParser
 from lark import Token, Tree
 
+from specdiff.diff.cel_grammar import cel_parser
 from specdiff.frozen import record
 
 
@@ -77,8 +77,8 @@ def _parsed(rule: str) -> Tree[Token] | str:
     if not _strings_close(rule):
         return "a string literal is not closed"
     try:
-        tree = CELParser().parse(rule)
-    except Exception as err:  # cel-python raises its own and lark's errors; malformed input must never crash
+        tree = cel_parser().parse(rule)
+    except Exception as err:  # lark's errors, with where the rule stops parsing; malformed input must never crash
         line, column = getattr(err, "line", None), getattr(err, "column", None)
         if not isinstance(line, int) or not isinstance(column, int):
             return "syntax error"

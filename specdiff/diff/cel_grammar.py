@@ -1,0 +1,93 @@
+"""cel-python's CEL grammar as a lark LALR parser, made from tables analysed ahead of time.
+
+cel-python's `CELParser` analyses its grammar into LALR tables in every process that parses a rule (130 ms), and
+importing it imports its evaluator too (pendulum, dateutil: 50-80 ms): twice the rest of a Gateway API
+comparison whose CEL rules changed. The parser here is the same one, from the same grammar file and options (but
+`debug`, which only logs and numbers the states otherwise), loaded from the tables `make docs` writes into
+`cel_tables.py`. The tables are used only while their digest matches the grammar, lark's version and the options;
+otherwise the grammar is analysed as cel-python does it, so they can make a start slower but a parse never
+different (tests/test_cel_grammar.py parses every rule of the real CRDs both ways).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import pprint
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Lark, Token
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
+
+#: the options cel-python's `CELParser` builds its parser with (celpy/celparser.py), `debug` left at False
+OPTIONS: dict[str, Any] = {"parser": "lalr", "start": "expr", "g_regex_flags": re.M, "propagate_positions": True,
+                           "maybe_placeholders": False, "priority": "invert"}
+TABLES = Path(__file__).with_name("cel_tables.py")
+
+
+def _literal(token: Token) -> Token:
+    """`true` and `false` lex as identifiers; cel-python's lexer callback makes them boolean literals."""
+    return Token("BOOL_LIT", token.value) if token.value in ("true", "false") else token
+
+
+#: what lark runs as it lexes, given again when the tables are loaded (they hold no code)
+_CALLBACKS = {"lexer_callbacks": {"IDENT": _literal}}
+
+
+@cache
+def cel_parser() -> Lark:
+    from specdiff.diff import cel_tables  # (here: importing the tables is a tenth of loading them)
+
+    grammar = _grammar()
+    if cel_tables.DIGEST == _digest(grammar):
+        # (what the parsers lark's standalone tool writes load their tables with; lark leaves it unannotated)
+        loaded: Lark = Lark._load_from_dict(cel_tables.DATA, cel_tables.MEMO,  # type: ignore[no-untyped-call]
+                                            g_regex_flags=OPTIONS["g_regex_flags"], **_CALLBACKS)
+        return loaded
+    return Lark(grammar, **OPTIONS, **_CALLBACKS)
+
+
+def _grammar() -> str:
+    """cel-python's grammar file, found without importing cel-python (its package imports the evaluator)."""
+    spec = importlib.util.find_spec("celpy")
+    folders = spec.submodule_search_locations if spec is not None else None
+    if not folders:
+        raise ImportError("cel-python is not installed")
+    return (Path(next(iter(folders))) / "cel.lark").read_text(encoding="utf-8")
+
+
+def _digest(grammar: str) -> str:
+    """What the tables were made from: the grammar, the lark that analysed it and the options it was given."""
+    made_from = "\0".join((grammar, lark.__version__, repr(sorted(OPTIONS.items()))))
+    return hashlib.sha256(made_from.encode()).hexdigest()
+
+
+def tables_text() -> str:
+    """The text of `cel_tables.py`: the analysed parser as lark serialises it, as Python literals. Which number
+    each state gets follows set order, so `make docs` writes it with a fixed hash seed."""
+    grammar = _grammar()
+    data, memo = Lark(grammar, **OPTIONS).memo_serialize([TerminalDef, Rule])
+    return ('"""CEL\'s LALR tables for lark, written by `make docs` (specdiff/diff/cel_grammar.py): not edited by '
+            'hand."""\n\n'
+            f"DIGEST = {_digest(grammar)!r}\n"
+            f"DATA = {pprint.pformat(_plain(data), width=120, compact=True, sort_dicts=False)}\n"
+            f"MEMO = {pprint.pformat(_plain(memo), width=120, compact=True, sort_dicts=False)}\n")
+
+
+def _plain(value: Any) -> Any:
+    """The serialised parser with the regular-expression flags as the numbers they are, so it is all literals."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(map(_plain, value))
+    return int(value) if isinstance(value, re.RegexFlag) else value
+
+
+def write_tables() -> None:
+    """`make docs`: analyse the grammar into `cel_tables.py`."""
+    TABLES.write_text(tables_text(), encoding="utf-8")

@@ -1,0 +1,88 @@
+"""The CEL parser loaded from tables (specdiff/diff/cel_grammar.py) parses as cel-python's own parser does: the
+same trees for every rule of the real CRDs and for hand-written ones, and the same place for a syntax error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from celpy.celparser import CELParser
+
+from specdiff.diff import cel_grammar, cel_tables
+
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+WRITTEN = [
+    "self.a > 0 || has(self.b)",
+    "true && !false",  # `true` and `false` lex as identifiers; a callback makes them literals
+    "self.all(f, f.type == 'CORS' ? has(f.cors) : !has(f.cors))",
+    "self.filter(x, x.startsWith(\"a\\\"b\")).size() <= 1 && 0x1F < 3u && 1.5e3 > -2.0",
+    "'''multi\nline''' in ['a', b'bytes', r'raw\\d']",
+    "self.m.exists_one(k, self.m[k] == null) ? {'a': 1}.a : [1, 2][0]",
+    "// a comment\nself.x\n  .y",
+    "oldSelf == self",
+]
+MALFORMED = ["self.a >", "self.a > || b", "(self.a", "self.a ]", "'unclosed", "self.@", "a ? b"]
+
+
+def _rules(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for rule in node.get("x-kubernetes-validations") or ():
+            if isinstance(rule, dict) and isinstance(rule.get("rule"), str):
+                yield rule["rule"]
+        for value in node.values():
+            yield from _rules(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _rules(value)
+
+
+def _real_rules() -> list[str]:
+    found: set[str] = set()
+    for path in sorted((CORPORA / "crds").rglob("*.yaml")):
+        for document in yaml.load_all(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader):
+            found.update(_rules(document))
+    return sorted(found)
+
+
+def test_the_tables_are_made_from_the_grammar_lark_and_options_in_use() -> None:
+    assert cel_tables.DIGEST == cel_grammar._digest(cel_grammar._grammar()), "stale: run `make docs`"
+    assert cel_grammar.cel_parser().source_path == "<deserialized>"  # the tables are what is loaded
+
+
+@pytest.mark.parametrize("rule", WRITTEN)
+def test_a_written_rule_parses_to_cel_pythons_tree(rule: str) -> None:
+    assert cel_grammar.cel_parser().parse(rule) == CELParser().parse(rule)
+
+
+def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree() -> None:
+    if not (CORPORA / "crds").is_dir():
+        pytest.skip(f"the real CRDs are not at {CORPORA / 'crds'}")
+    rules = _real_rules()
+    assert len(rules) > 50  # (the Gateway API releases write 85 different ones)
+    ours, theirs = cel_grammar.cel_parser(), CELParser()
+    assert [rule for rule in rules if ours.parse(rule) != theirs.parse(rule)] == []
+
+
+@pytest.mark.parametrize("rule", MALFORMED)
+def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str) -> None:
+    with pytest.raises(Exception) as theirs:
+        CELParser().parse(rule)
+    with pytest.raises(Exception) as ours:
+        cel_grammar.cel_parser().parse(rule)
+    assert (ours.value.line, ours.value.column) == (theirs.value.line, theirs.value.column)  # type: ignore[attr-defined]
+
+
+def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables made from another grammar, lark or options: the grammar is analysed instead, to the same parser."""
+    monkeypatch.setattr(cel_tables, "DIGEST", "made from another grammar")
+    cel_grammar.cel_parser.cache_clear()
+    try:
+        analysed = cel_grammar.cel_parser()
+        assert analysed.source_path != "<deserialized>"
+        assert [analysed.parse(rule) for rule in WRITTEN] == [CELParser().parse(rule) for rule in WRITTEN]
+    finally:
+        cel_grammar.cel_parser.cache_clear()
