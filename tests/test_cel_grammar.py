@@ -28,6 +28,23 @@ WRITTEN = [
 MALFORMED = ["self.a >", "self.a > || b", "(self.a", "self.a ]", "'unclosed", "self.@", "a ? b"]
 
 
+@pytest.fixture
+def theirs(monkeypatch: pytest.MonkeyPatch) -> CELParser:
+    """cel-python's own parser, analysed from the grammar: `specdiff manifests` hands cel-python the one loaded from
+    tables as the process's single parser, which a test run may have done already."""
+    monkeypatch.setattr(CELParser, "CEL_PARSER", None)
+    made = CELParser()
+    assert CELParser.CEL_PARSER is not None and CELParser.CEL_PARSER.source_path != "<deserialized>"
+    return made
+
+
+def test_manifests_evaluate_with_the_parser_loaded_from_tables() -> None:
+    from specdiff.manifests import evaluate
+
+    assert evaluate("self.size > 0 && true", {"size": 2}) == (True, "")
+    assert CELParser.CEL_PARSER is cel_grammar.cel_parser()
+
+
 def _rules(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for rule in node.get("x-kubernetes-validations") or ():
@@ -54,35 +71,36 @@ def test_the_tables_are_made_from_the_grammar_lark_and_options_in_use() -> None:
 
 
 @pytest.mark.parametrize("rule", WRITTEN)
-def test_a_written_rule_parses_to_cel_pythons_tree(rule: str) -> None:
-    assert cel_grammar.cel_parser().parse(rule) == CELParser().parse(rule)
+def test_a_written_rule_parses_to_cel_pythons_tree(rule: str, theirs: CELParser) -> None:
+    assert cel_grammar.cel_parser().parse(rule) == theirs.parse(rule)
 
 
-def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree() -> None:
+def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree(theirs: CELParser) -> None:
     if not (CORPORA / "crds").is_dir():
         pytest.skip(f"the real CRDs are not at {CORPORA / 'crds'}")
     rules = _real_rules()
     assert len(rules) > 50  # (the Gateway API releases write 85 different ones)
-    ours, theirs = cel_grammar.cel_parser(), CELParser()
+    ours = cel_grammar.cel_parser()
     assert [rule for rule in rules if ours.parse(rule) != theirs.parse(rule)] == []
 
 
 @pytest.mark.parametrize("rule", MALFORMED)
-def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str) -> None:
-    with pytest.raises(Exception) as theirs:
-        CELParser().parse(rule)
+def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str, theirs: CELParser) -> None:
+    with pytest.raises(Exception) as their_error:
+        theirs.parse(rule)
     with pytest.raises(Exception) as ours:
         cel_grammar.cel_parser().parse(rule)
-    assert (ours.value.line, ours.value.column) == (theirs.value.line, theirs.value.column)  # type: ignore[attr-defined]
+    assert (ours.value.line, ours.value.column) == (their_error.value.line,  # type: ignore[attr-defined]
+                                                    their_error.value.column)  # type: ignore[attr-defined]
 
 
-def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch, theirs: CELParser) -> None:
     """Tables made from another grammar, lark or options: the grammar is analysed instead, to the same parser."""
     monkeypatch.setattr(cel_tables, "DIGEST", "made from another grammar")
     cel_grammar.cel_parser.cache_clear()
     try:
         analysed = cel_grammar.cel_parser()
         assert analysed.source_path != "<deserialized>"
-        assert [analysed.parse(rule) for rule in WRITTEN] == [CELParser().parse(rule) for rule in WRITTEN]
+        assert [analysed.parse(rule) for rule in WRITTEN] == [theirs.parse(rule) for rule in WRITTEN]
     finally:
         cel_grammar.cel_parser.cache_clear()
