@@ -60,7 +60,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from specdiff.classify import ALPHA_REASON, literal, message_values, render
+from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.graph.ecosystem import Ecosystem
 from specdiff.load.sourcemap import array_index, join_pointer, split_pointer, unescape_token
@@ -1122,9 +1122,10 @@ def _edit_of(finding: Finding, copies: InlinedCopies | None, kinds: bool, marker
     """What makes findings one edit: values a reader may now find missing, by the places they are at (`_absent`:
     a group of two fields made optional and a finding that one of them became nullable stay apart);
     with `kinds`, the same change at the same place of each version, judged alike but for the version's stability
-    (`group_key` with the level left out and the reason as it reads for a stable version); with `markers`, a
-    `required` marker set or dropped (or a required field added) in the types one kind holds, by the kind's group
-    and name, apart from the markers that only document what the server already enforced (judged safe)."""
+    (`group_key` with the level left out and the reason a stable version's would have, `Finding.stable_reason`);
+    with `markers`, a `required` marker set or dropped (or a required field added) in the types one kind holds, by
+    the kind's group and name, apart from the markers that only document what the server already enforced (judged
+    safe)."""
     members = finding.members or (finding,)
     keys: list[tuple[Any, ...]] = []
     if all(_absent(member.change) for member in members):  # findings of the same places, not a few of them
@@ -1133,7 +1134,7 @@ def _edit_of(finding: Finding, copies: InlinedCopies | None, kinds: bool, marker
         change, ctx = member.change, member.change.context
         if kinds and member.rule_info.group == "place":
             rule, _, reason, *rest = group_key(member, copies)
-            keys.append(("versions", rule, _unstaged(reason), *rest))
+            keys.append(("versions", rule, member.stable_reason or reason, *rest))
         kind = ctx.gvk or ctx.kind
         marker = (change.node, change.attribute) == ("property", "required") or (
             change.node == "property" and change.kind == "added" and bool(change.fact("required")))
@@ -1160,14 +1161,3 @@ def _one_edit_of(findings: list[Finding], copies: InlinedCopies | None) -> Findi
     host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
     said = "".join(f"; {COUNTED_PLACES.sub('', other.message)}" for other in others)
     return _holding(host, others, said) if others else host
-
-
-#: the reason of a change an alpha version makes, around the reason a stable version's would give
-_ALPHA = re.compile(re.escape(ALPHA_REASON.partition("{outcome}")[0]) + r"[^(]*\((?P<reason>.*)\)$", re.S)
-
-
-def _unstaged(reason: str) -> str:
-    """The reason as it reads for a stable version: an alpha version's wraps it ("allowed in alpha, ...")."""
-    found = _ALPHA.match(reason)
-    inner = found["reason"] if found else reason
-    return inner[:1].lower() + inner[1:].rstrip(".")

@@ -268,6 +268,10 @@ class Finding:
     group: str | None = None
     first_id: str = ""  # the rule's first id when it was renamed: fingerprints survive the rename
     rule_info: RuleInfo = RuleInfo()
+    #: the reason the change would have in a stable version, where the version's stability changed it (an alpha
+    #: version's `reason` wraps it); empty where `reason` is that already. Grouping joins the same change in each
+    #: served version by it.
+    stable_reason: str = ""
 
     @property
     def fingerprint(self) -> str:

@@ -734,12 +734,15 @@ def test_the_pod_disruption_budget_status_and_token_request_markers_are_one_find
     assert [(f.message, f.members) for f in token] == [("TokenReview.spec.token became required", ())]
 
 
-def _issuer(alpha: list[str], stable: list[str]) -> Document:
+def _issuer(alpha: list[str], stable: list[str], defaulted: str = "") -> Document:
     """A CRD served in v1alpha1 and v1 whose `solver` object lists the given `required` names in each; v1's has a
-    field more, so the two are not copies of one type."""
+    field more, so the two are not copies of one type. In v1 the `defaulted` field's description says the server
+    defaults it."""
     def version(name: str, required: list[str]) -> dict[str, object]:
         fields = ("key", "algorithm", *(("server",) if name == "v1" else ()))  # (no copy of one object)
-        solver = {"type": "object", "required": required, "properties": {f: {"type": "string"} for f in fields}}
+        said = {"description": "Defaults to RSA."} if name == "v1" else {}
+        solver = {"type": "object", "required": required,
+                  "properties": {f: {"type": "string", **(said if f == defaulted else {})} for f in fields}}
         return {"name": name, "served": True, "storage": name == "v1", "schema": {"openAPIV3Schema": {
             "type": "object", "properties": {"spec": {"type": "object", "properties": {"solver": solver}}}}}}
     crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
@@ -764,6 +767,28 @@ def test_the_same_change_in_an_alpha_and_a_stable_version_of_a_crd_is_one_findin
     assert shown["location"]["schema"] == "issuers.example.com/v1"
     assert [m["location"]["schema"] for m in shown["members"] if m.get("reason", "").startswith("allowed in alpha")
             ] == ["issuers.example.com/v1alpha1"]
+
+
+def test_an_alpha_and_a_stable_versions_change_join_by_the_reason_a_stable_version_gives() -> None:
+    """The alpha version's finding joins the stable version's by the reason it would have in a stable version,
+    not by its own (which the alpha wording wraps): `key` made optional in both is one finding. `algorithm` made
+    optional in both (near miss), where v1's old text said the server defaults it, is judged safe with its own
+    reason in v1, so the two stay apart though they differ only in reason and level."""
+    report = run(_issuer(["key", "algorithm"], ["key", "algorithm"], defaulted="algorithm"),
+                 _issuer([], [], defaulted="algorithm"))
+    at = "/spec/versions/{}/schema/openAPIV3Schema/properties/spec/properties/solver/required"
+    optional = sorted((f.change.context.schema, f.message, f.level.value, f.reason[:40], _places(f))
+                      for f in report.findings if f.rule == "schema.property.became-optional")
+    assert optional == [
+        ("issuers.example.com/v1", "Issuer.spec.solver.algorithm became optional", "safe",
+         "Not breaking for readers: the API server", ()),
+        ("issuers.example.com/v1", "Issuer.spec.solver.key became optional", "dangerous",
+         "Clients decoding into Go structs read an", (at.format(0), at.format(1))),
+        ("issuers.example.com/v1alpha1", "Issuer.spec.solver.algorithm became optional", "dangerous",
+         "allowed in alpha, not compatible: alpha ", ())]
+    alpha = next(f for f in report.findings if f.change.context.schema == "issuers.example.com/v1alpha1")
+    stable = next(f for f in report.findings if f.message.endswith("key became optional"))
+    assert alpha.stable_reason == stable.reason != alpha.reason
 
 
 def test_a_field_that_became_optional_and_nullable_is_one_finding() -> None:

@@ -132,20 +132,35 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
     values = message_values(change)
     reason = render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
+    stable_reason = ""
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
+        stable_reason = _capped_when_unreached(change, level, reason)[1]
         outcome = "still fail" if level is Level.BREAKING else "may still be affected"
         level = Level.DANGEROUS
-        reason = ALPHA_REASON.format(outcome=outcome, reason=reason[:1].lower() + reason[1:].rstrip("."))
+        reason = ALPHA_REASON.format(outcome=outcome, reason=_within(reason))
+    level, reason = _capped_when_unreached(change, level, reason)
+    return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
+                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section),
+                   stable_reason=stable_reason)
+
+
+def _capped_when_unreached(change: Change, level: Level, reason: str) -> tuple[Level, str]:
+    """The level and reason of a change to a plain OpenAPI schema that operations on one side do not reach (its
+    direction says which): no client met it, so the verdict is capped."""
     first_used = change.direction.startswith(FIRST_USED)
     if (change.direction == UNUSED or first_used) and level is Level.BREAKING:
         level = Level.DANGEROUS
         why = FIRST_USED_REASON if first_used else UNUSED_REASON
-        reason = why.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
+        reason = why.format(reason=_within(reason))
     if change.direction == CUT_OFF and level is not Level.SAFE:
         level = Level.SAFE
-        reason = CUT_OFF_REASON.format(reason=reason[:1].lower() + reason[1:].rstrip("."))
-    return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
-                   first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section))
+        reason = CUT_OFF_REASON.format(reason=_within(reason))
+    return level, reason
+
+
+def _within(reason: str) -> str:
+    """A reason as another reason's parenthesis holds it: lower case first, no closing full stop."""
+    return reason[:1].lower() + reason[1:].rstrip(".")
 
 
 _RULE_INFO: dict[tuple[str, str], RuleInfo] = {}
