@@ -328,11 +328,13 @@ def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> 
 
 
 def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False,
-          uses: TypeUses | None = None, kinds: bool = False) -> list[Finding]:
+          uses: TypeUses | None = None, kinds: bool = False, api_server: bool = False) -> list[Finding]:
     """Fold findings with the same key into one; a key with one finding leaves it as it is. Order is kept (a
     group takes the place of its first member). `lists`: see `keys_of`. With `uses`, a type added or removed
     then joins the finding that added or removed what refers to it (`with_types`); findings one edit made
-    join whatever their rules (`with_edits`), with `kinds` (objects an API server serves) those of one kind."""
+    join whatever their rules (`with_edits`), with `kinds` (objects an API server serves) those of one kind.
+    `api_server`: the findings are of an API server's own types, whose fields a release adds one feature at a
+    time (`_one_edit`) and whose `required` lists are generated from each field's marker (`with_edits`)."""
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
@@ -342,11 +344,11 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
     found = _same_values(list(buckets.values()))
-    edits = _one_edit(found, uses is not None) if lists or uses is not None else [(m, False) for m in found]
+    edits = _one_edit(found, api_server) if lists or api_server else [(m, False) for m in found]
     grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
                for members, each in edits]
     grouped = with_types(grouped, uses) if uses is not None else grouped
-    return with_edits(grouped, copies, kinds, markers=uses is not None)
+    return with_edits(grouped, copies, kinds, markers=api_server)
 
 
 def _one_edit(buckets: list[list[Finding]], api_server: bool) -> list[tuple[list[Finding], bool]]:
@@ -1041,7 +1043,8 @@ def group_by_ecosystem(findings: Iterable[Finding], ecosystem: Ecosystem, copies
     OpenAPI spec's lists read as one and its moved references with what they bring (`with_moves`); the objects
     an API server serves, one kind's edits together."""
     openapi = ecosystem.spec == "openapi"
-    found = group(findings, copies, lists=openapi, uses=uses, kinds=ecosystem.kubernetes_served)
+    found = group(findings, copies, lists=openapi, uses=uses, kinds=ecosystem.kubernetes_served,
+                  api_server=ecosystem.api_server)
     return sorted(with_moves(found), key=Finding.sort_key) if openapi else found
 
 
