@@ -626,7 +626,34 @@ def test_trace_of_autoscaling_v2beta1_folds_its_operations_at_1_24() -> None:
          f"create, replace and delete {hpa}"),
         ("v1.24", Level.SAFE, f"PATCH lists the patch types instead of application/json in 2 operations: patch {hpa}"),
         *removed]
-    assert [e.release for e in trace.events].count("v1.24") == 35
+    gv = "/apis/autoscaling/v2beta1"
+    named = f"{gv}/namespaces/{{namespace}}/horizontalpodautoscalers"
+    watched = f"{gv}/watch/namespaces/{{namespace}}/horizontalpodautoscalers"
+
+    def documented(*operations: str) -> list[str]:
+        return [f"status 401 documented for {operation}" for operation in operations]
+
+    def any_body(operation: str) -> list[str]:  # */* beside application/json, which it covers
+        return [f"{operation} now also accepts */* request bodies",
+                f"application/json request bodies are now accepted as part of */* by {operation}",
+                *documented(operation)]
+
+    def patch_types(operation: str) -> list[str]:  # the patch types instead of application/json
+        kinds = ("apply-patch+yaml", "json-patch+json", "merge-patch+json", "strategic-merge-patch+json")
+        accepts = [f"{operation} now also accepts application/{kind} request bodies" for kind in kinds]
+        return [*accepts[:2], "application/json replaced by the patch types application/apply-patch+yaml, "
+                "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json "
+                f"in the request bodies of {operation}", *accepts[2:], *documented(operation)]
+
+    assert [(e.kind, e.level, e.text) for e in trace.events if e.release == "v1.24"] == [
+        ("changed", Level.SAFE, text) for text in [
+            *documented(f"GET {gv}/", f"GET {gv}/horizontalpodautoscalers"),
+            *any_body(f"DELETE {named}"), *documented(f"GET {named}"), *any_body(f"POST {named}"),
+            *any_body(f"DELETE {named}/{{name}}"), *documented(f"GET {named}/{{name}}"),
+            *patch_types(f"PATCH {named}/{{name}}"), *any_body(f"PUT {named}/{{name}}"),
+            *documented(f"GET {named}/{{name}}/status"), *patch_types(f"PATCH {named}/{{name}}/status"),
+            *any_body(f"PUT {named}/{{name}}/status"),
+            *documented(f"GET {gv}/watch/horizontalpodautoscalers", f"GET {watched}", f"GET {watched}/{{name}}")]]
 
 
 @ON_V3_WORKER
@@ -644,7 +671,21 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
         "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
         "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
         f"operations: patch {hpa}"]
-    assert [e.release for e in trace.events].count("v1.24") == 8
+    patch = "2 operations: patch of horizontalpodautoscalers now also accepts application/{} request bodies " \
+        "(autoscaling/v2beta1)"
+    assert [(e.kind, e.level, e.text) for e in trace.events if e.release == "v1.24"] == [
+        ("changed", Level.SAFE, text) for text in [
+            "status 401 documented for 15 operations: list, watch, deletecollection, read, create, replace, patch "
+            "and delete of horizontalpodautoscalers and 1 discovery document (autoscaling/v2beta1)",
+            "5 operations: deletecollection, create, replace and delete of horizontalpodautoscalers now also accepts "
+            "*/* request bodies (autoscaling/v2beta1)",
+            "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
+            f"create, replace and delete {hpa}",
+            patch.format("apply-patch+yaml"), patch.format("json-patch+json"),
+            "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
+            "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
+            f"operations: patch {hpa}",
+            patch.format("merge-patch+json"), patch.format("strategic-merge-patch+json")]]
 
 
 @ON_V2_WORKER
