@@ -87,3 +87,18 @@ def test_quick_run_prints_the_table_and_skips_absent_corpora(tmp_path: Path) -> 
         f"skipped: {tmp_path / 'none' / 'kubernetes' / 'v2' / 'swagger-v1.35.json'} not found")
     assert rows["synthetic x0.1"].endswith("1 run")
     assert rows["specdiff --help"].endswith("1 run")
+
+
+def test_the_stages_of_a_pair_are_timed_each() -> None:
+    from benchmarks.stages import STAGES, stages
+
+    specs = ROOT / "tests" / "specs"
+    spent = stages(specs / "frob-old.yaml", specs / "frob-new.yaml")
+    assert list(spent) == list(STAGES)
+    assert all(seconds >= 0 for seconds in spent.values())
+
+
+def test_the_stages_say_where_the_corpora_are_not(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "benchmarks.stages", "--corpora", str(tmp_path / "none")],
+                            cwd=ROOT, capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stderr) == (2, f"corpora not found at {tmp_path / 'none'}\n")
