@@ -41,7 +41,8 @@ _CALLBACKS = {"lexer_callbacks": {"IDENT": _literal}}
 
 @cache
 def cel_parser() -> Lark:
-    from specdiff.diff import cel_tables  # (here: importing the tables is a tenth of loading them)
+    # (by its whole name: `from specdiff.diff import` would depend on the package, whose differ imports this)
+    import specdiff.diff.cel_tables as cel_tables
 
     grammar = _grammar()
     if cel_tables.DIGEST == _digest(grammar):
