@@ -41,6 +41,7 @@ _CALLBACKS = {"lexer_callbacks": {"IDENT": _literal}}
 
 @cache
 def cel_parser() -> Lark:
+    """The parser, from the tables while they are current, else from the grammar (made once a process)."""
     # (by its whole name: `from specdiff.diff import` would depend on the package, whose differ imports this)
     import specdiff.diff.cel_tables as cel_tables
 
