@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from celpy.celparser import CELParser
+from lark import Lark
 
 from specdiff.diff import cel_grammar, cel_tables
 
@@ -28,14 +29,20 @@ WRITTEN = [
 MALFORMED = ["self.a >", "self.a > || b", "(self.a", "self.a ]", "'unclosed", "self.@", "a ? b"]
 
 
-@pytest.fixture
-def theirs(monkeypatch: pytest.MonkeyPatch) -> CELParser:
-    """cel-python's own parser, analysed from the grammar: `specdiff manifests` hands cel-python the one loaded from
-    tables as the process's single parser, which a test run may have done already."""
-    monkeypatch.setattr(CELParser, "CEL_PARSER", None)
-    made = CELParser()
-    assert CELParser.CEL_PARSER is not None and CELParser.CEL_PARSER.source_path != "<deserialized>"
-    return made
+@pytest.fixture(scope="module")
+def theirs() -> Iterator[Lark]:
+    """cel-python's own parser, analysed from the grammar by `CELParser` (once for the module: 0.2 s each time).
+    `specdiff manifests` hands cel-python the parser loaded from tables as the process's single parser, which a
+    test run may have done already; it is put back afterwards."""
+    kept = CELParser.CEL_PARSER
+    CELParser.CEL_PARSER = None
+    try:
+        CELParser()
+        made = CELParser.CEL_PARSER
+        assert made is not None and made.source_path != "<deserialized>"
+        yield made
+    finally:
+        CELParser.CEL_PARSER = kept
 
 
 def test_manifests_evaluate_with_the_parser_loaded_from_tables() -> None:
@@ -71,11 +78,11 @@ def test_the_tables_are_made_from_the_grammar_lark_and_options_in_use() -> None:
 
 
 @pytest.mark.parametrize("rule", WRITTEN)
-def test_a_written_rule_parses_to_cel_pythons_tree(rule: str, theirs: CELParser) -> None:
+def test_a_written_rule_parses_to_cel_pythons_tree(rule: str, theirs: Lark) -> None:
     assert cel_grammar.cel_parser().parse(rule) == theirs.parse(rule)
 
 
-def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree(theirs: CELParser) -> None:
+def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree(theirs: Lark) -> None:
     if not (CORPORA / "crds").is_dir():
         pytest.skip(f"the real CRDs are not at {CORPORA / 'crds'}")
     rules = _real_rules()
@@ -85,7 +92,7 @@ def test_every_rule_of_the_real_crds_parses_to_cel_pythons_tree(theirs: CELParse
 
 
 @pytest.mark.parametrize("rule", MALFORMED)
-def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str, theirs: CELParser) -> None:
+def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str, theirs: Lark) -> None:
     with pytest.raises(Exception) as their_error:
         theirs.parse(rule)
     with pytest.raises(Exception) as ours:
@@ -94,7 +101,7 @@ def test_a_syntax_error_is_placed_where_cel_python_places_it(rule: str, theirs: 
                                                     their_error.value.column)  # type: ignore[attr-defined]
 
 
-def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch, theirs: CELParser) -> None:
+def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch, theirs: Lark) -> None:
     """Tables made from another grammar, lark or options: the grammar is analysed instead, to the same parser."""
     monkeypatch.setattr(cel_tables, "DIGEST", "made from another grammar")
     cel_grammar.cel_parser.cache_clear()
