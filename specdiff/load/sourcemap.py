@@ -21,9 +21,10 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 
 
 def split_pointer(pointer: str) -> list[str]:
+    """A pointer's tokens, unescaped: `//x` is the key `x` under the empty key, as RFC 6901 reads it."""
     if not pointer:
         return []
-    return [unescape_token(t) for t in pointer.lstrip("/").split("/")]
+    return [unescape_token(t) for t in pointer.removeprefix("/").split("/")]
 
 
 def unescape_token(token: str) -> str:
