@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -43,6 +44,40 @@ def array_index(token: str, length: int) -> int | None:
         return None
     index = int(token)
     return index if index < length else None
+
+
+#: what `at_pointer` finds where a pointer leads to nothing: None is a value a document holds (`default: null`)
+NOTHING: Any = object()
+
+
+def at_pointer(data: Any, pointer: str | Sequence[str]) -> Any:
+    """The node a JSON pointer (or its tokens, unescaped) names in parsed data, or NOTHING: the one walk by
+    RFC 6901, so that a pointer names the same node wherever it is followed."""
+    node = data
+    for token in split_pointer(pointer) if isinstance(pointer, str) else pointer:
+        node = _step(node, token)
+        if node is NOTHING:
+            break
+    return node
+
+
+def nodes_along(data: Any, pointer: str | Sequence[str]) -> Iterator[Any]:
+    """The node each token of a pointer leads to, in order (the root left out), as `at_pointer` walks them; they
+    stop where a token leads to nothing."""
+    node = data
+    for token in split_pointer(pointer) if isinstance(pointer, str) else pointer:
+        node = _step(node, token)
+        if node is NOTHING:
+            return
+        yield node
+
+
+def _step(node: Any, token: str) -> Any:
+    if isinstance(node, dict):
+        return node.get(token, NOTHING)
+    if isinstance(node, list) and (index := array_index(token, len(node))) is not None:
+        return node[index]
+    return NOTHING
 
 
 def join_pointer(tokens: list[str] | tuple[str, ...]) -> str:
