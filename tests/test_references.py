@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from specdiff.load import load_text
 from specdiff.pipeline import run
 
@@ -284,3 +286,16 @@ def test_a_schema_moved_from_a_file_into_the_spec_is_the_same_schema(tmp_path: P
                                                       if side == "new" else {})),
             "common.json": {"components": {"schemas": {"Pet": _foo("string")}}}})
     assert _findings_in(tmp_path) == [("schema.type-changed", "/components/schemas/Pet/properties/name")]
+
+
+def test_a_ref_to_a_null_written_in_the_document_finds_that_null_and_a_ref_past_it_finds_nothing() -> None:
+    from specdiff.errors import InputError
+    from specdiff.graph.refs import Resolver
+
+    doc = load_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+                                "x-unset": None}), "spec.json", None)
+    resolver = Resolver(doc)
+    assert resolver.lookup("#/x-unset", doc, "/x-a/$ref") == (None, doc, "/x-unset")
+    with pytest.raises(InputError) as raised:
+        resolver.lookup("#/x-unset/type", doc, "/x-b/$ref")
+    assert str(raised.value) == "spec.json:/x-b/$ref: $ref '#/x-unset/type' points at nothing"

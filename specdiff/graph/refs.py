@@ -24,10 +24,11 @@ from specdiff.load.document import REMOTE_SCHEMES, Document, mappings
 from specdiff.load.files import Folders
 from specdiff.load.parse import decode, parse_text
 from specdiff.load.sourcemap import (
+    NOTHING,
     JsonSourceMap,
     SourceMap,
     YamlSourceMap,
-    array_index,
+    at_pointer,
     join_pointer,
     split_pointer,
     unescape_token,
@@ -241,7 +242,7 @@ class Resolver:
     def dynamic(self, ref: str, doc: Document, at: str, scope: tuple[str, ...]) -> tuple[Any, Document, str]:
         """(target, its document, its pointer) of a `$dynamicRef` in a dynamic scope (URIs, outermost first)."""
         target_doc, pointer = self._locate(ref, doc, at, scope, dynamic=True)
-        return self._walk(ref, target_doc, pointer, doc, at), target_doc, pointer
+        return self._target(ref, target_doc, pointer, doc, at), target_doc, pointer
 
     def writes_dynamic_refs(self) -> bool:
         """Whether a 2020-12 document read so far writes a `$dynamicRef`: what it reaches depends on the path."""
@@ -289,7 +290,7 @@ class Resolver:
         found = self._found.get(key)
         if found is None:
             target_doc, pointer = self.split(ref, doc, at)
-            node = self._walk(ref, target_doc, pointer, doc, at)
+            node = self._target(ref, target_doc, pointer, doc, at)
             if _is_ref(node) and (id(target_doc), pointer) not in self._acyclic:
                 self._check_chain(node, target_doc, pointer, doc, at)
             found = self._found[key] = (node, target_doc, pointer)
@@ -360,15 +361,11 @@ class Resolver:
                   if target is doc and pointer.startswith("/")}  # (the first token alone, unescaped below)
         return frozenset(unescape_token(token) for token in firsts)
 
-    def _walk(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
-        node: Any = target_doc.data
-        for token in split_pointer(pointer):
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
-                node = node[index]
-            else:
-                raise self.error(f"$ref {ref!r} points at nothing", doc, at)
+    def _target(self, ref: str, target_doc: Document, pointer: str, doc: Document, at: str) -> Any:
+        """What a `$ref` points at, which may be a null written there; pointing at nothing is an input error."""
+        node = at_pointer(target_doc.data, pointer)
+        if node is NOTHING:
+            raise self.error(f"$ref {ref!r} points at nothing", doc, at)
         return node
 
     def _check_chain(self, node: Any, target_doc: Document, pointer: str, doc: Document, at: str) -> None:
@@ -380,7 +377,7 @@ class Resolver:
             next_at = pointer + "/$ref"
             ref = node["$ref"]
             target_doc, pointer = self.split(ref, target_doc, next_at)
-            node = self._walk(ref, target_doc, pointer, target_doc, next_at)
+            node = self._target(ref, target_doc, pointer, target_doc, next_at)
             key = (id(target_doc), pointer)
             if key in self._acyclic:
                 break
