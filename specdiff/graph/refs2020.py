@@ -24,7 +24,7 @@ import referencing.jsonschema
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document
-from specdiff.load.sourcemap import array_index, join_pointer, split_pointer
+from specdiff.load.sourcemap import join_pointer, nodes_along
 
 #: where an OpenAPI document holds schemas outside other schemas (3.2 adds `itemSchema` to media types)
 _SCHEMA_KEYS = frozenset({"schema", "itemSchema"})
@@ -181,15 +181,8 @@ class Resources:
         known = self._scopes.get((id(doc), pointer))
         if known is not None:
             return known
-        node: Any = doc.data
-        scope = [self._bases[id(node)]]
-        for token in split_pointer(pointer):
-            if isinstance(node, dict):
-                node = node.get(token)
-            elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
-                node = node[index]
-            else:
-                break
+        scope = [self._bases[id(doc.data)]]
+        for node in nodes_along(doc.data, pointer):
             uri = self._bases.get(id(node))
             if uri is not None and uri != scope[-1]:
                 scope.append(uri)
