@@ -17,7 +17,7 @@ from specdiff.frozen import record
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
-from specdiff.load.sourcemap import unescape_token
+from specdiff.load.sourcemap import at_pointer
 from specdiff.notation import distinct, folded, name, type_name, where
 from specdiff.records import Context, Event, Finding, History, Level, Trace, field_path
 
@@ -130,16 +130,8 @@ def _resolved(document: Any, schema: Any) -> dict[str, Any] | None:
                 schema = schema["allOf"][0]
                 continue
             return schema
-        schema = _pointer(document, ref[2:])
+        schema = at_pointer(document, ref[1:])
     return None
-
-
-def _pointer(document: Any, pointer: str) -> Any:
-    node = document
-    for token in pointer.split("/"):
-        token = unescape_token(token)
-        node = node.get(token) if isinstance(node, dict) else None
-    return node
 
 
 def _deprecated(node: dict[str, Any]) -> bool:

@@ -420,6 +420,22 @@ def test_trace_through_wrong_typed_keywords_is_no_crash(tmp_path: Path, monkeypa
         ("c", "changed", "breaking", "property Frobber.size removed")]
 
 
+def test_trace_follows_a_ref_through_a_list_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frobber.size refers to the first of a list of schemas: the field is there in both versions, deprecated in
+    the second, as the item the pointer names says."""
+    monkeypatch.chdir(tmp_path)
+    for name, deprecated in (("a.json", False), ("b.json", True)):
+        doc = json.loads(spec({"size": {"$ref": "#/components/schemas/Sizes/oneOf/0"}}))
+        doc["components"]["schemas"]["Sizes"] = {"oneOf": [{"type": "integer", "deprecated": deprecated},
+                                                           {"type": "string"}]}
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    code, stdout, stderr = history_cli("a.json", "b.json", "--format", "json", "--trace", "Frobber.size")
+    assert stderr == ""
+    envelope = json.loads(stdout)
+    assert envelope["trace"]["present_in"] == ["a", "b"]
+    assert trace_of(envelope) == [("a", "present", None, "present"), ("b", "deprecated", None, "deprecated")]
+
+
 def test_trace_is_in_every_format(series: list[str]) -> None:
     history = specdiff.history(series, jobs=1, trace="Frobber.size")
     assert "Trace of Frobber.size\n  v1: present\n  v3: removed\n  v3: breaking: property Frobber.size removed\n" \
