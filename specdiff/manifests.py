@@ -38,7 +38,7 @@ from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.load import read_file
 from specdiff.load.document import Document
 from specdiff.load.parse import Limits, decode, parse_text
-from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, join_pointer, unescape_token
+from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap, at_pointer, join_pointer
 from specdiff.records import Level
 
 #: what one run reads at most: each object is checked against two schemas, so a stream of millions is refused
@@ -483,10 +483,7 @@ class _Node:
 def _follow(document: Document, ref: str) -> dict[str, Any]:
     if not ref.startswith("#/"):
         return {}
-    node: Any = document.data
-    for token in ref[2:].split("/"):
-        token = unescape_token(token)
-        node = node.get(token) if isinstance(node, dict) else None
+    node = at_pointer(document.data, ref[1:])
     return node if isinstance(node, dict) else {}
 
 

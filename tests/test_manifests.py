@@ -268,6 +268,32 @@ def test_every_removal_the_deprecation_guide_lists_between_1_11_and_1_28_with_it
     assert found == DEPRECATION_GUIDE
 
 
+def api_server(spec_properties: dict[str, Any]) -> dict[str, Any]:
+    """An API server's spec of one kind, Frob, whose `spec` refers to the first of a list of schemas."""
+    frob = {"$ref": "#/definitions/com.example.v1.Frob"}
+    return {"swagger": "2.0", "info": {"title": "Kubernetes", "version": "v1"},
+            "paths": {"/apis/example.com/v1/namespaces/{namespace}/frobs": {"post": {
+                "parameters": [{"name": "body", "in": "body", "schema": frob}],
+                "responses": {"200": {"description": "ok", "schema": frob}}}}},
+            "definitions": {
+                "com.example.v1.Frob": {
+                    "type": "object",
+                    "x-kubernetes-group-version-kind": [{"group": "example.com", "version": "v1", "kind": "Frob"}],
+                    "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                                   "metadata": {"type": "object"},
+                                   "spec": {"$ref": "#/definitions/com.example.v1.FrobSpecs/x-variants/0"}}},
+                "com.example.v1.FrobSpecs": {"x-variants": [{"type": "object", "properties": spec_properties}]}}}
+
+
+def test_a_field_removed_behind_a_ref_through_a_list_index_is_found(tmp_path: Path) -> None:
+    old, new, objects = tmp_path / "old.json", tmp_path / "new.json", tmp_path / "frob.yaml"
+    old.write_text(json.dumps(api_server({"size": {"type": "integer"}, "name": {"type": "string"}})))
+    new.write_text(json.dumps(api_server({"name": {"type": "string"}})))
+    objects.write_text("apiVersion: example.com/v1\nkind: Frob\nmetadata: {name: a}\nspec: {size: 3, name: a}\n")
+    code, out, _ = run(str(old), str(new), str(objects), "--format", "json", "--no-config")
+    assert (code, findings(out)) == (1, [("manifest.field-removed", "a", "breaking", ".spec.size", 4)])
+
+
 def test_a_pod_setting_workload_ref_breaks_on_1_36_and_one_without_it_does_not(tmp_path: Path) -> None:
     old, new = corpus("kubernetes/v2/swagger-v1.35.json"), corpus("kubernetes/v2/swagger-v1.36.json")
     manifest = tmp_path / "pods.yaml"
