@@ -36,7 +36,7 @@ from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, v
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
-from specdiff.load.sourcemap import join_pointer, split_pointer
+from specdiff.load.sourcemap import at_pointer, join_pointer, split_pointer
 
 if TYPE_CHECKING:
     from specdiff.diff.cel import Shape
@@ -293,7 +293,7 @@ class KubernetesExtensions:
         budget = self._budgets.get((id(new.document), root_pointer))
         if budget is None:
             budget = self._budgets[(id(new.document), root_pointer)] = _VersionCost(
-                _walk(new.document.data, split_pointer(root_pointer)))
+                at_pointer(new.document.data, root_pointer))
         cost, runs, per_run = budget.rule(rule, below)
         if cost is None:
             return {"cost": None, "cost_overrun": None, "cost_unchecked": True}
@@ -366,17 +366,6 @@ def _version_root(pointer: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def _walk(value: Any, tokens: Iterable[str]) -> Any:
-    for token in tokens:
-        if isinstance(value, dict):
-            value = value.get(token)
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return None
-    return value
-
-
 class _VersionCost:
     """The cost check of one CRD version's schema as the API server makes it on an update: each rule's estimate
     times how many times it can run, and their total (rules that cannot be estimated count for nothing)."""
@@ -391,7 +380,7 @@ class _VersionCost:
         run; its cost per run) for a rule at `below` (pointer tokens from the version's root)."""
         from specdiff.diff.cel_cost import cardinality, decl, estimate
 
-        schema = _walk(self.root, below)
+        schema = at_pointer(self.root, below)
         try:
             node = decl(schema, not below or (isinstance(schema, dict)
                                               and schema.get("x-kubernetes-embedded-resource") is True), self._decls)
@@ -432,7 +421,7 @@ def _schemas_above(root: Any, below: list[str]) -> list[Any]:
     while at < len(below):
         found.append(schema)
         step = 2 if below[at] == "properties" else 1  # `properties/name`: one step down
-        schema, at = _walk(schema, below[at:at + step]), at + step
+        schema, at = at_pointer(schema, below[at:at + step]), at + step
     return found
 
 
