@@ -63,7 +63,7 @@ from typing import Any, NamedTuple
 from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.graph.ecosystem import Ecosystem
-from specdiff.load.sourcemap import array_index, join_pointer, split_pointer, unescape_token
+from specdiff.load.sourcemap import at_pointer, join_pointer, unescape_token
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
@@ -477,12 +477,12 @@ class TypeUses:
                     continue  # (its sites are among those of the place holding it)
                 if pointer.endswith("/$ref"):  # a `$ref` itself: the mapping holding it is the site
                     pointer = pointer.removesuffix("/$ref")
-                    node = _at(data, pointer)
+                    node = at_pointer(data, pointer)
                     target = _named(node.get("$ref")) if isinstance(node, dict) else None
                     if target is not None:
                         found.setdefault(target, []).append((key, pointer))
                     continue
-                for named, site in _ref_sites(_at(data, pointer), pointer):
+                for named, site in _ref_sites(at_pointer(data, pointer), pointer):
                     found.setdefault(named, []).append((key, site))
         return found
 
@@ -517,19 +517,6 @@ def _within(pointer: str, document: str | None, places: set[tuple[str | None, st
         if (document, pointer) in places:
             return True
     return False
-
-
-def _at(data: Any, pointer: str) -> Any:
-    """The value at a pointer as `_ref_sites` spells them (a key as text, escaped), None where there is none."""
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            node = node[token] if token in node else next((v for k, v in node.items() if str(k) == token), None)
-        elif isinstance(node, list) and (index := array_index(token, len(node))) is not None:
-            node = node[index]
-        else:
-            return None
-    return node
 
 
 def _ref_sites(data: Any, at: str = "") -> Iterator[tuple[str, str]]:

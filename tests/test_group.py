@@ -859,8 +859,11 @@ def test_near_miss_type_uses_finds_no_ref_outside_the_places_given() -> None:
                                    ("new", None, "/nowhere/0")]) == {}
 
 
-def test_type_uses_reads_a_place_under_a_key_yaml_read_as_a_number() -> None:
-    data = {"paths": {"/x": {"get": {"responses": {200: {"schema": {"$ref": "#/definitions/A"}}}}}}}
+def test_type_uses_reads_a_place_under_a_key_yaml_would_read_as_a_number() -> None:
+    """specdiff's YAML reader keeps `200:` as the text it is, as JSON writes it: the pointer's token names it."""
+    data = load_text('swagger: "2.0"\ninfo: {title: t, version: "1"}\ndefinitions: {A: {}}\npaths:\n  /x:\n'
+                     '    get:\n      responses:\n        200: {description: ok, schema: {$ref: "#/definitions/A"}}\n',
+                     "spec.yaml", None).data
     uses = TypeUses([], [(None, data)])
     assert uses.refs_under("new", [("new", None, "/paths/~1x/get/responses/200")]) == {
         "A": [(None, "/paths/~1x/get/responses/200/schema")]}
