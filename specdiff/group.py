@@ -63,7 +63,7 @@ from typing import Any, NamedTuple
 from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.graph.ecosystem import Ecosystem
-from specdiff.load.sourcemap import at_pointer, join_pointer, unescape_token
+from specdiff.load.sourcemap import at_pointer, join_pointer, nodes_along, split_pointer, unescape_token
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
@@ -128,15 +128,10 @@ class _Copies:
         found = self._homes.get(pointer)
         if found is not None:
             return found
-        tokens = pointer.split("/")[1:]
-        node, copy, listed = self.data, None, None
-        for i, token in enumerate(tokens[:-1]):  # the changed node itself is no copy around the change
-            if isinstance(node, dict):
-                node = node.get(unescape_token(token))
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                break
+        tokens = pointer.split("/")[1:]  # as the pointer spells them: the place below a copy is spelt from them
+        along = nodes_along(self.data, split_pointer(pointer)[:-1])  # the changed node is no copy around itself
+        copy, listed = None, None
+        for i, (token, node) in enumerate(zip(tokens, along, strict=False)):
             below = "/" + "/".join(tokens[i + 1:])
             if digest := self._copy_of(node):
                 copy, listed = (digest, below), None
