@@ -22,7 +22,7 @@ from typing import Any
 
 from specdiff.frozen import record
 from specdiff.graph.model import Operation, SpecGraph
-from specdiff.load.sourcemap import unescape_token
+from specdiff.load.sourcemap import at_pointer, split_pointer
 
 MAX_PATTERNS = 100  # per list
 MAX_PATTERN_LENGTH = 500
@@ -123,7 +123,4 @@ def selected(graph: SpecGraph, selection: Selection) -> SpecGraph:
 
 def _path_item(graph: SpecGraph, op: Operation) -> Any:
     """The path item that holds an operation (its extensions apply to every method under it)."""
-    node: Any = graph.document_of(op).data
-    for token in op.pointer.split("/")[1:-1]:
-        node = node.get(unescape_token(token)) if isinstance(node, dict) else None
-    return node
+    return at_pointer(graph.document_of(op).data, split_pointer(op.pointer)[:-1])
