@@ -17,7 +17,7 @@ from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, may_be_marked, most_stable, rank
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import unescape_token
+from specdiff.load.sourcemap import at_pointer, nodes_along, split_pointer, unescape_token
 
 #: the HTTP methods an OpenAPI path item may hold, in the order routes are read
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -396,10 +396,7 @@ class SpecGraph:
             if pointer:
                 parent, _, token = pointer.rpartition("/")
                 holder, level, read_only, write_only = self._place(doc, parent)
-                token = unescape_token(token)
-                node = (holder.get(token) if isinstance(holder, dict) else
-                        holder[int(token)] if isinstance(holder, list) and token.isdigit() and int(token) < len(holder)
-                        else None)
+                node = at_pointer(holder, (unescape_token(token),))
             else:
                 node, level, read_only, write_only = doc.data, "stable", False, False
             if isinstance(node, dict) and node:
@@ -423,18 +420,9 @@ class SpecGraph:
     def deprecated_at(self, doc: Document, pointer: str) -> bool:
         """Whether a property marked `deprecated: true` holds a place, read in the text from the document's root
         down: a field inside a deprecated one goes with it."""
-        node: Any = doc.data
-        tokens = [unescape_token(token) for token in pointer.split("/")[1:]]
-        for before, token in zip(["", *tokens], tokens, strict=False):
-            if isinstance(node, dict):
-                node = node.get(token)
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return False
-            if before == "properties" and isinstance(node, dict) and node.get("deprecated") is True:
-                return True
-        return False
+        tokens = split_pointer(pointer)
+        return any(before == "properties" and isinstance(node, dict) and node.get("deprecated") is True
+                   for before, node in zip(["", *tokens], nodes_along(doc.data, tokens), strict=False))
 
     def _place(self, doc: Document, pointer: str) -> tuple[Any, str, bool, bool]:
         self.located(doc, pointer)
