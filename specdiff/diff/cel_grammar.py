@@ -70,15 +70,45 @@ def _digest(grammar: str) -> str:
 
 
 def tables_text() -> str:
-    """The text of `cel_tables.py`: the analysed parser as lark serialises it, as Python literals. Which number
-    each state gets follows set order, so `make docs` writes it with a fixed hash seed."""
+    """The text of `cel_tables.py`: the analysed parser as lark serialises it, as Python literals, its states and
+    tokens numbered in one order (`_numbered`), so that the same grammar writes the same text."""
     grammar = _grammar()
     data, memo = Lark(grammar, **OPTIONS).memo_serialize([TerminalDef, Rule])
+    data["parser"]["parser"] = _numbered(data["parser"]["parser"])
     return ('"""CEL\'s LALR tables for lark, written by `make docs` (specdiff/diff/cel_grammar.py): not edited by '
             'hand."""\n\n'
             f"DIGEST = {_digest(grammar)!r}\n"
             f"DATA = {pprint.pformat(_plain(data), width=120, compact=True, sort_dicts=False)}\n"
             f"MEMO = {pprint.pformat(_plain(memo), width=120, compact=True, sort_dicts=False)}\n")
+
+
+def _numbered(table: dict[str, Any]) -> dict[str, Any]:
+    """A serialised LALR table with its tokens numbered in name order and its states in the order a walk from the
+    start states meets them (each state's moves in token order). lark numbers both in the order sets of
+    objects iterate, which changes from one run to the next: the same parser, written differently each time."""
+    names = table["tokens"]
+    token_ids = {old: new for new, old in enumerate(sorted(names, key=lambda token: names[token]))}
+    states: dict[int, dict[int, tuple[int, Any]]] = table["states"]
+    order: dict[int, int] = {}  # old state number -> new
+    pending = [table["start_states"][start] for start in sorted(table["start_states"])]
+    while pending:
+        state = pending.pop(0)
+        if state in order:
+            continue
+        order[state] = len(order)
+        moves = sorted(states[state].items(), key=lambda move: names[move[0]])
+        pending += [argument for _, (action, argument) in moves if action == 0]  # 0: shift to that state
+    order.update((state, len(order) + i) for i, state in enumerate(sorted(set(states) - set(order))))
+
+    def moved(action: int, argument: Any) -> tuple[int, Any]:
+        return (action, order[argument]) if action == 0 else (action, argument)
+
+    return {"tokens": {token_ids[old]: name for old, name in sorted(names.items(), key=lambda item: item[1])},
+            "states": {order[state]: {token_ids[token]: moved(*move)
+                                      for token, move in sorted(states[state].items(), key=lambda m: names[m[0]])}
+                       for state in sorted(states, key=order.__getitem__)},
+            "start_states": {start: order[state] for start, state in sorted(table["start_states"].items())},
+            "end_states": {start: order[state] for start, state in sorted(table["end_states"].items())}}
 
 
 def _plain(value: Any) -> Any:
