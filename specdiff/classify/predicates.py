@@ -152,6 +152,16 @@ def bodiless_response(change: Change) -> bool:
 
 
 @predicate
+@reads("others")
+def error_body_undocumented(change: Change) -> bool:
+    """An error response (4xx or 5xx) left with no body documented at all: no request is refused and no success
+    changes; what goes is the description of what a failure carries (its code and message)."""
+    part = change.context.part
+    return (part is not None and part.kind == "response" and str(part.status)[:1] in ("4", "5")
+            and not change.fact("others"))
+
+
+@predicate
 @reads("evidence")
 def old_text_agrees(change: Change) -> bool:
     """The old spec's own words already said what the changed `required` marker now says
