@@ -807,7 +807,8 @@ def _message(members: Sequence[Finding]) -> str:
             values["value"] = _joined(shown, cut=False)
             template = for_many.get("value", template)
     bodies = _distinct(field_path(m.change.context) for m in members) if first.change.context.at_body() else []
-    if len(bodies) > 1:  # several bodies of the operations (see _BODY): name each
+    several = len(bodies) > 1  # whether {location} names several bodies or fields, which a verb after it counts
+    if several:  # several bodies of the operations (see _BODY): name each
         values["path"] = _joined(bodies, cut=False)
         values["location"] = f"{first.change.context.operation} {values['path']}"
     for key, shown in _facts_that_differ(template, members):  # a CRD change in several versions names each
@@ -819,17 +820,20 @@ def _message(members: Sequence[Finding]) -> str:
     fields = _fields(members) if all(m.change.context.operation for m in members) else ""
     if fields and len(places) == 1 and len(bodies) < 2:  # one `required` list of one operation: its fields, then it
         place = values["operation"] = places[0].operation or ""
-        values["location"] = fields
+        values["location"], several = fields, True
     if len(places) > 1 and all(m.change.context.operation for m in members):  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
             values["location"] = values["path"] if len(bodies) > 1 else fields or part(first.change.context) or place
+            several = several or bool(fields)
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
             values["location"] = f"{len(names)} places"  # one extension at many places of the operations
     # places in operations and in named schemas alike (an extension written on both): count them all
     elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
         template, values["location"] = _named_places(template, names, fields=True)
+    if several and template.startswith(("{location}", "{path}")):  # the message starts with what there are several of
+        template = _verb_for_many(template)
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
@@ -861,6 +865,14 @@ def _for_many(rest: str) -> str:
     """The words after a place, with their first verb as it reads after several places."""
     head, space, tail = rest.lstrip(" ").partition(" ")
     return rest[:len(rest) - len(rest.lstrip(" "))] + _PLURAL_VERBS.get(head, head) + space + tail
+
+
+def _verb_for_many(template: str) -> str:
+    """A message whose subject names several places (`{path} of {operation} is now ...`), with the first verb
+    after it written for many."""
+    words = template.split(" ")
+    at = next((i for i, word in enumerate(words) if word in _PLURAL_VERBS), None)
+    return template if at is None else " ".join([*words[:at], _PLURAL_VERBS[words[at]], *words[at + 1:]])
 
 
 def _fields(members: Sequence[Finding]) -> str:

@@ -106,3 +106,29 @@ def test_stripe_s_empty_string_alternative_is_named_so() -> None:
     old, new = body({"type": "string"}), body({"anyOf": [{"type": "string"}, {"type": "string", "enum": [""]}]})
     assert [message for *_, message in _messages(old, new)] == [
         "PUT /labels request body: url may now also be the empty string"]
+
+
+def _two_errors(content: dict[str, Any] | None) -> dict[str, Any]:
+    body = {"content": content} if content else {}
+    return {"paths": {"/labels": {"put": {"responses": {
+        "204": {"description": "ok"}, "404": {"description": "missing", **body},
+        "409": {"description": "conflict", **body}}}}}}
+
+
+def test_a_verb_after_several_bodies_is_written_for_many() -> None:
+    """Two error responses that no longer document their body: one group, whose subject names both."""
+    old = _two_errors({"application/json": {"schema": {"type": "object"}}})
+    assert [message for _, _, message in _messages(old, _two_errors(None))] == [
+        "PUT /labels response 404 and response 409 are no longer offered as application/json"]
+
+
+def test_near_miss_a_verb_after_one_body_of_several_operations_is_written_for_one() -> None:
+    def spec(content: dict[str, Any] | None) -> dict[str, Any]:
+        body = {"content": content} if content else {}
+        return {"paths": {path: {"get": {"responses": {"200": {"description": "ok"},
+                                                       "404": {"description": "missing", **body}}}}
+                          for path in ("/a", "/b")}}
+
+    old = spec({"application/json": {"schema": {"type": "object"}}})
+    assert [message for _, _, message in _messages(old, spec(None))] == [
+        "response 404 is no longer offered as application/json in 2 operations: GET /a and GET /b"]

@@ -104,7 +104,7 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
     [eviction] = _by_rule(report, "schema.body-type-replaced")
     assert eviction.message == (
         "request body, response 200, response 201 and response 202 of POST /api/v1/namespaces/{namespace}/pods/"
-        "{name}/eviction is now io.k8s.api.policy.v1.Eviction instead of io.k8s.api.policy.v1beta1.Eviction")
+        "{name}/eviction are now io.k8s.api.policy.v1.Eviction instead of io.k8s.api.policy.v1beta1.Eviction")
     assert [m.change.pointer for m in eviction.members] == [
         f"/paths/~1api~1v1~1namespaces~1{{namespace}}~1pods~1{{name}}~1eviction/post/{part}/schema/$ref"
         for part in ("parameters/0", "responses/200", "responses/201", "responses/202")]
