@@ -13,7 +13,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, TIME, cases, growth, ratios, run_case, table
+from benchmarks.harness import DEFAULT_CACHE, DEFAULT_CORPORA, TIME, cases, growth, ratios, run_cases, table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,9 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     if not TIME.exists():
         print(f"{TIME} not found (Debian package 'time'): peak RSS is os.wait4's, which counts the harness's own "
               "high-water mark too", file=sys.stderr)
-    rows = []
-    for case in selected:
-        rows.append(run_case(case, runs, warmup=not args.quick))
+    rows = run_cases(selected, runs, warmup=not args.quick)
     print(table(rows))
     for line in ratios(rows, {c.name: c.floor for c in selected if c.floor}):
         print(line)

@@ -60,6 +60,9 @@ class Row:
     case: str
     samples: list[Sample] = field(default_factory=list)
     note: str = ""
+    #: each run's CPU over that of its floor's run beside it (`run_cases`): the machine's speed, which moves
+    #: from one minute to the next on a shared machine, is the same for both
+    against_floor: list[float] = field(default_factory=list)
 
     @property
     def measured(self) -> bool:
@@ -170,13 +173,16 @@ def cases(corpora: Path, cache: Path, quick: bool, tool: Sequence[str] = (),
     return found
 
 
-def run_case(case: Case, runs: int, warmup: bool) -> Row:
+def run_case(case: Case, runs: int, warmup: bool, floor: tuple[Case, Row] | None = None) -> Row:
+    """`runs` runs of the case; with a floor (its case and row), each run is followed by one of the floor, whose
+    samples go to its row, and the row keeps each run's CPU over the floor's run beside it."""
     row = Row(case.name)
     missing = [p for p in case.inputs if not p.exists()]
     if missing:
         row.note = f"skipped: {missing[0]} not found"
         return row
     argv = case.argv()
+    floor_argv = floor[0].argv() if floor is not None else None
     if warmup:
         measure(argv)  # fills the page cache and writes .pyc files; not counted
     for _ in range(runs):
@@ -187,7 +193,27 @@ def run_case(case: Case, runs: int, warmup: bool) -> Row:
             kind = "unsupported" if sample.exit_code == 2 else "failed"
             row.note = f"{kind} (exit {sample.exit_code}): {first}"
             break
+        if floor is not None and floor_argv is not None:
+            bare = measure(floor_argv)
+            floor[1].samples.append(bare)
+            row.against_floor.append(sample.cpu / bare.cpu if bare.cpu else float("inf"))
     return row
+
+
+def run_cases(selected: Sequence[Case], runs: int, warmup: bool) -> list[Row]:
+    """Every case, in order. A case whose floor is among them runs alternately with it, run by run; the floor's
+    row holds those runs, and runs on its own only when no case is set against it."""
+    by_name = {case.name: case for case in selected}
+    floor_rows = {case.floor: Row(case.floor) for case in selected if case.floor in by_name}
+    rows = []
+    for case in selected:
+        if case.name in floor_rows:
+            rows.append(floor_rows[case.name])  # (measured beside the cases set against it)
+        elif case.floor in floor_rows:
+            rows.append(run_case(case, runs, warmup, (by_name[case.floor], floor_rows[case.floor])))
+        else:
+            rows.append(run_case(case, runs, warmup))
+    return rows
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -209,13 +235,20 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def ratios(rows: Sequence[Row], floors: dict[str, str]) -> list[str]:
-    """Each case against its floor (`Case.floor`), CPU medians: on a shared machine CPU time varies less than
-    wall time, which also counts waiting for a core."""
+    """Each case against its floor (`Case.floor`), by CPU time: on a shared machine it varies less than wall
+    time, which also counts waiting for a core. The median of the ratios of runs made side by side
+    (`run_cases`), with their range; else the ratio of the two medians."""
     by_name = {row.case: row for row in rows if row.measured}
     lines = []
     for name, floor in floors.items():
         case, bare = by_name.get(name), by_name.get(floor)
-        if case is not None and bare is not None:
+        if case is None or bare is None:
+            continue
+        if case.against_floor:
+            paired = case.against_floor
+            lines.append(f"{name} / {floor} = {statistics.median(paired):.1f} x (cpu, median of {len(paired)} runs "
+                         f"each beside a floor run; {min(paired):.1f}-{max(paired):.1f} x)")
+        else:
             cpu = statistics.median(s.cpu for s in case.samples) / statistics.median(s.cpu for s in bare.samples)
             lines.append(f"{name} / {floor} = {cpu:.1f} x (cpu median)")
     return lines

@@ -102,3 +102,18 @@ def test_the_stages_say_where_the_corpora_are_not(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "benchmarks.stages", "--corpora", str(tmp_path / "none")],
                             cwd=ROOT, capture_output=True, text=True, check=False)
     assert (result.returncode, result.stderr) == (2, f"corpora not found at {tmp_path / 'none'}\n")
+
+
+def test_a_case_runs_beside_its_floor_run_by_run() -> None:
+    """The floor is run after each run of the case set against it, and the ratio is taken run by run: on a
+    shared machine two runs a second apart see the same speed, two series a minute apart may not."""
+    from benchmarks.harness import ratios, run_cases
+
+    floor = Case("bare", lambda: [sys.executable, "-c", "pass"])
+    case = Case("work", lambda: [sys.executable, "-c", "sum(range(10 ** 5))"], floor="bare")
+    alone = Case("alone", lambda: [sys.executable, "-c", "pass"])
+    rows = run_cases([case, floor, alone], runs=2, warmup=False)
+    assert [(row.case, len(row.samples), len(row.against_floor)) for row in rows] == [
+        ("work", 2, 2), ("bare", 2, 0), ("alone", 2, 0)]
+    [line] = ratios(rows, {"work": "bare"})
+    assert line.startswith("work / bare = ") and "median of 2 runs each beside a floor run" in line
