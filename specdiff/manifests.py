@@ -284,6 +284,9 @@ class Checker:
     new_kinds: dict[str, Served] = field(init=False)
     _validators: dict[int, Any] = field(default_factory=dict)
     _rules: dict[tuple[str, str], list[tuple[str, str, str]]] = field(default_factory=dict)
+    #: each rule's verdict on each value it met, by the value's JSON: objects of one kind repeat values (the
+    #: same parent reference, the same filters), and cel-python takes about a millisecond a rule (`_evaluated`)
+    _verdicts: dict[tuple[str, str], tuple[bool | None, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.old_kinds, self.new_kinds = served_kinds(self.old), served_kinds(self.new)
@@ -437,7 +440,7 @@ class Checker:
         defaulted = _defaulted(obj.data, after.schema.schema)  # as the API server reads it before validating
         for path, rule, message in self._rules[key]:
             for where, value in _values_at(defaulted, path):
-                verdict, why = evaluate(rule, value)
+                verdict, why = self._evaluated(rule, value)
                 if verdict is True:
                     continue
                 shown = where or "the object"
@@ -454,6 +457,18 @@ class Checker:
                                                "(kubectl apply --dry-run=server) on a cluster at the new "
                                                "version.", where, obj.line_of(_pointer_of(where))))
         return found
+
+
+    def _evaluated(self, rule: str, value: Any) -> tuple[bool | None, str]:
+        """`evaluate`, once for each rule and value written alike (the same keys in the same order, the same
+        types): a value JSON cannot write is evaluated each time."""
+        try:
+            seen = (rule, json.dumps(value))
+        except (TypeError, ValueError, RecursionError):
+            return evaluate(rule, value)
+        if seen not in self._verdicts:
+            self._verdicts[seen] = evaluate(rule, value)
+        return self._verdicts[seen]
 
 
 class _Node:
@@ -620,8 +635,7 @@ def evaluate(rule: str, value: Any) -> tuple[bool | None, str]:
     from celpy.adapter import json_to_cel
 
     try:
-        environment = _environment()
-        program = environment.program(environment.compile(rule))
+        program = _program(rule)
         value_in_cel = json_to_cel(value)
         result = program.evaluate({"self": value_in_cel, "oldSelf": value_in_cel})
     except Exception as err:  # cel-python raises its own errors, and others for what it cannot evaluate
@@ -631,6 +645,14 @@ def evaluate(rule: str, value: Any) -> tuple[bool | None, str]:
     if isinstance(result, (bool, celpy.celtypes.BoolType)):
         return bool(result), ""
     return None, "the rule does not give a boolean"
+
+
+@lru_cache(maxsize=1024)
+def _program(rule: str) -> Any:
+    """cel-python's program for a rule, compiled once: a rule runs on every object of its kind, and compiling
+    it (parsing above all) cost more than running it."""
+    environment = _environment()
+    return environment.program(environment.compile(rule))
 
 
 @lru_cache(maxsize=1)

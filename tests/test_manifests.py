@@ -328,3 +328,40 @@ def test_evaluating_rules_leaves_the_recursion_limit_as_it_was(cluster: tuple[Pa
     before = sys.getrecursionlimit()
     assert run(str(old), str(new), str(objects), "--no-config")[0] == 1
     assert sys.getrecursionlimit() == before
+
+
+def test_objects_that_repeat_a_value_share_its_evaluation(cluster: tuple[Path, Path, Path], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each rule is compiled once and evaluated once per value written alike: two objects with the same spec
+    cost the three rules once, and each still gets its own findings."""
+    from specdiff import manifests
+
+    old, new, _ = cluster
+    same = "spec: {mode: Fast, name: x, replicas: 12}"
+    objects = tmp_path / "repeated.yaml"
+    objects.write_text("\n---\n".join(f"apiVersion: example.com/v1\nkind: Frob\nmetadata: {{name: {name}}}\n{spec}"
+                                      for name, spec in (("a", same), ("b", same),
+                                                         ("c", "spec: {mode: Fast, name: y, replicas: 2}"))))
+    evaluated: list[tuple[str, Any]] = []
+
+    def counted(rule: str, value: Any) -> tuple[bool | None, str]:
+        evaluated.append((rule, value))
+        return evaluate(rule, value)
+
+    evaluate = manifests.evaluate
+    monkeypatch.setattr(manifests, "evaluate", counted)
+    code, out, _ = run(str(old), str(new), str(objects), "--format", "json", "--no-config")
+    assert (code, findings(out)) == (1, [
+        ("manifest.rule-refused", "a", "breaking", ".spec", 4),
+        ("manifest.rule-unchecked", "a", "dangerous", ".spec", 4),
+        ("manifest.rule-refused", "b", "breaking", ".spec", 9),
+        ("manifest.rule-unchecked", "b", "dangerous", ".spec", 9),
+        ("manifest.rule-unchecked", "c", "dangerous", ".spec", 14)])
+    assert sorted(value["name"] for _, value in evaluated) == ["x", "x", "x", "y", "y", "y"]
+
+
+def test_a_compiled_rule_gives_each_value_its_own_verdict() -> None:
+    """The program compiled once for a rule keeps nothing of the value it last ran on."""
+    from specdiff.manifests import evaluate
+
+    assert [evaluate("self.size > 1", {"size": size})[0] for size in (2, 0, 3, 1)] == [True, False, True, False]
