@@ -170,6 +170,12 @@ MANY = {"async": False, "name": "frob", "tags": ["a", "b"], "retries": 3, "pagin
       ("removed", "x-codegen/name", AT + "/name", None, "frob", None)]),
     # inside an entry: an item inserted in its list is found at its own index, not as every later one changed
     ({**MANY, "tags": ["a", "z", "b"]}, [("added", "x-codegen/tags/1", None, AT + "/tags/1", None, "z")]),
+    # one item of a list replaced by two: a removal and two additions, not the item changed into the first
+    ({**MANY, "tags": ["a", "y", "z"]}, [("added", "x-codegen/tags/1", None, AT + "/tags/1", None, "y"),
+                                         ("removed", "x-codegen/tags/1", AT + "/tags/1", None, "b", None),
+                                         ("added", "x-codegen/tags/2", None, AT + "/tags/2", None, "z")]),
+    # near miss: one item replaced by one is that item changed
+    ({**MANY, "tags": ["a", "y"]}, [("modified", "x-codegen/tags/1", AT + "/tags/1", AT + "/tags/1", "b", "y")]),
     ({**MANY, "paging": {"size": 20}}, [("modified", "x-codegen/paging/size", AT + "/paging/size",
                                           AT + "/paging/size", 10, 20)]),
     # an entry that became another type is one change of that entry
@@ -183,6 +189,7 @@ MANY = {"async": False, "name": "frob", "tags": ["a", "b"], "retries": 3, "pagin
                                                 "paging": {}})]),
 ])
 def test_a_changed_mapping_no_family_models_is_read_key_by_key(new: Any, expected: list[Any]) -> None:
-    """The top of an unmodelled mapping is read key by key (its unchanged entries are never walked); lists and
-    mappings inside it that changed are compared as deepdiff compares them, moved items paired."""
+    """The top of an unmodelled mapping is read key by key (its unchanged entries are never walked); a list
+    inside it that changed is aligned on its equal items, whatever they hold, and a mapping compared as deepdiff
+    compares it."""
     assert _extension_changes(MANY, new) == expected

@@ -118,10 +118,9 @@ def _deep_places(before: Any, after: Any, inside: list[Any], inside_new: list[An
         return [(inside, inside_new, before, after)]  # a plain value, or one of another type: one place
     if not (_within_bounds(before) and _within_bounds(after)):
         return [(inside, inside_new, before, after)]
-    if isinstance(before, list) and isinstance(after, list) and any(
-            isinstance(item, containers) for item in [*before, *after]):
+    if isinstance(before, list) and isinstance(after, list):
         return _aligned(before, after, inside, inside_new)
-    from deepdiff import DeepDiff  # loaded only when a list or mapping no family models differs
+    from deepdiff import DeepDiff  # loaded only when a mapping no family models differs inside
     from deepdiff.helper import notpresent
 
     found = DeepDiff(before, after, view="tree", threshold_to_diff_deeper=SHARED_KEYS)
