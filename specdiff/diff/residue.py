@@ -3,7 +3,8 @@
 Each family declares the keywords it compares (`HANDLES` in diff/schemas.py, diff/operations.py and
 diff/document.py); what else a node it visits writes (`xml`, `externalDocs`, a keyword of a later JSON Schema, a
 vendor extension no family knows, `x-go-name`, `x-codegen: {...}`) is compared as data: a mapping's top key by
-key, the lists and mappings that changed inside it by deepdiff, and each place that changed becomes one change
+key, a list that changed aligned on its equal items, a mapping that changed inside by deepdiff, and each place
+that changed becomes one change
 with both values and exact pointers: `extension` for vendor extensions, `keyword` for the rest. No card claims
 them, so they come out as `specdiff.unclassified`.
 
@@ -72,7 +73,7 @@ def _keyword(key: str, before: Any, after: Any, old_pointer: str, new_pointer: s
 def _places(before: Any, after: Any) -> list[Place]:
     """Where two values differ. The top of a mapping is read here, key by key, so that the unchanged entries of
     a large extension (`x-github`, `encoding`) are never walked and a changed plain value needs no deepdiff; a
-    changed list or mapping inside goes to deepdiff, which pairs moved list items."""
+    changed list inside is aligned (`_aligned`), a changed mapping inside goes to deepdiff."""
     if not (isinstance(before, dict) and isinstance(after, dict)):
         return _deep_places(before, after, [])
     union, shared = before.keys() | after.keys(), before.keys() & after.keys()
@@ -131,9 +132,9 @@ def _deep_places(before: Any, after: Any, inside: list[Any], inside_new: list[An
 
 
 def _aligned(before: list[Any], after: list[Any], inside: list[Any], inside_new: list[Any]) -> list[Place]:
-    """Where two lists of objects or lists differ, their equal items aligned first (as deepdiff aligns lists of
-    plain values): two of seven items removed are two removals, not four items changed and two removed. Items
-    left in a run of as many on each side are the same items changed, compared inside."""
+    """Where two lists differ, their equal items aligned first: two of seven items removed are two removals, not
+    four items changed and two removed. Items left in a run of as many on each side are the same items changed,
+    compared inside; one name of a list replaced by two is a removal and two additions."""
     from difflib import SequenceMatcher  # loaded only when such a list differs
 
     old_texts, new_texts = [canonical(item) for item in before], [canonical(item) for item in after]
