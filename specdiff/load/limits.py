@@ -100,49 +100,88 @@ CONTAINERS = (dict, list)
 def check_shape(data: Any, name: str, limits: Limits) -> None:
     """Refuse nesting deeper than the limit, alias expansions beyond the budget (billion laughs: in nodes, and
     in the text of aliased strings, which --max-bytes bounds as if the document were written out without
-    aliases), and structures that contain themselves (`&a [*a]`).
+    aliases), and structures that contain themselves (`&a [*a]`), walking the whole document once."""
+    Expansion(name, limits).of(data)
 
-    Each distinct node is visited once; a shared subtree (a YAML alias) is counted once per use through its
-    memoised size and height, so the check is linear in the distinct nodes even when the expansion would be
-    astronomically large.
-    """
-    size: dict[int, int] = {}  # id -> nodes it expands to
-    text: dict[int, int] = {}  # id -> characters of the strings it expands to, keys included
-    height: dict[int, int] = {}  # id -> levels below and including it
-    open_ids: set[int] = set()  # ids on the path being walked
-    stack: list[tuple[Any, int, bool]] = [(data, 1, False)]
-    while stack:
-        node, depth, done = stack.pop()
-        children = list(node.values()) if isinstance(node, dict) else node
-        key = id(node)
-        if not done and key in height:  # met again through another alias
-            continue
-        if done:
-            open_ids.discard(key)
-            containers = [c for c in children if isinstance(c, CONTAINERS)]
-            size[key] = 1 + sum(size.get(id(c), 1) for c in children)
-            height[key] = 1 + max((height[id(c)] for c in containers), default=0)
-            if size[key] > limits.max_alias_nodes:
-                raise InputError(f"YAML aliases expand to more than {limits.max_alias_nodes} nodes "
-                                 "(alias budget exceeded, --max-aliases)", file=name)
-            text[key] = sum(len(c) if type(c) is str else text.get(id(c), 0) for c in children) \
-                + (sum(map(len, node)) if isinstance(node, dict) else 0)
-            if text[key] > limits.max_bytes:  # few nodes, long strings: a byte bomb, not a node bomb
-                raise InputError(f"YAML aliases expand to more than {limits.max_bytes} bytes of text "
-                                 "(alias budget exceeded, --max-bytes)", file=name)
-            continue
-        if depth > limits.max_depth:
+
+def check_aliases(uses: list[tuple[Any, int]], nodes: int, text_bound: int, data: Any, name: str,
+                  limits: Limits) -> None:
+    """`check_shape` for a document read with `nodes` distinct nodes, `uses` of aliases (each the value an alias
+    names and the depth it is used at) and at most `text_bound` characters of its own, walking only what the
+    aliases name: a large spec with one alias (OpenAI's, a list of names used twice) is not walked whole.
+
+    The document expands to its distinct nodes plus, at each use, the expansion of what the alias names (each
+    use is met once while reading): the same count `check_shape` makes. Text is counted from the document's
+    length, an upper bound, and counted exactly by `check_shape` only when that bound passes the budget."""
+    expansion = Expansion(name, limits)
+    total_nodes, total_text = nodes, text_bound
+    for value, depth in uses:
+        size, text, height = expansion.of(value)
+        if depth - 1 + height > limits.max_depth:
             raise too_deep(name, limits)
-        open_ids.add(key)
-        stack.append((node, depth, True))
-        for child in children:
-            if not isinstance(child, CONTAINERS):
+        total_nodes, total_text = total_nodes + size, total_text + text
+        if total_nodes > limits.max_alias_nodes:
+            raise expansion.too_many_nodes()
+    if total_text > limits.max_bytes:
+        check_shape(data, name, limits)
+
+
+class Expansion:
+    """What values expand to through the aliases inside them: nodes, characters of text and levels, each distinct
+    node walked once (a shared one is counted once per use through its memoised figures), so the walk is linear
+    in the distinct nodes even when the expansion would be astronomically large. Refuses what the budget does
+    not allow, nesting deeper than the limit, and a structure that contains itself."""
+
+    def __init__(self, name: str, limits: Limits) -> None:
+        self.name, self.limits = name, limits
+        self.size: dict[int, int] = {}  # id -> nodes it expands to
+        self.text: dict[int, int] = {}  # id -> characters of the strings it expands to, keys included
+        self.height: dict[int, int] = {}  # id -> levels below and including it
+
+    def too_many_nodes(self) -> InputError:
+        return InputError(f"YAML aliases expand to more than {self.limits.max_alias_nodes} nodes (alias budget "
+                          "exceeded, --max-aliases)", file=self.name)
+
+    def of(self, value: Any) -> tuple[int, int, int]:
+        """(nodes, characters, levels) that `value` expands to."""
+        if not isinstance(value, CONTAINERS):
+            return 1, len(value) if type(value) is str else 0, 0
+        size, text, height, limits = self.size, self.text, self.height, self.limits
+        open_ids: set[int] = set()  # ids on the path being walked
+        stack: list[tuple[Any, int, bool]] = [(value, 1, False)]
+        while stack:
+            node, depth, done = stack.pop()
+            children = list(node.values()) if isinstance(node, dict) else node
+            key = id(node)
+            if not done and key in height:  # met again through another alias
                 continue
-            if id(child) in open_ids:
-                raise InputError("a YAML alias refers to a node that contains it (a structure that contains "
-                                 "itself)", file=name)
-            if id(child) in height:
-                if depth + height[id(child)] > limits.max_depth:
-                    raise too_deep(name, limits)
-            else:
-                stack.append((child, depth + 1, False))
+            if done:
+                open_ids.discard(key)
+                containers = [c for c in children if isinstance(c, CONTAINERS)]
+                size[key] = 1 + sum(size.get(id(c), 1) for c in children)
+                height[key] = 1 + max((height[id(c)] for c in containers), default=0)
+                if size[key] > limits.max_alias_nodes:
+                    raise self.too_many_nodes()
+                text[key] = sum(len(c) if type(c) is str else text.get(id(c), 0) for c in children) \
+                    + (sum(map(len, node)) if isinstance(node, dict) else 0)
+                if text[key] > limits.max_bytes:  # few nodes, long strings: a byte bomb, not a node bomb
+                    raise InputError(f"YAML aliases expand to more than {limits.max_bytes} bytes of text "
+                                     "(alias budget exceeded, --max-bytes)", file=self.name)
+                continue
+            if depth > limits.max_depth:
+                raise too_deep(self.name, limits)
+            open_ids.add(key)
+            stack.append((node, depth, True))
+            for child in children:
+                if not isinstance(child, CONTAINERS):
+                    continue
+                if id(child) in open_ids:
+                    raise InputError("a YAML alias refers to a node that contains it (a structure that contains "
+                                     "itself)", file=self.name)
+                if id(child) in height:
+                    if depth + height[id(child)] > limits.max_depth:
+                        raise too_deep(self.name, limits)
+                else:
+                    stack.append((child, depth + 1, False))
+        key = id(value)
+        return size[key], text[key], height[key]

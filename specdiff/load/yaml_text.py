@@ -22,7 +22,7 @@ from specdiff.load.limits import (
     Limits,
     NotANumber,
     bounded,
-    check_shape,
+    check_aliases,
     finite,
     room_for_depth,
     shorten,
@@ -117,16 +117,25 @@ def _declares_yaml12(root: yaml.Node) -> bool:
         and str(value.value).startswith("3.1") for key, value in root.value)
 
 
-def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
+class _Sharing:
+    """What reading a document met: how many nodes it built, and each use of an alias, as the value the alias
+    names and the depth it is used at (`check_aliases` measures what they expand to)."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.uses: list[tuple[Any, int]] = []
+
+
+def _build(root: yaml.Node, max_depth: int, sharing: _Sharing) -> Any:
     """Plain data from a composed YAML node tree.
 
     Mapping keys are kept as written (`200:` is the key "200", as in JSON), duplicate keys are refused (YAML
     silently keeps the last one), and merge keys (`<<`) are flattened without repeating keys, so merging a merge
     of merges cannot grow exponentially. A node met again through an alias is the same object, built once; a
     container is registered before its children are built, so a structure that contains itself is built as
-    such (and refused afterwards by `check_shape`) instead of recursing forever. Any tag but those of plain
-    data is refused, and so is a collection nested deeper than `max_depth`. Each node met again through an
-    alias is counted in `shared[0]`: without any, the tree has no shared part for `check_shape` to measure.
+    such (and refused afterwards by `check_aliases`) instead of recursing forever. Any tag but those of plain
+    data is refused, and so is a collection nested deeper than `max_depth`. Each node built and each node met
+    again through an alias is noted in `sharing`: without a use, the tree has no shared part to measure.
     """
     built: dict[int, Any] = {}
     yaml12 = _declares_yaml12(root)  # OpenAPI 3.1: its plain numbers as YAML 1.2 reads them
@@ -134,8 +143,9 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
     def build(node: yaml.Node, depth: int) -> Any:
         found = built.get(id(node))
         if found is not None or id(node) in built:
-            shared[0] += 1
+            sharing.uses.append((found, depth))
             return found
+        sharing.nodes += 1
         tag = node.tag
         if tag == _STR and isinstance(node, yaml.ScalarNode):
             if yaml12 and not node.style and node.value[:1] in _NUMBER_STARTS:  # plain, not quoted
@@ -143,7 +153,7 @@ def _build(root: yaml.Node, max_depth: int, shared: list[int]) -> Any:
                 if number is not None:
                     built[id(node)] = number
                     return number
-            if len(node.value) >= _SHARED_TEXT:  # an alias of it may repeat its bytes: counted by check_shape
+            if len(node.value) >= _SHARED_TEXT:  # an alias of it may repeat its bytes: counted by check_aliases
                 built[id(node)] = node.value
             return node.value
         if tag == _MAP and isinstance(node, yaml.MappingNode):
@@ -243,8 +253,8 @@ def parse_yaml(text: str, name: str, limits: Limits) -> Any:
         else:
             with room_for_depth():  # PyYAML's own composer recurses in Python
                 nodes = _compose(text)
-        shared = [0]
-        docs = [_build(node, limits.max_depth, shared) for node in nodes]
+        sharing = _Sharing()
+        docs = [_build(node, limits.max_depth, sharing) for node in nodes]
     except DuplicateKey as err:
         raise InputError(f"duplicate key {err.key!r}", file=name, place=f"{err.line}:{err.column}") from None
     except _TooDeep as err:
@@ -263,8 +273,8 @@ def parse_yaml(text: str, name: str, limits: Limits) -> Any:
     if not docs:
         raise InputError("empty file", file=name)
     data = docs[0] if len(docs) == 1 else docs
-    if shared[0]:  # depth is already bounded while building; aliases may still expand or contain themselves
-        check_shape(data, name, limits)
+    if sharing.uses:  # depth is already bounded while building; aliases may still expand or contain themselves
+        check_aliases(sharing.uses, sharing.nodes, len(text), data, name, limits)
     return data
 
 
