@@ -164,7 +164,7 @@ def test_the_httproute_filter_lists_gaining_rules_are_one_finding() -> None:
             (rules[0], f"{at}/filters/x-kubernetes-validations/1"),
             (rules[1], f"{at}/filters/x-kubernetes-validations/3")]))]
     assert found[0].message == ("validation rules added to 2 places: HTTPRoute.spec.rules[].backendRefs[].filters "
-                                f"and HTTPRoute.spec.rules[].filters: {rules[0]} and {rules[1]}")
+                                f"and HTTPRoute.spec.rules[].filters: `{rules[0]}` and `{rules[1]}`")
 
 
 def test_json_keeps_the_members_with_their_own_fingerprints() -> None:

@@ -147,7 +147,7 @@ def test_a_change_to_a_type_itself_is_named_like_its_fields(tmp_path: Path) -> N
     report = run(load(str(tmp_path / "old.json")), load(str(tmp_path / "new.json")), grouped=False)
     assert [(f.rule, f.level.value, where(f.change.context), f.message) for f in report.findings] == [
         ("kubernetes.validation.rule-added", "breaking", "demo/v1 Frobber.spec.parts[]",
-         "validation rule added to Frobber.spec.parts[]: self.size != ''"),
+         "validation rule added to Frobber.spec.parts[]: `self.size != ''`"),
         ("kubernetes.map-type-made-atomic", "safe", "demo/v1 Frobber.status",
          "Frobber.status becomes atomic (was granular)"),
         ("schema.property.added", "safe", "demo/v1 Frobber.status.gauge",

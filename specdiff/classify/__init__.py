@@ -310,8 +310,10 @@ _UNWRITTEN = {**dict.fromkeys(("maxLength", "minLength", "maxItems", "minItems",
               "pattern": "no pattern", "type": "any type", "items": "any items", "uniqueItems": "false"}
 #: facts that hold a value of the spec (an enum value, a union's discriminator value), where None is `null`
 _NULLABLE_FACTS = frozenset({"value"})
-#: attributes whose sides are values the spec holds, shown as code (`literal`)
-_VALUE_ATTRIBUTES = frozenset({"default", "const", "enum"})
+#: attributes whose sides are values the spec holds, or CEL rules it writes, shown as code (`literal`): a rule read
+#: as words runs into the sentence (`... changes from self.a > 0 to self.a > 0 || has(self.b)`), and markdown
+#: escaped its operators one by one
+_VALUE_ATTRIBUTES = frozenset({"default", "const", "enum", "rule"})
 
 
 class _Blank(dict[str, str]):
