@@ -63,7 +63,14 @@ from typing import Any, NamedTuple
 from specdiff.classify import literal, message_values, render
 from specdiff.classify.cards import placeholders
 from specdiff.graph.ecosystem import Ecosystem
-from specdiff.load.sourcemap import at_pointer, join_pointer, nodes_along, split_pointer, unescape_token
+from specdiff.load.sourcemap import (
+    at_pointer,
+    join_pointer,
+    nodes_along,
+    pointer_token,
+    split_pointer,
+    unescape_token,
+)
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
@@ -527,7 +534,7 @@ def _ref_sites(data: Any, at: str = "") -> Iterator[tuple[str, str]]:
                 yield name, pointer
             for k, v in node.items():
                 if isinstance(v, (dict, list)):
-                    stack.append((v, pointer + join_pointer((k,))))
+                    stack.append((v, pointer + pointer_token(k)))
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 if isinstance(v, (dict, list)):

@@ -47,7 +47,7 @@ from specdiff.graph.security import effective, schemes
 from specdiff.graph.stability import DECLARED, declared, of_version, written_level
 from specdiff.graph.sunset import sunset_header, sunset_of
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import join_pointer
+from specdiff.load.sourcemap import join_pointer, pointer_token
 
 _PATH_PARAM = re.compile(r"\{[^}/]*\}")
 #: what the graph reads of the objects of an operation itself (their schemas, media and headers); documentation
@@ -573,7 +573,7 @@ class Builder:
             return {}
         media: dict[str, MediaType] = {}
         for name, written in content.items():
-            item, at, item_doc = self._deref(written, pointer + "/content" + _token(name), doc)
+            item, at, item_doc = self._deref(written, pointer + "/content" + pointer_token(name), doc)
             schema = item.get("schema") if isinstance(item, dict) else None
             items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(schema if isinstance(schema, dict) else None,
@@ -597,7 +597,7 @@ class Builder:
             status = str(key)
             if status.startswith("x-"):
                 continue
-            response, at, written = self._deref(item, pointer + _token(status), doc)
+            response, at, written = self._deref(item, pointer + pointer_token(status), doc)
             if not isinstance(response, dict):
                 raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
@@ -633,12 +633,6 @@ class Builder:
                                               document=header_doc,
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
-
-
-@lru_cache(maxsize=4096)  # (a document writes the same status codes and media types in every operation)
-def _token(key: str) -> str:
-    """A key as a JSON pointer's next token: `/` and the key, escaped."""
-    return join_pointer((key,))
 
 
 @lru_cache(maxsize=4096)

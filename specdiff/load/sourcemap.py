@@ -10,6 +10,7 @@ import bisect
 import json
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -82,6 +83,14 @@ def _step(node: Any, token: str) -> Any:
 
 def join_pointer(tokens: list[str] | tuple[str, ...]) -> str:
     return "".join(["/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens])
+
+
+# (bounded: keys come from the specs, and a history reads many)
+@lru_cache(maxsize=4096)
+def pointer_token(key: str) -> str:
+    """`/` and a key escaped, as a pointer's next token: a walk over a document meets the same few keys
+    (`properties`, `items`, status codes, media types) at every level."""
+    return join_pointer((key,))
 
 
 class SourceMap:
