@@ -438,9 +438,12 @@ class Checker:
         if not self._rules[key]:
             return found
         defaulted = _defaulted(obj.data, after.schema.schema)  # as the API server reads it before validating
+        written: dict[int, str | None] = {}  # each value's JSON, made once for all the rules at its place
         for path, rule, message in self._rules[key]:
             for where, value in _values_at(defaulted, path):
-                verdict, why = self._evaluated(rule, value)
+                if id(value) not in written:
+                    written[id(value)] = _written(value)
+                verdict, why = self._evaluated(rule, value, written[id(value)])
                 if verdict is True:
                     continue
                 shown = where or "the object"
@@ -459,16 +462,29 @@ class Checker:
         return found
 
 
-    def _evaluated(self, rule: str, value: Any) -> tuple[bool | None, str]:
-        """`evaluate`, once for each rule and value written alike (the same keys in the same order, the same
-        types): a value JSON cannot write is evaluated each time."""
-        try:
-            seen = (rule, json.dumps(value))
-        except (TypeError, ValueError, RecursionError):
+    def _evaluated(self, rule: str, value: Any, written: str | None) -> tuple[bool | None, str]:
+        """`evaluate`, once for each rule and value written alike (`written`, the value's JSON: the same keys in
+        the same order, the same types); a value without one is evaluated each time."""
+        if written is None:
             return evaluate(rule, value)
+        seen = (rule, written)
         if seen not in self._verdicts:
             self._verdicts[seen] = evaluate(rule, value)
         return self._verdicts[seen]
+
+
+#: the longest JSON of a value whose verdicts are kept: objects repeat small values (a parent reference, a
+#: filter), and a large one kept for each rule would hold its text as many times
+MOST_WRITTEN = 4096
+
+
+def _written(value: Any) -> str | None:
+    """A value's JSON as `_evaluated` keys verdicts by, or None for one JSON cannot write or too long to keep."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return text if len(text) <= MOST_WRITTEN else None
 
 
 class _Node:

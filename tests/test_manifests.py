@@ -358,6 +358,10 @@ def test_objects_that_repeat_a_value_share_its_evaluation(cluster: tuple[Path, P
         ("manifest.rule-unchecked", "b", "dangerous", ".spec", 9),
         ("manifest.rule-unchecked", "c", "dangerous", ".spec", 14)])
     assert sorted(value["name"] for _, value in evaluated) == ["x", "x", "x", "y", "y", "y"]
+    evaluated.clear()
+    monkeypatch.setattr(manifests, "MOST_WRITTEN", 10)  # values longer than this are not kept: each is evaluated
+    assert run(str(old), str(new), str(objects), "--format", "json", "--no-config")[1] == out
+    assert sorted(value["name"] for _, value in evaluated) == ["x"] * 6 + ["y"] * 3
 
 
 def test_a_compiled_rule_gives_each_value_its_own_verdict() -> None:
