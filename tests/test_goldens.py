@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from excerpts import excerpts, refreshed
 from runtime_lock import RUNTIME_LOCK, runtime_lock
 
-from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, rules_root
+from specdiff.classify.cards import COMPILED, catalogue, compile_catalogue, level_text, rules_root
 from specdiff.classify.catalogue_docs import explain_card, render_catalogue
 from specdiff.cli import EXTENSIONS, main
 from specdiff.report import FORMATS
@@ -103,6 +103,10 @@ def test_explain_documents_every_card(rule_id: str) -> None:
     for heading in ("What it does", "Why it matters", "Example", "Configure"):
         assert heading in lines, f"{rule_id}: no {heading!r} section"
         assert lines[lines.index(heading) + 1].startswith("  "), f"{rule_id}: empty {heading!r} section"
+    if item.when:  # each exception with the level it gives and why, not only the predicate's name
+        at = lines.index("When the level differs")
+        assert [line.split(":")[0].strip() for line in lines[at + 1:at + 1 + len(item.when)]] == [
+            f"{level_text(e['level'])} when {e['predicate']}" for e in item.when]
     if rule_id != "specdiff.unclassified":  # the fallback has no case of its own: it fires on what nothing claims
         assert any(line.startswith("Test case: ") for line in lines), f"{rule_id}: no case that fires"
 

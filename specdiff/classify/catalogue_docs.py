@@ -7,7 +7,7 @@ import json
 
 import yaml
 
-from specdiff.classify.cards import Card, card, cases, catalogue, level_summary
+from specdiff.classify.cards import Card, card, cases, catalogue, level_summary, level_text
 from specdiff.records import POLICIES
 
 #: where the openapi policy deliberately parts from the verdicts OpenAPI breaking-change checkers usually give:
@@ -78,7 +78,23 @@ def _docs(item: Card) -> list[str]:
         text = str(item.docs.get(key, "")).rstrip()
         if text:
             lines += [f"### {heading}", "", text, ""]
+    if item.when:
+        lines += ["### When the level differs", "", *(f"- {line}" for line in exceptions_text(item)), ""]
     return lines
+
+
+def exceptions_text(item: Card) -> list[str]:
+    """Each `when` of a card in words: the level, the predicate that picks it, and the reason a finding gives
+    then (a level summary names the predicate only, which says little to a reader of the report)."""
+    return [f"{level_text(exception['level'])} when {exception['predicate']}: {_reason_text(exception.get('reason'))}"
+            for exception in item.when]
+
+
+def _reason_text(reason: object) -> str:
+    """A reason as a card writes it: one text, or one per policy or direction (`kubernetes: ... openapi: ...`)."""
+    if isinstance(reason, dict):
+        return " ".join(f"{key}: {_reason_text(value)}" for key, value in reason.items())
+    return " ".join(str(reason or "the card's own reason").split())
 
 
 def matches_text(item: Card) -> str:
@@ -109,6 +125,8 @@ def explain_card(rule_id: str) -> str | None:
         text = str(item.docs.get(key, "")).rstrip()
         if text:
             lines += [heading, *("  " + line for line in text.splitlines()), ""]
+    if item.when:
+        lines += ["When the level differs", *(f"  {line}" for line in exceptions_text(item)), ""]
     listed = cases(item)
     case = next((c for c in listed if c.get("expect")), None)
     if case is not None:
