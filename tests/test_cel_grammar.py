@@ -112,3 +112,17 @@ def test_stale_tables_are_not_used(monkeypatch: pytest.MonkeyPatch, theirs: Lark
         assert [analysed.parse(rule) for rule in WRITTEN] == [theirs.parse(rule) for rule in WRITTEN]
     finally:
         cel_grammar.cel_parser.cache_clear()
+
+
+def test_a_cel_python_without_its_grammar_file_lends_its_own_parser(monkeypatch: pytest.MonkeyPatch,
+                                                                      theirs: Lark) -> None:
+    """A cel-python that keeps its grammar elsewhere than 0.5 does: its own parser, as it makes it, not a crash."""
+    monkeypatch.setattr(cel_grammar, "_grammar", lambda: None)
+    monkeypatch.setattr(CELParser, "CEL_PARSER", None)
+    cel_grammar.cel_parser.cache_clear()
+    try:
+        lent = cel_grammar.cel_parser()
+        assert lent is CELParser.CEL_PARSER and lent.source_path != "<deserialized>"
+        assert [lent.parse(rule) for rule in WRITTEN] == [theirs.parse(rule) for rule in WRITTEN]
+    finally:
+        cel_grammar.cel_parser.cache_clear()

@@ -41,11 +41,19 @@ _CALLBACKS = {"lexer_callbacks": {"IDENT": _literal}}
 
 @cache
 def cel_parser() -> Lark:
-    """The parser, from the tables while they are current, else from the grammar (made once a process)."""
+    """The parser, from the tables while they are current, else from the grammar (made once a process); with a
+    cel-python that keeps no grammar file where 0.5 does, cel-python's own parser, as it makes it."""
     # (by its whole name: `from specdiff.diff import` would depend on the package, whose differ imports this)
     import specdiff.diff.cel_tables as cel_tables
 
     grammar = _grammar()
+    if grammar is None:
+        from celpy.celparser import CELParser
+
+        CELParser()  # (cel-python keeps the one parser it makes on the class)
+        made = CELParser.CEL_PARSER
+        assert made is not None
+        return made
     if cel_tables.DIGEST == _digest(grammar):
         # (what the parsers lark's standalone tool writes load their tables with; lark leaves it unannotated)
         loaded: Lark = Lark._load_from_dict(cel_tables.DATA, cel_tables.MEMO,  # type: ignore[no-untyped-call]
@@ -54,13 +62,15 @@ def cel_parser() -> Lark:
     return Lark(grammar, **OPTIONS, **_CALLBACKS)
 
 
-def _grammar() -> str:
-    """cel-python's grammar file, found without importing cel-python (its package imports the evaluator)."""
+def _grammar() -> str | None:
+    """cel-python's grammar file, found without importing cel-python (its package imports the evaluator); None
+    where there is none."""
     spec = importlib.util.find_spec("celpy")
     folders = spec.submodule_search_locations if spec is not None else None
-    if not folders:
-        raise ImportError("cel-python is not installed")
-    return (Path(next(iter(folders))) / "cel.lark").read_text(encoding="utf-8")
+    try:
+        return (Path(next(iter(folders or ()))) / "cel.lark").read_text(encoding="utf-8")
+    except (StopIteration, OSError):
+        return None
 
 
 def _digest(grammar: str) -> str:
@@ -73,6 +83,8 @@ def tables_text() -> str:
     """The text of `cel_tables.py`: the analysed parser as lark serialises it, as Python literals, its states and
     tokens numbered in one order (`_numbered`), so that the same grammar writes the same text."""
     grammar = _grammar()
+    if grammar is None:
+        raise FileNotFoundError("cel-python's grammar file (celpy/cel.lark) is not where cel-python 0.5 keeps it")
     data, memo = Lark(grammar, **OPTIONS).memo_serialize([TerminalDef, Rule])
     data["parser"]["parser"] = _numbered(data["parser"]["parser"])
     return ('"""CEL\'s LALR tables for lark, written by `make docs` (specdiff/diff/cel_grammar.py): not edited by '
