@@ -115,6 +115,8 @@ def check_aliases(uses: list[tuple[Any, int]], nodes: int, text_bound: int, data
     length, an upper bound, and counted exactly by `check_shape` only when that bound passes the budget."""
     expansion = Expansion(name, limits)
     total_nodes, total_text = nodes, text_bound
+    if total_nodes > limits.max_alias_nodes:
+        raise expansion.too_many_nodes()
     for value, depth in uses:
         size, text, height = expansion.of(value)
         if depth - 1 + height > limits.max_depth:
