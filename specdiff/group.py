@@ -862,21 +862,15 @@ def _named_places(template: str, names: Sequence[str], fields: bool) -> tuple[st
     subject, so a verb after it is written for many ("are deprecated")."""
     named = _NAMED.match(template)
     if named and PREPOSITIONS.isdisjoint(named["noun"].split()):
-        return f"{len(names)} {plural(named['noun'])}: {{location}}{_for_many(named['rest'])}", _joined(names)
+        return f"{len(names)} {plural(named['noun'])}: {{location}}{_verb_for_many(named['rest'])}", _joined(names)
     if template.startswith("{location}"):
-        template = "{location}" + _for_many(template.removeprefix("{location}"))
+        template = _verb_for_many(template)
     return template, places_phrase(names, fields)
 
 
-def _for_many(rest: str) -> str:
-    """The words after a place, with their first verb as it reads after several places."""
-    head, space, tail = rest.lstrip(" ").partition(" ")
-    return rest[:len(rest) - len(rest.lstrip(" "))] + _PLURAL_VERBS.get(head, head) + space + tail
-
-
 def _verb_for_many(template: str) -> str:
-    """A message whose subject names several places (`{path} of {operation} is now ...`), with the first verb
-    after it written for many."""
+    """A message whose subject names several places (`{path} of {operation} is now ...`, `{location} now has
+    format {new}`), with the first verb after it written for many, whatever words come before it."""
     words = template.split(" ")
     at = next((i for i, word in enumerate(words) if word in _PLURAL_VERBS), None)
     return template if at is None else " ".join([*words[:at], _PLURAL_VERBS[words[at]], *words[at + 1:]])

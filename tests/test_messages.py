@@ -132,3 +132,13 @@ def test_near_miss_a_verb_after_one_body_of_several_operations_is_written_for_on
     old = spec({"application/json": {"schema": {"type": "object"}}})
     assert [message for _, _, message in _messages(old, spec(None))] == [
         "response 404 is no longer offered as application/json in 2 operations: GET /a and GET /b"]
+
+
+def test_a_verb_after_an_adverb_is_written_for_many() -> None:
+    """`{location} now has format {new}` for several places: the verb after `now` agrees with them."""
+    def spec(formats: bool) -> dict[str, Any]:
+        field = {"type": "string", **({"format": "uri"} if formats else {})}
+        return {"components": {"schemas": {"Repo": {"type": "object", "properties": {"url": field, "home": field}}}}}
+
+    assert [message for _, _, message in _messages(spec(False), spec(True))] == [
+        "2 places: Repo.home and Repo.url now have format uri"]
