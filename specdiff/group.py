@@ -839,8 +839,9 @@ def _message(members: Sequence[Finding]) -> str:
     # places in operations and in named schemas alike (an extension written on both): count them all
     elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
         template, values["location"] = _named_places(template, names, fields=True)
-    if several and template.startswith(("{location}", "{path}")):  # the message starts with what there are several of
-        template = _verb_for_many(template)
+    operations = len(places) > 1 and all(m.change.context.operation for m in members)  # {operation} names several
+    if several and template.startswith(("{location}", "{path}")) or operations and template.startswith("{operation}"):
+        template = _verb_for_many(template)  # the message starts with what there are several of
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
@@ -852,7 +853,12 @@ _NAMED = re.compile(r"^(?P<noun>(?:\{\w+\} )?[a-z][a-z ]*?) \{location\}(?P<rest
 #: verbs a card writes for one place, as they read for several
 _PLURAL_VERBS = {"is": "are", "becomes": "become", "has": "have", "changes": "change", "gains": "gain",
                  "loses": "lose", "goes": "go", "spells": "spell", "refers": "refer", "picks": "pick",
-                 "accepts": "accept", "sends": "send", "preserves": "preserve", "merges": "merge"}
+                 "accepts": "accept", "sends": "send", "preserves": "preserve", "merges": "merge",
+                 "defaults": "default", "returns": "return", "answers": "answer", "lists": "list",
+                 "refuses": "refuse"}
+#: words a card writes between the places a message starts with and their verb: adverbs, and the operation a
+#: body belongs to (`{path} of {operation} is now ...`)
+_BEFORE_VERB = frozenset({"now", "no", "longer", "still", "also", "always", "of", "{operation}"})
 
 
 def _named_places(template: str, names: Sequence[str], fields: bool) -> tuple[str, str]:
@@ -870,10 +876,14 @@ def _named_places(template: str, names: Sequence[str], fields: bool) -> tuple[st
 
 def _verb_for_many(template: str) -> str:
     """A message whose subject names several places (`{path} of {operation} is now ...`, `{location} now has
-    format {new}`), with the first verb after it written for many, whatever words come before it."""
+    format {new}`), with the verb after it written for many: the first word, past adverbs and the operation."""
     words = template.split(" ")
-    at = next((i for i, word in enumerate(words) if word in _PLURAL_VERBS), None)
-    return template if at is None else " ".join([*words[:at], _PLURAL_VERBS[words[at]], *words[at + 1:]])
+    for at, word in enumerate(words[1:], 1):
+        if word in _PLURAL_VERBS:
+            return " ".join([*words[:at], _PLURAL_VERBS[word], *words[at + 1:]])
+        if word not in _BEFORE_VERB:
+            break  # another subject (`{location}: {version} refuses ...`), or no verb for the places
+    return template
 
 
 def _fields(members: Sequence[Finding]) -> str:

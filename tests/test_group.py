@@ -251,7 +251,7 @@ def test_deletes_that_answer_their_own_kind_instead_of_status_are_one_group() ->
     [returned] = report.findings
     assert (returned.rule, returned.message) == (
         "kubernetes.delete-returns-object",
-        "2 operations: delete of 2 resources in 2 API groups now returns the deleted object instead of Status "
+        "2 operations: delete of 2 resources in 2 API groups now return the deleted object instead of Status "
         "(response 200)")
     assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
         ("DELETE /api/v1/namespaces/{namespace}/frobs/{name}", "io.k8s.api.core.v1.Frob"),

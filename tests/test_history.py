@@ -688,13 +688,13 @@ def test_grouped_trace_of_autoscaling_v2beta1_folds_only_what_grouping_left_apar
         "application/json replaced by the patch types application/apply-patch+yaml, application/json-patch+json, "
         "application/merge-patch+json, application/strategic-merge-patch+json in the request bodies of 2 "
         f"operations: patch {hpa}"]
-    patch = "2 operations: patch of horizontalpodautoscalers now also accepts application/{} request bodies " \
+    patch = "2 operations: patch of horizontalpodautoscalers now also accept application/{} request bodies " \
         "(autoscaling/v2beta1)"
     assert [(e.kind, e.level, e.text) for e in trace.events if e.release == "v1.24"] == [
         ("changed", Level.SAFE, text) for text in [
             "status 401 documented for 15 operations: list, watch, deletecollection, read, create, replace, patch "
             "and delete of horizontalpodautoscalers and 1 discovery document (autoscaling/v2beta1)",
-            "5 operations: deletecollection, create, replace and delete of horizontalpodautoscalers now also accepts "
+            "5 operations: deletecollection, create, replace and delete of horizontalpodautoscalers now also accept "
             "*/* request bodies (autoscaling/v2beta1)",
             "application/json request bodies are now accepted as part of */* by 5 operations: deletecollection, "
             f"create, replace and delete {hpa}",

@@ -84,7 +84,7 @@ def test_1_11_to_1_28_a_delete_answering_the_object_instead_of_status_is_one_fin
     report = compare("kubernetes/v2/swagger-v1.11.json", "kubernetes/v2/swagger-v1.28.json")
     [returned] = _by_rule(report, "kubernetes.delete-returns-object")
     assert (returned.level.value, returned.message) == (
-        "dangerous", "8 operations: delete of 8 resources in 2 API groups now returns the deleted object "
+        "dangerous", "8 operations: delete of 8 resources in 2 API groups now return the deleted object "
         "instead of Status (response 200)")
     assert returned.reason.startswith("The spec catches up with the API server")
     assert [(m.change.context.operation, m.change.new) for m in returned.members] == [
