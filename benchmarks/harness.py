@@ -182,7 +182,7 @@ def run_case(case: Case, runs: int, warmup: bool, floor: tuple[Case, Row] | None
         row.note = f"skipped: {missing[0]} not found"
         return row
     argv = case.argv()
-    floor_argv = floor[0].argv() if floor is not None else None
+    floor_argv = floor[0].argv() if floor is not None else []
     if warmup:
         measure(argv)  # fills the page cache and writes .pyc files; not counted
     for _ in range(runs):
@@ -193,7 +193,7 @@ def run_case(case: Case, runs: int, warmup: bool, floor: tuple[Case, Row] | None
             kind = "unsupported" if sample.exit_code == 2 else "failed"
             row.note = f"{kind} (exit {sample.exit_code}): {first}"
             break
-        if floor is not None and floor_argv is not None:
+        if floor is not None:
             bare = measure(floor_argv)
             floor[1].samples.append(bare)
             row.against_floor.append(sample.cpu / bare.cpu if bare.cpu else float("inf"))
