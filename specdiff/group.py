@@ -828,7 +828,8 @@ def _message(members: Sequence[Finding]) -> str:
     if fields and len(places) == 1 and len(bodies) < 2:  # one `required` list of one operation: its fields, then it
         place = values["operation"] = places[0].operation or ""
         values["location"], several = fields, True
-    if len(places) > 1 and all(m.change.context.operation for m in members):  # else the type names the place
+    operations = len(places) > 1 and all(m.change.context.operation for m in members)  # {operation} names several
+    if operations:  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
         if first.change.fact("location") is None:  # (a parameter's `location` is where it goes: query, path)
@@ -839,7 +840,6 @@ def _message(members: Sequence[Finding]) -> str:
     # places in operations and in named schemas alike (an extension written on both): count them all
     elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
         template, values["location"] = _named_places(template, names, fields=True)
-    operations = len(places) > 1 and all(m.change.context.operation for m in members)  # {operation} names several
     if several and template.startswith(("{location}", "{path}")) or operations and template.startswith("{operation}"):
         template = _verb_for_many(template)  # the message starts with what there are several of
     message = render(template, values)
