@@ -112,7 +112,7 @@ def check_aliases(uses: list[tuple[Any, int]], nodes: int, text_bound: int, data
 
     The document expands to its distinct nodes plus, at each use, the expansion of what the alias names (each
     use is met once while reading): the same count `check_shape` makes. Text is counted from the document's
-    length, an upper bound, and counted exactly by `check_shape` only when that bound passes the budget."""
+    length, an upper bound, and counted exactly by the whole walk only when that bound passes the budget."""
     expansion = Expansion(name, limits)
     total_nodes, total_text = nodes, text_bound
     if total_nodes > limits.max_alias_nodes:
@@ -125,7 +125,7 @@ def check_aliases(uses: list[tuple[Any, int]], nodes: int, text_bound: int, data
         if total_nodes > limits.max_alias_nodes:
             raise expansion.too_many_nodes()
     if total_text > limits.max_bytes:
-        check_shape(data, name, limits)
+        expansion.of(data)  # the whole walk, which reads what the aliases name from what it measured above
 
 
 class Expansion:
