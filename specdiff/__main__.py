@@ -1,5 +1,5 @@
 """`python -m specdiff`."""
 
-from specdiff.cli import entry
+from specdiff.command import entry
 
 entry()

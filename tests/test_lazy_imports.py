@@ -138,3 +138,23 @@ def test_a_changed_list_in_an_extension_loads_no_deepdiff(tmp_path: Path) -> Non
     (tmp_path / "new.json").write_text(spec(["customer"]), encoding="utf-8")
     loaded = _imported_after(_compare(tmp_path / "old.json", tmp_path / "new.json"), tmp_path)
     assert "specdiff" in loaded and "deepdiff" not in loaded
+
+
+def test_the_command_imports_its_command_line_with_the_collector_off(tmp_path: Path) -> None:
+    """The installed `specdiff` starts at `specdiff.command`, which switches the cyclic collector off before the
+    command line's imports run; `import specdiff` as a library leaves it on."""
+    from importlib.metadata import entry_points
+
+    assert entry_points(group="console_scripts")["specdiff"].value == "specdiff.command:entry"
+    watch = ("import gc, sys\n"
+             "class Watch:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'click':\n"
+             "            print('collector', 'on' if gc.isenabled() else 'off')\n"
+             "sys.meta_path.insert(0, Watch())\n"
+             "import specdiff, specdiff.command\n"
+             "print('library', 'on' if gc.isenabled() else 'off')\n"
+             "sys.argv = ['specdiff', '--version']\n"
+             "specdiff.command.entry()\n")
+    done = subprocess.run([sys.executable, "-c", watch], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[:2] == ["library on", "collector off"], done.stderr
