@@ -95,11 +95,13 @@ example-notes: setup
 	else echo "no corpora at $(CORPORA): reports/examples/ left as it is"; fi
 
 # docs/rules.md and rules/catalogue.json are generated from the rule cards (tests/test_goldens.py fails when
-# either is stale), and specdiff/diff/cel_tables.py from cel-python's CEL grammar (tests/test_cel_grammar.py).
+# either is stale), specdiff/diff/cel_tables.py from cel-python's CEL grammar (tests/test_cel_grammar.py), and
+# specdiff/record_inits.py from the record classes (tests/test_frozen.py).
 docs: setup
 	$(BIN)/specdiff rules --format markdown > docs/rules.md
 	$(BIN)/python -c 'from specdiff.classify.cards import write_compiled; write_compiled()'
 	$(BIN)/python -c 'from specdiff.diff.cel_grammar import write_tables; write_tables()'
+	$(BIN)/python -c 'from specdiff.frozen import write_inits; write_inits()'
 
 # Whole-process wall time, CPU time and peak memory per case (docs/performance.md); timings are never a failure.
 bench: setup

@@ -13,7 +13,10 @@ from dataclasses import MISSING, Field, FrozenInstanceError, fields
 from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from specdiff.record_inits import COMPILED
 
 __all__ = ["record", "refilled"]
 
@@ -131,22 +134,24 @@ def _parameters(**options: bool) -> Any:
 
 def _init(cls: Any, every: list[Field[Any]]) -> Any:
     """The `__init__` `dataclass` would write. A class with a `__dict__` gets it filled in one step rather than
-    through `object.__setattr__` once a field: records are made by the hundred thousand (docs/performance.md)."""
+    through `object.__setattr__` once a field: records are made by the hundred thousand (docs/performance.md).
+
+    Its text names no default (a function's defaults are its own, not its code's), so the code compiled with the
+    package for that text (`record_inits.py`) serves; compiling the 40-odd texts at each start took 6 ms."""
     scope: dict[str, object] = {"_set": object.__setattr__, "_MISSING": MISSING}
-    parameters, made, values = [], [], []
+    parameters, defaults, made, values = [], [], [], []
     for f in every:
         if f.default is not MISSING:
             scope[f"_default_{f.name}"] = f.default
         elif f.default_factory is not MISSING:
             scope[f"_factory_{f.name}"] = f.default_factory
         if f.init:
+            parameters.append(f.name)
             if f.default is not MISSING:
-                parameters.append(f"{f.name}=_default_{f.name}")
+                defaults.append(f.default)
             elif f.default_factory is not MISSING:
-                parameters.append(f"{f.name}=_MISSING")
+                defaults.append(MISSING)
                 made.append(f"    if {f.name} is _MISSING:\n        {f.name} = _factory_{f.name}()\n")
-            else:
-                parameters.append(f.name)
             values.append((f.name, f.name))
         elif f.default is not MISSING:
             values.append((f.name, f"_default_{f.name}"))
@@ -159,10 +164,47 @@ def _init(cls: Any, every: list[Field[Any]]) -> Any:
     if hasattr(cls, "__post_init__"):
         made.append("    self.__post_init__()\n")
     source = f"def __init__(self, {', '.join(parameters)}):\n{''.join(made) or '    pass'}\n"
-    exec(source, scope)  # noqa: S102 - the text is made from the class's own field names, as dataclasses does
-    init: Any = scope["__init__"]
+    INIT_TEXTS.setdefault(source, cls.__module__)
+    code = COMPILED.get(source)
+    if code is None:
+        exec(source, scope)  # noqa: S102 - the text is made from the class's own field names, as dataclasses does
+        compiled: Any = scope.pop("__init__")
+        code = compiled.__code__
+    init: Any = FunctionType(code, scope, "__init__", tuple(defaults) or None)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
+
+
+#: every `__init__` text made in this process, with the module of the first class made from it (`init_texts`
+#: imports every module of specdiff to make all of theirs)
+INIT_TEXTS: dict[str, str] = {}
+
+
+def init_texts() -> str:
+    """The text of `record_inits.py`: each record class's `__init__` as `_init` writes it, in text order, and a map
+    from the text to its code. `make docs` writes it; a record edited since is compiled at start, as before."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    for module in pkgutil.walk_packages([str(Path(__file__).parent)], "specdiff."):
+        if module.name != "specdiff.__main__":  # (which runs the command)
+            importlib.import_module(module.name)
+    parts = ['"""The `__init__` of each record class (specdiff/frozen.py), by its text: written by `make docs`, '
+             'not edited by hand.\nThe names they read are given when a record class is made."""\n'
+             "# mypy: ignore-errors\n\n"
+             "from types import CodeType\n\n"
+             "COMPILED: dict[str, CodeType] = {}\n"]
+    for text in sorted(text for text, module in INIT_TEXTS.items() if module.startswith("specdiff.")):
+        parts.append(f"\n\n{text}\nCOMPILED[{text!r}] = __init__.__code__\n")  # (each text ends in a blank line)
+    return "".join(parts)
+
+
+def write_inits() -> None:
+    """`make docs`: write `record_inits.py` beside this module."""
+    from pathlib import Path
+
+    Path(__file__).with_name("record_inits.py").write_text(init_texts(), encoding="utf-8")
 
 
 def _with_equality(cls: Any, compared: Any, frozen: bool) -> None:

@@ -163,3 +163,16 @@ def test_refilled_is_replace_without_init() -> None:
         moved.pointer = "/c"  # type: ignore[misc]
     with pytest.raises(TypeError, match="no field 'pointr'"):
         refilled(media, pointr="/b")
+
+
+def test_the_compiled_inits_are_those_the_record_classes_write() -> None:
+    """`record_inits.py` holds the code of each record class's `__init__`, and a class uses it: `make docs` writes
+    it again after a record's fields change (a text it lacks is compiled at start, as `_Record`'s is)."""
+    from pathlib import Path
+
+    from specdiff import frozen, record_inits
+
+    assert Path(record_inits.__file__).read_text(encoding="utf-8") == frozen.init_texts(), "stale: run `make docs`"
+    assert MediaType.__init__.__code__ in record_inits.COMPILED.values()
+    assert _Record.__init__.__code__ not in record_inits.COMPILED.values()
+    assert MediaType.__init__.__defaults__[:3] == (None, Written(), None)
