@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -9,9 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rulecases import run_case
 
-from specdiff.diff.kubernetes import list_topology
+from specdiff.diff.kubernetes import list_topology, predates_topology
+from specdiff.graph import graph_of
 from specdiff.graph.lifecycle import STABLE, Lifecycle, lifecycle_of, marker_problems
 from specdiff.graph.schemas import deprecated_enum_values, documented_enum, enum_values
+from specdiff.load import load_text
 from specdiff.records import field_path
 
 LIVE_DESCRIPTION = (
@@ -82,6 +85,24 @@ def test_lifecycle_of_reads_the_kubernetes_entry() -> None:
 ])
 def test_list_topology_as_server_side_apply_reads_it(schema: dict[str, Any], topology: tuple[str, Any]) -> None:
     assert list_topology(schema) == topology
+
+
+_LISTED = {"type": "array", "items": {"type": "string"}}
+
+
+@pytest.mark.parametrize(("spec", "predates"), [
+    ({"swagger": "2.0", "paths": {}, "definitions": {"A": {"properties": {"tags": _LISTED}}}}, True),
+    ({"swagger": "2.0", "paths": {}, "definitions": {"A": {"properties": {
+        "tags": {**_LISTED, "x-kubernetes-list-type": "set"}}}}}, False),
+    ({"openapi": "3.0.0", "paths": {}, "components": {"schemas": {"A": {"properties": {
+        "labels": {"type": "object", "x-kubernetes-map-type": "atomic"}}}}}}, False),
+    # a marker outside the schema sections counts as well: they are only looked at first
+    ({"swagger": "2.0", "definitions": {"A": {"properties": {"tags": _LISTED}}}, "paths": {"/a": {"post": {
+        "parameters": [{"in": "body", "name": "body", "schema": {**_LISTED, "x-kubernetes-list-map-keys": ["k"]}}],
+        "responses": {"200": {"description": "ok"}}}}}}, False),
+])
+def test_a_spec_predates_topology_when_no_marker_is_written_anywhere(spec: dict[str, Any], predates: bool) -> None:
+    assert predates_topology(graph_of(load_text(json.dumps(spec), "spec.json", None))) is predates
 
 
 def _rules(rules: list[dict[str, Any]]) -> dict[str, Any]:

@@ -431,8 +431,12 @@ def predates_topology(graph: SpecGraph) -> bool:
     markers of every type that declares one since server-side apply, so in such a spec a marker appearing is the
     spec starting to describe topology, not a change of it. Asked only of an API server's spec (the ecosystem
     decides): a CRD without markers is read with the default topology, and a plain spec says nothing about which
-    server reads it, so neither predates anything."""
-    stack: list[Any] = [graph.document.data, *(part.data for _, part in graph.document.parts)]
+    server reads it, so neither predates anything.
+
+    The schema sections are walked first, the whole documents after them: a spec that states topology states it
+    there, so the walk usually stops before the paths, which are most of the document."""
+    documents = [graph.document.data, *(part.data for _, part in graph.document.parts)]
+    stack: list[Any] = [*documents, *(section for data in documents for section in _schema_sections(data))]
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
@@ -442,6 +446,15 @@ def predates_topology(graph: SpecGraph) -> bool:
         elif isinstance(value, list):
             stack.extend(v for v in value if isinstance(v, (dict, list)))
     return True
+
+
+def _schema_sections(data: Any) -> list[dict[str, Any]]:
+    """Where a document names its schemas: Swagger's `definitions`, OpenAPI 3's `components/schemas`."""
+    if not isinstance(data, dict):
+        return []
+    components = data.get("components")
+    sections = [data.get("definitions"), components.get("schemas") if isinstance(components, dict) else None]
+    return [section for section in sections if isinstance(section, dict)]
 
 
 def shape(before: Any, after: Any) -> Shape:
