@@ -86,3 +86,15 @@ def test_a_card_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_catalogue(tmp_path)
     assert str(caught.value) == f"{tmp_path / 'card.yaml'}: a rule card must be UTF-8 text"
+
+
+
+def test_an_id_two_cards_claim_is_refused_whether_as_id_or_former_id(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(CARD)
+    (tmp_path / "b.yaml").write_text(CARD)
+    (tmp_path / "c.yaml").write_text(CARD.replace("id: schema.test.example", "id: schema.test.gone"))
+    (tmp_path / "d.yaml").write_text(EXAMPLE_CARD.replace("schema.test.example", "schema.test.renamed")
+                                     + "aliases: [schema.test.gone]\n")
+    with pytest.raises(ConfigError) as caught:
+        load_catalogue(tmp_path)
+    assert str(caught.value) == f"{tmp_path}: duplicate rule ids: schema.test.example, schema.test.gone"

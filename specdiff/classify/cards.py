@@ -8,6 +8,7 @@ import json
 import os
 import re
 import string
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
 from functools import cache, lru_cache
@@ -169,8 +170,8 @@ def load_catalogue(root: Path) -> tuple[Card, ...]:
         cards = [_card(root, name, _head(root, name, data)) for name, data in sources.items()]
         for item in cards:
             check_card(item, root)
-    ids = [name for c in cards for name in (c.id, *c.aliases)]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    duplicates = sorted(i for i, count in Counter(name for c in cards for name in (c.id, *c.aliases)).items()
+                        if count > 1)
     if duplicates:
         raise ConfigError(f"duplicate rule ids: {', '.join(duplicates)}", file=str(root))
     return tuple(cards)
@@ -258,9 +259,12 @@ def compile_catalogue(root: Path) -> str:
 def _compiled_card(root: Path, name: str, written: dict[str, Any]) -> Card:
     """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
     lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
-    tuples = {f.name: _tupled(written[f.name]) for f in fields(Card)
-              if f.name in written and str(f.type).startswith("tuple")}
+    tuples = {key: _tupled(written[key]) for key in _TUPLE_FIELDS if key in written}
     return Card(**{**written, **tuples}, **_placed(root, name))
+
+
+#: the fields of a card that hold tuples, which JSON keeps as lists
+_TUPLE_FIELDS = tuple(f.name for f in fields(Card) if str(f.type).startswith("tuple"))
 
 
 def _tupled(value: Any) -> Any:
