@@ -11,15 +11,15 @@ Findings about the API are never exceptions; they are records.
 
 from __future__ import annotations
 
-import re
+from specdiff.patterns import compiled
 
 #: control characters, DEL included, and the invisible ones that reorder text (bidi controls)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = "[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 def one_line(text: str) -> str:
     """Text for one line of a terminal: control and bidi characters become spaces, so nothing drives it."""
-    return _CONTROL.sub(" ", text)
+    return compiled(_CONTROL).sub(" ", text)
 
 
 class SpecdiffError(Exception):

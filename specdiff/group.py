@@ -73,6 +73,7 @@ from specdiff.load.sourcemap import (
 )
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
+from specdiff.patterns import compiled
 from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
@@ -967,7 +968,7 @@ def operations_phrase(places: Sequence[Context]) -> str:
     discovery = 0
     for ctx in places:
         method, path = ctx.method or "", ctx.route or ""
-        if method == "GET" and _DISCOVERY.match(path):
+        if method == "GET" and compiled(_DISCOVERY).match(path):
             discovery += 1
             continue
         if ctx.group_version is None or not ctx.resource:
@@ -1008,7 +1009,7 @@ def _where(versions: set[str]) -> str:
     return f" in {len(versions)} group-versions of {len(groups)} API groups"
 
 #: the API server's discovery documents: `/api/`, `/apis/`, `/apis/GROUP/`, `/api/VERSION/`, `/apis/GROUP/VERSION/`
-_DISCOVERY = re.compile(rf"^/(?:api(?:/{_VERSION.pattern})?|apis(?:/[^/{{}}]+(?:/{_VERSION.pattern})?)?)/?$")
+_DISCOVERY = rf"^/(?:api(?:/{_VERSION.pattern})?|apis(?:/[^/{{}}]+(?:/{_VERSION.pattern})?)?)/?$"
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
 

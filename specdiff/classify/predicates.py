@@ -13,6 +13,7 @@ from specdiff.graph.lifecycle import version_key
 from specdiff.graph.model import group_version_of_path
 from specdiff.graph.stability import DECLARED, STABILITIES, declared_rank, rank
 from specdiff.graph.sunset import sunset_date
+from specdiff.patterns import compiled
 from specdiff.records import UNUSED, Change
 
 Predicate = Callable[[Change], bool]
@@ -753,14 +754,14 @@ def unused_schema(change: Change) -> bool:
 
 
 #: the pointer of a keyword written on one branch of a union: `.../stop/oneOf/0/default`
-_BRANCH_KEYWORD = re.compile(r"/(?:oneOf|anyOf)/\d+/[^/]+$")
+_BRANCH_KEYWORD = r"/(?:oneOf|anyOf)/\d+/[^/]+$"
 
 
 @predicate
 def on_union_branch(change: Change) -> bool:
     """The keyword is written on one branch of a `oneOf` or `anyOf`: a value picks its branch, and an omitted
     field has none, so a branch's default never says what leaving the field out means."""
-    return _BRANCH_KEYWORD.search(change.new_pointer or change.old_pointer or "") is not None
+    return compiled(_BRANCH_KEYWORD).search(change.new_pointer or change.old_pointer or "") is not None
 
 
 @predicate

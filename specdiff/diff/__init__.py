@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -20,6 +19,7 @@ from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
 from specdiff.graph.refs import plain_name
 from specdiff.graph.subjects import users_subject
+from specdiff.patterns import compiled
 from specdiff.records import CUT_OFF, FIRST_USED, UNUSED, Change, Context
 
 __all__ = ["Changes", "TooManyChanges", "diff", "match_schemas"]
@@ -159,14 +159,14 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
 
 
 #: "Deprecated. Please use io.k8s.api.core.v1.Pod instead.": the schema a deprecated alias names
-_ALIAS = re.compile(r"^\s*Deprecated\b.*?\buse\s+(\S+?)\s+instead\b", re.IGNORECASE | re.DOTALL)
+_ALIAS = r"(?is)^\s*Deprecated\b.*?\buse\s+(\S+?)\s+instead\b"
 
 
 def _alias_of(old: SpecGraph, new: SpecGraph, name: str) -> str | None:
     """The schema a removed one was a deprecated alias of, when that one stays and no operation used the alias:
     its description says to use the other instead, and it is only a `$ref` to it or the same schema."""
     schema = old.schemas[name].schema
-    match = _ALIAS.match(str(schema.get("description", "")))
+    match = compiled(_ALIAS).match(str(schema.get("description", "")))
     target = match.group(1) if match else None
     if target is None or target not in old.schemas or target not in new.schemas or old.reached(name):
         return None

@@ -6,18 +6,18 @@ the API server always did: a field whose description said "Required." was valida
 marker appeared, and a field the server defaults or populates is still there for readers after the marker goes.
 These return the words that decide, quoted, so the reason can say which ones; None when the text says nothing.
 The patterns are sentences, not any occurrence of a word: "Not required." and "required if ..." are no evidence.
-They are kept as text, compiled when one is first searched with and kept (`_compiled`): most comparisons meet
-none of these changes, and compiling them all at import was a fixed cost of every run.
+They are kept as text, compiled when one is first searched with and kept (`specdiff.patterns`): most comparisons
+meet none of these changes, and compiling them all at import was a fixed cost of every run.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from typing import Any
 
 from specdiff.diff.kernel import mapping
+from specdiff.patterns import compiled
 
 #: "Required." as a sentence of its own (Go doc comments often end "... will be ignored Required."), the
 #: `+required` marker, or "This field is required."
@@ -39,19 +39,19 @@ _DEPRECATED = r"(?i)^\W*deprecated\b"
 
 def said_deprecated(element: Any) -> bool:
     """Whether an element's description opens by calling it deprecated, where the spec writes no marker."""
-    return _compiled(_DEPRECATED).search(_description(element)) is not None
+    return compiled(_DEPRECATED).search(_description(element)) is not None
 
 
 def said_required(schema: Any) -> str | None:
     """`the old description says so ("Required.")` when the field's description states that it is required."""
-    found = _compiled(_REQUIRED).search(_description(schema))
+    found = compiled(_REQUIRED).search(_description(schema))
     return _says_so(found.group(0)) if found else None
 
 
 def said_written(schema: Any, default: Any) -> str | None:
     """Why readers still always see the field: the description says the server defaults or populates it, or
     the schema gives it a `default` (`default` is what the differ counts as one: not a Kubernetes zero value)."""
-    found = _compiled(_WRITTEN).search(_description(schema))
+    found = compiled(_WRITTEN).search(_description(schema))
     if found:
         return f'the old description says ("{found.group(0).strip()}")'
     if default is not None:
@@ -162,7 +162,7 @@ def said_limit(schema: Any, value: Any) -> str | None:
     now writes down (the same number after a word that makes it a limit)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    for found in _compiled(_LIMIT).finditer(_description(schema)):
+    for found in compiled(_LIMIT).finditer(_description(schema)):
         if _number(found.group(1)) == float(value):
             return _says_so(found.group(0).strip())
     return None
@@ -171,7 +171,7 @@ def said_limit(schema: Any, value: Any) -> str | None:
 def said_format(schema: Any, format_name: Any) -> str | None:
     """`the old description says so ("ISO 8601")` when it names the standard or the shape a `format` names."""
     pattern = _FORMATS.get(format_name) if isinstance(format_name, str) else None
-    found = _compiled(pattern).search(_description(schema)) if pattern else None
+    found = compiled(pattern).search(_description(schema)) if pattern else None
     return _says_so(found.group(0)) if found else None
 
 
@@ -179,7 +179,7 @@ def said_shape(schema: Any, format_name: Any) -> str | None:
     """`the old description says so ("YYYY-MM-DDTHH:MM:SS")` when it wrote out the pattern of the format that
     replaces the old one (`date` corrected to `date-time`): the values were always of the new format."""
     shape = _SHAPES.get(format_name) if isinstance(format_name, str) else None
-    found = _compiled(shape).search(_description(schema)) if shape else None
+    found = compiled(shape).search(_description(schema)) if shape else None
     return _says_so(found.group(0)) if found else None
 
 
@@ -211,7 +211,7 @@ def said_text_values(schema: Any, values: Any) -> str | None:
     any values now takes strings (`additionalProperties: {type: string}`), which its description said."""
     if not isinstance(values, dict) or values.get("type") != "string" or set(values) - {"type", "description"}:
         return None
-    found = _compiled(_TEXT_VALUES).search(_description(schema))
+    found = compiled(_TEXT_VALUES).search(_description(schema))
     return _says_so(found.group(0)) if found else None
 
 
@@ -223,10 +223,10 @@ def said_values(schema: Any, values: Any) -> str | None:
     text = _description(schema)
     if not text or not isinstance(values, list) or not values or not all(isinstance(v, str) and v for v in values):
         return None
-    quoted = set(_compiled(_QUOTED).findall(text))  # (the text is read once, however many values the enum lists)
-    words = {word.rstrip(".") for word in _compiled(_WORD).findall(text)}
-    listed = _compiled(_LISTING).search(text) is not None and all(value in words for value in values)
-    cases = set(_compiled(_CASE).findall(text))
+    quoted = set(compiled(_QUOTED).findall(text))  # (the text is read once, however many values the enum lists)
+    words = {word.rstrip(".") for word in compiled(_WORD).findall(text)}
+    listed = compiled(_LISTING).search(text) is not None and all(value in words for value in values)
+    cases = set(compiled(_CASE).findall(text))
     if not (listed or all(value in quoted for value in values) or len(cases) > 1 and cases == set(values)):
         return None
     if len(values) > _NAMED_VALUES:
@@ -268,8 +268,8 @@ def said_exclusive(schema: Any) -> str | None:
         return None
     quotes = []
     for name, field in properties.items():
-        sentences = _compiled(_EXCLUSIVE).findall(_description(field))
-        named = {word.lower() for sentence in sentences for word in _compiled(_QUOTED).findall(sentence)}
+        sentences = compiled(_EXCLUSIVE).findall(_description(field))
+        named = {word.lower() for sentence in sentences for word in compiled(_QUOTED).findall(sentence)}
         if not sentences or {other.lower() for other in properties if other != name} - named:
             return None
         quotes.append(sentences[0].strip())
@@ -318,8 +318,8 @@ def said_conditions(schema: Any, keyword: str, branches: Any) -> str | None:
     quotes = []
     for _, values, required in read:
         for name in sorted(required - {field}):
-            found = _compiled(_REQUIRED_IF).search(_description(properties.get(name)))
-            quoted = set(_compiled(_QUOTED).findall(found.group(0))) if found else set()
+            found = compiled(_REQUIRED_IF).search(_description(properties.get(name)))
+            quoted = set(compiled(_QUOTED).findall(found.group(0))) if found else set()
             if not found or field not in quoted or not all(str(value) in quoted for value in values):
                 return None
             quotes.append(found.group(0).strip(" *_"))
@@ -358,19 +358,12 @@ _LITERAL = r"'([^']+)'|\"([^\"]+)\""
 _SENTENCE = r"(?<=[.!?])\s+"
 
 
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    """One of this module's patterns, compiled once (`re`'s own cache drops the oldest of what a run compiles,
-    and the defaults each value is searched for are patterns of their own)."""
-    return re.compile(pattern)
-
-
 def _says_so(sentence: str) -> str:
     return f'the old description says so ("{sentence}")'
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _compiled(_SENTENCE).split(text) if s.strip()]
+    return [s.strip() for s in compiled(_SENTENCE).split(text) if s.strip()]
 
 
 def _names(sentence: str, field: str) -> bool:
@@ -394,7 +387,7 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     stated so."""
     if not isinstance(rule, str) or not isinstance(old, dict):
         return None
-    unique = _compiled(_UNIQUENESS).search(rule) is not None
+    unique = compiled(_UNIQUENESS).search(rule) is not None
     if not unique and "has(" not in rule and "size(" not in rule:
         return None
     items = mapping(old.get("items"))
@@ -402,13 +395,13 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
     new_items = mapping(mapping(new).get("items"))
     added = {*mapping(new_items.get("properties")), *mapping(mapping(new).get("properties"))} - set(known)
     # (`__namespace__` is CEL's escape of `namespace`)
-    every = {name.strip("_") for name in _compiled(_READ).findall(rule)}
+    every = {name.strip("_") for name in compiled(_READ).findall(rule)}
     read = every - added
     holders = sorted(read & set(known))
     if not holders:
         return None
     whole = not every & added
-    literals = {a or b for a, b in _compiled(_LITERAL).findall(rule)}
+    literals = {a or b for a, b in compiled(_LITERAL).findall(rule)}
     # a field compared with a string or with emptiness is the rule's condition: naming the string names it, unless
     # every string is also a field's name ("ExtensionRef" is a type and a field), which then says nothing
     conditions = {name for name in read if re.search(
@@ -423,14 +416,14 @@ def said_rule(rule: Any, old: Any, new: Any) -> tuple[str, bool] | None:
                 compared = all(name == holder or _names(sentence, name) for name in read)
                 identical = not holder and "identical" in sentence and read == set(mapping(
                     items.get("properties")))
-                if _compiled(_UNIQUE_WORDS).search(sentence) and (compared or identical):
+                if compiled(_UNIQUE_WORDS).search(sentence) and (compared or identical):
                     return _says_so(sentence), whole
                 continue
-            if not holder or not _compiled(_PRESENCE_WORDS).search(sentence):
+            if not holder or not compiled(_PRESENCE_WORDS).search(sentence):
                 continue
             if all(_names(sentence, value) for value in literals) and all(
                     name == holder or name in conditions or _names(sentence, name) for name in read):
                 # "only one of" allows none: a rule demanding exactly one (`== 1`) says more
-                exactly = _compiled(_EXACTLY_ONE).search(rule) and _compiled(_AT_MOST_ONE).search(sentence)
+                exactly = compiled(_EXACTLY_ONE).search(rule) and compiled(_AT_MOST_ONE).search(sentence)
                 return _says_so(sentence), whole and not exactly
     return None

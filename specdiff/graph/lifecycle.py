@@ -7,10 +7,10 @@ way an alpha API version does, so changes inside an alpha field are judged as al
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from specdiff.frozen import record
+from specdiff.patterns import compiled
 
 Schema = dict[str, Any]
 
@@ -18,7 +18,7 @@ LIFECYCLE = "x-kubernetes-api-lifecycle"
 COMPONENT = "kubernetes"
 STATUSES = ("alpha", "beta", "deprecated")
 #: digits bounded: a release number is small, and a longer one would not even convert to an int
-MIN_VERSION = re.compile(r"^v[1-9][0-9]{0,5}\.(0|[1-9][0-9]{0,5})$")
+MIN_VERSION = r"^v[1-9][0-9]{0,5}\.(0|[1-9][0-9]{0,5})$"
 
 
 @record(frozen=True)
@@ -45,7 +45,7 @@ def lifecycle_of(schema: Schema) -> Lifecycle:
         return Lifecycle(None, None, None)
     status, version, gate = entry.get("status"), entry.get("minVersion"), entry.get("featureGate")
     return Lifecycle(status if status in STATUSES else None,
-                     version if isinstance(version, str) and MIN_VERSION.match(version) else None,
+                     version if isinstance(version, str) and compiled(MIN_VERSION).match(version) else None,
                      gate if isinstance(gate, str) and gate else None)
 
 
@@ -68,7 +68,7 @@ def marker_problems(marker: Any, builtin: bool) -> list[str]:
 def _entry_problems(entry: dict[str, Any]) -> list[str]:
     problems = []
     version = entry.get("minVersion")
-    if not (isinstance(version, str) and MIN_VERSION.match(version)):
+    if not (isinstance(version, str) and compiled(MIN_VERSION).match(version)):
         problems.append(f"minVersion {version!r} is not a Kubernetes release such as v1.30")
     if entry.get("status") not in STATUSES:
         problems.append(f"status {entry.get('status')!r} is not one of {', '.join(STATUSES)}")
@@ -80,7 +80,7 @@ def _entry_problems(entry: dict[str, Any]) -> list[str]:
 
 def version_key(version: str | None) -> tuple[int, int] | None:
     """`v1.30` -> (1, 30), for ordering minVersions; None when it is not a valid minVersion."""
-    if version is None or not MIN_VERSION.match(version):
+    if version is None or not compiled(MIN_VERSION).match(version):
         return None
     major, minor = version[1:].split(".")
     return int(major), int(minor)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterator
 from typing import Any
+
+from specdiff.patterns import compiled
 
 #: a JSON Schema object as the documents write it (graph.model names it for the model's records too)
 Schema = dict[str, Any]
@@ -80,8 +81,8 @@ def required_set(schema: Schema) -> frozenset[str]:
 
 #: where a live Kubernetes apiserver documents an enum type's values (KEP-2887), and one value's line
 ENUM_HEADING = "Possible enum values:"
-_ENUM_ITEM = re.compile(r'^\s*-\s*`"(?P<value>[^"]*)"`\s*(?P<text>.*)$')
-_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)
+_ENUM_ITEM = r'^\s*-\s*`"(?P<value>[^"]*)"`\s*(?P<text>.*)$'
+_DEPRECATED = r"(?i)\bdeprecated\b"
 
 
 def documented_enum(schema: Schema) -> dict[str, str]:
@@ -92,7 +93,7 @@ def documented_enum(schema: Schema) -> dict[str, str]:
     values: dict[str, str] = {}
     last: str | None = None
     for line in description.split(ENUM_HEADING, 1)[1].splitlines():
-        item = _ENUM_ITEM.match(line)
+        item = compiled(_ENUM_ITEM).match(line)
         if item:
             last = item.group("value")
             values[last] = item.group("text").strip()
@@ -112,5 +113,5 @@ def enum_values(schema: Schema) -> list[Any] | None:
 
 def deprecated_enum_values(schema: Schema) -> frozenset[str]:
     """Values whose documented line says they are deprecated."""
-    return frozenset(value for value, text in documented_enum(schema).items() if _DEPRECATED.search(text))
+    return frozenset(value for value, text in documented_enum(schema).items() if compiled(_DEPRECATED).search(text))
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from typing import Any
 
+from specdiff.patterns import compiled
+
 #: an RFC 3339 full-date, or a date-time (its date is the day as written)
-RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?$")
+RFC3339 = r"^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?$"
 
 
 def sunset_date(value: Any) -> str | None:
@@ -27,7 +28,7 @@ def sunset_date(value: Any) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip()
-    if RFC3339.match(text):
+    if compiled(RFC3339).match(text):
         try:
             return dt.date.fromisoformat(text[:10]).isoformat()
         except ValueError:  # 2031-02-30

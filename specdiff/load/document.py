@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,6 @@ from specdiff.load.sourcemap import SourceMap
 DIALECTS = ("swagger-2.0", "openapi-3.0", "openapi-3.1", "openapi-3.2", "crd", "openapi-dir")
 #: the URL schemes of documents read from the network (a `$ref`, with --allow-remote-refs), and of their redirects
 REMOTE_SCHEMES = ("http", "https")
-#: what Python makes of bytes in a file name that are not UTF-8 (surrogate escapes)
-_NOT_TEXT = re.compile("[\ud800-\udfff]")
 
 
 @record(frozen=True, eq=False)
@@ -39,9 +36,11 @@ class Document:
     def __post_init__(self) -> None:
         """Every report prints the name, and JSON, SARIF, HTML and GitHub's UTF-16 count need it to be text:
         a name that is not UTF-8 (from the command line or a folder listing) is refused here, for every input."""
-        if _NOT_TEXT.search(self.name):
+        try:
+            self.name.encode("utf-8")  # fails on the surrogate escapes Python makes of bytes that are not UTF-8
+        except UnicodeEncodeError:
             raise InputError("the file name is not UTF-8, so no report could name it; rename the file",
-                             file=self.name.encode("utf-8", "backslashreplace").decode("utf-8"))
+                             file=self.name.encode("utf-8", "backslashreplace").decode("utf-8")) from None
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, if the source map can find it."""

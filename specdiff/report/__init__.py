@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from specdiff.frozen import record
+from specdiff.patterns import compiled
 from specdiff.records import Finding, Level, Report
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def at_or_above(finding: Finding, fail_on: str) -> bool:
 #: what JSON and XML reports write as escapes (`\u007f`, `&#x7f;`): DEL and the C1 controls (a terminal may act
 #: on them: U+009B starts a control sequence) and the invisible characters that reorder or hide text; either
 #: language reads them back as the same characters
-NOT_RAW = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
+NOT_RAW = "[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
 
 
 def json_text(data: Any) -> str:
@@ -72,7 +72,7 @@ def json_text(data: Any) -> str:
     import json
 
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str, allow_nan=False)
-    return NOT_RAW.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
+    return compiled(NOT_RAW).sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
 
 
 def renderer(name: str) -> Renderer:

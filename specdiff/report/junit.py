@@ -20,7 +20,7 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 #: written as character references: a carriage return (which XML readers would turn into a line feed, and a
 #: log would use to overwrite a line) and what no report writes raw
-_REFERENCED = re.compile(f"\r|{NOT_RAW.pattern}")
+_REFERENCED = re.compile(f"\r|{NOT_RAW}")
 
 
 def clean(text: str) -> str:
