@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field, replace
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import ConfigError, InputError, UsageError
@@ -30,6 +29,8 @@ from specdiff.records import FAIL_ON, LEVELS, READERS
 from specdiff.records import POLICIES as RULE_POLICIES
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import yaml
 
 CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
@@ -123,29 +124,42 @@ class Config:
 # ---------------------------------------------------------------- finding and reading
 
 
-def find_config(start: Path) -> Path | None:
+def find_config(start: Path | str) -> Path | None:
     """The nearest `.specdiff.yaml` or pyproject.toml with a `[tool.specdiff]` table, from `start` upwards."""
-    folder = start.resolve()
-    for candidate in (folder, *folder.parents):
+    found = _nearest_config(os.path.realpath(start))
+    if found is None:
+        return None
+    from pathlib import Path  # (a run that finds no configuration, as most do, never imports it, nor urllib)
+
+    return Path(found)
+
+
+def _nearest_config(folder: str) -> str | None:
+    while True:
         for name in CONFIG_NAMES:
-            if (candidate / name).is_file():
-                return _confined(candidate / name)
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_table(_confined(pyproject)):
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                return _confined(candidate)
+        pyproject = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(pyproject) and _has_tool_table(_confined(pyproject)):
             return pyproject
-    return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
-def _confined(path: Path) -> Path:
+def _confined(path: str) -> str:
     """A configuration found (not named with --config) must be a file of the repository it was found in: one
     that is a symlink out of it would be read, and its content echoed in errors, from wherever it points."""
-    if not inside(path, path.parent) and not inside(path, _repository_root(path.parent)):  # asks git only for a link
+    folder = os.path.dirname(path)
+    if not inside(path, folder) and not inside(path, _repository_root(folder)):  # asks git only for a link
         raise ConfigError("the configuration file is a symlink out of the repository (refused); pass --config "
                           "FILE to use the file it points to, or --no-config", file=_shown(path))
     return path
 
 
-def _has_tool_table(path: Path) -> bool:
+def _has_tool_table(path: str) -> bool:
     """Whether a pyproject.toml configures specdiff. One that is broken but mentions specdiff is an error, not
     a silent skip of its `[tool.specdiff]`; a broken one that never mentions specdiff is someone else's."""
     try:
@@ -188,6 +202,8 @@ def read_limited(path: Path | str, what: str, limit: int = MAX_FILE_BYTES) -> st
 
 def load_config(path: Path | str, rule_ids: Iterable[str] | None = None, display: str | None = None) -> Config:
     """Read and validate one configuration file; `rule_ids` defaults to the shipped catalogue."""
+    from pathlib import Path
+
     path = Path(path)
     name = display or str(path)
     try:
@@ -239,6 +255,8 @@ def _check_yaml_depth(text: str, name: str) -> None:
 def config_from_mapping(data: Mapping[str, Any], name: str = "<config>", rule_ids: Iterable[str] | None = None,
                         folder: Path | None = None) -> Config:
     """A configuration given as data (the Python API): the same keys and checks as a file."""
+    from pathlib import Path
+
     if rule_ids is None:
         from specdiff.classify.cards import rule_ids as known_rule_ids
 
@@ -634,7 +652,7 @@ def _date(value: Any, where: _Where, at: tuple[Any, ...]) -> dt.date | None:
 # ---------------------------------------------------------------- baselines
 
 
-def _repository_root(folder: Path) -> Path:
+def _repository_root(folder: Path | str) -> Path | str:
     """The git work tree the configuration is in, else its own folder: where the files it names must be."""
     import subprocess  # here: a run without a baseline file never needs it
 
@@ -643,7 +661,7 @@ def _repository_root(folder: Path) -> Path:
                              timeout=30, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         top = ""
-    return Path(top) if top else folder
+    return top or folder
 
 
 def read_baseline(path: Path | str) -> tuple[BaselineEntry, ...]:
@@ -692,7 +710,7 @@ def for_command(config_file: str | None = None, no_config: bool = False, select:
     if config_file is not None:
         config = load_config(config_file, rule_ids)
     elif not no_config:
-        found = find_config(start or Path.cwd())
+        found = find_config(start or os.getcwd())
         if found is not None:
             config = load_config(found, rule_ids, display=_shown(found))
     if select or ignore:  # the catalogue is read here only to check the names given
@@ -722,8 +740,11 @@ def _check_options(select: Sequence[str], ignore: Sequence[str], rule_ids: Itera
                 raise UsageError(str(err)) from None
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path | str) -> str:
     """A found file as the user would type it: relative to the working directory when below it."""
+    from pathlib import Path
+
+    path = Path(path)
     try:
         return str(path.relative_to(Path.cwd().resolve()))
     except ValueError:

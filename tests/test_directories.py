@@ -12,6 +12,7 @@ from conftest import CORPORA, real_pair
 
 from specdiff.cli import main
 from specdiff.load import load
+from specdiff.load.files import inside
 from specdiff.pipeline import run
 from specdiff.records import Report
 
@@ -194,3 +195,13 @@ def test_a_folder_entry_that_links_out_of_the_folder_is_refused(tmp_path: Path, 
         2, "", "specdiff: error: new/apis__b__v1_openapi.json: a symlink that leaves the folder (refused)\n")
     (tmp_path / "new" / "apis__b__v1_openapi.json").unlink()
     assert CliRunner().invoke(main, ["old", "new", "--no-config"]).exit_code == 1  # c/v1 removed is breaking
+
+
+def test_a_file_is_inside_a_folder_by_whole_names_after_its_links_are_followed(tmp_path: Path) -> None:
+    for folder in ("a", "ab"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "ab" / "spec.json").write_text("{}")
+    (tmp_path / "a" / "link.json").symlink_to(tmp_path / "ab" / "spec.json")
+    a, spec = tmp_path / "a", tmp_path / "ab" / "spec.json"
+    assert [inside(a / "link.json", a), inside(str(spec), str(a)), inside(a, a), inside(a / "link.json", tmp_path)] == [
+        False, False, True, True]

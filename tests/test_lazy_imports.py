@@ -59,6 +59,7 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert "specdiff" in loaded  # the comparison ran
     assert [name for name in OPTIONAL if name in loaded] == []
     assert "specdiff.policy" not in loaded  # no configuration: no levels, selection, ignores or baseline to apply
+    assert "pathlib" not in loaded  # (with urllib and ipaddress): for folders, files a $ref names, git, a configuration
     assert "specdiff.cli.commands" not in loaded
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
@@ -71,7 +72,7 @@ def test_a_pyproject_of_another_tool_is_not_parsed_and_git_is_not_asked(tmp_path
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'another-tool'\n", encoding="utf-8")
     loaded = _imported_after(_compare(old, new, discover=True), tmp_path)
     assert "specdiff" in loaded
-    assert [name for name in ("tomllib", "subprocess") if name in loaded] == []
+    assert [name for name in ("tomllib", "subprocess", "pathlib") if name in loaded] == []
 
 
 def test_a_yaml_pair_loads_yaml_and_a_json_report_loads_its_formatter(tmp_path: Path) -> None:

@@ -12,8 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
 from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.classify.calendar import DATED_VALUES
 from specdiff.classify.predicates import PREDICATES, READS
@@ -23,6 +22,9 @@ from specdiff.frozen import record
 from specdiff.graph.stability import STABILITIES
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
 from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @record(frozen=True)
@@ -139,21 +141,28 @@ def rules_root() -> Path:
     """The catalogue shipped inside the package (specdiff/rules in a wheel or sdist install), else rules/ of a
     checkout (an editable install maps specdiff.rules there). A plain path either way: rules/ has no
     __init__.py, so importlib.resources would hand back a namespace MultiplexedPath, not a folder."""
-    package = Path(__file__).resolve().parents[1]
-    installed = package / "rules"
-    return installed if installed.is_dir() else package.parent / "rules"
+    from pathlib import Path
+
+    return Path(_rules_folder())
+
+
+def _rules_folder() -> str:
+    """`rules_root` as text: a comparison reads the catalogue without pathlib, which imports urllib."""
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    installed = os.path.join(package, "rules")
+    return installed if os.path.isdir(installed) else os.path.join(os.path.dirname(package), "rules")
 
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[Card, ...]:
-    return load_catalogue(rules_root())
+    return load_catalogue(_rules_folder())
 
 
 #: the catalogue compiled to JSON beside the cards (`make docs` writes it); used only while it matches them
 COMPILED = "catalogue.json"
 
 
-def load_catalogue(root: Path) -> tuple[Card, ...]:
+def load_catalogue(root: Path | str) -> tuple[Card, ...]:
     """Every card under `root`, each checked against the change vocabulary.
 
     The cards come from `catalogue.json` when its digest matches the card files (parsing 200 YAML files costs
@@ -177,7 +186,7 @@ def load_catalogue(root: Path) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _card_files(root: Path) -> dict[str, bytes]:
+def _card_files(root: Path | str) -> dict[str, bytes]:
     """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: its bytes.
 
     Every run reads them all to check the compiled catalogue against them, so this is kept to the system calls:
@@ -223,11 +232,11 @@ def _digest(sources: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def _compiled_cards(root: Path, sources: dict[str, bytes]) -> dict[str, Any] | None:
+def _compiled_cards(root: Path | str, sources: dict[str, bytes]) -> dict[str, Any] | None:
     """The cards' fields as compiled into `catalogue.json`, or None when it is absent or made from other card
     files."""
     try:
-        compiled = json.loads((root / COMPILED).read_bytes())
+        compiled = json.loads(_read(os.path.join(root, COMPILED)))
     except (OSError, ValueError):
         return None
     if not isinstance(compiled, dict) or compiled.get("digest") != _digest(sources):
@@ -240,7 +249,7 @@ def _compiled_cards(root: Path, sources: dict[str, bytes]) -> dict[str, Any] | N
 _PLACED = ("area", "path", "source")
 
 
-def compile_catalogue(root: Path) -> str:
+def compile_catalogue(root: Path | str) -> str:
     """The text of `catalogue.json` for the cards under `root`: each card's fields but those its place gives and
     those left at their defaults."""
     sources = _card_files(root)
@@ -256,7 +265,7 @@ def compile_catalogue(root: Path) -> str:
     return json.dumps({"digest": _digest(sources), "cards": written}, indent=0, ensure_ascii=False) + "\n"
 
 
-def _compiled_card(root: Path, name: str, written: dict[str, Any]) -> Card:
+def _compiled_card(root: Path | str, name: str, written: dict[str, Any]) -> Card:
     """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
     lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
     tuples = {key: _tupled(written[key]) for key in _TUPLE_FIELDS if key in written}
@@ -272,7 +281,7 @@ def _tupled(value: Any) -> Any:
     return tuple(map(_tupled, value)) if isinstance(value, list) else value
 
 
-def _placed(root: Path, name: str) -> dict[str, Any]:
+def _placed(root: Path | str, name: str) -> dict[str, Any]:
     """The fields of the card `name` its place under `root` gives (`_PLACED`)."""
     folder, _, _ = name.rpartition("/")
     return {"area": folder.rpartition("/")[2], "path": name, "source": os.path.join(root, name)}
@@ -283,23 +292,23 @@ def write_compiled() -> None:
     (rules_root() / COMPILED).write_text(compile_catalogue(rules_root()), encoding="utf-8")
 
 
-def _head(root: Path, name: str, data: bytes) -> Any:
+def _head(root: Path | str, name: str, data: bytes) -> Any:
     """The card's first YAML document, parsed; its test cases, in the second, are not read here."""
     import yaml  # only when the compiled catalogue is stale: a card was edited
 
     from specdiff.load.yaml_text import YAML_LOADER
 
-    path = root / name
+    path = os.path.join(root, name)
     try:
         head, _ = _documents(data.decode("utf-8"))
         return yaml.load(head, Loader=YAML_LOADER)
     except UnicodeDecodeError:
-        raise ConfigError("a rule card must be UTF-8 text", file=str(path)) from None
+        raise ConfigError("a rule card must be UTF-8 text", file=path) from None
     except yaml.YAMLError as err:
-        raise ConfigError(f"invalid rule card: {err}", file=str(path)) from None
+        raise ConfigError(f"invalid rule card: {err}", file=path) from None
 
 
-def _card(root: Path, name: str, raw: Any) -> Card:
+def _card(root: Path | str, name: str, raw: Any) -> Card:
     """The card `name` (its place under `root`) from its parsed first document, its shape checked."""
     path = os.path.join(root, name)  # a plain string: a Path per card costs more than the card
     if not isinstance(raw, dict):
@@ -373,14 +382,14 @@ def _exceptions(raw: Any, path: str) -> tuple[dict[str, Any], ...]:
 _MATCH_KEYS = ("node", "change", "attribute", "direction")
 
 
-def check_card(item: Card, root: Path) -> None:
+def check_card(item: Card, root: Path | str) -> None:
     """Refuses a card that matches, tests or renders anything the differ never emits, naming the unknown name.
 
     A card may only name facts that every node it matches declares, so no placeholder renders empty because
     one kind of change lacks it.
     """
     def refuse(what: str) -> ConfigError:
-        return ConfigError(what, file=str(root / item.path))
+        return ConfigError(what, file=os.path.join(root, item.path))
 
     unknown = sorted(set(item.match) - set(_MATCH_KEYS))
     if unknown:
@@ -488,7 +497,8 @@ def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
 
     from specdiff.load.yaml_text import YAML_LOADER
 
-    _, tail = _documents(Path(source).read_text(encoding="utf-8"))
+    with open(source, encoding="utf-8") as fh:
+        _, tail = _documents(fh.read())
     if not tail.strip():
         return ()
     try:

@@ -15,9 +15,7 @@ import json
 import os
 from collections.abc import Iterable
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urljoin, urlsplit
 
 from specdiff.errors import InputError
 from specdiff.load.document import REMOTE_SCHEMES, Document, mappings
@@ -62,8 +60,9 @@ def naming_keywords() -> frozenset[str]:
     comparisons need no more than this list.)"""
     found = importlib.util.find_spec("jsonschema_specifications")
     assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
-    core = Path(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
-    return frozenset(json.loads(core.read_text(encoding="utf-8"))["properties"]) - {"$ref", "$dynamicRef",
+    core = os.path.join(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
+    with open(core, encoding="utf-8") as fh:
+        return frozenset(json.load(fh)["properties"]) - {"$ref", "$dynamicRef",
                                                                                    "$schema", "$comment"}
 
 
@@ -84,7 +83,7 @@ class Resolver:
         self._found: dict[tuple[str, int] | tuple[str, int, str], tuple[Any, Document, str]] = {}
         self._names: dict[tuple[str, int] | tuple[str, int, str], str | None] = {}
         self._resources: Resources | None = None
-        self._files: dict[tuple[Path, str], Document] = {}  # (folder of the referring file, location) -> file
+        self._files: dict[tuple[str, str], Document] = {}  # (folder of the referring file, location) -> file
         self._folders: Folders | None = None  # the spec's folder, which files may not leave
         self._reached: tuple[int, dict[int, frozenset[str]]] = (0, {})
         #: every `$ref` followed from or into a file or URL: (id of its document, where it is written, id of the
@@ -119,12 +118,14 @@ class Resolver:
         if self.modern(doc) or (doc.dialect in MODERN and not _is_pointer(ref)):
             return self._locate(ref, doc, at)
         location, _, fragment = ref.partition("#")
-        fragment = unquote(fragment)
+        fragment = _unquoted(fragment)
         if not location:
             return doc, fragment
         return self._external(location, doc, at), fragment
 
     def _external(self, location: str, doc: Document, at: str) -> Document:
+        from urllib.parse import urljoin, urlsplit  # (a spec of one file, as most are, refers to no other)
+
         try:
             scheme = urlsplit(location).scheme.lower()
         except ValueError as err:  # a bracketed host that is no IP address, an invalid port
@@ -160,13 +161,15 @@ class Resolver:
         if own is not None:
             return own  # a ref back into the spec's own file (or a directory's document) is into that document
         if key not in self.externals:
+            from pathlib import Path
+
             name = str(Path(doc.name).parent / location) if doc.name != "<stdin>" else location
             path = Path(target)
             try:
                 text = doc.reader(path, name)
             except InputError as err:  # the file named alone would not say which spec, nor where, refers to it
                 raise self.error(f"$ref {location!r}: {err.detail}", doc, at) from None
-            self._loaded(key, load_text_any(text, name, path.parent, doc))
+            self._loaded(key, load_text_any(text, name, str(path.parent), doc))
         return self.externals[key]
 
     def _resources_with(self, doc: Document) -> Resources:
@@ -183,6 +186,8 @@ class Resolver:
         """A 2020-12 reference's target: against the base URI where it is written, a file or URL no document
         declares being read (files confined, URLs only when remote references are allowed) before it is
         looked up again."""
+        from urllib.parse import urlsplit
+
         from specdiff.graph.refs2020 import Unknown
 
         if urlsplit(ref).scheme.lower() == "file":  # a base may be a file's URI; a written `file:` URL is refused
@@ -210,6 +215,8 @@ class Resolver:
         """The document at a URI no document declares: a file of the spec's folder (named by its `file:` URI,
         or under the folder a 3.2 document's `$self` gives the spec), or a URL when remote references are
         allowed."""
+        from pathlib import Path
+        from urllib.parse import unquote, urlsplit
         from urllib.request import url2pathname  # (with the HTTP client: only for a `file:` URI)
 
         from specdiff.graph.refs2020 import document_uri, file_uri
@@ -225,7 +232,7 @@ class Resolver:
                 path = Path(url2pathname(urlsplit(written).path)).parent / unquote(uri[len(folder):])
                 break
         if path is not None:
-            return self._external(os.path.relpath(path, doc.base.resolve()) if doc.base else uri, doc, at)
+            return self._external(os.path.relpath(path, Path(doc.base).resolve()) if doc.base else uri, doc, at)
         if urlsplit(uri).scheme.lower() in REMOTE_SCHEMES and self.root.limits.allow_remote_refs:
             return self._remote(uri, doc, at)
         raise self._undeclared(ref, uri, doc, at)
@@ -251,8 +258,10 @@ class Resolver:
     def _own_files(self) -> dict[str, Document]:
         """The files the spec itself was read from (a directory's documents), by resolved path."""
         if self._own is None:
+            from pathlib import Path
+
             docs = [part for _, part in self.root.parts] or [self.root]
-            self._own = {str((doc.base / Path(doc.name).name).resolve()): doc for doc in docs
+            self._own = {str((Path(doc.base) / Path(doc.name).name).resolve()): doc for doc in docs
                          if doc.base is not None}
         return self._own
 
@@ -475,10 +484,21 @@ def _is_ref(node: Any) -> bool:
 
 
 def _is_remote(doc: Document) -> bool:
+    from urllib.parse import urlsplit
+
     return urlsplit(doc.name).scheme.lower() in REMOTE_SCHEMES
 
 
-def load_text_any(text: str, name: str, base: Path | None, parent: Document) -> Document:
+def _unquoted(text: str) -> str:
+    """A ref's fragment with its percent-escapes decoded; urllib is imported for one that has any."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
+def load_text_any(text: str, name: str, base: str | None, parent: Document) -> Document:
     """Files reached by $ref may be schema fragments, not whole specs: skip dialect detection for them. A reader
     that offers `parse` (git's, which parses a file once for every input that holds it) parses the text."""
     parse = getattr(parent.reader, "parse", parse_text)

@@ -37,7 +37,7 @@ Place = tuple[Document, str]
 
 def file_uri(doc: Document) -> str | None:
     """The `file:` URI of a document read from a file."""
-    return (doc.base.resolve() / Path(doc.name).name).as_uri() if doc.base is not None else None
+    return (Path(doc.base).resolve() / Path(doc.name).name).as_uri() if doc.base is not None else None
 
 
 def document_uri(doc: Document) -> str:

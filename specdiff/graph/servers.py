@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
-from urllib.parse import SplitResult, urlsplit
+from typing import TYPE_CHECKING, Any
 
 from specdiff.graph.model import Server, ServerVariable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
+
+if TYPE_CHECKING:
+    from urllib.parse import SplitResult
 
 #: what a document without servers is called at (OpenAPI 3.0.3, 4.7.2: "a single server with a url value of /")
 ROOT = (Server("/", (), ""),)
@@ -112,6 +114,8 @@ def origin(url: str) -> str:
 
 def _split(url: str) -> SplitResult | None:
     """A URL's parts; None for text urllib refuses (`https://[*b]/`: a bracketed host that is no IP address)."""
+    from urllib.parse import urlsplit  # (with ipaddress: for the specs that write servers)
+
     try:
         return urlsplit(url)
     except ValueError:

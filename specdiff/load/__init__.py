@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from specdiff.errors import InputError
 from specdiff.load.document import Document, mappings
 from specdiff.load.files import NotRegular, inside, open_regular
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, decode
 from specdiff.load.text import SPEC_SUFFIXES, detect_dialect, group_version_of_file, load_text
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["Document", "Limits", "DEFAULT_LIMITS", "STDIN", "load", "load_text", "read_stdin", "detect_dialect",
            "refers_to_files"]
@@ -24,6 +28,8 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS, repo: str | None = None) 
     if source == "-":
         return load_text(read_stdin(limits), STDIN, None, limits)
     if ":" in source:
+        from pathlib import Path
+
         from specdiff.load.git import load_git, parse_source
 
         found = parse_source(source, Path(repo) if repo is not None else None)
@@ -31,10 +37,15 @@ def load(source: str, limits: Limits = DEFAULT_LIMITS, repo: str | None = None) 
             return load_git(found, limits)
     if repo is not None:
         raise InputError("with a repository given, a source is REV:path (:path for the staged version)", file=source)
-    path = Path(source)
-    if path.is_dir():
-        return _load_dir(path, source, limits)
-    return load_text(read_file(path, source, limits), source, path.parent, limits, reader=_file_reader(limits))
+    if os.path.isdir(source or os.curdir):  # (as pathlib reads it, "" names the working directory)
+        return _load_dir(source, limits)
+    return load_text(read_file(source, source, limits), source, folder_of(source), limits,
+                     reader=_file_reader(limits))
+
+
+def folder_of(path: str) -> str:
+    """The folder a file's relative `$ref`s resolve against (`.` for a file named alone)."""
+    return os.path.dirname(path) or "."
 
 
 #: how errors and reports name the spec read from stdin ("-")
@@ -55,7 +66,7 @@ def refers_to_files(doc: Document) -> bool:
                for node in mappings([doc.data, *(part.data for _, part in doc.parts)]))
 
 
-def read_file(path: Path, name: str, limits: Limits) -> str:
+def read_file(path: Path | str, name: str, limits: Limits) -> str:
     """A spec file's text: a FIFO, device or socket (given as OLD or NEW, or reached by `$ref`) is refused
     before reading, since reading one could block the run for ever."""
     try:
@@ -80,7 +91,10 @@ def _file_reader(limits: Limits) -> Callable[[Path, str], str]:
     return lambda path, name: read_file(path, name, limits)
 
 
-def _load_dir(path: Path, name: str, limits: Limits) -> Document:
+def _load_dir(name: str, limits: Limits) -> Document:
+    from pathlib import Path  # (a folder's files are listed, and named, as pathlib writes them)
+
+    path = Path(name)
     files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SPEC_SUFFIXES)
     if not files:
         raise InputError("directory holds no .json or .yaml spec files", file=name)
@@ -88,7 +102,8 @@ def _load_dir(path: Path, name: str, limits: Limits) -> Document:
     for file in files:
         if not inside(file, path):  # the rule a `$ref` follows: a folder's files are the folder's own
             raise InputError("a symlink that leaves the folder (refused)", file=str(file))
-        doc = load_text(read_file(file, str(file), limits), str(file), path, limits, reader=_file_reader(limits))
+        doc = load_text(read_file(file, str(file), limits), str(file), str(path), limits,
+                        reader=_file_reader(limits))
         parts.append((group_version_of_file(file.name), doc))
-    return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=path, parts=tuple(parts),
+    return Document(name=name, data=None, dialect="openapi-dir", format="dir", base=str(path), parts=tuple(parts),
                     limits=limits)

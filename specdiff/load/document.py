@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from specdiff.errors import InputError
@@ -24,7 +23,7 @@ class Document:
     data: Any
     dialect: str
     format: str  # json | yaml | dir
-    base: Path | None = None  # folder that relative $refs resolve against (None: refs to files refused)
+    base: str | None = None  # folder that relative $refs resolve against (None: refs to files refused)
     sourcemap: SourceMap | None = None
     parts: tuple[tuple[str, Document], ...] = ()
     #: callable(resolved path, name) -> text, for files beside this one (git revisions use their own, which also

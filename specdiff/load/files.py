@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class NotRegular(OSError):
@@ -22,9 +24,10 @@ def inside(path: Path | str, root: Path | str) -> bool:
     a `$ref`'s file through `Folders`, which applies the same rule to paths it resolves itself). A link inside
     the folder to a file outside it is outside; a symlink loop is outside."""
     try:
-        return Path(os.path.realpath(path, strict=False)).is_relative_to(os.path.realpath(root))
-    except (OSError, RuntimeError):
+        resolved, folder = os.path.normcase(os.path.realpath(path)), os.path.normcase(os.path.realpath(root))
+    except OSError:
         return False
+    return resolved == folder or resolved.startswith(os.path.join(folder, ""))
 
 
 class Folders:
@@ -33,14 +36,18 @@ class Folders:
     followed) and a file in it costs one `lstat` of its own name, unless that name is a link, `.` or `..`.
     Paths are strings here: a `Path` made for each of thousands of references costs more than the lookups."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = str(root.resolve())
+    def __init__(self, root: str) -> None:
+        from pathlib import Path
+
+        self.root = str(Path(root).resolve())
         self._prefix = os.path.normcase(os.path.join(self.root, ""))
         self._resolved: dict[str, str] = {}  # folder as written -> resolved
 
-    def resolve(self, folder: Path, location: str) -> str:
+    def resolve(self, folder: str, location: str) -> str:
         """`location` in `folder` with every symlink followed; RuntimeError for a symlink loop, as
         `Path.resolve` raises."""
+        from pathlib import Path
+
         joined = os.path.join(folder, location)
         head, name = os.path.split(joined)
         if name in ("", ".", "..") or not head:

@@ -318,7 +318,7 @@ class _Reader:
 def _load_blob(found: GitSource, path: str, name: str, limits: Limits, blobs: _Blobs) -> Document:
     reader = _Reader(found, limits, blobs)
     text = _read_blob(found, path, name, limits, reader.objects, blobs)
-    base = found.toplevel.resolve() / PurePosixPath(path).parent
+    base = str(found.toplevel.resolve() / PurePosixPath(path).parent)
     return load_text(text, name, base, limits, reader=reader, parsed=blobs.parse(text, name, limits))
 
 
@@ -331,7 +331,7 @@ def _load_tree(found: GitSource, limits: Limits, blobs: _Blobs) -> Document:
         path = f"{found.path}/{file_name}" if found.path else file_name
         shown = f"{found.source.rstrip('/')}/{file_name}"
         parts.append((group_version_of_file(file_name), _load_blob(found, path, shown, limits, blobs)))
-    base = found.toplevel.resolve() / found.path
+    base = str(found.toplevel.resolve() / found.path)
     return Document(name=found.source, data=None, dialect="openapi-dir", format="dir", base=base, parts=tuple(parts),
                     limits=limits)
 

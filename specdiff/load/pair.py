@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import marshal
 import os
-from pathlib import Path
 from typing import Any
 
 from specdiff.errors import InputError
-from specdiff.load import Document, Limits, load, load_text, read_file
+from specdiff.load import Document, Limits, folder_of, load, load_text, read_file
 from specdiff.load.parse import parse_text
 
 #: below this, forking costs more than it saves
@@ -26,7 +25,7 @@ _YAML = (".yaml", ".yml")
 def load_pair(old: str, new: str, limits: Limits) -> tuple[Document, Document]:
     if not _both_large_yaml(old, new):
         return load(old, limits), load(new, limits)
-    old_text = read_file(Path(old), old, limits)  # read here: the child parses this very text
+    old_text = read_file(old, old, limits)  # read here: the child parses this very text
     reading, writing = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
@@ -46,7 +45,7 @@ def _both_large_yaml(old: str, new: str) -> bool:
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return False
     try:
-        return all(name.endswith(_YAML) and Path(name).is_file() and Path(name).stat().st_size >= _WORTH_FORKING
+        return all(name.endswith(_YAML) and os.path.isfile(name) and os.stat(name).st_size >= _WORTH_FORKING
                    for name in (old, new))
     except OSError:
         return False
@@ -78,5 +77,5 @@ def _receive(sent: bytes, text: str, old: str, limits: Limits) -> Document:
         _, detail, file, place = message
         raise InputError(detail, file=file, place=place)
     parsed = (message[1], message[2]) if message[0] == "data" else None  # else parse it here
-    return load_text(text, old, Path(old).parent, limits, reader=lambda path, name: read_file(path, name, limits),
+    return load_text(text, old, folder_of(old), limits, reader=lambda path, name: read_file(path, name, limits),
                      parsed=parsed)

@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import InputError
 from specdiff.load.document import Document
 from specdiff.load.parse import DEFAULT_LIMITS, Limits, parse_text
 from specdiff.load.sourcemap import JsonSourceMap, SourceMap, YamlSourceMap
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 #: the files a folder of specs is read for
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
 
-def load_text(text: str, name: str, base: Path | None, limits: Limits = DEFAULT_LIMITS,
+def load_text(text: str, name: str, base: str | None, limits: Limits = DEFAULT_LIMITS,
               reader: Callable[[Path, str], str] | None = None,
               parsed: tuple[Any, str] | None = None) -> Document:
     """A Document from a spec's text; `parsed` is the text's (data, format) when it was parsed elsewhere."""
