@@ -36,7 +36,7 @@ def test_every_shipped_card_keeps_its_cases_out_of_the_card() -> None:
 
 
 def test_the_compiled_catalogue_gives_the_cards_the_yaml_gives() -> None:
-    root = rules_root()
+    root = Path(rules_root())
     assert (root / COMPILED).is_file(), "rules/catalogue.json is missing: run `make docs`"
     assert catalogue() == load_catalogue_from_yaml(root)
 

@@ -87,7 +87,7 @@ def test_docs_rules_md_is_generated_from_the_cards() -> None:
 
 def test_the_compiled_catalogue_is_made_from_the_cards_as_they_are() -> None:
     """A stale rules/catalogue.json is still correct (the YAML is read instead) but loses its speed."""
-    on_disk = (rules_root() / COMPILED).read_text(encoding="utf-8")
+    on_disk = (Path(rules_root()) / COMPILED).read_text(encoding="utf-8")
     assert on_disk == compile_catalogue(rules_root()), "rules/catalogue.json is stale: run `make docs`"
 
 

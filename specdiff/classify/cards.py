@@ -137,17 +137,11 @@ def _accepts(expected: Any, actual: str) -> bool:
     return False
 
 
-def rules_root() -> Path:
+def rules_root() -> str:
     """The catalogue shipped inside the package (specdiff/rules in a wheel or sdist install), else rules/ of a
-    checkout (an editable install maps specdiff.rules there). A plain path either way: rules/ has no
-    __init__.py, so importlib.resources would hand back a namespace MultiplexedPath, not a folder."""
-    from pathlib import Path
-
-    return Path(_rules_folder())
-
-
-def _rules_folder() -> str:
-    """`rules_root` as text: a comparison reads the catalogue without pathlib, which imports urllib."""
+    checkout (an editable install maps specdiff.rules there). A plain folder either way: rules/ has no
+    __init__.py, so importlib.resources would hand back a namespace MultiplexedPath, not a folder. Given as text:
+    a comparison reads the catalogue without pathlib, which imports urllib."""
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     installed = os.path.join(package, "rules")
     return installed if os.path.isdir(installed) else os.path.join(os.path.dirname(package), "rules")
@@ -155,7 +149,7 @@ def _rules_folder() -> str:
 
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[Card, ...]:
-    return load_catalogue(_rules_folder())
+    return load_catalogue(rules_root())
 
 
 #: the catalogue compiled to JSON beside the cards (`make docs` writes it); used only while it matches them
@@ -289,7 +283,8 @@ def _placed(root: Path | str, name: str) -> dict[str, Any]:
 
 def write_compiled() -> None:
     """`make docs`: compile the shipped catalogue into `catalogue.json` beside its cards."""
-    (rules_root() / COMPILED).write_text(compile_catalogue(rules_root()), encoding="utf-8")
+    with open(os.path.join(rules_root(), COMPILED), "w", encoding="utf-8") as compiled:
+        compiled.write(compile_catalogue(rules_root()))
 
 
 def _head(root: Path | str, name: str, data: bytes) -> Any:
