@@ -225,6 +225,12 @@ class Builder:
             raise self.resolver.error("an operation must be a mapping", doc, at)
         return found, Place(at, doc)
 
+    def _elsewhere(self, doc: Document) -> Document | None:
+        """The document a record names: one written elsewhere than the spec's own, else None, which its readers
+        take for the graph's document: a record the next version's graph takes (graph.reuse) points into that
+        graph's document."""
+        return None if doc is self.resolver.root else doc
+
     def _data(self, obj: dict[str, Any], at: str, doc: Document, read: frozenset[str]) -> dict[str, Any]:
         """An object as its unmodelled keys are compared, as data: what the graph does not `read` itself (vendor
         extensions, links, code samples) with its `$ref`s followed, so a change behind one is a change here."""
@@ -386,7 +392,8 @@ class Builder:
             operation_id=raw.get("operationId"), tags=tuple(map(str, _list(raw.get("tags")))),
             group_version=group_version,
             stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
-            document=self.doc, reversed=reversed_, sunset=sunset, declared_stability=written_level(raw),
+            document=self._elsewhere(self.doc), reversed=reversed_, sunset=sunset,
+            declared_stability=written_level(raw),
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=next(iter(group_version_kinds(raw)), None), security=self._security(raw, at, doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
@@ -524,7 +531,8 @@ class Builder:
             location=location, name=name, required=bool(param.get("required")) or location == "path",
             schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
             style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
-            sunset=sunset_of(param), document=written, written=Written(self._data(param, at, written, _READ), at),
+            sunset=sunset_of(param), document=self._elsewhere(written),
+            written=Written(self._data(param, at, written, _READ), at),
         )
 
     @staticmethod
@@ -554,7 +562,7 @@ class Builder:
         if required:
             schema["required"] = required
         form_types = [m for m in consumes if "form" in str(m)] or ["application/x-www-form-urlencoded"]
-        media = dict.fromkeys(map(str, form_types), MediaType(schema, pointer + "/parameters", doc))
+        media = dict.fromkeys(map(str, form_types), MediaType(schema, pointer + "/parameters", self._elsewhere(doc)))
         return RequestBody(bool(required), media, pointer + "/parameters", form_fields=True)
 
     def _v3_body(self, raw: Any, pointer: str, doc: Document) -> RequestBody | None:
@@ -577,7 +585,7 @@ class Builder:
             schema = item.get("schema") if isinstance(item, dict) else None
             items = item.get(ITEM_SCHEMA) if isinstance(item, dict) else None
             media[name] = MediaType(schema if isinstance(schema, dict) else None,
-                                    at + "/schema" if isinstance(schema, dict) else at, item_doc,
+                                    at + "/schema" if isinstance(schema, dict) else at, self._elsewhere(item_doc),
                                     Written(self._data(item, at, item_doc, _READ) if isinstance(item, dict) else {},
                                             at),
                                     items if isinstance(items, dict) else None)
@@ -602,7 +610,7 @@ class Builder:
                 raise InputError("a response must be a mapping", file=written.name, place=at)
             if self.v2:
                 schema = response.get("schema")
-                media = dict.fromkeys(produces, MediaType(schema, at + "/schema", written)) \
+                media = dict.fromkeys(produces, MediaType(schema, at + "/schema", self._elsewhere(written))) \
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
@@ -630,7 +638,7 @@ class Builder:
             else:
                 schema, schema_at = self._v3_parameter_schema(header, at)
             headers[name.lower()] = Parameter("header", name, bool(header.get("required")), schema, schema_at,
-                                              document=header_doc,
+                                              document=self._elsewhere(header_doc),
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
 
