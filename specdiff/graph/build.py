@@ -114,6 +114,7 @@ class Builder:
         self._added: list[Document] = []
         self._document_security: dict[Document, Security] = {}
         self.written: dict[str, Written] = {}
+        self._read_through: set[str] = set()  # (SpecGraph.read_through)
         self.doc: Document
         self.data: dict[str, Any] = {}
         self.v2 = False
@@ -251,9 +252,11 @@ class Builder:
         normal = Normaliser(self.resolver, part_keys)
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
+        read_through = self._read_through.union(self.resolver.inlined.get(id(doc), ()))
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
-                         security_schemes=self.security_schemes, written=self.written, _normal=normal)
+                         security_schemes=self.security_schemes, written=self.written,
+                         read_through=frozenset(read_through), _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -356,6 +359,7 @@ class Builder:
                     else:
                         self._unnamed[(target_doc, target_pointer)] = target
                     pending.append((target, target_pointer, target_doc))
+                    self._read_through.add(target_pointer)
         self._refs_cache[id(schema)] = found
         return found
 
@@ -365,6 +369,7 @@ class Builder:
         that comes back on itself, so any other is followed to its end."""
         while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
             obj, doc, pointer = self.resolver.lookup(obj["$ref"], doc, pointer)
+            self._read_through.add(pointer)
         return obj, pointer, doc
 
     # -- operations ---------------------------------------------------------------------------------

@@ -271,6 +271,10 @@ class SpecGraph:
     #: the document's root (""), its `info` and each path item (`/paths/~1pets`) as data compared as data: their
     #: own keys, past the object's `$ref`s and with what the graph does not read followed through its `$ref`s
     written: dict[str, Written] = field(default_factory=dict)
+    #: the places of its document the builder read through a `$ref` (shared objects, data compared as data, places
+    #: inside named schemas; not a named schema a schema refers to by name): what the graph of the next version
+    #: checks before it takes this one's records (graph.reuse)
+    read_through: frozenset[str] = frozenset()
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _directions: dict[str, set[str]] | None = None
@@ -310,7 +314,8 @@ class SpecGraph:
         """The same spec with other operations: the caches that follow from the operations start empty; the fields'
         caps and the normaliser follow from the schemas alone."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
-                         self.evidence, self.security_schemes, self.written, _normal=self._normal, _caps=self._caps)
+                         self.evidence, self.security_schemes, self.written, self.read_through, _normal=self._normal,
+                         _caps=self._caps)
 
     def document_of(self, op: Operation) -> Document:
         return op.document or self.document
