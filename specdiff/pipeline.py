@@ -33,8 +33,9 @@ def run(old: Document, new: Document, policy: str = "auto", config: Config | Non
     expired, and the report names it; `grouped` folds the findings of one logical change into one
     (specdiff/group.py); `include_docs` adds documentation changes."""
     with deep_enough(old, new):
-        return _compare(Graphed(old, graph_of(old)), Graphed(new, graph_of(new)), policy, config, today, grouped,
-                        include_docs)
+        old_graph = graph_of(old)
+        return _compare(Graphed(old, old_graph), Graphed(new, graph_of(new, old_graph)), policy, config, today,
+                        grouped, include_docs)
 
 
 @record(frozen=True, eq=False)
@@ -45,10 +46,11 @@ class Graphed:
     graph: SpecGraph
 
 
-def graphed(doc: Document) -> Graphed:
-    """The graph of one version, built under the recursion limit its document's --max-depth needs."""
+def graphed(doc: Document, earlier: Graphed | None = None) -> Graphed:
+    """The graph of one version, built under the recursion limit its document's --max-depth needs; knowing the
+    version before, it takes what that graph read of the path items both write alike (graph.reuse)."""
     with deep_enough(doc, doc):
-        return Graphed(doc, graph_of(doc))
+        return Graphed(doc, graph_of(doc, earlier.graph if earlier is not None else None))
 
 
 @contextmanager

@@ -124,12 +124,14 @@ def _stdin(sources: Sequence[str], limits: Limits) -> Stdin | None:
         return Stdin(None, err.one_line())
 
 
-def _load(source: str, limits: Limits, stdin: Stdin | None, repo: str | None = None) -> Graphed:
+def _load(source: str, limits: Limits, stdin: Stdin | None, repo: str | None = None,
+          earlier: Graphed | None = None) -> Graphed:
+    """A version read and graphed, knowing the version before when it could be read (`graphed`)."""
     if source != "-" or stdin is None:
-        return graphed(load(source, limits, repo))
+        return graphed(load(source, limits, repo), earlier)
     if stdin.text is None:
         raise InputError(stdin.error or "stdin could not be read")
-    return graphed(load_text(stdin.text, STDIN, None, limits))
+    return graphed(load_text(stdin.text, STDIN, None, limits), earlier)
 
 
 def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: Stdin | None = None,
@@ -147,7 +149,8 @@ def compare_run(sources: Sequence[str], first: int, settings: Settings, stdin: S
         index = first + offset
         current: Graphed | str
         try:
-            current = _load(source, settings.limits, stdin, settings.repo)
+            current = _load(source, settings.limits, stdin, settings.repo,
+                            before if isinstance(before, Graphed) else None)
         except SpecdiffError as err:
             current = err.one_line()
             unreadable.append((index, current))

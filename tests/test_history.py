@@ -530,9 +530,9 @@ def test_a_run_holds_two_versions_at_a_time(series: list[str], monkeypatch: pyte
     alive: list[weakref.ref[Any]] = []
     held: list[int] = []
 
-    def watched(doc: Any) -> Any:
+    def watched(doc: Any, earlier: Any = None) -> Any:
         held.append(sum(1 for ref in alive if ref() is not None))
-        version = graphed(doc)
+        version = graphed(doc, earlier)
         alive.append(weakref.ref(version))
         return version
 

@@ -10,9 +10,10 @@ if TYPE_CHECKING:  # importing graph.stability (as notation does) must not load 
     from specdiff.load.document import Document
 
 
-def graph_of(doc: Document) -> SpecGraph:
+def graph_of(doc: Document, earlier: SpecGraph | None = None) -> SpecGraph:
     """The graph of any input: an OpenAPI document, a folder of per-group documents, or CRDs (the modules of the
-    latter two are loaded only for such inputs)."""
+    latter two are loaded only for such inputs); `earlier`, the graph of the version before, lends an OpenAPI
+    document what it read alike (graph.reuse)."""
     if doc.dialect == "crd":
         from specdiff.graph.crd import build_crd_graph
 
@@ -24,4 +25,4 @@ def graph_of(doc: Document) -> SpecGraph:
         return build_directory_graph(doc, Resolver(doc))
     from specdiff.graph.build import build
 
-    return build(doc)
+    return build(doc, earlier)

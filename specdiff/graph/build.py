@@ -42,6 +42,7 @@ from specdiff.graph.model import (
 from specdiff.graph.normalise import Normaliser, Place
 from specdiff.graph.references import References
 from specdiff.graph.refs import Resolver
+from specdiff.graph.reuse import Earlier
 from specdiff.graph.schemas import refs_in
 from specdiff.graph.security import effective, schemes
 from specdiff.graph.stability import DECLARED, declared, of_version, written_level
@@ -78,9 +79,12 @@ def _route(path: str) -> str:
     return _PATH_PARAM.sub("{}", path)
 
 
-def build(doc: Document) -> SpecGraph:
-    """The graph of one OpenAPI document (specdiff.graph.graph_of takes any input)."""
+def build(doc: Document, earlier: SpecGraph | None = None) -> SpecGraph:
+    """The graph of one OpenAPI document (specdiff.graph.graph_of takes any input); with the graph of the version
+    before, what that read of the path items both write alike is taken from it (graph.reuse)."""
     builder = Builder(Resolver(doc))
+    if earlier is not None:
+        builder.earlier = Earlier.of(earlier, doc, builder.resolver, builder.schemas)
     builder.add(doc)
     return builder.result(doc)
 
@@ -114,7 +118,9 @@ class Builder:
         self._added: list[Document] = []
         self._document_security: dict[Document, Security] = {}
         self.written: dict[str, Written] = {}
+        self.earlier: Earlier | None = None
         self._read_through: set[str] = set()  # (SpecGraph.read_through)
+        self._took = False  # whether it took records from the earlier graph
         self.doc: Document
         self.data: dict[str, Any] = {}
         self.v2 = False
@@ -139,6 +145,8 @@ class Builder:
         for path, item, item_pointer in self._path_items():
             if path.startswith("x-"):
                 continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
+            if self.earlier is not None and self._reused(path, item, item_pointer, self.earlier):
+                continue
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
                 raise InputError("a path item must be a mapping", file=item_doc.name, place=at)
@@ -155,6 +163,31 @@ class Builder:
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
+
+    def _reused(self, path: str, item: Any, pointer: str, earlier: Earlier) -> bool:
+        """Take a path item's operations, their edges and its data from the graph of the version before, which read
+        them from an item written alike (graph.reuse): the records and edges reading it again would give."""
+        if not isinstance(item, dict) or "$ref" in item:
+            return False
+        taken = []
+        for method, _, tokens in self._methods(item, pointer, self.doc):
+            key = operation_key(method, path)
+            if key not in self.operations:  # (else an earlier route took the key, as when the item is read)
+                op = earlier.graph.operations.get(key)
+                if op is None or op.pointer != pointer + tokens or op.callbacks:
+                    return False
+                taken.append(op)
+        if not earlier.read_alike(pointer, item, taken):
+            return False
+        self.written[pointer] = earlier.graph.written[pointer]
+        for op in taken:
+            self.operations[op.key] = op
+            node = ("op", op.key)
+            self.graph.add_node(node)
+            self.graph.add_edges_from((node, target, attributes)
+                                      for target, attributes in earlier.graph.graph.succ[node].items())
+        self._took = True
+        return True
 
     def _path_items(self) -> list[tuple[str, Any, str]]:
         """Each path item with its route and pointer: `paths`, then AutoRest's `x-ms-paths`, which writes the
@@ -253,6 +286,8 @@ class Builder:
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
         read_through = self._read_through.union(self.resolver.inlined.get(id(doc), ()))
+        if self._took and self.earlier is not None:  # what it took, it read through what the earlier graph did
+            read_through |= self.earlier.graph.read_through
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
                          security_schemes=self.security_schemes, written=self.written,

@@ -1,0 +1,216 @@
+"""A version's graph built knowing the version before takes the records of the path items both write alike
+(graph.reuse): findings are those of graphs built apart, and point into the new document."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from specdiff.cli import main
+from specdiff.graph import graph_of
+from specdiff.graph.model import SpecGraph
+from specdiff.load import load, load_text
+from specdiff.load.document import Document
+from specdiff.pipeline import compare_graphed, graphed, run
+
+OWNER = {"type": "object", "properties": {"name": {"type": "string"}}}
+
+
+def swagger() -> dict[str, Any]:
+    return {
+        "swagger": "2.0", "info": {"title": "pets", "version": "1"}, "produces": ["application/json"],
+        "paths": {
+            "/pets": {"get": {"parameters": [{"$ref": "#/parameters/limit"}],
+                              "responses": {"200": {"$ref": "#/responses/Pets"}}}},
+            "/owners": {"get": {"responses": {"200": {"description": "ok",
+                                                      "schema": {"$ref": "#/definitions/Owner"}}}}},
+        },
+        "parameters": {"limit": {"name": "limit", "in": "query", "type": "integer"}},
+        "responses": {"Pets": {"description": "pets", "schema": {"type": "array",
+                                                                  "items": {"$ref": "#/definitions/Pet"}}}},
+        "definitions": {"Pet": {"type": "object", "properties": {"id": {"type": "integer"}}},
+                        "Owner": copy.deepcopy(OWNER)},
+    }
+
+
+def document(spec: dict[str, Any], name: str) -> Document:
+    return load_text(json.dumps(spec, indent=1), name, None)
+
+
+def graphs(old: dict[str, Any], new: dict[str, Any]) -> tuple[SpecGraph, SpecGraph]:
+    earlier = graph_of(document(old, "old.json"))
+    return earlier, graph_of(document(new, "new.json"), earlier)
+
+
+def taken(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The operations the new graph took from the old one."""
+    earlier, later = graphs(old, new)
+    return [key for key, op in later.operations.items() if earlier.operations.get(key) is op]
+
+
+def findings(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    """The findings of the pair, which must be those of graphs built apart."""
+    old_doc, new_doc = document(old, "old.json"), document(new, "new.json")
+    found = sorted((f.rule, f.change.pointer) for f in run(old_doc, new_doc).findings)
+    apart = compare_graphed(graphed(old_doc), graphed(new_doc))
+    assert sorted((f.rule, f.change.pointer) for f in apart.findings) == found
+    return found
+
+
+def test_items_written_alike_are_taken_and_a_named_schema_they_use_is_compared_where_it_is() -> None:
+    new = swagger()
+    new["definitions"]["Owner"]["properties"]["age"] = {"type": "integer"}
+    assert taken(swagger(), new) == ["GET /pets", "GET /owners"]
+    assert findings(swagger(), new) == [("schema.property.added", "/definitions/Owner/properties/age")]
+
+
+def test_a_changed_shared_parameter_is_read_again_in_the_items_that_use_it() -> None:
+    new = swagger()
+    new["parameters"]["limit"]["type"] = "string"
+    assert taken(swagger(), new) == []
+    assert findings(swagger(), new) == [("schema.type-changed", "/parameters/limit")]
+
+
+def test_a_changed_shared_response_is_read_again() -> None:
+    new = swagger()
+    new["responses"]["Pets"]["schema"]["items"] = {"$ref": "#/definitions/Owner"}
+    assert taken(swagger(), new) == []
+    assert findings(swagger(), new) == [("schema.body-type-replaced", "/responses/Pets/schema/items/$ref")]
+
+
+def test_what_the_document_says_for_every_operation_changed() -> None:
+    produces = swagger()
+    produces["produces"] = ["application/xml"]
+    assert taken(swagger(), produces) == []
+    assert findings(swagger(), produces) == [
+        ("response.media-type-added", "/paths/~1owners/get/responses/200/schema"),
+        ("response.media-type-removed", "/paths/~1owners/get/responses/200/schema")]
+    secured = swagger()
+    secured["securityDefinitions"] = {"key": {"type": "apiKey", "name": "key", "in": "header"}}
+    secured["security"] = [{"key": []}]
+    assert taken(swagger(), secured) == []
+    assert findings(swagger(), secured) == [("security.authentication-required", "/security"),
+                                            ("security.scheme-added", "/securityDefinitions/key")]
+
+
+def test_a_moved_item_is_read_where_it_is_now_and_the_operations_follow_the_new_order() -> None:
+    moved = swagger()
+    moved["paths"] = {"/animals": moved["paths"]["/pets"], "/owners": moved["paths"]["/owners"]}
+    assert taken(swagger(), moved) == ["GET /owners"]
+    assert findings(swagger(), moved) == [("operation.added", "/paths/~1animals/get"),
+                                          ("operation.removed", "/paths/~1pets/get")]
+    reordered = swagger()
+    reordered["paths"] = dict(reversed(reordered["paths"].items()))
+    assert taken(swagger(), reordered) == ["GET /owners", "GET /pets"]
+    assert findings(swagger(), reordered) == []
+
+
+def test_a_named_schema_the_document_does_not_list_is_added_as_the_item_is_read() -> None:
+    """A `$ref` to `#/definitions/Legacy` in an OpenAPI 3 document names a schema `components` does not list: the
+    builder adds it as it reads the item, so the item is read again."""
+    spec = {"openapi": "3.0.3", "info": {"title": "legacy", "version": "1"}, "definitions": {"Legacy": OWNER},
+            "paths": {"/old": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/definitions/Legacy"}}}}}}}}}
+    earlier, later = graphs(spec, spec)
+    assert "Legacy" in later.schemas and later.operations["GET /old"] is not earlier.operations["GET /old"]
+    assert later.operations_reaching("Legacy") == ("GET /old",)
+
+
+def test_callbacks_are_operations_of_their_own_and_are_read_again() -> None:
+    spec = {"openapi": "3.0.3", "info": {"title": "hooks", "version": "1"}, "paths": {"/subscribe": {"post": {
+        "responses": {"201": {"description": "ok"}},
+        "callbacks": {"event": {"{$request.body#/url}": {"post": {"responses": {"200": {"description": "ok"}}}}}},
+    }}, "/plain": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+    earlier, later = graphs(spec, spec)
+    assert [key for key, op in later.operations.items() if earlier.operations.get(key) is op] == ["GET /plain"]
+    assert list(later.operations) == list(earlier.operations)
+
+
+def test_a_history_checks_what_the_version_before_took_too(tmp_path: Path, monkeypatch: Any) -> None:
+    """v2 takes `/pets` from v1, so it does not read `#/parameters/limit` itself; v3 changes that parameter, and
+    the step from v2 finds it."""
+    v3 = swagger()
+    v3["parameters"]["limit"]["type"] = "string"
+    v2 = swagger()
+    v2["definitions"]["Owner"]["properties"]["age"] = {"type": "integer"}
+    v3["definitions"]["Owner"] = v2["definitions"]["Owner"]
+    assert taken(swagger(), v2) == ["GET /pets", "GET /owners"]
+    for name, spec in (("v1", swagger()), ("v2", v2), ("v3", v3)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["history", "--no-config", "v1.json", "v2.json", "v3.json", "--format", "json",
+                                     "--jobs", "1"])
+    steps = [[(f["rule"], f["pointer"]) for f in step["findings"]] for step in json.loads(done.stdout)["steps"]]
+    assert steps == [[("schema.property.added", "/definitions/Owner/properties/age")],
+                     [("schema.type-changed", "/parameters/limit")]]
+    assert steps == [findings(swagger(), v2), findings(v2, v3)]
+
+
+def test_findings_point_at_the_lines_of_the_new_file(tmp_path: Path, monkeypatch: Any) -> None:
+    """The new file writes a path item first, so every line after it moves: the records taken name no document
+    (each reader takes the graph's own), and the annotation is on the new file's line."""
+    new = swagger()
+    new["paths"] = {"/shops": {"get": {"responses": {"200": {"description": "ok"}}}}, **new["paths"]}
+    new["definitions"]["Owner"]["properties"]["age"] = {"type": "integer"}
+    earlier, later = graphs(swagger(), new)
+    owners = later.operations["GET /owners"]
+    assert owners is earlier.operations["GET /owners"] and owners.document is None
+    assert [media.document for response in owners.responses.values() for media in response.media.values()] == [None]
+    assert all(parameter.document is None for parameter in later.operations["GET /pets"].parameters.values())
+    for name, spec in (("old.json", swagger()), ("new.json", new)):
+        (tmp_path / name).write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["old.json", "new.json", "--no-config", "--format", "github", "--fail-on",
+                                     "never", "--annotate-level", "safe"])
+    text = (tmp_path / "new.json").read_text(encoding="utf-8").splitlines()
+    lines = {name: next(number for number, line in enumerate(text, 1) if f'"{name}"' in line)
+             for name in ("/shops", "age")}
+    assert re.findall(r"file=new\.json,line=(\d+),col=\d+,title=([\w.-]+)", done.stdout) == [
+        (str(lines["/shops"] + 1), "operation.added"), (str(lines["age"]), "schema.property.added")]
+
+
+def test_a_route_another_item_took_in_the_old_document_is_read_from_its_own() -> None:
+    """`/pets/{id}` and `/pets/{name}` are one route, whose operation the old graph read from the first; the new
+    document keeps the second alone, written as before, and its operation is read from it."""
+    old = swagger()
+    old["paths"] = {f"/pets/{{{name}}}": {"get": {"description": f"by {name}", "responses": {"200": {
+        "description": "ok"}}}} for name in ("id", "name")}
+    new = copy.deepcopy(old)
+    del new["paths"]["/pets/{id}"]
+    assert graphs(old, new)[1].operations["GET /pets/{}"].pointer == "/paths/~1pets~1{name}/get"
+
+
+def test_a_schema_reached_through_a_ref_to_no_named_schema_is_read_again() -> None:
+    """Such a schema is compared on its own (`Normaliser.opaque`), and the builder reads it as it reads the item."""
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
+        "parameters": [{"name": "q", "in": "query", "schema": {"$ref": "#/components/parameters/p/schema"}}],
+        "responses": {"200": {"description": "ok"}}}}},
+        "components": {"parameters": {"p": {"name": "p", "in": "query", "schema": {"type": "string"}}}}}
+    assert list(graphs(spec, spec)[1].normal.opaque) == [("", "/components/parameters/p/schema")]
+
+
+def test_a_ref_that_cannot_be_followed_is_noted_again() -> None:
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/b": {"get": {
+        "x-links": {"$ref": "#/components/missing"}, "responses": {"200": {"description": "ok"}}}}}}
+    assert graphs(spec, spec)[1].notes == (
+        "new.json:11:6: $ref '#/components/missing' points at nothing: not followed, so what it points at is not "
+        "compared",)
+
+
+def test_a_file_a_taken_item_would_refer_to_is_read(tmp_path: Path) -> None:
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
+        "parameters": [{"$ref": "common.json#/parameters/q"}], "responses": {"200": {"description": "ok"}}}}}}
+    for version in ("old", "new"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+        (tmp_path / version / "common.json").write_text(
+            json.dumps({"parameters": {"q": {"name": "q", "in": "query"}}}), encoding="utf-8")
+    earlier = graph_of(load(str(tmp_path / "old" / "spec.json")))
+    later = graph_of(load(str(tmp_path / "new" / "spec.json")), earlier)
+    parameter = later.operations["GET /a"].parameters["query", "q"]
+    assert parameter.document is later.normal.resolver.externals["common.json"] is not None
