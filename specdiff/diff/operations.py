@@ -87,6 +87,8 @@ class OperationDiffer:
         self._path_items()
 
     def _operation(self, old: Operation, new: Operation) -> None:
+        if old is new and self.schemas.equal_means_unchanged:
+            return  # the new graph took the old one's record (graph.reuse): every check below finds it equal
         if self.schemas.include_docs:
             for attribute, old_text, new_text in (("summary", old.summary, new.summary),
                                                   ("description", old.description, new.description),
