@@ -302,7 +302,7 @@ TOO_DEEP_YAML = {"flow": "openapi: 3.0.3\nx: " + "[" * 100_000 + "]" * 100_000 +
                  "flow, within libyaml's own limit": "openapi: 3.0.3\nx: " + "[" * 900 + "]" * 900 + "\n",
                  "block": "openapi: 3.0.3\nx:\n" + "".join(" " * i + "a:\n" for i in range(1, 600))}
 #: PyYAML as it is when built without libyaml (an sdist on a machine without its headers)
-WITHOUT_LIBYAML = ("import sys, yaml; del yaml.CSafeLoader; from specdiff.cli import entry; "
+WITHOUT_LIBYAML = ("import sys, yaml; del yaml.CSafeLoader; from specdiff.command import entry; "
                    "sys.argv[0] = 'specdiff'; entry()")
 
 

@@ -83,10 +83,8 @@ def main() -> None:
 
 
 def entry() -> None:
-    """The `specdiff` command: run it with the collector off and leave without tearing the heap down."""
-    import gc
-
-    gc.disable()
+    """The `specdiff` command, started by `specdiff.command` with the collector off: run it and leave without
+    tearing the heap down."""
     try:
         main()
     except SystemExit as done:
