@@ -214,6 +214,8 @@ def _with_equality(cls: Any, compared: Any, frozen: bool) -> None:
     explicit = not (written is MISSING or (written is None and "__eq__" in own))
     if "__eq__" not in own:
         def __eq__(self: Any, other: Any) -> Any:
+            if other is self:  # (as a tuple compares a field with itself: a record taken over is one object)
+                return True
             if other.__class__ is self.__class__:
                 return compared(self) == compared(other)
             return NotImplemented

@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from specdiff.cli import main
+from specdiff.errors import InputError
 from specdiff.graph import graph_of
 from specdiff.graph.model import SpecGraph
 from specdiff.load import load, load_text
@@ -214,3 +216,54 @@ def test_a_file_a_taken_item_would_refer_to_is_read(tmp_path: Path) -> None:
     later = graph_of(load(str(tmp_path / "new" / "spec.json")), earlier)
     parameter = later.operations["GET /a"].parameters["query", "q"]
     assert parameter.document is later.normal.resolver.externals["common.json"] is not None
+
+
+def test_an_operation_written_alike_but_for_its_parameters_takes_the_rest_of_its_reading() -> None:
+    """`/pets` gains a parameter, as a Kubernetes release adds one to every list operation: its record is new, with
+    the new parameter, and its responses are the earlier graph's; the findings are those of graphs built apart."""
+    new = swagger()
+    new["parameters"]["shard"] = {"name": "shard", "in": "query", "type": "string"}
+    new["paths"]["/pets"]["get"]["parameters"].append({"$ref": "#/parameters/shard"})
+    new["definitions"]["Pet"]["properties"]["name"] = {"type": "string"}
+    earlier, later = graphs(swagger(), new)
+    before, after = earlier.operations["GET /pets"], later.operations["GET /pets"]
+    assert after is not before and after.responses is before.responses
+    assert list(after.parameters) == [("query", "limit"), ("query", "shard")]
+    assert later.operations_reaching("Pet") == ("GET /pets",)
+    assert findings(swagger(), new) == [("parameter.optional-added", "/parameters/shard"),
+                                        ("schema.property.added", "/definitions/Pet/properties/name")]
+
+
+def test_an_operation_whose_object_changed_beside_its_parameters_is_read_again() -> None:
+    new = swagger()
+    new["paths"]["/pets"]["get"]["parameters"].append({"name": "shard", "in": "query", "type": "string"})
+    new["paths"]["/pets"]["get"]["responses"]["404"] = {"description": "none"}
+    earlier, later = graphs(swagger(), new)
+    assert later.operations["GET /pets"].responses is not earlier.operations["GET /pets"].responses
+    assert findings(swagger(), new) == [("parameter.optional-added", "/paths/~1pets/get/parameters/1"),
+                                        ("response.error-status-added", "/paths/~1pets/get/responses/404")]
+
+
+def test_a_named_schema_written_alike_takes_its_references_and_they_still_reach() -> None:
+    """`Pet` is written alike and refers to `Owner`, which changed: the edge is taken from the earlier graph, so the
+    change to `Owner` reaches the operation through `Pet`."""
+    old = swagger()
+    old["definitions"]["Pet"]["properties"]["owner"] = {"$ref": "#/definitions/Owner"}
+    old["paths"].pop("/owners")
+    new = copy.deepcopy(old)
+    new["definitions"]["Owner"]["properties"]["age"] = {"type": "integer"}
+    earlier, later = graphs(old, new)
+    assert later.graph.out_edges(("schema", "Pet")) == [(("schema", "Pet"), ("schema", "Owner"))]
+    assert later.operations_reaching("Owner") == ("GET /pets",)
+    assert findings(old, new) == [("schema.property.added", "/definitions/Owner/properties/age")]
+
+
+def test_a_named_schema_whose_reference_went_is_read_again_and_refused() -> None:
+    old = swagger()
+    old["definitions"]["Pet"]["properties"]["owner"] = {"$ref": "#/definitions/Owner"}
+    new = copy.deepcopy(old)
+    del new["definitions"]["Owner"]
+    new["paths"].pop("/owners")
+    earlier = graph_of(document(old, "old.json"))
+    with pytest.raises(InputError, match="'#/definitions/Owner' points at nothing"):
+        graph_of(document(new, "new.json"), earlier)

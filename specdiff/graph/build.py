@@ -154,10 +154,13 @@ class Builder:
             shared = self._parameters(item.get("parameters"), at + "/parameters", path, item_doc)
             item_servers = servers.written(item.get("servers"), at + "/servers") or document_servers
             for method, written, tokens in self._methods(item, at, item_doc):
-                if operation_key(method, path) not in self.operations:
+                key = operation_key(method, path)
+                if key not in self.operations:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
+                    like = self.earlier.written_alike(key, item_pointer + tokens, raw) if (
+                        self.earlier is not None and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(path, method, raw, item_pointer + tokens, shared, place,
-                                         inherited=item_servers)
+                                         inherited=item_servers, like=like)
                     callbacks = self._callbacks(op.path, raw, place)
                     self.operations[op.key] = replace(op, callbacks=callbacks) if callbacks else op
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
@@ -312,7 +315,11 @@ class Builder:
     def _link(self, name: str, schema: Schema, pointer: str, doc: Document) -> None:
         node = ("schema", name)
         self.graph.add_node(node)
-        for target in self._schema_refs(schema, pointer, doc):
+        taken = self.earlier.schema_refs(name, schema, pointer) if self.earlier is not None and doc is self.doc \
+            else None
+        if taken is not None:
+            self._took = True
+        for target in self._schema_refs(schema, pointer, doc) if taken is None else taken:
             self.graph.add_edge(node, ("schema", target))
 
     def _settle_variants(self, part_keys: dict[Document, str]) -> tuple[str, ...]:
@@ -410,18 +417,29 @@ class Builder:
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
                    shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], place: Place,
-                   reversed_: bool = False, inherited: tuple[Server, ...] = ()) -> Operation:
+                   reversed_: bool = False, inherited: tuple[Server, ...] = (), like: Operation | None = None
+                   ) -> Operation:
         """`pointer` is where the route names the operation; `place`, where its object is written (another place
         or file when the path item is a `$ref`); `inherited`, the servers of its path item or document (none for
-        a webhook or callback, which the API calls at a URL the client gives)."""
+        a webhook or callback, which the API calls at a URL the client gives); `like`, the earlier graph's record
+        of the operation when its object is written alike but for its parameters (graph.reuse), whose reading of
+        everything else it takes."""
         at, doc = place
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
         parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
         if self.v2:  # (a Swagger body is read from the parameters `parameters` leaves out: most operations have none)
             body = self._v2_body(raw, merged, at, doc) if len(parameters) < len(merged) else None
+        elif like is not None:
+            body = like.body
         else:
             body = self._v3_body(raw.get("requestBody"), at, doc)
+        if like is not None:
+            self._took = True
+            op = replace(like, parameters=parameters, body=body, servers=servers.of_operation(
+                raw, at, doc, inherited) if inherited else ())
+            self._link_operation(op)
+            return op
         responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else group_version_of_path(path)
         word = declared(raw)

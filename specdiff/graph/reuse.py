@@ -8,13 +8,19 @@ reads through a `$ref`: the places the earlier graph's builder read through one 
 parameters and responses, data it compared as data, places inside named schemas) are all equal in both documents,
 and every named schema its operations refer to is one the new graph holds already (else the builder would add it
 as it reads the item). What a schema names is compared where the named schema is, not here.
+
+Two finer grains serve the items that differ. An operation written alike but for its `parameters` (a Kubernetes
+release adds `shardSelector` to every list operation) takes the earlier record's reading of its responses, request
+body, security and data, and reads its parameters again. A named schema written alike takes the named schemas the
+earlier graph found it refers to, instead of walking it for its `$ref`s, when each of them is named in the new
+document too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from specdiff.graph.model import NamedSchema, Operation, SpecGraph
+from specdiff.graph.model import NamedSchema, Operation, Schema, SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import at_pointer
@@ -24,15 +30,18 @@ from specdiff.load.sourcemap import at_pointer
 _ROOTS = frozenset({"paths", "components", "definitions", "parameters", "responses"})
 #: what a document says for each of its operations that does not say it itself
 _CONTEXT = ("host", "basePath", "schemes", "servers", "consumes", "produces", "security", "securityDefinitions")
+#: the part of an operation object read apart from the rest (`Earlier.written_alike`)
+_PARAMETERS = frozenset({"parameters"})
 
 
 class Earlier:
     """The graph of the version before, when what it read through `$ref`s reads alike in the new document."""
 
-    def __init__(self, graph: SpecGraph, held: dict[str, NamedSchema]) -> None:
+    def __init__(self, graph: SpecGraph, held: dict[str, NamedSchema], named: Any) -> None:
         self.graph = graph
         self.old = graph.document.data
         self.held = held  # the new graph's named schemas, as its builder reads them
+        self.named = named if isinstance(named, dict) else {}  # the new document's, as written
 
     @classmethod
     def of(cls, graph: SpecGraph, doc: Document, resolver: Resolver, held: dict[str, NamedSchema]
@@ -51,7 +60,9 @@ class Earlier:
             if (not pointer.startswith("/") or pointer.split("/", 2)[1] not in _ROOTS
                     or at_pointer(old.data, pointer) != at_pointer(doc.data, pointer)):
                 return None
-        return cls(graph, held)
+        named = doc.data.get("definitions") if doc.dialect == "swagger-2.0" else (
+            doc.data.get("components") or {}).get("schemas")
+        return cls(graph, held, named)
 
     def read_alike(self, pointer: str, item: Any, operations: list[Operation]) -> bool:
         """Whether the path item at `pointer` of the new document is written as in the old one, and the named
@@ -59,6 +70,28 @@ class Earlier:
         edges = self.graph.graph.succ
         return at_pointer(self.old, pointer) == item and all(
             name in self.held for op in operations for _, name in edges[("op", op.key)])
+
+    def schema_refs(self, name: str, schema: Schema, pointer: str) -> list[str] | None:
+        """The named schemas the earlier graph found the named schema `name` refers to, when it read it at
+        `pointer` of its own document written alike, and each of them is named in the new document too, where the
+        same `$ref`s then lead."""
+        kept = self.graph.schemas.get(name)
+        if kept is None or kept.pointer != pointer or kept.document is not self.graph.document or kept.schema != schema:
+            return None
+        targets = [target for _, target in self.graph.graph.succ[("schema", name)]]
+        return targets if all(target in self.named for target in targets) else None
+
+    def written_alike(self, key: str, pointer: str, raw: dict[str, Any]) -> Operation | None:
+        """The earlier graph's operation named at `pointer` when its object there is written as `raw` is, its
+        parameters aside: the builder takes its reading of everything else (responses, request body, security,
+        data), and reads the parameters, which a version often adds one to in every list operation."""
+        op = self.graph.operations.get(key)
+        if op is None or op.pointer != pointer or op.callbacks or op.reversed:
+            return None
+        old = at_pointer(self.old, pointer)
+        alike = (isinstance(old, dict) and old.keys() - _PARAMETERS == raw.keys() - _PARAMETERS
+                 and all(name in _PARAMETERS or old[name] == value for name, value in raw.items()))
+        return op if alike else None
 
 
 def _context(data: dict[str, Any]) -> list[Any]:
