@@ -297,7 +297,8 @@ def _repr(names: tuple[str, ...]) -> Any:
 def refilled(made: T, **changes: Any) -> T:
     """`dataclasses.replace` for a record with a `__dict__` and no `__post_init__`: its attributes copied as one
     dictionary with `changes` (`replace` reads the class's fields and calls `__init__` with each, several times
-    the cost, for the thousand parameters a Kubernetes document repeats with only their pointers their own)."""
+    the cost, for the thousand parameters a Kubernetes document repeats with only their pointers their own). A
+    value a `cached_property` keeps is copied too: change no field it is made from."""
     assert hasattr(made, "__dict__") and not hasattr(made, "__post_init__"), type(made)
     unknown = changes.keys() - made.__dict__.keys()
     if unknown:  # (as `replace` refuses them)

@@ -155,26 +155,16 @@ def __init__(self, key, method, path, pointer, parameters, body, responses, depr
     if callbacks is _MISSING:
         callbacks = _factory_callbacks()
     _set(self, '__dict__', {'key': key, 'method': method, 'path': path, 'pointer': pointer, 'parameters': parameters, 'body': body, 'responses': responses, 'deprecated': deprecated, 'operation_id': operation_id, 'tags': tags, 'group_version': group_version, 'stability': stability, 'lifecycle': lifecycle, 'document': document, 'reversed': reversed, 'sunset': sunset, 'declared_stability': declared_stability, 'summary': summary, 'description': description, 'kind': kind, 'security': security, 'servers': servers, 'raw': raw, 'callbacks': callbacks})
-    self.__post_init__()
 
 
-COMPILED["def __init__(self, key, method, path, pointer, parameters, body, responses, deprecated, operation_id, tags, group_version, stability, lifecycle, document, reversed, sunset, declared_stability, summary, description, kind, security, servers, raw, callbacks):\n    if raw is _MISSING:\n        raw = _factory_raw()\n    if callbacks is _MISSING:\n        callbacks = _factory_callbacks()\n    _set(self, '__dict__', {'key': key, 'method': method, 'path': path, 'pointer': pointer, 'parameters': parameters, 'body': body, 'responses': responses, 'deprecated': deprecated, 'operation_id': operation_id, 'tags': tags, 'group_version': group_version, 'stability': stability, 'lifecycle': lifecycle, 'document': document, 'reversed': reversed, 'sunset': sunset, 'declared_stability': declared_stability, 'summary': summary, 'description': description, 'kind': kind, 'security': security, 'servers': servers, 'raw': raw, 'callbacks': callbacks})\n    self.__post_init__()\n\n"] = __init__.__code__
+COMPILED["def __init__(self, key, method, path, pointer, parameters, body, responses, deprecated, operation_id, tags, group_version, stability, lifecycle, document, reversed, sunset, declared_stability, summary, description, kind, security, servers, raw, callbacks):\n    if raw is _MISSING:\n        raw = _factory_raw()\n    if callbacks is _MISSING:\n        callbacks = _factory_callbacks()\n    _set(self, '__dict__', {'key': key, 'method': method, 'path': path, 'pointer': pointer, 'parameters': parameters, 'body': body, 'responses': responses, 'deprecated': deprecated, 'operation_id': operation_id, 'tags': tags, 'group_version': group_version, 'stability': stability, 'lifecycle': lifecycle, 'document': document, 'reversed': reversed, 'sunset': sunset, 'declared_stability': declared_stability, 'summary': summary, 'description': description, 'kind': kind, 'security': security, 'servers': servers, 'raw': raw, 'callbacks': callbacks})\n\n"] = __init__.__code__
 
 
 def __init__(self, kind, node, attribute, old, new, direction, context, old_pointer, new_pointer, detail):
-    _set(self, 'kind', kind)
-    _set(self, 'node', node)
-    _set(self, 'attribute', attribute)
-    _set(self, 'old', old)
-    _set(self, 'new', new)
-    _set(self, 'direction', direction)
-    _set(self, 'context', context)
-    _set(self, 'old_pointer', old_pointer)
-    _set(self, 'new_pointer', new_pointer)
-    _set(self, 'detail', detail)
+    _set(self, '__dict__', {'kind': kind, 'node': node, 'attribute': attribute, 'old': old, 'new': new, 'direction': direction, 'context': context, 'old_pointer': old_pointer, 'new_pointer': new_pointer, 'detail': detail})
 
 
-COMPILED["def __init__(self, kind, node, attribute, old, new, direction, context, old_pointer, new_pointer, detail):\n    _set(self, 'kind', kind)\n    _set(self, 'node', node)\n    _set(self, 'attribute', attribute)\n    _set(self, 'old', old)\n    _set(self, 'new', new)\n    _set(self, 'direction', direction)\n    _set(self, 'context', context)\n    _set(self, 'old_pointer', old_pointer)\n    _set(self, 'new_pointer', new_pointer)\n    _set(self, 'detail', detail)\n\n"] = __init__.__code__
+COMPILED["def __init__(self, kind, node, attribute, old, new, direction, context, old_pointer, new_pointer, detail):\n    _set(self, '__dict__', {'kind': kind, 'node': node, 'attribute': attribute, 'old': old, 'new': new, 'direction': direction, 'context': context, 'old_pointer': old_pointer, 'new_pointer': new_pointer, 'detail': detail})\n\n"] = __init__.__code__
 
 
 def __init__(self, kind, size, min_size, fields, elem, least):
@@ -448,20 +438,10 @@ COMPILED["def __init__(self, required, media, pointer, written, form_fields):\n 
 
 
 def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason):
-    _set(self, 'rule', rule)
-    _set(self, 'level', level)
-    _set(self, 'message', message)
-    _set(self, 'reason', reason)
-    _set(self, 'change', change)
-    _set(self, 'operations', operations)
-    _set(self, 'members', members)
-    _set(self, 'group', group)
-    _set(self, 'first_id', first_id)
-    _set(self, 'rule_info', rule_info)
-    _set(self, 'stable_reason', stable_reason)
+    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason})
 
 
-COMPILED["def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason):\n    _set(self, 'rule', rule)\n    _set(self, 'level', level)\n    _set(self, 'message', message)\n    _set(self, 'reason', reason)\n    _set(self, 'change', change)\n    _set(self, 'operations', operations)\n    _set(self, 'members', members)\n    _set(self, 'group', group)\n    _set(self, 'first_id', first_id)\n    _set(self, 'rule_info', rule_info)\n    _set(self, 'stable_reason', stable_reason)\n\n"] = __init__.__code__
+COMPILED["def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason):\n    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason})\n\n"] = __init__.__code__
 
 
 def __init__(self, rule, location, reason, expires, origin):
@@ -476,23 +456,10 @@ COMPILED["def __init__(self, rule, location, reason, expires, origin):\n    _set
 
 
 def __init__(self, schema, gvk, group_version, stability, document, resource, kind, method, route, part, field, operations, held_by, whole_type):
-    _set(self, 'schema', schema)
-    _set(self, 'gvk', gvk)
-    _set(self, 'group_version', group_version)
-    _set(self, 'stability', stability)
-    _set(self, 'document', document)
-    _set(self, 'resource', resource)
-    _set(self, 'kind', kind)
-    _set(self, 'method', method)
-    _set(self, 'route', route)
-    _set(self, 'part', part)
-    _set(self, 'field', field)
-    _set(self, 'operations', operations)
-    _set(self, 'held_by', held_by)
-    _set(self, 'whole_type', whole_type)
+    _set(self, '__dict__', {'schema': schema, 'gvk': gvk, 'group_version': group_version, 'stability': stability, 'document': document, 'resource': resource, 'kind': kind, 'method': method, 'route': route, 'part': part, 'field': field, 'operations': operations, 'held_by': held_by, 'whole_type': whole_type})
 
 
-COMPILED["def __init__(self, schema, gvk, group_version, stability, document, resource, kind, method, route, part, field, operations, held_by, whole_type):\n    _set(self, 'schema', schema)\n    _set(self, 'gvk', gvk)\n    _set(self, 'group_version', group_version)\n    _set(self, 'stability', stability)\n    _set(self, 'document', document)\n    _set(self, 'resource', resource)\n    _set(self, 'kind', kind)\n    _set(self, 'method', method)\n    _set(self, 'route', route)\n    _set(self, 'part', part)\n    _set(self, 'field', field)\n    _set(self, 'operations', operations)\n    _set(self, 'held_by', held_by)\n    _set(self, 'whole_type', whole_type)\n\n"] = __init__.__code__
+COMPILED["def __init__(self, schema, gvk, group_version, stability, document, resource, kind, method, route, part, field, operations, held_by, whole_type):\n    _set(self, '__dict__', {'schema': schema, 'gvk': gvk, 'group_version': group_version, 'stability': stability, 'document': document, 'resource': resource, 'kind': kind, 'method': method, 'route': route, 'part': part, 'field': field, 'operations': operations, 'held_by': held_by, 'whole_type': whole_type})\n\n"] = __init__.__code__
 
 
 def __init__(self, schema, pointer, document, identity, named, beside, bare, generic):

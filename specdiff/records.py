@@ -88,7 +88,7 @@ class Part:
         return self.kind in ("request body", "response")
 
 
-@record(frozen=True, slots=True)
+@record(frozen=True)
 class Context:
     """Where a change sits, as data: the operation (method and route), its part, the field path as a tuple of
     steps; the schema, group-version and kind. Nothing here is text made for a reader: the place fingerprints
@@ -199,7 +199,7 @@ def field_path(ctx: Context) -> str | None:
     return steps if ctx.field else None
 
 
-@record(frozen=True, slots=True)
+@record(frozen=True)
 class Change:
     """A neutral structural fact about two specs; never a verdict."""
 
@@ -252,7 +252,7 @@ class RuleInfo:
     docs: tuple[tuple[str, str], ...] = ()  # (what, ...), (why, ...), (example, ...) as the card writes them
 
 
-@record(frozen=True, slots=True)
+@record(frozen=True)
 class Finding:
     """A classified change: rule, level, one-sentence reason, and what it reaches."""
 

@@ -229,6 +229,7 @@ def test_an_operation_written_alike_but_for_its_parameters_takes_the_rest_of_its
     before, after = earlier.operations["GET /pets"], later.operations["GET /pets"]
     assert after is not before and after.responses is before.responses
     assert list(after.parameters) == [("query", "limit"), ("query", "shard")]
+    assert after.parameters["query", "limit"] is before.parameters["query", "limit"]  # read from one shared place
     assert later.operations_reaching("Pet") == ("GET /pets",)
     assert findings(swagger(), new) == [("parameter.optional-added", "/parameters/shard"),
                                         ("schema.property.added", "/definitions/Pet/properties/name")]
@@ -240,6 +241,8 @@ def test_an_operation_whose_object_changed_beside_its_parameters_is_read_again()
     new["paths"]["/pets"]["get"]["responses"]["404"] = {"description": "none"}
     earlier, later = graphs(swagger(), new)
     assert later.operations["GET /pets"].responses is not earlier.operations["GET /pets"].responses
+    assert later.operations["GET /pets"].parameters["query", "limit"] is not \
+        earlier.operations["GET /pets"].parameters["query", "limit"]
     assert findings(swagger(), new) == [("parameter.optional-added", "/paths/~1pets/get/parameters/1"),
                                         ("response.error-status-added", "/paths/~1pets/get/responses/404")]
 

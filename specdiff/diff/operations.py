@@ -623,6 +623,8 @@ def _relocated(old: dict[Any, Parameter], new: dict[Any, Parameter]) -> dict[Any
     name in another location (`q` moved from the query to a header): one parameter moved, not one removed and
     another added. A path parameter is left out: its name is only a template's label."""
     gone = {param.name.lower(): key for key, param in old.items() if key not in new and param.location != "path"}
+    if not gone:
+        return {}
     found: dict[Any, Any] = {}
     for key, param in new.items():
         was = gone.get(param.name.lower())

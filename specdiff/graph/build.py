@@ -436,8 +436,8 @@ class Builder:
             body = self._v3_body(raw.get("requestBody"), at, doc)
         if like is not None:
             self._took = True
-            op = replace(like, parameters=parameters, body=body, servers=servers.of_operation(
-                raw, at, doc, inherited) if inherited else ())
+            op = refilled(like, parameters=self._parameters_alike(like, parameters), body=body,
+                          servers=servers.of_operation(raw, at, doc, inherited) if inherited else ())
             self._link_operation(op)
             return op
         responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
@@ -459,6 +459,20 @@ class Builder:
         )
         self._link_operation(op)
         return op
+
+    def _parameters_alike(self, like: Operation, parameters: dict[tuple[str, str], Parameter]
+                          ) -> dict[tuple[str, str], Parameter]:
+        """The parameters of an operation written alike but for its parameter list, each one the earlier record
+        read from the same shared place (a `$ref` to a place both documents write alike: `read_through`) taken
+        from that record, so the differ meets one object."""
+        assert self.earlier is not None
+        read = self.earlier.graph.read_through
+        taken = {}
+        for key, param in parameters.items():
+            before = like.parameters.get(key)
+            at = param.written.pointer
+            taken[key] = before if before is not None and before.written.pointer == at and at in read else param
+        return taken
 
     def _security(self, raw: dict[str, Any], at: str, doc: Document) -> Security:
         """The operation's effective security; the document's, which most operations have, is read once."""

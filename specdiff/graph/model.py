@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import takewhile
 from typing import Any, TypeVar, cast
 
@@ -225,11 +225,11 @@ class Operation:
     #: write, extensions, is compared from here as data)
     callbacks: Mapping[str, Written] = field(default_factory=dict, compare=False, repr=False)
 
-    #: "GET /pets/{id}": read for every operation that reaches each changed schema, so made once
-    label: str = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "label", f"{self.method.upper()} {self.path}")
+    @cached_property
+    def label(self) -> str:
+        """"GET /pets/{id}": read for every operation that reaches each changed schema, so made once (on first
+        use, so that a record is copied with `refilled`)."""
+        return f"{self.method.upper()} {self.path}"
 
     def sent(self, part: str) -> str:
         """The direction of the operation's `request` or `response` part: a webhook's request is what the API
