@@ -211,7 +211,7 @@ class OperationDiffer:
                     self.emit(change("added", "parameter", "x-sunset", new=param.sunset,
                                      where=request.within(_part(param)), new_pointer=param.pointer, sunset=param.sunset,
                                      deprecated=param.deprecated, location=param.location, name=param.name))
-            elif not (moved_only and _same_but_place(previous, param)):
+            elif not (moved_only and (previous is param or _same_but_place(previous, param))):
                 self._parameter(previous, param, request.within(_part(param)))
         moved_from = set(relocated.values())
         for key, param in old.parameters.items():
@@ -273,9 +273,9 @@ class OperationDiffer:
     # -- request bodies -----------------------------------------------------------------------------
     def _body(self, old: RequestBody | None, new: RequestBody | None, old_op: Operation, new_op: Operation,
               where: Where) -> None:
-        request = self._request(where).within(Part("request body"))
         if old is None and new is None:
             return
+        request = self._request(where).within(Part("request body"))
         if old is None and new is not None:
             self.emit(change("added", "request-body", new=sorted(new.media), where=request, new_pointer=new.pointer,
                              required=new.required))
@@ -436,16 +436,19 @@ class OperationDiffer:
         response_where = self._response_side(where)
         swapped = _swapped_success(old, new)
         for status, response in new.responses.items():
+            before = old.responses.get(status)
+            if before is not None and self.schemas.equal_means_unchanged and before == response:
+                continue  # equal: nothing inside can differ
             at = response_where.within(Part("response", status))
             if swapped and status == swapped[1]:
                 self.emit(change("modified", "response", "status", old=swapped[0], new=status, where=at,
                                  old_pointer=old.responses[swapped[0]].pointer, new_pointer=response.pointer,
                                  status=status))
-            elif status not in old.responses:
+            elif before is None:
                 self.emit(change("added", "response", new=status, where=at, new_pointer=response.pointer,
                                  status=status))
-            elif not (self.schemas.equal_means_unchanged and old.responses[status] == response):
-                self._response(old.responses[status], response, at)  # (equal: nothing inside can differ)
+            else:
+                self._response(before, response, at)
         for status, response in old.responses.items():
             if status not in new.responses and not (swapped and status == swapped[0]):
                 self.emit(change("removed", "response", old=status,
