@@ -18,6 +18,7 @@ from dataclasses import field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from specdiff.config_search import CONFIG_NAMES, candidates
 from specdiff.errors import ConfigError, InputError, UsageError
 from specdiff.frozen import record
 from specdiff.graph.selection import MAX_PATTERNS, Selection, check_pattern
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
     import yaml
 
-CONFIG_NAMES = (".specdiff.yaml", ".specdiff.yml")
 POLICIES = ("auto", *RULE_POLICIES)
 RULE_LEVELS = (*LEVELS, "off")
 _KEYS = ("policy", "fail-on", "annotate-level", "response-readers", "rules", "extensions", "select", "ignore",
@@ -126,7 +126,7 @@ class Config:
 
 def find_config(start: Path | str) -> Path | None:
     """The nearest `.specdiff.yaml` or pyproject.toml with a `[tool.specdiff]` table, from `start` upwards."""
-    found = _nearest_config(os.path.realpath(start))
+    found = _nearest_config(str(start))
     if found is None:
         return None
     from pathlib import Path  # (a run that finds no configuration, as most do, never imports it, nor urllib)
@@ -134,19 +134,13 @@ def find_config(start: Path | str) -> Path | None:
     return Path(found)
 
 
-def _nearest_config(folder: str) -> str | None:
-    while True:
-        for name in CONFIG_NAMES:
-            candidate = os.path.join(folder, name)
-            if os.path.isfile(candidate):
-                return _confined(candidate)
-        pyproject = os.path.join(folder, "pyproject.toml")
-        if os.path.isfile(pyproject) and _has_tool_table(_confined(pyproject)):
-            return pyproject
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+def _nearest_config(start: str) -> str | None:
+    for candidate in candidates(start):
+        if os.path.basename(candidate) in CONFIG_NAMES:
+            return _confined(candidate)
+        if _has_tool_table(_confined(candidate)):
+            return candidate
+    return None
 
 
 def _confined(path: str) -> str:

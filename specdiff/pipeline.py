@@ -7,12 +7,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from specdiff.classify import Calendar, classify
 from specdiff.classify.calendar import utc_today
 from specdiff.collector import collector_paused
-from specdiff.config import Config
 from specdiff.diff import TooManyChanges, diff
 from specdiff.errors import InputError
 from specdiff.frozen import record
@@ -20,10 +19,12 @@ from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
 from specdiff.graph.kind_paths import held_by
 from specdiff.graph.model import SpecGraph
-from specdiff.graph.selection import selected
 from specdiff.group import InlinedCopies, TypeUses, group_by_ecosystem
 from specdiff.load.document import Document
 from specdiff.records import DEFAULT_READERS, Change, Finding, Report, SourceInfo
+
+if TYPE_CHECKING:
+    from specdiff.config import Config
 
 
 def run(old: Document, new: Document, policy: str = "auto", config: Config | None = None,
@@ -92,6 +93,8 @@ def _compare(old_version: Graphed, new_version: Graphed, policy: str, config: Co
     old_graph, new_graph = described_alike(as_served(old_graph, ecosystem), as_served(new_graph, ecosystem))
     whole = old_graph, new_graph
     if config is not None and config.selection:
+        from specdiff.graph.selection import selected  # (a run with no configuration never imports it)
+
         old_graph, new_graph = selected(old_graph, config.selection), selected(new_graph, config.selection)
     most = min(old.limits.max_changes, new.limits.max_changes)
     try:

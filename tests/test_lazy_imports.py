@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,11 +18,12 @@ OPTIONAL = ("networkx", "yaml", "deepdiff", "tomllib", "jsonpatch", "asyncio", "
 
 
 def _imported_after(code: str, cwd: Path) -> set[str]:
-    """The top-level modules (and specdiff's report modules, policy stage and commands) loaded once `code` has
-    run."""
+    """The top-level modules (and specdiff's report modules, policy stage, configuration and commands) loaded
+    once `code` has run."""
     probe = (f"import sys\n{code}\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
-             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy', 'specdiff.cli'))})))")
+             "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy', 'specdiff.cli', "
+             "'specdiff.config', 'specdiff.graph.selection'))})))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
@@ -59,10 +61,28 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert "specdiff" in loaded  # the comparison ran
     assert [name for name in OPTIONAL if name in loaded] == []
     assert "specdiff.policy" not in loaded  # no configuration: no levels, selection, ignores or baseline to apply
+    assert [m for m in ("specdiff.config", "specdiff.graph.selection") if m in loaded] == []  # nor one to read
     assert "pathlib" not in loaded  # (with urllib and ipaddress): for folders, files a $ref names, git, a configuration
     assert "specdiff.cli.commands" not in loaded
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
+
+
+def test_a_comparison_that_finds_no_configuration_file_loads_no_configuration_reader(tmp_path: Path) -> None:
+    """The search for a configuration looks for files named like one; only when one is there is
+    specdiff.config imported to read it (and the selection of operations only when something selects)."""
+    from specdiff.config_search import candidates
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    if next(candidates(str(folder)), None) is not None:
+        pytest.skip("a folder above the temporary one holds a file named like a configuration")
+    old, new = _json_pair(folder)
+    loaded = _imported_after(_compare(old, new, discover=True), folder)
+    assert "specdiff" in loaded
+    assert [m for m in ("specdiff.config", "specdiff.graph.selection") if m in loaded] == []
+    (folder / ".specdiff.yml").write_text("fail-on: dangerous\n", encoding="utf-8")
+    assert "specdiff.config" in _imported_after(_compare(old, new, discover=True), folder)
 
 
 def test_a_pyproject_of_another_tool_is_not_parsed_and_git_is_not_asked(tmp_path: Path) -> None:

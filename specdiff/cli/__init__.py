@@ -17,7 +17,7 @@ from specdiff.cli.common import (
     Choice,
     check_outputs,
     check_version_option,
-    for_run,
+    configured,
     gated_exit_code,
     guarded,
     include_docs_option,
@@ -128,7 +128,6 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
     OLD and NEW are files, per-group directories, - for stdin, or REV:path for a file or directory at a git
     revision (origin/main:api/openapi.yaml; :path is the staged version).
     """
-    from specdiff.config import for_command
     from specdiff.pipeline import deep_enough, run
     from specdiff.report import FORMATS, RenderOptions, render
 
@@ -137,16 +136,17 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
         for value, what in ((old, "OLD"), (new, "NEW"), (config_file, "--config"), (baseline, "--baseline"),
                             (output, "--output"), (output_dir, "--output-dir")):
             not_a_url(value, what)
-        config = for_run(for_command(config_file, no_config, select, ignore, baseline), check_version, choose)
+        config = configured(config_file, no_config, select, ignore, baseline, check_version, choose)
+        gate = fail_on or (config and config.fail_on) or "breaking"
         old_doc, new_doc = load_pair_explained(old, new, limits)
-        report = run(old_doc, new_doc, policy or config.policy or "auto", config, today, grouped=not no_group,
-                     include_docs=include_docs)
+        report = run(old_doc, new_doc, policy or (config and config.policy) or "auto", config, today,
+                     grouped=not no_group, include_docs=include_docs)
         use_color = color == "always" or (color == "auto" and output is None and sys.stdout.isatty()
                                           and "NO_COLOR" not in os.environ)
         for name in formats:
             options = RenderOptions(color=use_color and name == "text" and not output_dir,
-                                    old_doc=old_doc, new_doc=new_doc, fail_on=fail_on or config.fail_on or "breaking",
-                                    annotate_level=annotate_level or config.annotate_level or "dangerous",
+                                    old_doc=old_doc, new_doc=new_doc, fail_on=gate,
+                                    annotate_level=annotate_level or (config and config.annotate_level) or "dangerous",
                                     summary_only=summary_only)
             with deep_enough(old_doc, new_doc):  # values as deep as --max-depth lets them be are written out
                 text = render(report, name, options)
@@ -155,7 +155,7 @@ def compare(old: str, new: str, formats: tuple[str, ...], output: str | None, ou
                              text)
             else:
                 click.echo(text, nl=False, color=options.color)  # click strips colour off a pipe unless told
-        return gated_exit_code(report, fail_on or config.fail_on or "breaking", config.check_version)
+        return gated_exit_code(report, gate, config is not None and config.check_version)
 
     sys.exit(guarded(job))
 

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from specdiff.collector import collector_paused
+from specdiff.config_search import candidates
 from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, one_line
 from specdiff.records import FAIL_ON
 
 if TYPE_CHECKING:
+    from specdiff.config import Config
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -143,6 +145,20 @@ def reference_date(value: str | None) -> date | None:
 
 #: --match-path, --exclude-path, --tag, --exclude-tag, --exclude-extension as given
 Choice = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def configured(config_file: str | None, no_config: bool, select: tuple[str, ...], ignore: tuple[str, ...],
+               baseline: str | None, check_version: bool, choose: Choice) -> Config | None:
+    """The configuration a comparison runs with (`for_command`, then `for_run`), or None when none applies: no
+    file given, none that could be one found, and no option that configures. Such a run, as most are, never
+    imports specdiff.config nor the graph's selection."""
+    if config_file is None and not (select or ignore or baseline or check_version or any(choose)):
+        if no_config or next(candidates(os.getcwd()), None) is None:
+            return None
+    from specdiff.config import for_command
+
+    config: Config = for_run(for_command(config_file, no_config, select, ignore, baseline), check_version, choose)
+    return config
 
 
 def for_run(config: Any, check_version: bool, choose: Choice) -> Any:
