@@ -989,7 +989,7 @@ def operations_phrase(places: Sequence[Context]) -> str:
 
 #: how a group's message counts the places it starts with, as `places_phrase` writes it ("2 places: `a` and `b`
 #: became optional")
-COUNTED_PLACES = re.compile(r"^\d+ places: ")
+COUNTED_PLACES = r"^\d+ places: "
 
 
 def places_phrase(names: Sequence[str], fields: bool) -> str:
@@ -1168,5 +1168,5 @@ def _one_edit_of(findings: list[Finding], copies: InlinedCopies | None) -> Findi
     parts = [folded(_shown_first(members), copies) if len(members) > 1 else members[0]
              for members in by_rule.values()]
     host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
-    said = "".join(f"; {COUNTED_PLACES.sub('', other.message)}" for other in others)
+    said = "".join(f"; {compiled(COUNTED_PLACES).sub('', other.message)}" for other in others)
     return _holding(host, others, said) if others else host

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from specdiff.graph.stability import is_version
+from specdiff.patterns import compiled
 from specdiff.records import Context, Finding, field_path, part_text
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ def beside(text: str, ctx: Context) -> str:
         shorter = _operation_named(operation).sub("", text, count=1).strip()
     if shorter == text or not shorter or operation in shorter:
         return text
-    return shorter[:1].upper() + shorter[1:] if _PLAIN_WORD.match(shorter) else shorter
+    return shorter[:1].upper() + shorter[1:] if compiled(_PLAIN_WORD).match(shorter) else shorter
 
 
 def _operation_named(operation: str) -> re.Pattern[str]:
@@ -183,7 +184,7 @@ def _operation_named(operation: str) -> re.Pattern[str]:
 
 
 #: a text that starts with a plain word (not a name such as `application/json` or `operationId`)
-_PLAIN_WORD = re.compile(r"[a-z][a-z-]* ")
+_PLAIN_WORD = r"[a-z][a-z-]* "
 
 
 def type_name(ctx: Context) -> str:

@@ -24,7 +24,6 @@ Any other `x-kubernetes-*` keyword is reported as a plain `extension` change.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -37,6 +36,7 @@ from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import Normaliser
 from specdiff.graph.schemas import SINGLE, subschemas, type_set
 from specdiff.load.sourcemap import at_pointer, join_pointer, split_pointer
+from specdiff.patterns import compiled
 
 if TYPE_CHECKING:
     from specdiff.diff.cel import Shape
@@ -57,7 +57,7 @@ HANDLED = frozenset({IDENTITY, LIFECYCLE, LIST_TYPE, MAP_KEYS, MAP_TYPE, PATCH_S
                      UNIONS, *FLAGS})
 #: parts of a validation rule that only shape the error a rejected write gets
 MESSAGE_FIELDS = ("message", "messageExpression", "reason", "fieldPath")
-_OLD_SELF = re.compile(r"\boldSelf\b")
+_OLD_SELF = r"\boldSelf\b"
 
 
 def value_kind(schema: Schema) -> str:
@@ -92,7 +92,7 @@ def patch_strategy(schema: Schema) -> frozenset[str]:
 
 def transition_rule(rule: Any) -> bool:
     """A CEL rule that refers to `oldSelf` is a transition rule: it only runs on updates."""
-    return isinstance(rule, str) and bool(_OLD_SELF.search(rule))
+    return isinstance(rule, str) and bool(compiled(_OLD_SELF).search(rule))
 
 
 class KubernetesExtensions:

@@ -8,13 +8,13 @@ that moves from Swagger 2.0 to OpenAPI 3 with the same base URL has no server ch
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from specdiff.graph.model import Server, ServerVariable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
+from specdiff.patterns import compiled
 
 if TYPE_CHECKING:
     from urllib.parse import SplitResult
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: what a document without servers is called at (OpenAPI 3.0.3, 4.7.2: "a single server with a url value of /")
 ROOT = (Server("/", (), ""),)
 #: a variable as a server URL writes it (OpenAPI 3.1, 4.8.5.1: `{name}`, no braces inside)
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
+_VARIABLE = r"\{([^{}]*)\}"
 
 
 def written(raw: Any, pointer: str) -> tuple[Server, ...] | None:
@@ -94,7 +94,8 @@ def resolved(server: Server) -> str:
     pass: a default that writes `{other}` is text, not another variable to substitute (defaults that each wrote
     the next twice would double the URL per variable)."""
     defaults = {variable.name: variable.default for variable in server.variables if variable.default is not None}
-    url = _VARIABLE.sub(lambda found: defaults.get(found[1], found[0]), server.url) if defaults else server.url
+    url = (compiled(_VARIABLE).sub(lambda found: defaults.get(found[1], found[0]), server.url) if defaults
+           else server.url)
     parts = _split(url)
     if parts is None:
         return url  # no URL urllib can read (a host in brackets that is no IP address): compared as written

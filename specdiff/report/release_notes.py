@@ -22,6 +22,7 @@ from functools import partial
 
 from specdiff.group import COUNTED_PLACES, operations_phrase
 from specdiff.notation import PREPOSITIONS, bare, by_type, plural, type_name, used_by
+from specdiff.patterns import compiled
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.markdown import WIDTH, code_span, coded, escape, escaped_part, wrapped
@@ -248,7 +249,7 @@ def _one_sentence(parts: list[str]) -> str:
     semicolons."""
     found = [_PLACE_FIRST.fullmatch(part) for part in parts]
     tails = {m.group(2) for m in found if m}
-    if all(found) and len(tails) == 1 and (len(parts) > 1 or COUNTED_PLACES.match(parts[0])):
+    if all(found) and len(tails) == 1 and (len(parts) > 1 or compiled(COUNTED_PLACES).match(parts[0])):
         return f"{_listed([name for m in found if m for name in _CODE.findall(m.group(1))])} {tails.pop()}"
     if len(parts) > 1:
         named = [m for m in map(_NOUN_PLACE.fullmatch, parts) if m]
