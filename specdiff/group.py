@@ -56,7 +56,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -756,7 +756,14 @@ def folded(members: Sequence[Finding], copies: InlinedCopies | None = None, each
     operations = tuple(sorted(set().union(*(member.operations for member in members))))
     message = "; ".join(_message(part) for part in _ways(members)) if each else _message(members)
     return Finding(first.rule, first.level, message, first.reason, first.change, operations,
-                   members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info)
+                   members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info,
+                   values=first.values)
+
+
+def _values_of(finding: Finding) -> Mapping[str, str]:
+    """The values the finding's card message is written from: those classify worked out, else (a finding made by
+    hand) worked out here."""
+    return finding.values or message_values(finding.change)
 
 
 def _ways(members: Sequence[Finding]) -> list[list[Finding]]:
@@ -765,7 +772,7 @@ def _ways(members: Sequence[Finding]) -> list[list[Finding]]:
     shown = [key for key in ("old", "new") if key in placeholders(members[0].rule_info.message or "")]
     ways: dict[tuple[str, ...], list[Finding]] = {}
     for member in members:
-        values = message_values(member.change)
+        values = _values_of(member)
         ways.setdefault(tuple(values[key] for key in shown), []).append(member)
     return list(ways.values())
 
@@ -789,7 +796,7 @@ def _message(members: Sequence[Finding]) -> str:
         gains = "gains" if first.change.kind == "added" else "loses"
         return f"{first.change.context.resource} {gains} {len(labels)} operations: {_joined(labels)}"
     template = first.rule_info.message or first.message
-    values = message_values(first.change)
+    values = dict(_values_of(first))
     replacements: list[tuple[str, str]] = []
     schemas = _distinct(m.change.context.schema for m in members)
     if len(schemas) > 1 and first.change.context.schema:
@@ -918,7 +925,7 @@ def _facts_that_differ(template: str, members: Sequence[Finding]) -> list[tuple[
     keys = dict.fromkeys(key for key in placeholders(template) if key and key not in _PLACES)
     if not keys:
         return []
-    each = [message_values(m.change) for m in members]
+    each = [_values_of(m) for m in members]
     return [(key, _distinct(values.get(key) for values in each)) for key in keys
             if len({values.get(key) for values in each}) > 1]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import field, replace
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
@@ -272,6 +273,10 @@ class Finding:
     #: version's `reason` wraps it); empty where `reason` is that already. Grouping joins the same change in each
     #: served version by it.
     stable_reason: str = ""
+    #: the values the card's message was written from (`classify.message_values`), as classify worked them out: a
+    #: group writes its card's message again from its members' values, so none is worked out twice. Not what the
+    #: finding says (never compared, shown or written out); empty on a finding made by hand.
+    values: Mapping[str, str] = declared(default_factory=dict, compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:

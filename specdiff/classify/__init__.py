@@ -141,7 +141,7 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     level, reason = _capped_when_unreached(change, level, reason)
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section),
-                   stable_reason=stable_reason)
+                   stable_reason=stable_reason, values=values)
 
 
 def _capped_when_unreached(change: Change, level: Level, reason: str) -> tuple[Level, str]:
