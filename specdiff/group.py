@@ -220,7 +220,7 @@ def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Va
             *where, compared)
 
 
-def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool = False) -> list[tuple[Any, ...]]:
+def keys_of(finding: Finding, known: _Known, lists: bool = False) -> list[tuple[Any, ...]]:
     """Every key that makes findings one change: `group_key`, and the same change at the same place of the spec
     text, however many operations or named schemas reach it (a body type five operations swapped, a `Metadata`
     thirteen requests refer to), even when each is compared where it is used and has its own field path. The
@@ -232,10 +232,10 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool =
     on several fields of one object (`_formats_key`)."""
     change = finding.change
     if not change.pointer:
-        return [group_key(finding, copies)]  # nowhere in the text: the group key alone
+        return [known.key(finding)]  # nowhere in the text: the group key alone
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
-    values = _Values.of(change)
+    values = known.values(finding)
     detail = tuple((key, value) for key, value in change.detail if key != "moved_with")  # one place, any move
     if lists and (change.node, change.attribute) == ("property", "required"):  # one edit of one `required` list
         detail = tuple((key, value) for key, value in detail if key != "name")
@@ -244,10 +244,10 @@ def keys_of(finding: Finding, copies: InlinedCopies | None = None, lists: bool =
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
         inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
         return ([union, place] if change.context.operation and inline
-                else [group_key(finding, copies, values), union, place])
-    listed = _list_key(finding, copies, values)
+                else [known.key(finding), union, place])
+    listed = _list_key(finding, known.copies, values)
     formats = _formats_key(finding, values) if lists else None
-    return [group_key(finding, copies, values), *([listed] if listed else []), place,
+    return [known.key(finding), *([listed] if listed else []), place,
             *([formats] if formats else [])]
 
 
@@ -327,7 +327,37 @@ _OWN_KIND = _plain("the kind the operation acts on")
 
 def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> str:
     """The fingerprint of the group `finding` belongs to (whether or not it has company)."""
-    return hashed(["group", *group_key(finding, copies)])
+    return _fingerprint_of(group_key(finding, copies))
+
+
+def _fingerprint_of(key: tuple[Any, ...]) -> str:
+    """The fingerprint of the group of a `group_key`."""
+    return hashed(["group", *key])
+
+
+class _Known:
+    """Each finding's values as fingerprints write them (`_Values`) and its `group_key`, worked out once in a
+    grouping run: putting it in its bucket (`keys_of`), joining the buckets and findings one edit made
+    (`_edit_keys`, `_edit_of`) and fingerprinting the group it is shown at (`folded`) each ask for them again.
+    Kept by the finding's identity, beside the finding itself, so no other finding takes its id while the run
+    lasts."""
+
+    def __init__(self, copies: InlinedCopies | None) -> None:
+        self.copies = copies
+        self._values: dict[int, tuple[Finding, _Values]] = {}
+        self._keys: dict[int, tuple[Finding, tuple[Any, ...]]] = {}
+
+    def values(self, finding: Finding) -> _Values:
+        found = self._values.get(id(finding))
+        if found is None:
+            found = self._values[id(finding)] = finding, _Values.of(finding.change)
+        return found[1]
+
+    def key(self, finding: Finding) -> tuple[Any, ...]:
+        found = self._keys.get(id(finding))
+        if found is None:
+            found = self._keys[id(finding)] = finding, group_key(finding, self.copies, self.values(finding))
+        return found[1]
 
 
 def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, lists: bool = False,
@@ -338,23 +368,24 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
     join whatever their rules (`with_edits`), with `kinds` (objects an API server serves) those of one kind.
     `api_server`: the findings are of an API server's own types, whose fields a release adds one feature at a
     time (`_one_edit`) and whose `required` lists are generated from each field's marker (`with_edits`)."""
+    known = _Known(copies)
     buckets: dict[tuple[Any, ...], list[Finding]] = {}
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
-        keys = keys_of(finding, copies, lists)
+        keys = keys_of(finding, known, lists)
         bucket = next((joined[key] for key in keys if key in joined), keys[0])
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
     found = _same_values(list(buckets.values()))
-    edits = _one_edit(found, api_server) if lists or api_server else [(m, False) for m in found]
-    grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), copies, each)
+    edits = _one_edit(found, known, api_server) if lists or api_server else [(m, False) for m in found]
+    grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), known, each)
                for members, each in edits]
     grouped = with_types(grouped, uses) if uses is not None else grouped
-    return with_edits(grouped, copies, kinds, markers=api_server)
+    return with_edits(grouped, known, kinds, markers=api_server)
 
 
-def _one_edit(buckets: list[list[Finding]], api_server: bool) -> list[tuple[list[Finding], bool]]:
+def _one_edit(buckets: list[list[Finding]], known: _Known, api_server: bool) -> list[tuple[list[Finding], bool]]:
     """The buckets, with those one edit of the spec made joined (`_edit_keys`), each with whether it joined
     others: a schema whose fields all became nullable in one release is one change, as is one ID pattern widened
     the same way in 18 named schemas, or two query parameters removed from the same 25 operations. On an API
@@ -366,7 +397,7 @@ def _one_edit(buckets: list[list[Finding]], api_server: bool) -> list[tuple[list
     for members in buckets:
         change = members[0].change
         each = api_server and change.node == "property" and change.kind in ("added", "removed")
-        keys = [] if each else _edit_keys(members)
+        keys = [] if each else _edit_keys(members, known)
         into = next((joined[key] for key in keys if key in joined), None)
         if into is None:
             into = len(out)
@@ -384,7 +415,7 @@ _SIBLING = re.compile(r"^(/(?:components/schemas|definitions)/[^/]+)/(?:.*/)?pro
                       r"|^(.*)/(?:properties/[^/]+|parameters/\d+)(?:/.*)?$")
 
 
-def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
+def _edit_keys(members: Sequence[Finding], known: _Known) -> list[tuple[Any, ...]]:
     """The keys a bucket shares with the others one edit made: the same rule at fields (or parameters) of the same
     named schemas (or inline objects, or operations), every member's, that the same operations reach, whatever
     each field gains or loses (the members are listed one by one), changed alike when a value is changed; fields
@@ -403,12 +434,12 @@ def _edit_keys(members: Sequence[Finding]) -> list[tuple[Any, ...]]:
         reached = sorted(set().union(*(m.operations for m in members)))  # fields that reach other operations differ
         # what a field gains or loses is its own (its default, the field itself); a value changed is one edit only
         # when changed alike (two fields moving to two different formats are two changes)
-        alike = _Values.of(change).compared if change.kind == "modified" else ()
+        alike = known.values(first).compared if change.kind == "modified" else ()
         keys.append(("siblings", *verdict, tuple(holders), tuple(reached), *alike))
     steps = [step for step in change.context.field if step != "[]"]
     if change.attribute == "type" and steps and all(
             m.change.context.schema and not m.change.context.operation for m in members):
-        keys.append(("type switch", *verdict, steps[-1], *_Values.of(change).compared))
+        keys.append(("type switch", *verdict, steps[-1], *known.values(first).compared))
     if change.attribute == "pattern" and isinstance(change.old, str) and isinstance(change.new, str):
         keys.append(("pattern edit", *verdict, *_edit(change.old, change.new)))
     return keys
@@ -747,7 +778,7 @@ def _as_sorted_before(finding: Finding) -> tuple[Any, ...]:
             change.old_pointer or "", InOrder(change.old), InOrder(change.new))
 
 
-def folded(members: Sequence[Finding], copies: InlinedCopies | None = None, each: bool = False) -> Finding:
+def folded(members: Sequence[Finding], known: _Known | None = None, each: bool = False) -> Finding:
     """One finding for the members: the first member's change, every operation, and a message that names the
     places once ("added to 402 operations: list, watch and deletecollection of 66 resources in 33 group-versions
     of 21 API groups"). With `each` (fields one edit changed, each in its own way), the message says each way
@@ -756,7 +787,8 @@ def folded(members: Sequence[Finding], copies: InlinedCopies | None = None, each
     operations = tuple(sorted(set().union(*(member.operations for member in members))))
     message = "; ".join(_message(part) for part in _ways(members)) if each else _message(members)
     return Finding(first.rule, first.level, message, first.reason, first.change, operations,
-                   members=tuple(members), group=group_fingerprint(first, copies), rule_info=first.rule_info,
+                   members=tuple(members), group=_fingerprint_of(known.key(first) if known else group_key(first)),
+                   rule_info=first.rule_info,
                    values=first.values)
 
 
@@ -1102,7 +1134,7 @@ def _move_holding(move: Finding, brought: list[Finding]) -> Finding:
     return replace(_holding(move, brought, f"; the swap brings: {held}"), level=level, reason=reason)
 
 
-def with_edits(findings: list[Finding], copies: InlinedCopies | None, kinds: bool, markers: bool) -> list[Finding]:
+def with_edits(findings: list[Finding], known: _Known, kinds: bool, markers: bool) -> list[Finding]:
     """The findings, with those one edit made joined whatever their rules or levels (`_edit_of`): a property
     that became both optional and nullable, which a reader meets as one missing value. With `kinds` (objects an
     API server serves), the same change in each served version, judged once as alpha and once as stable, is one
@@ -1121,7 +1153,7 @@ def with_edits(findings: list[Finding], copies: InlinedCopies | None, kinds: boo
         return i
 
     for i, finding in enumerate(findings):
-        for key in _edit_of(finding, copies, kinds, markers):
+        for key in _edit_of(finding, known, kinds, markers):
             j = first_of.setdefault(key, i)
             parent[max(root(i), root(j))] = min(root(i), root(j))
     joined: dict[int, list[int]] = {}
@@ -1130,11 +1162,11 @@ def with_edits(findings: list[Finding], copies: InlinedCopies | None, kinds: boo
     out: dict[int, Finding] = {}
     for at, indices in joined.items():
         same = [findings[i] for i in indices]
-        out[at] = _one_edit_of(same, copies) if len(same) > 1 else same[0]
+        out[at] = _one_edit_of(same, known) if len(same) > 1 else same[0]
     return [out[i] for i in range(len(findings)) if i in out]
 
 
-def _edit_of(finding: Finding, copies: InlinedCopies | None, kinds: bool, markers: bool) -> list[tuple[Any, ...]]:
+def _edit_of(finding: Finding, known: _Known, kinds: bool, markers: bool) -> list[tuple[Any, ...]]:
     """What makes findings one edit: values a reader may now find missing, by the places they are at (`_absent`:
     a group of two fields made optional and a finding that one of them became nullable stay apart);
     with `kinds`, the same change at the same place of each version, judged alike but for the version's stability
@@ -1149,7 +1181,7 @@ def _edit_of(finding: Finding, copies: InlinedCopies | None, kinds: bool, marker
     for member in members:
         change, ctx = member.change, member.change.context
         if kinds and member.rule_info.group == "place":
-            rule, _, reason, *rest = group_key(member, copies)
+            rule, _, reason, *rest = known.key(member)
             keys.append(("versions", rule, member.stable_reason or reason, *rest))
         kind = ctx.gvk or ctx.kind
         marker = (change.node, change.attribute) == ("property", "required") or (
@@ -1167,12 +1199,12 @@ def _absent(change: Change) -> bool:
                                           or shape == ("schema", "nullable") and change.new is True)
 
 
-def _one_edit_of(findings: list[Finding], copies: InlinedCopies | None) -> Finding:
+def _one_edit_of(findings: list[Finding], known: _Known) -> Finding:
     """One finding for the findings of one edit: each rule's members folded, the most severe rule's shown."""
     by_rule: dict[str, list[Finding]] = {}
     for finding in sorted(findings, key=lambda finding: finding.level.rank):  # (a stable sort keeps report order)
         by_rule.setdefault(finding.rule, []).extend(finding.members or (finding,))
-    parts = [folded(_shown_first(members), copies) if len(members) > 1 else members[0]
+    parts = [folded(_shown_first(members), known) if len(members) > 1 else members[0]
              for members in by_rule.values()]
     host, others = parts[0], parts[1:]  # (said after the host, a rule's places need no count before them)
     said = "".join(f"; {compiled(COUNTED_PLACES).sub('', other.message)}" for other in others)
