@@ -497,7 +497,12 @@ class TypeUses:
 
     def __init__(self, old: Sequence[tuple[str | None, Any]], new: Sequence[tuple[str | None, Any]]) -> None:
         self._documents = {"old": old, "new": new}
-        self._defined: dict[str, _Places] = {}
+        #: each side's maps of named schemas: (document key, where the map is, the map)
+        self._named = {side: [(key, place, named) for key, data in documents
+                              for place, named in (("/definitions", _get(data, "definitions")),
+                                                   ("/components/schemas", _get(_get(data, "components"), "schemas")))
+                              if isinstance(named, dict)]
+                       for side, documents in self._documents.items()}
 
     def refs_under(self, side: str, places: Iterable[tuple[str, str | None, str]]) -> _Places:
         """Named schema -> the `$ref`s to it on `side` at or under one of `places` ((side, document key, pointer)),
@@ -521,14 +526,9 @@ class TypeUses:
         return found
 
     def defined(self, side: str, name: str) -> list[tuple[str | None, str]]:
-        if side not in self._defined:
-            self._defined[side] = {}
-            for key, data in self._documents[side]:
-                for place, named in (("/definitions", _get(data, "definitions")),
-                                     ("/components/schemas", _get(_get(data, "components"), "schemas"))):
-                    for found in named if isinstance(named, dict) else ():
-                        self._defined[side].setdefault(found, []).append((key, place + join_pointer((found,))))
-        return self._defined[side].get(name, [])
+        """Looked up in each document's named schemas when asked: a run asks for a few dozen names, and an index
+        of every name (a thousand in a Kubernetes spec, each with its pointer written) cost more than all of them."""
+        return [(key, place + join_pointer((name,))) for key, place, named in self._named[side] if name in named]
 
     def alias(self, side: str, name: str) -> str | None:
         """The named schema that `name` only refers to (`{$ref, description}`, as Kubernetes 1.11 kept its
