@@ -765,8 +765,12 @@ def _shown_first(members: list[Finding]) -> list[Finding]:
     ordered = sorted(members, key=lambda member: member.change.context.schema is None)
     worst = min(member.level.rank for member in members)  # (one edit's rules may differ in level: the most severe)
     severe = [member for member in ordered if member.level.rank == worst]
-    named = [member for member in severe if member.change.context.schema is not None]
-    first = min(named or severe, key=_as_sorted_before)
+    candidates = [member for member in severe if member.change.context.schema is not None] or severe
+    # by the type notation first, which tells most members apart: the rest of the order only among those that tie
+    places = [type_where(member.change.context) for member in candidates]
+    least = min(places)
+    first = min((member for member, place in zip(candidates, places, strict=True) if place == least),
+                key=_as_sorted_before)
     return [first, *(member for member in ordered if member is not first)]
 
 
