@@ -54,7 +54,6 @@ so it does not change when one more operation gains the parameter; baselines and
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -74,7 +73,7 @@ from specdiff.load.sourcemap import (
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.patterns import compiled
-from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed
+from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed, spaced_text
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -186,7 +185,7 @@ def _inline_object(schema: Any) -> bool:
 
 def _digest(schema: dict[str, Any]) -> str:
     """The text of an object schema without its own description, which documents the field it is written at."""
-    text = json.dumps({k: v for k, v in schema.items() if k != "description"}, sort_keys=True, default=str)
+    text = spaced_text({k: v for k, v in schema.items() if k != "description"})
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -377,7 +376,7 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
-    found = _same_values(list(buckets.values()))
+    found = _same_values(list(buckets.values()), known)
     edits = _one_edit(found, known, api_server) if lists or api_server else [(m, False) for m in found]
     grouped = [members[0] if len(members) == 1 else folded(_shown_first(members), known, each)
                for members, each in edits]
@@ -457,7 +456,7 @@ def _edit(old: str, new: str) -> tuple[str, str]:
     return old[start:len(old) - end], new[start:len(new) - end]
 
 
-def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
+def _same_values(buckets: list[list[Finding]], known: _Known) -> list[list[Finding]]:
     """The buckets, with the fields that gained (or lost) the same enum values joined: Stripe adding 21 tax ID
     types to `tax_id.type`, `invoices_resource_invoice_tax_id.type` and the checkout session's `type` is one
     change. One value alone joins only fields of one name (an `other` added to two unrelated fields is two
@@ -471,8 +470,7 @@ def _same_values(buckets: list[list[Finding]]) -> list[list[Finding]]:
                 or any(m.change.context.operation for m in members):
             out.append(members)
             continue
-        values = frozenset(json.dumps(_plain(m.change.new if m.change.kind == "added" else m.change.old),
-                                      sort_keys=True) for m in members)
+        values = frozenset(known.values(m).new if m.change.kind == "added" else known.values(m).old for m in members)
         steps = [step for step in ctx.field if step != "[]"]
         field = steps[-1] if steps else ctx.schema  # a schema that is an enum itself: its name
         key = (first.rule, first.level.value, first.reason, first.change.kind, values,

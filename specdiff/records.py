@@ -340,6 +340,12 @@ def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str 
     return ctx.document, ctx.operation, ctx.schema, field_path(ctx)
 
 
+def spaced_text(value: Any) -> str:
+    """A value as canonical JSON spaced as `json.dumps(value, sort_keys=True, default=str)` writes it, with the
+    encoder made once (`dumps` makes one a call): how a message shows a structure, what fingerprints hash."""
+    return _SPACED.encode(value)
+
+
 def ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
     return _COMPACT.encode(value)
@@ -347,7 +353,7 @@ def ordering_text(value: Any) -> str:
 
 def _plain(value: Any) -> Any:
     """Values small enough to fingerprint; large subtrees are summarised by their JSON hash."""
-    text = _SPACED.encode(value)
+    text = spaced_text(value)
     return text if len(text) <= 200 else _sha256(text)
 
 

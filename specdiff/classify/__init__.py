@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -30,6 +29,7 @@ from specdiff.records import (
     RuleInfo,
     field_path,
     judged_direction,
+    spaced_text,
 )
 
 __all__ = ["classify", "catalogue", "card", "Calendar", "Card", "UNCLASSIFIED"]
@@ -189,7 +189,7 @@ def show(value: Any, limit: int = 80) -> str:
     elif isinstance(value, dict) and "type" in value and isinstance(value["type"], str):
         text = value["type"] + (f" ({value['format']})" if "format" in value else "")
     else:
-        text = json.dumps(value, sort_keys=True, default=str)
+        text = spaced_text(value)
         if _too_long(value, text, limit):
             text = _shape(value)
         elif isinstance(value, dict) or isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
