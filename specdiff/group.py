@@ -840,8 +840,10 @@ def _message(members: Sequence[Finding]) -> str:
             value = value.replace(old, new)
         values[key] = value
     names = _distinct(name(m.change.context) for m in members)
+    member_operations = [m.change.context.operation for m in members]  # (None for a place outside any operation)
+    in_operations = all(member_operations)
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
-    if len(names) > 1 and len(_distinct(by_type(m.change.context) for m in members)) == 1:
+    if len(names) > 1 and _only_one(by_type(m.change.context) for m in members):
         values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
         scoped = _scoped(members)
@@ -863,14 +865,14 @@ def _message(members: Sequence[Finding]) -> str:
     for key, shown in _facts_that_differ(template, members):  # a CRD change in several versions names each
         values[key] = _joined(shown, cut=False)
         template = for_many.get(key, template)
-    places = list({m.change.context.operation: m.change.context for m in members
-                   if m.change.context.operation}.values())
+    places = list({operation: m.change.context for operation, m in zip(member_operations, members, strict=True)
+                   if operation}.values())
     place = ""
-    fields = _fields(members) if all(m.change.context.operation for m in members) else ""
+    fields = _fields(members) if in_operations else ""
     if fields and len(places) == 1 and len(bodies) < 2:  # one `required` list of one operation: its fields, then it
         place = values["operation"] = places[0].operation or ""
         values["location"], several = fields, True
-    operations = len(places) > 1 and all(m.change.context.operation for m in members)  # {operation} names several
+    operations = len(places) > 1 and in_operations  # {operation} names several
     if operations:  # else the type names the place
         place = operations_phrase(places)
         values["operation"] = place
@@ -880,7 +882,7 @@ def _message(members: Sequence[Finding]) -> str:
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
             values["location"] = f"{len(names)} places"  # one extension at many places of the operations
     # places in operations and in named schemas alike (an extension written on both): count them all
-    elif len(names) > 1 and first.change.context.operation and not all(m.change.context.operation for m in members):
+    elif len(names) > 1 and first.change.context.operation and not in_operations:
         template, values["location"] = _named_places(template, names, fields=True)
     if several and template.startswith(("{location}", "{path}")) or operations and template.startswith("{operation}"):
         template = _verb_for_many(template)  # the message starts with what there are several of
@@ -888,6 +890,17 @@ def _message(members: Sequence[Finding]) -> str:
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+def _only_one(items: Iterable[str]) -> bool:
+    """Whether the items that are set are all one (`len(_distinct(items)) == 1`), read only up to the first that
+    differs: one type's versions share it, and most groups' places differ from their second."""
+    seen = ""
+    for item in items:
+        if item and seen and item != seen:
+            return False
+        seen = seen or item
+    return bool(seen)
 
 
 #: the words a message names its place by ("property {location} removed", "{lifecycle} field {location} added")
