@@ -839,15 +839,16 @@ def _message(members: Sequence[Finding]) -> str:
         for old, new in replacements:
             value = value.replace(old, new)
         values[key] = value
-    names = _distinct(name(m.change.context) for m in members)
+    named = [name(m.change.context) for m in members]  # each member's place, as a message names one
+    names = _distinct(named)
     member_operations = [m.change.context.operation for m in members]  # (None for a place outside any operation)
     in_operations = all(member_operations)
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if len(names) > 1 and _only_one(by_type(m.change.context) for m in members):
         values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
     elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
-        scoped = _scoped(members)
-        names = _distinct((where if scoped else name)(m.change.context) for m in members)
+        if _scoped([scope(m.change.context) for m in members], named):
+            names = _distinct(where(m.change.context) for m in members)
         template = for_many.get("location", template)
         in_fields = any(field_path(m.change.context) for m in members)
         template, values["location"] = _named_places(template, names, in_fields)
@@ -953,13 +954,12 @@ def _fields(members: Sequence[Finding]) -> str:
     return ""  # fields of several parts: the first member's part names the group, as before
 
 
-def _scoped(members: Sequence[Finding]) -> bool:
-    """Whether a group's places need their group-versions to be told apart: not when every place is in every
-    group-version (the same fields of a CRD served in v1 and v1beta1, shown once beside the message)."""
-    scopes = _distinct(scope(m.change.context) for m in members)
-    names = _distinct(name(m.change.context) for m in members)
-    present = {(scope(m.change.context), name(m.change.context)) for m in members}
-    return len(scopes) > 1 and len(present) < len(scopes) * len(names)
+def _scoped(scopes: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether a group's places (each member's scope and name) need their group-versions to be told apart: not
+    when every place is in every group-version (the same fields of a CRD served in v1 and v1beta1, shown once
+    beside the message)."""
+    versions, places = len(_distinct(scopes)), len(_distinct(names))
+    return versions > 1 and len(set(zip(scopes, names, strict=True))) < versions * places
 
 
 #: placeholders a group's message writes in its own way: its places, operations and values
