@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from conftest import corpus, real_pair
 
+from specdiff.classify import message_values
 from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import TypeUses, group_fingerprint, holds, operations_phrase
+from specdiff.group import group as grouped_findings
 from specdiff.load import load_text
 from specdiff.load.document import Document
 from specdiff.notation import finding_scope
@@ -43,6 +46,22 @@ def test_shard_selector_is_one_finding_listing_its_402_operations() -> None:
     ungrouped = compare(V2.format(35), V2.format(36), grouped=False)
     assert len([f for f in ungrouped.findings if f.rule == "parameter.optional-added"]) == 402
     assert sum(len(f.members) or 1 for f in report.findings) == len(ungrouped.findings) == 527
+
+
+def test_a_group_is_written_alike_from_the_values_classify_carried_or_from_the_changes() -> None:
+    """Classify hands each finding the values its message was written from, and a group reads them rather than
+    working them out again for each member; findings made without them (by hand) group to the same words and
+    fingerprints, and the values are no part of what a finding is (equality, repr)."""
+    carried = list(compare(V2.format(35), V2.format(36), grouped=False).findings)
+    assert all(finding.values == message_values(finding.change) for finding in carried)
+    bare = [replace(finding, values={}) for finding in carried]
+    assert bare == carried and repr(bare[0]) == repr(carried[0])
+
+    def said(findings: list[Finding]) -> list[tuple[str, str, int]]:
+        found = grouped_findings(findings, kinds=True, api_server=True)
+        return [(f.message, f.fingerprint, len(f.members)) for f in found]
+
+    assert said(bare) == said(carried)
 
 
 def test_the_shard_selector_counts_agree_with_the_spec() -> None:
