@@ -7,7 +7,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specdiff.graph.references import References, strongly_connected_components
+from specdiff.graph.references import References, ancestors_beyond, components_from, strongly_connected_components
 
 _EDGES = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=40)
 
@@ -27,6 +27,29 @@ def test_strongly_connected_components_are_networkx_s(nodes: int, edges: list[tu
     ours = sorted(sorted(component) for component in strongly_connected_components(graph))
     theirs = sorted(sorted(component) for component in nx.strongly_connected_components(graph.to_networkx()))
     assert ours == theirs
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 13), _EDGES, st.lists(st.integers(0, 12), max_size=6))
+def test_the_components_above_nodes_asked_one_by_one_are_networkx_s_each_after_those_above_it(
+        nodes: int, edges: list[tuple[int, int]], asked: list[int]) -> None:
+    graph = _graph(nodes, edges)
+    theirs = graph.to_networkx()
+    placed: dict[int, int] = {}
+    walked: set[int] = set()
+    for node in (n for n in asked if n in graph):
+        new = ancestors_beyond(graph, node, walked)
+        found = components_from(graph.pred, (node,), placed)
+        for component in found:
+            assert all(parent in placed or parent in component for member in component
+                       for parent in graph.pred[member])  # every component above it came before
+            placed.update(dict.fromkeys(component, len(placed)))
+        above = nx.ancestors(theirs, node) | {node}
+        assert sorted(sorted(component) for component in found) == sorted(
+            sorted(component) for component in nx.strongly_connected_components(theirs.subgraph(above))
+            if not component & (walked - set(new)))
+        assert walked >= above and len(new) == len(set(new))
+        assert set(placed) == walked
 
 
 def test_a_chain_longer_than_the_stack_is_walked_without_recursion() -> None:

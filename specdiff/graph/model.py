@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property, lru_cache
 from itertools import takewhile
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from specdiff.frozen import record
 from specdiff.graph.normalise import Normaliser
-from specdiff.graph.references import References, strongly_connected_components
+from specdiff.graph.references import References, ancestors_beyond, components_from
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import Schema as Schema
 from specdiff.graph.schemas import refs_in
@@ -28,6 +28,8 @@ ADDITIONAL_OPERATIONS = "additionalOperations"
 ITEM_SCHEMA = "itemSchema"
 #: what `SpecGraph.derived` makes
 Made = TypeVar("Made")
+#: what a walk down from the operations finds for each schema (`Walked`)
+Found = TypeVar("Found")
 
 
 @record(frozen=True)
@@ -250,6 +252,17 @@ class NamedSchema:
     stability: str = "stable"
 
 
+class Walked(Generic[Found]):
+    """What a walk down from the operations found for each schema it passed, made for the ancestors of the schemas
+    asked about so far (`ancestors_beyond`): a comparison asks about the few dozen schemas that changed."""
+
+    __slots__ = ("nodes", "found")
+
+    def __init__(self) -> None:
+        self.nodes: set[Any] = set()  # the nodes walked: every ancestor of each is among them
+        self.found: dict[str, Found] = {}
+
+
 @record
 class SpecGraph:
     """Operations, named schemas and the graph of who uses whom, in which direction.
@@ -277,10 +290,11 @@ class SpecGraph:
     read_through: frozenset[str] = frozenset()
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    _directions: dict[str, set[str]] | None = None
+    #: how operations use each schema (`_directions_above`), and the levels paths to it keep (`_reach_stabilities`)
+    _directions: Walked[set[str]] = field(default_factory=Walked)
     _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
-    _stabilities: dict[str, str] | None = None
-    _field_stabilities: dict[str, str] | None = None
+    _stabilities: Walked[str] = field(default_factory=Walked)
+    _field_stabilities: Walked[str] = field(default_factory=Walked)
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     #: the named schemas each one reaches only through alpha or beta fields (`_field_caps`), read once for both
     #: of `_reach_stabilities`' walks
@@ -288,9 +302,10 @@ class SpecGraph:
     #: the sorted labels of each set of operations some schema is used by: many schemas share one set (Stripe:
     #: 819 schemas, 69 sets), so each is sorted once
     _labels: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
-    #: the graph's strongly connected components and the operations above each, filled as they are asked for
-    _components: Components | None = None
-    _above: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: the strongly connected components found above the schemas asked about (`_users`): each node's component,
+    #: and for each component the operations above it, and those with its own
+    _component: dict[Any, int] = field(default_factory=dict)
+    _summed: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
     #: what the modules that read the whole graph made of it (`derived`), by the function that made it
     _derived: dict[Callable[[SpecGraph], Any], Any] = field(default_factory=dict, init=False, repr=False,
                                                             compare=False)
@@ -326,22 +341,16 @@ class SpecGraph:
 
     def direction(self, schema: str) -> str:
         """request, response or both: how the operations that reach a named schema use it."""
-        if self._directions is None:
-            self._directions = self._all_directions()
-        return _direction(self._directions.get(schema, set()))
+        return _direction(self._directions_above(schema).get(schema, set()))
 
     def reached(self, schema: str) -> bool:
         """Whether any operation, webhook or callback uses a named schema, directly or through other schemas."""
-        if self._directions is None:
-            self._directions = self._all_directions()
-        return schema in self._directions
+        return schema in self._directions_above(schema)
 
     def only_parameters_write(self, schema: str) -> bool:
         """Whether requests carry a named schema only as parameter values, never in a body: `readOnly` governs
         the properties of bodies, so a schema written only there may gain it without a writer noticing."""
-        if self._directions is None:
-            self._directions = self._all_directions()
-        directions = self._directions.get(schema, set())
+        directions = self._directions_above(schema).get(schema, set())
         return "parameter" in directions and "request" not in directions
 
     def carried_as_xml(self, schema: str) -> bool:
@@ -359,13 +368,23 @@ class SpecGraph:
             self._in_xml = frozenset(name for _, name in seen)
         return schema in self._in_xml
 
-    def _all_directions(self) -> dict[str, set[str]]:
-        """One walk per direction from the operations' own schemas: linear in the graph."""
-        # the operations' edges, read once
-        used = list(self.graph.out_edges([("op", key) for key in self.operations], data="directions"))
-        found: dict[str, set[str]] = {}
-        for direction in ("request", "parameter", "response"):
-            frontier = [target for _, target, directions in used if direction in directions]
+    def _directions_above(self, schema: str) -> dict[str, set[str]]:
+        """How operations use each schema walked so far, `schema` among them: one walk per direction down from the
+        operations' own schemas, through the ancestors of the schemas asked about, each walked once (`Walked`)."""
+        walked = self._directions
+        new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
+        found = walked.found
+        region = set(new)
+        succ, pred = self.graph.succ, self.graph.pred
+        entering: dict[str, list[Any]] = {"request": [], "parameter": [], "response": []}
+        for node in new:  # where each walk enters the new nodes: an operation's own schemas, below ones walked before
+            for parent, edge in pred[node].items():
+                ways = (edge["directions"] if parent[0] == "op" and parent[1] in self.operations
+                        else () if parent in region else found.get(parent[1], ()))
+                for direction in ways:
+                    if direction in entering:
+                        entering[direction].append(node)
+        for direction, frontier in entering.items():
             seen: set[Any] = set()
             while frontier:
                 node = frontier.pop()
@@ -373,7 +392,7 @@ class SpecGraph:
                     continue
                 seen.add(node)
                 found.setdefault(node[1], set()).add(direction)
-                frontier.extend(self.graph.successors(node))
+                frontier.extend(target for target in succ[node] if target in region)
         return found
 
     def stability(self, schema: str) -> str:
@@ -385,12 +404,8 @@ class SpecGraph:
         named = self.schemas[schema]
         if named.group_version or named.stability != "stable":
             own = _own_stability(named)
-            if self._field_stabilities is None:
-                self._field_stabilities = self._reach_stabilities(fields_only=True)
-            return least_stable(own, self._field_stabilities.get(schema, own))
-        if self._stabilities is None:
-            self._stabilities = self._reach_stabilities()
-        return self._stabilities.get(schema, _own_stability(named))
+            return least_stable(own, self._reach_stabilities(schema, fields_only=True).get(schema, own))
+        return self._reach_stabilities(schema).get(schema) or _own_stability(named)
 
     def located(self, doc: Document, pointer: str) -> tuple[str, bool, bool]:
         """What the markers on the way from a document's root to a place say about everything inside it:
@@ -433,20 +448,31 @@ class SpecGraph:
         self.located(doc, pointer)
         return self._places[(doc, pointer)]
 
-    def _reach_stabilities(self, fields_only: bool = False) -> dict[str, str]:
-        """Each schema an operation reaches, with the most stable level any path to it keeps: the least stable of
-        the operation's, each schema's own on the way and each field's cap (`_field_caps`).
+    def _reach_stabilities(self, schema: str, fields_only: bool = False) -> dict[str, str]:
+        """Each schema walked so far (`schema` among them) an operation reaches, with the most stable level any path
+        to it keeps: the least stable of the operation's, each schema's own on the way and each field's cap
+        (`_field_caps`).
 
         With `fields_only` only alpha or beta fields on the way count, not the operations' or schemas' own
         levels: a `core/v1` type that only an alpha field holds is alpha, one that alpha operations also use is not.
         One walk, the most stable level first (a list of schemas waiting at each level): a schema is settled the
-        first time it is taken out, so each is read once whatever the number of levels."""
+        first time it is taken out, so each is read once whatever the number of levels. It goes through the
+        ancestors of the schemas asked about only, each walked once (`Walked`)."""
+        walked = self._field_stabilities if fields_only else self._stabilities
+        new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
+        found = walked.found
+        region = set(new)
         top = len(STABILITIES) - 1
         waiting: list[list[tuple[str, str]]] = [[] for _ in STABILITIES]  # by rank
-        for key, op in self.operations.items():
-            waiting[top if fields_only else rank(op.stability)].extend(self.graph.successors(("op", key)))
-        found: dict[str, str] = {}
         caps = self._caps
+        for node in new:  # where paths enter the new nodes: from an operation, or below a schema walked before
+            for parent in self.graph.pred[node]:
+                if parent[0] == "op":
+                    op = self.operations.get(parent[1])
+                    if op is not None:
+                        waiting[top if fields_only else rank(op.stability)].append(node)
+                elif parent not in region and parent[1] in found:
+                    waiting[min(rank(found[parent[1]]), rank(caps[parent[1]].get(node[1], "stable")))].append(node)
         for at_least in range(top, -1, -1):
             frontier = waiting[at_least]
             while frontier:
@@ -466,7 +492,8 @@ class SpecGraph:
                     caps[named.name] = self._field_caps(named)
                 capped = caps[named.name]
                 for target in targets:
-                    waiting[min(at_least, rank(capped.get(target[1], "stable")))].append(target)
+                    if target in region:
+                        waiting[min(at_least, rank(capped.get(target[1], "stable")))].append(target)
         return found
 
     def _field_caps(self, named: NamedSchema) -> dict[str, str]:
@@ -506,45 +533,21 @@ class SpecGraph:
         """Keys of the operations among the ancestors of a node.
 
         Each strongly connected component (schemas that refer to each other) is summed up once from the
-        components above it: a walk up the graph per schema was quadratic on a long chain of schemas."""
+        components right above it: a walk up the graph per schema was quadratic on a long chain of schemas. Only
+        the components above the schemas asked about are found: a comparison asks about the few that changed."""
         if start not in self.graph:
             return frozenset()
-        if self._components is None:
-            self._components = _condensed(self.graph)
-        mapping, parents, members = self._components
-        above = self._above
-        stack = [mapping[start]]
-        while stack:  # post-order: a component is summed once every component above it is
-            component = stack[-1]
-            if component in above:
-                stack.pop()
-                continue
-            waiting = [p for p in parents[component] if p not in above]
-            if waiting:
-                stack.extend(waiting)
-                continue
-            stack.pop()
-            found: set[str] = set()
-            for parent in parents[component]:
-                found.update(above[parent])
-                found.update(key for kind, key in members[parent] if kind == "op")
-            above[component] = frozenset(found)
-        return above[mapping[start]]
-
-
-#: a graph's strongly connected components: each node's component, the components right above each, and the
-#: nodes of each
-Components = tuple[dict[Any, int], list[set[int]], list[set[Any]]]
-
-
-def _condensed(graph: References) -> Components:
-    """The strongly connected components of a graph and the edges between them: what `SpecGraph._users` walks."""
-    members = strongly_connected_components(graph)
-    mapping = {node: index for index, nodes in enumerate(members) for node in nodes}
-    pred = graph.pred
-    parents = [{mapping[parent] for node in nodes for parent in pred[node]} - {index}
-               for index, nodes in enumerate(members)]
-    return mapping, parents, members
+        placed, summed = self._component, self._summed
+        if start not in placed:
+            pred = self.graph.pred
+            for members in components_from(pred, (start,), placed):  # each after those above it
+                number = len(summed)
+                placed.update(dict.fromkeys(members, number))
+                parents = {placed[parent] for node in members for parent in pred[node]} - {number}
+                above = frozenset().union(*(summed[parent][1] for parent in parents))
+                own = [key for kind, key in members if kind == "op"]
+                summed.append((above, above.union(own) if own else above))
+        return summed[placed[start]][0]
 
 
 def _direction(directions: set[str]) -> str:

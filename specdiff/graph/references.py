@@ -10,7 +10,7 @@ docs/performance.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator, Mapping
 from typing import Any
 
 Node = Any  # ("op", key) or ("schema", name) in a SpecGraph
@@ -109,30 +109,59 @@ class References:
         return graph
 
 
+def ancestors_beyond(graph: References, start: Node, walked: set[Node]) -> list[Node]:
+    """The ancestors of `start` (itself included) that `walked` does not hold, which takes them in. `walked`
+    holds every ancestor of each node in it, so the walk stops there: a fact that follows from the paths down to a
+    node (which operations reach it, and how) is worked out for the new ones alone, from what the walked ones
+    right above them were found to have."""
+    if start in walked or start not in graph:
+        return []
+    pred = graph.pred
+    walked.add(start)
+    found = [start]
+    for node in found:  # (grows as it is read)
+        for parent in pred[node]:
+            if parent not in walked:
+                walked.add(parent)
+                found.append(parent)
+    return found
+
+
 def strongly_connected_components(graph: References) -> list[set[Node]]:
-    """The graph's strongly connected components (Tarjan's algorithm, without recursion: a chain of schemas may
-    be longer than the interpreter's stack)."""
-    succ = graph.succ
+    """The graph's strongly connected components (Tarjan's algorithm)."""
+    return components_from(graph.succ, graph.succ)
+
+
+def components_from(edges: Mapping[Node, Iterable[Node]], roots: Iterable[Node],
+                    finished: Container[Node] = ()) -> list[set[Node]]:
+    """The strongly connected components of the nodes `edges` lead to from `roots`, but for the nodes of
+    components found before (`finished`), each listed after every component it leads to: given the edges
+    reversed (`References.pred`) and one node, the components above it, each after those above it, so that a
+    caller can sum each up from the ones before; asked again for another node, only what is new is walked.
+
+    Tarjan's algorithm, without recursion: a chain of schemas may be longer than the interpreter's stack."""
     index: dict[Node, int] = {}
     low: dict[Node, int] = {}
     on_stack: set[Node] = set()
     stack: list[Node] = []
     components: list[set[Node]] = []
-    for root in succ:
-        if root in index:
+    for root in roots:
+        if root in index or root in finished:
             continue
         index[root] = low[root] = len(index)
         stack.append(root)
         on_stack.add(root)
-        work = [(root, iter(succ[root]))]
+        work = [(root, iter(edges[root]))]
         while work:
             node, targets = work[-1]
             for target in targets:
                 if target not in index:
+                    if target in finished:
+                        continue
                     index[target] = low[target] = len(index)
                     stack.append(target)
                     on_stack.add(target)
-                    work.append((target, iter(succ[target])))
+                    work.append((target, iter(edges[target])))
                     break
                 if target in on_stack and index[target] < low[node]:
                     low[node] = index[target]
