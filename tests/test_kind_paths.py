@@ -84,6 +84,17 @@ def test_each_type_knows_the_kinds_whose_fields_reach_it_by_the_shortest_path(tm
     }
 
 
+def test_a_kind_s_walk_goes_as_far_as_asked_and_answers_alike_whatever_the_order(tmp_path: Path) -> None:
+    """Each walk stops at the schema asked about and goes on from there for the next: a type asked about alone, or
+    after others deeper or shallower in the same kinds, is held alike."""
+    old, _ = _pair(tmp_path)
+    names = list(SPEC["definitions"])
+    alone = {name: held_by(graphed(load(str(old))).graph, name) for name in names}
+    for order in (names, names[::-1], sorted(names, key=len)):
+        graph = graphed(load(str(old))).graph
+        assert {name: held_by(graph, name) for name in order} == alone
+
+
 def test_a_field_is_named_from_its_one_kind_and_a_shared_type_says_which_kinds_use_it(tmp_path: Path) -> None:
     old, new = _pair(tmp_path)
     report = run(load(str(old)), load(str(new)), grouped=False)

@@ -5,7 +5,8 @@ a manifest (`PodDisruptionBudget.status.currentHealthy`) rather than by its Go t
 Computed once per graph: one breadth-first walk per kind (a schema with `x-kubernetes-group-version-kind`) along
 its fields (properties, items, additionalProperties, through `$ref`s and compositions), keeping the first, so
 shortest, path to each named schema. A walk stops at other kinds (a `PodList`'s items are the `Pod` kind's own)
-and never enters a schema twice, so cycles are cut.
+and never enters a schema twice, so cycles are cut. It goes as far as the schemas asked about so far need, and
+goes on from there when asked about one it has not reached.
 """
 
 from __future__ import annotations
@@ -34,14 +35,27 @@ def held_by(graph: SpecGraph, schema: str) -> Holders:
     return graph.derived(_Walks).holders(schema)
 
 
+class _Walk:
+    """A breadth-first walk from one kind, as far as it went: the steps to each schema it reached, and the
+    schemas in the order it reached them, the first `expanded` of which it read the fields of."""
+
+    __slots__ = ("reached", "queue", "expanded")
+
+    def __init__(self, kind: str) -> None:
+        self.reached: dict[str, tuple[str, ...]] = {kind: ()}
+        self.queue = [kind]
+        self.expanded = 0
+
+
 class _Walks:
-    """The walks from the kinds of one graph, each made when a schema below that kind is first asked about: a
-    comparison asks about the few types that changed, and only the kinds above them are walked."""
+    """The walks from the kinds of one graph, each made when a schema below that kind is first asked about, as
+    far as that schema: a comparison asks about the few types that changed, and only the kinds above them are
+    walked, most of them a step or two (`ObjectMeta` is a field of every kind)."""
 
     def __init__(self, graph: SpecGraph) -> None:
         self.graph = graph
         self.fields: dict[str, Fields] = {}
-        self.reached: dict[str, dict[str, tuple[str, ...]]] = {}  # kind -> named schema -> steps from the kind
+        self.walks: dict[str, _Walk] = {}  # by kind
         self.held: dict[str, Holders] = {}
 
     def holders(self, schema: str) -> Holders:
@@ -49,7 +63,7 @@ class _Walks:
         if found is None:
             schemas = self.graph.schemas
             holders = [(schemas[kind].gvk or "", steps) for kind in sorted(self._kinds_above(schema))
-                       if (steps := self._walk(kind).get(schema)) is not None]
+                       if (steps := self._steps(kind, schema)) is not None]
             found = self.held[schema] = tuple(sorted(holders, key=lambda held: (held[0].rpartition("/")[2],
                                                                                 held[0])))
         return found
@@ -73,27 +87,24 @@ class _Walks:
                     pending.append(name)
         return kinds
 
-    def _walk(self, kind: str) -> dict[str, tuple[str, ...]]:
-        """Breadth first from a kind along its fields: the shortest steps to each named schema, stopping at
-        other kinds."""
-        reached = self.reached.get(kind)
-        if reached is not None:
-            return reached
-        graph, fields = self.graph, self.fields
-        reached = self.reached[kind] = {kind: ()}
-        frontier = [kind]
-        while frontier:
-            ahead = []
-            for name in frontier:
-                if name not in fields:
-                    fields[name] = _fields(graph, graph.schemas[name])
-                for steps, target in fields[name]:
-                    if target in reached or _is_kind(graph.schemas.get(target)):
-                        continue
-                    reached[target] = reached[name] + steps
-                    ahead.append(target)
-            frontier = ahead
-        return reached
+    def _steps(self, kind: str, schema: str) -> tuple[str, ...] | None:
+        """The shortest steps from a kind along its fields to a schema, stopping at other kinds: its walk goes on
+        breadth first until it reaches the schema, or has nowhere left to go."""
+        walk = self.walks.get(kind)
+        if walk is None:
+            walk = self.walks[kind] = _Walk(kind)
+        graph, fields, reached, queue = self.graph, self.fields, walk.reached, walk.queue
+        while schema not in reached and walk.expanded < len(queue):
+            name = queue[walk.expanded]
+            walk.expanded += 1
+            if name not in fields:
+                fields[name] = _fields(graph, graph.schemas[name])
+            for steps, target in fields[name]:
+                if target in reached or _is_kind(graph.schemas.get(target)):
+                    continue
+                reached[target] = reached[name] + steps
+                queue.append(target)
+        return reached.get(schema)
 
 
 def _is_kind(named: NamedSchema | None) -> bool:

@@ -371,28 +371,26 @@ class SpecGraph:
     def _directions_above(self, schema: str) -> dict[str, set[str]]:
         """How operations use each schema walked so far, `schema` among them: one walk per direction down from the
         operations' own schemas, through the ancestors of the schemas asked about, each walked once (`Walked`)."""
-        walked = self._directions
+        walked, found = self._directions, self._directions.found
         new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
-        found = walked.found
-        region = set(new)
-        succ, pred = self.graph.succ, self.graph.pred
+        if not new:
+            return found
+        succ, pred, nodes = self.graph.succ, self.graph.pred, walked.nodes
         entering: dict[str, list[Any]] = {"request": [], "parameter": [], "response": []}
         for node in new:  # where each walk enters the new nodes: an operation's own schemas, below ones walked before
-            for parent, edge in pred[node].items():
-                ways = (edge["directions"] if parent[0] == "op" and parent[1] in self.operations
-                        else () if parent in region else found.get(parent[1], ()))
-                for direction in ways:
+            for parent, edge in pred[node].items():  # (nothing is found for a new one yet)
+                for direction in (edge["directions"] if parent[0] == "op" and parent[1] in self.operations
+                                  else found.get(parent[1], ())):
                     if direction in entering:
                         entering[direction].append(node)
         for direction, frontier in entering.items():
-            seen: set[Any] = set()
             while frontier:
                 node = frontier.pop()
-                if node in seen:
-                    continue
-                seen.add(node)
-                found.setdefault(node[1], set()).add(direction)
-                frontier.extend(target for target in succ[node] if target in region)
+                held = found.setdefault(node[1], set())
+                if direction not in held:
+                    held.add(direction)
+                    # (a node below a new one is new, or not walked: not one of the ancestors asked about)
+                    frontier.extend(target for target in succ[node] if target in nodes)
         return found
 
     def stability(self, schema: str) -> str:
@@ -460,8 +458,7 @@ class SpecGraph:
         ancestors of the schemas asked about only, each walked once (`Walked`)."""
         walked = self._field_stabilities if fields_only else self._stabilities
         new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
-        found = walked.found
-        region = set(new)
+        found, nodes = walked.found, walked.nodes
         top = len(STABILITIES) - 1
         waiting: list[list[tuple[str, str]]] = [[] for _ in STABILITIES]  # by rank
         caps = self._caps
@@ -471,7 +468,7 @@ class SpecGraph:
                     op = self.operations.get(parent[1])
                     if op is not None:
                         waiting[top if fields_only else rank(op.stability)].append(node)
-                elif parent not in region and parent[1] in found:
+                elif parent[1] in found:  # (nothing is found for a new one yet)
                     waiting[min(rank(found[parent[1]]), rank(caps[parent[1]].get(node[1], "stable")))].append(node)
         for at_least in range(top, -1, -1):
             frontier = waiting[at_least]
@@ -492,7 +489,7 @@ class SpecGraph:
                     caps[named.name] = self._field_caps(named)
                 capped = caps[named.name]
                 for target in targets:
-                    if target in region:
+                    if target in nodes:  # (new, or not walked: not one of the ancestors asked about)
                         waiting[min(at_least, rank(capped.get(target[1], "stable")))].append(target)
         return found
 
