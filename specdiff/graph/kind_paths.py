@@ -134,9 +134,11 @@ def _fields(graph: SpecGraph, named: NamedSchema) -> Fields:
         properties = schema.get("properties")
         if isinstance(properties, dict):
             for key, value in properties.items():
-                walk(value, (*steps, f".{key}"))
+                if isinstance(value, dict) and not _LEADS.isdisjoint(value):  # (as above, before the call)
+                    walk(value, (*steps, f".{key}"))
         for keyword, step in _STEPS.items():
-            walk(schema.get(keyword), (*steps, step))
+            if keyword in schema:
+                walk(schema[keyword], (*steps, step))
         for keyword in _COMPOSITIONS:
             members = schema.get(keyword)
             for member in members if isinstance(members, list) else ():

@@ -14,7 +14,7 @@ from specdiff.graph.normalise import Normaliser
 from specdiff.graph.references import References, ancestors_beyond, components_from
 from specdiff.graph.refs import Resolver
 from specdiff.graph.schemas import Schema as Schema
-from specdiff.graph.schemas import refs_in
+from specdiff.graph.schemas import may_hold_refs, refs_in
 from specdiff.graph.stability import STABILITIES, is_version, least_stable, marked, may_be_marked, most_stable, rank
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import at_pointer, nodes_along, split_pointer, unescape_token
@@ -497,9 +497,9 @@ class SpecGraph:
         """Named schemas this one reaches only through alpha or beta fields (by marker or description), with the most
         stable such level."""
         properties = named.schema.get("properties")
-        if not isinstance(properties, dict) or not any(isinstance(p, dict) and may_be_marked(p)
+        if not isinstance(properties, dict) or not any(isinstance(p, dict) and may_hold_refs(p) and may_be_marked(p)
                                                        for p in properties.values()):
-            return {}
+            return {}  # (only a field that holds a `$ref` can cap what it refers to)
         resolver = self.normal.resolver  # its loaded files and resolved refs; a new one would read them again
         capped: dict[str, str] = {}
         free: set[str] = set()

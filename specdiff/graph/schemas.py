@@ -19,6 +19,8 @@ LISTS = ("allOf", "oneOf", "anyOf", "prefixItems")
 MAPS = ("properties", "patternProperties", "$defs", "definitions")
 _DICT_ORDER, _LIST_ORDER = (*MAPS, *SINGLE), ("items", *LISTS)  # `items` holds a list in older drafts
 _HOLDERS = frozenset((*_DICT_ORDER, *_LIST_ORDER))
+#: what a schema holds a `$ref` under, its own or a subschema's (`refs_in`)
+_REF_HOLDERS = _HOLDERS | {"$ref"}
 
 
 def subschemas(schema: Schema) -> Iterator[tuple[tuple[str, ...], Schema]]:
@@ -56,6 +58,12 @@ def refs_in(schema: Schema, keywords: tuple[str, ...] = ("$ref",)) -> Iterator[t
         if not _HOLDERS.isdisjoint(node):  # (most schemas are leaves: a property's type and description)
             for sub_tokens, sub in subschemas(node):
                 stack.append((tokens + sub_tokens, sub))
+
+
+def may_hold_refs(schema: Schema) -> bool:
+    """Whether `refs_in` can find a `$ref` in a schema: a test cheap enough to run over every field of a type (most
+    hold a type and a description only)."""
+    return not _REF_HOLDERS.isdisjoint(schema)
 
 
 def type_set(schema: Schema, dialect: str) -> frozenset[str]:
