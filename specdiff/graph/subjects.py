@@ -28,7 +28,7 @@ Subject = tuple[str | None, str | None]
 
 def subject(graph: SpecGraph, op: Operation) -> Subject:
     """(resource, kind) an operation is about, as a reader groups it."""
-    return graph.derived(operation_subjects)[op.key]
+    return graph.derived(_Subjects).of(op.key)
 
 
 def users_subject(graph: SpecGraph, schema: NamedSchema) -> Subject:
@@ -39,26 +39,49 @@ def users_subject(graph: SpecGraph, schema: NamedSchema) -> Subject:
     return graph.derived(_Users).subject(schema)
 
 
-def operation_subjects(graph: SpecGraph) -> dict[str, Subject]:
-    """Operation key -> (resource, kind). `resource` is the Kubernetes resource (None for a path that names
-    none, such as discovery), else the tag; `kind` the group/version/kind the resource serves ("apps/v1/
-    Deployment"), None when it serves none or several."""
-    kinds: dict[tuple[str, str], set[str]] = {}
+class _Subjects:
+    """What the operations of one graph are about, worked out for a whole group-version when one of its operations
+    is first asked about (the kind a resource serves is read from all its operations): a comparison asks about
+    the operations that changed, often in a few group-versions only."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        self.graph = graph
+        self.found: dict[str, Subject] = {}
+        self.versions: dict[str, list[Operation]] = {}  # group-version -> its operations
+        for op in graph.operations.values():
+            if op.group_version:
+                self.versions.setdefault(op.group_version, []).append(op)
+
+    def of(self, key: str) -> Subject:
+        found = self.found.get(key)
+        if found is None:
+            op = self.graph.operations[key]
+            if op.group_version:
+                self.found.update(_group_version_subjects(self.graph, op.group_version,
+                                                          self.versions[op.group_version]))
+            else:
+                self.found[key] = (_tag_or_segment(op), None)
+            found = self.found[key]
+        return found
+
+
+def _group_version_subjects(graph: SpecGraph, group_version: str, operations: list[Operation]
+                            ) -> dict[str, Subject]:
+    """Operation key -> (resource, kind) for the operations of one group-version. `resource` is the Kubernetes
+    resource (None for a path that names none, such as discovery); `kind` the group/version/kind the resource
+    serves ("apps/v1/Deployment"), None when it serves none or several."""
+    kinds: dict[str, set[str]] = {}  # by resource
     resources: dict[str, str | None] = {}
-    for key, op in graph.operations.items():
-        if not op.group_version:
-            resources[key] = _tag_or_segment(op)
-            continue
-        resource = resources[key] = kubernetes_resource(op.path)
+    for op in operations:
+        resource = resources[op.key] = kubernetes_resource(op.path)
         if resource and "/" not in resource:
             kind = (op.kind or next(iter(_returned_kinds(graph, op)), None))
             if kind:
-                kinds.setdefault((op.group_version, resource), set()).add(kind.rpartition("/")[2])
-    served = {(group_version, resource): f"{group_version}/{kind}"
-              for (group_version, resource), names in kinds.items() if (kind := kind_of(names))}
-    return {key: (resources[key], served.get((op.group_version, (resources[key] or "").partition("/")[0]))
-                  if op.group_version else None)
-            for key, op in graph.operations.items()}
+                kinds.setdefault(resource, set()).add(kind.rpartition("/")[2])
+    served = {resource: f"{group_version}/{kind}" for resource, names in kinds.items()
+              if (kind := kind_of(names))}
+    return {op.key: (resources[op.key], served.get((resources[op.key] or "").partition("/")[0]))
+            for op in operations}
 
 
 @lru_cache(maxsize=4096)  # the operations of one path (get, put, patch, delete, ...) share it
