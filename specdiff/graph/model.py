@@ -433,6 +433,10 @@ class SpecGraph:
         if not isinstance(description, str) or " object" not in description:
             return "stable"
         alpha_kinds = self.derived(alpha_only_kinds)
+        # (the pattern is tried at every position of a description, a few thousand steps each: only one that names
+        # such a kind is searched)
+        if not any(kind in description for kind in alpha_kinds):
+            return "stable"
         return "alpha" if any(kind in alpha_kinds for kind in _NAMED_OBJECT.findall(description)) else "stable"
 
     def deprecated_at(self, doc: Document, pointer: str) -> bool:
@@ -457,8 +461,10 @@ class SpecGraph:
         first time it is taken out, so each is read once whatever the number of levels. It goes through the
         ancestors of the schemas asked about only, each walked once (`Walked`)."""
         walked = self._field_stabilities if fields_only else self._stabilities
-        new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
         found, nodes = walked.found, walked.nodes
+        new = ancestors_beyond(self.graph, ("schema", schema), nodes)
+        if not new:
+            return found
         top = len(STABILITIES) - 1
         waiting: list[list[tuple[str, str]]] = [[] for _ in STABILITIES]  # by rank
         caps = self._caps
