@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from specdiff.cli import main
 from specdiff.errors import InputError
 from specdiff.graph import graph_of
+from specdiff.graph.build import Builder
 from specdiff.graph.model import SpecGraph
 from specdiff.load import load, load_text
 from specdiff.load.document import Document
@@ -247,15 +248,27 @@ def test_an_operation_whose_object_changed_beside_its_parameters_is_read_again()
                                         ("response.error-status-added", "/paths/~1pets/get/responses/404")]
 
 
-def test_a_named_schema_written_alike_takes_its_references_and_they_still_reach() -> None:
-    """`Pet` is written alike and refers to `Owner`, which changed: the edge is taken from the earlier graph, so the
-    change to `Owner` reaches the operation through `Pet`."""
+def test_a_named_schema_written_alike_takes_its_references_and_they_still_reach(monkeypatch: Any) -> None:
+    """`Pet` is written alike and refers to `Owner`, which changed: the edge is taken from the earlier graph (the
+    new graph walks only `Owner` for its `$ref`s), so the change to `Owner` reaches the operation through `Pet`."""
     old = swagger()
     old["definitions"]["Pet"]["properties"]["owner"] = {"$ref": "#/definitions/Owner"}
     old["paths"].pop("/owners")
     new = copy.deepcopy(old)
     new["definitions"]["Owner"]["properties"]["age"] = {"type": "integer"}
-    earlier, later = graphs(old, new)
+    walked: list[str] = []
+    walk = Builder._walk_refs
+
+    def watched(self: Builder, schema: Any, pointer: str, doc: Document) -> set[str]:
+        walked.append(pointer)
+        return walk(self, schema, pointer, doc)
+
+    monkeypatch.setattr(Builder, "_walk_refs", watched)
+    earlier = graph_of(document(old, "old.json"))
+    assert walked == ["/definitions/Pet", "/definitions/Owner", "/responses/Pets/schema"]
+    walked.clear()
+    later = graph_of(document(new, "new.json"), earlier)
+    assert walked == ["/definitions/Owner"]
     assert later.graph.out_edges(("schema", "Pet")) == [(("schema", "Pet"), ("schema", "Owner"))]
     assert later.operations_reaching("Owner") == ("GET /pets",)
     assert findings(old, new) == [("schema.property.added", "/definitions/Owner/properties/age")]
