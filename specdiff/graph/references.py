@@ -127,11 +127,6 @@ def ancestors_beyond(graph: References, start: Node, walked: set[Node]) -> list[
     return found
 
 
-def strongly_connected_components(graph: References) -> list[set[Node]]:
-    """The graph's strongly connected components (Tarjan's algorithm)."""
-    return components_from(graph.succ, graph.succ)
-
-
 def components_from(edges: Mapping[Node, Iterable[Node]], roots: Iterable[Node],
                     finished: Container[Node] = ()) -> list[set[Node]]:
     """The strongly connected components of the nodes `edges` lead to from `roots`, but for the nodes of
