@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property, lru_cache
 from itertools import takewhile
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from specdiff.frozen import record
 from specdiff.graph.normalise import Normaliser
@@ -28,8 +28,10 @@ ADDITIONAL_OPERATIONS = "additionalOperations"
 ITEM_SCHEMA = "itemSchema"
 #: what `SpecGraph.derived` makes
 Made = TypeVar("Made")
-#: what a walk down from the operations finds for each schema (`Walked`)
-Found = TypeVar("Found")
+#: what is above a node (`SpecGraph._above`): the keys of the operations above it, those and its own (an
+#: operation's node), and the directions the operations above it use it in (request, parameter, response)
+Above = tuple[frozenset[str], frozenset[str], frozenset[str]]
+_NOT_REACHED: Above = (frozenset(), frozenset(), frozenset())
 
 
 @record(frozen=True)
@@ -252,15 +254,16 @@ class NamedSchema:
     stability: str = "stable"
 
 
-class Walked(Generic[Found]):
-    """What a walk down from the operations found for each schema it passed, made for the ancestors of the schemas
-    asked about so far (`ancestors_beyond`): a comparison asks about the few dozen schemas that changed."""
+class Walked:
+    """The level a walk down from the operations found for each schema it passed (`_reach_stabilities`), made for
+    the ancestors of the schemas asked about so far (`ancestors_beyond`): a comparison asks about the few dozen
+    schemas that changed."""
 
     __slots__ = ("nodes", "found")
 
     def __init__(self) -> None:
         self.nodes: set[Any] = set()  # the nodes walked: every ancestor of each is among them
-        self.found: dict[str, Found] = {}
+        self.found: dict[str, str] = {}
 
 
 @record
@@ -290,11 +293,10 @@ class SpecGraph:
     read_through: frozenset[str] = frozenset()
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: how operations use each schema (`_directions_above`), and the levels paths to it keep (`_reach_stabilities`)
-    _directions: Walked[set[str]] = field(default_factory=Walked)
     _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
-    _stabilities: Walked[str] = field(default_factory=Walked)
-    _field_stabilities: Walked[str] = field(default_factory=Walked)
+    #: the levels paths to each schema keep (`_reach_stabilities`)
+    _stabilities: Walked = field(default_factory=Walked)
+    _field_stabilities: Walked = field(default_factory=Walked)
     _places: dict[tuple[Document, str], tuple[Any, str, bool, bool]] = field(default_factory=dict)
     #: the named schemas each one reaches only through alpha or beta fields (`_field_caps`), read once for both
     #: of `_reach_stabilities`' walks
@@ -302,10 +304,10 @@ class SpecGraph:
     #: the sorted labels of each set of operations some schema is used by: many schemas share one set (Stripe:
     #: 819 schemas, 69 sets), so each is sorted once
     _labels: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
-    #: the strongly connected components found above the schemas asked about (`_users`): each node's component,
-    #: and for each component the operations above it, and those with its own
+    #: the strongly connected components found above the schemas asked about (`_above`): each node's component,
+    #: and for each component what the operations above it are and how they use it (`Above`)
     _component: dict[Any, int] = field(default_factory=dict)
-    _summed: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
+    _summed: list[Above] = field(default_factory=list)
     #: what the modules that read the whole graph made of it (`derived`), by the function that made it
     _derived: dict[Callable[[SpecGraph], Any], Any] = field(default_factory=dict, init=False, repr=False,
                                                             compare=False)
@@ -341,16 +343,16 @@ class SpecGraph:
 
     def direction(self, schema: str) -> str:
         """request, response or both: how the operations that reach a named schema use it."""
-        return _direction(self._directions_above(schema).get(schema, set()))
+        return _direction(self._above(schema)[2])
 
     def reached(self, schema: str) -> bool:
         """Whether any operation, webhook or callback uses a named schema, directly or through other schemas."""
-        return schema in self._directions_above(schema)
+        return bool(self._above(schema)[2])
 
     def only_parameters_write(self, schema: str) -> bool:
         """Whether requests carry a named schema only as parameter values, never in a body: `readOnly` governs
         the properties of bodies, so a schema written only there may gain it without a writer noticing."""
-        directions = self._directions_above(schema).get(schema, set())
+        directions = self._above(schema)[2]
         return "parameter" in directions and "request" not in directions
 
     def carried_as_xml(self, schema: str) -> bool:
@@ -367,31 +369,6 @@ class SpecGraph:
                     frontier.extend(self.graph.successors(node))
             self._in_xml = frozenset(name for _, name in seen)
         return schema in self._in_xml
-
-    def _directions_above(self, schema: str) -> dict[str, set[str]]:
-        """How operations use each schema walked so far, `schema` among them: one walk per direction down from the
-        operations' own schemas, through the ancestors of the schemas asked about, each walked once (`Walked`)."""
-        walked, found = self._directions, self._directions.found
-        new = ancestors_beyond(self.graph, ("schema", schema), walked.nodes)
-        if not new:
-            return found
-        succ, pred, nodes = self.graph.succ, self.graph.pred, walked.nodes
-        entering: dict[str, list[Any]] = {"request": [], "parameter": [], "response": []}
-        for node in new:  # where each walk enters the new nodes: an operation's own schemas, below ones walked before
-            for parent, edge in pred[node].items():  # (nothing is found for a new one yet)
-                for direction in (edge["directions"] if parent[0] == "op" and parent[1] in self.operations
-                                  else found.get(parent[1], ())):
-                    if direction in entering:
-                        entering[direction].append(node)
-        for direction, frontier in entering.items():
-            while frontier:
-                node = frontier.pop()
-                held = found.setdefault(node[1], set())
-                if direction not in held:
-                    held.add(direction)
-                    # (a node below a new one is new, or not walked: not one of the ancestors asked about)
-                    frontier.extend(target for target in succ[node] if target in nodes)
-        return found
 
     def stability(self, schema: str) -> str:
         """alpha, beta or stable: a named schema's own group-version, else the most stable operation reaching it.
@@ -525,39 +502,48 @@ class SpecGraph:
         """Labels of the operations that use a named schema, directly or through other schemas (sorted)."""
         found = self._reach.get(schema)
         if found is None:
-            users = self._users(("schema", schema))
+            users = self._above(schema)[0]
             found = self._labels.get(users)
             if found is None:
                 found = self._labels[users] = tuple(sorted(self.operations[key].label for key in users))
             self._reach[schema] = found
         return found
 
-    def _users(self, start: tuple[str, str]) -> frozenset[str]:
-        """Keys of the operations among the ancestors of a node.
+    def _above(self, schema: str) -> Above:
+        """What the operations above a named schema are, and how they use it (`Above`).
 
         Each strongly connected component (schemas that refer to each other) is summed up once from the
         components right above it: a walk up the graph per schema was quadratic on a long chain of schemas. Only
         the components above the schemas asked about are found: a comparison asks about the few that changed."""
+        start = ("schema", schema)
         if start not in self.graph:
-            return frozenset()
+            return _NOT_REACHED
         placed, summed = self._component, self._summed
         if start not in placed:
             pred = self.graph.pred
             for members in components_from(pred, (start,), placed):  # each after those above it
                 number = len(summed)
                 placed.update(dict.fromkeys(members, number))
-                parents = {placed[parent] for node in members for parent in pred[node]} - {number}
+                parents: set[int] = set()
+                used: set[str] = set()  # (an operation's edge says how it uses the schema it leads to)
+                for node in members:
+                    for parent, edge in pred[node].items():
+                        parents.add(placed[parent])
+                        if parent[0] == "op":
+                            used.update(edge["directions"])
+                parents.discard(number)
                 above = frozenset().union(*(summed[parent][1] for parent in parents))
+                used.update(*(summed[parent][2] for parent in parents))
                 own = [key for kind, key in members if kind == "op"]
-                summed.append((above, above.union(own) if own else above))
-        return summed[placed[start]][0]
+                summed.append((above, above.union(own) if own else above, frozenset(used)))
+        return summed[placed[start]]
 
 
-def _direction(directions: set[str]) -> str:
-    directions = {"request" if direction == "parameter" else direction for direction in directions}
-    if directions == {"request"}:
+def _direction(directions: frozenset[str]) -> str:
+    sides = {"request" if direction == "parameter" else direction for direction in directions}
+    if sides == {"request"}:
         return "request"
-    if directions == {"response"}:
+    if sides == {"response"}:
         return "response"
     return "both"  # read and written, or not reached by any operation (a resource or an unused type)
 

@@ -112,7 +112,7 @@ class References:
 def ancestors_beyond(graph: References, start: Node, walked: set[Node]) -> list[Node]:
     """The ancestors of `start` (itself included) that `walked` does not hold, which takes them in. `walked`
     holds every ancestor of each node in it, so the walk stops there: a fact that follows from the paths down to a
-    node (which operations reach it, and how) is worked out for the new ones alone, from what the walked ones
+    node (the most stable level a path to it keeps) is worked out for the new ones alone, from what the walked ones
     right above them were found to have."""
     if start in walked or start not in graph:
         return []
