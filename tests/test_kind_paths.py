@@ -12,7 +12,8 @@ from typing import Any
 
 from specdiff.config import Config, ScopedIgnore
 from specdiff.graph.kind_paths import held_by
-from specdiff.load import load
+from specdiff.load import load, load_text
+from specdiff.load.limits import Limits
 from specdiff.notation import type_where, where
 from specdiff.pipeline import graphed, run
 from specdiff.records import fingerprint
@@ -93,6 +94,37 @@ def test_a_kind_s_walk_goes_as_far_as_asked_and_answers_alike_whatever_the_order
     for order in (names, names[::-1], sorted(names, key=len)):
         graph = graphed(load(str(old))).graph
         assert {name: held_by(graph, name) for name in order} == alone
+
+
+class _Counted(dict[Any, Any]):
+    """A graph's parents by node, counting how often any are read."""
+
+    reads = 0
+
+    def __getitem__(self, node: Any) -> Any:
+        _Counted.reads += 1
+        return super().__getitem__(node)
+
+    def get(self, node: Any, default: Any = None) -> Any:
+        _Counted.reads += 1
+        return super().get(node, default)
+
+
+def test_the_kinds_above_every_type_of_a_long_chain_are_found_reading_each_type_s_parents_a_few_times() -> None:
+    """A kind over 1,000 types each holding the next, asked about bottom first and top first: a walk up to the
+    kinds from each type asked, stopping only at kinds, would read the parents of 500,000 types."""
+    links = 1000
+    definitions: dict[str, Any] = {f"{V1}.T{i}": _object(next=_ref(f"{V1}.T{i + 1}")) for i in range(links)}
+    definitions[f"{V1}.T{links}"] = _object(size=STRING)
+    definitions[f"{V1}.Top"] = _kind("Top", next=_ref(f"{V1}.T0"))
+    text = json.dumps({**SPEC, "definitions": definitions})
+    for order in (range(links, -1, -1), range(links + 1)):
+        graph = graphed(load_text(text, "spec.json", None, Limits(max_depth=links))).graph
+        graph.graph.pred = _Counted(graph.graph.pred)
+        _Counted.reads = 0
+        for i in order:
+            assert held_by(graph, f"{V1}.T{i}") == (("demo/v1/Top", (".next",) * (i + 1)),)
+        assert _Counted.reads < 5 * links, _Counted.reads
 
 
 def test_a_field_is_named_from_its_one_kind_and_a_shared_type_says_which_kinds_use_it(tmp_path: Path) -> None:

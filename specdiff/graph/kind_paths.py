@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from specdiff.graph.kubernetes_names import GVK
+from specdiff.graph.references import components_from
 
 if TYPE_CHECKING:
     from specdiff.graph.model import NamedSchema, SpecGraph
@@ -57,6 +58,11 @@ class _Walks:
         self.fields: dict[str, Fields] = {}
         self.walks: dict[str, _Walk] = {}  # by kind
         self.held: dict[str, Holders] = {}
+        #: the strongly connected components of the types walked up from (`_kinds_above`): each node's component,
+        #: and the kinds above each component
+        self.component: dict[Any, int] = {}
+        self.kinds: list[frozenset[str]] = []
+        self.types_above = _TypesAbove(graph)
 
     def holders(self, schema: str) -> Holders:
         found = self.held.get(schema)
@@ -68,24 +74,35 @@ class _Walks:
                                                                                 held[0])))
         return found
 
-    def _kinds_above(self, schema: str) -> set[str]:
+    def _kinds_above(self, schema: str) -> frozenset[str]:
         """The kinds a path of references leads down from to a schema without passing another kind: the only
-        ones whose walk can reach it."""
-        schemas, pred = self.graph.schemas, self.graph.graph.pred
-        kinds: set[str] = set()
-        seen = {schema}
-        pending = [schema]
-        while pending:
-            for kind, name in pred.get(("schema", pending.pop()), ()):
-                if kind != "schema" or name in seen:
-                    continue
-                seen.add(name)
-                named = schemas.get(name)
-                if named is not None and named.gvk:
-                    kinds.add(name)
-                elif not _is_kind(named):
-                    pending.append(name)
-        return kinds
+        ones whose walk can reach it.
+
+        Each strongly connected component of the types above it (`components_from` on their parents that are no
+        kinds, `_TypesAbove`) is summed up once from the components right above it, as `SpecGraph` sums up the
+        operations above a schema: a walk up to the kinds from each type asked about was quadratic on a long
+        chain of types."""
+        start = ("schema", schema)
+        placed, summed = self.component, self.kinds
+        if start not in placed:
+            if start not in self.graph.graph:
+                return frozenset()
+            schemas, pred = self.graph.schemas, self.graph.graph.pred
+            for members in components_from(self.types_above, (start,), placed):  # each after those above it
+                number = len(summed)
+                placed.update(dict.fromkeys(members, number))
+                kinds: set[str] = set()
+                for node in members:
+                    for parent in pred[node]:
+                        if parent[0] != "schema":
+                            continue
+                        named = schemas.get(parent[1])
+                        if named is not None and named.gvk:
+                            kinds.add(parent[1])
+                        elif not _is_kind(named) and placed[parent] != number:
+                            kinds.update(summed[placed[parent]])
+                summed.append(frozenset(kinds))
+        return summed[placed[start]]
 
     def _steps(self, kind: str, schema: str) -> tuple[str, ...] | None:
         """The shortest steps from a kind along its fields to a schema, stopping at other kinds: its walk goes on
@@ -105,6 +122,21 @@ class _Walks:
                 reached[target] = reached[name] + steps
                 queue.append(target)
         return reached.get(schema)
+
+
+class _TypesAbove(dict[Any, list[Any]]):
+    """The schemas right above each node that are no kind (`_is_kind`): where a path up from a type to the kinds
+    above it goes on. Worked out when asked and not kept: `components_from` asks once for each node it walks, and
+    never walks a node it placed before."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        super().__init__()
+        self.graph = graph
+
+    def __missing__(self, node: Any) -> list[Any]:
+        schemas = self.graph.schemas
+        return [parent for parent in self.graph.graph.pred[node]
+                if parent[0] == "schema" and not _is_kind(schemas.get(parent[1]))]
 
 
 def _is_kind(named: NamedSchema | None) -> bool:
