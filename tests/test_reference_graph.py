@@ -38,6 +38,7 @@ def test_the_components_above_nodes_asked_one_by_one_are_networkx_s_each_after_t
     placed: dict[int, int] = {}
     walked: set[int] = set()
     for node in (n for n in asked if n in graph):
+        before = set(walked)
         new = ancestors_beyond(graph, node, walked)
         found = components_from(graph.pred, (node,), placed)
         for component in found:
@@ -45,10 +46,10 @@ def test_the_components_above_nodes_asked_one_by_one_are_networkx_s_each_after_t
                        for parent in graph.pred[member])  # every component above it came before
             placed.update(dict.fromkeys(component, len(placed)))
         above = nx.ancestors(theirs, node) | {node}
+        assert sorted(new) == sorted(above - before) and walked == before | above
         assert sorted(sorted(component) for component in found) == sorted(
             sorted(component) for component in nx.strongly_connected_components(theirs.subgraph(above))
-            if not component & (walked - set(new)))
-        assert walked >= above and len(new) == len(set(new))
+            if not component & before)
         assert set(placed) == walked
 
 
