@@ -311,8 +311,8 @@ class _Values(NamedTuple):
 
     @classmethod
     def of(cls, change: Change) -> _Values:
-        old, new = (_NONE if side is None else _plain(side) for side in (change.old, change.new))
-        return cls(old, new, _OWN_KIND if change.fact("own_kind") else new)
+        new = _plain(change.new)
+        return cls(_plain(change.old), new, _OWN_KIND if change.fact("own_kind") else new)
 
     @property
     def compared(self) -> tuple[Any, Any]:
@@ -322,8 +322,6 @@ class _Values(NamedTuple):
 
 #: what `_plain` writes for the new value of a change the differ says is the kind the operation acts on
 _OWN_KIND = _plain("the kind the operation acts on")
-#: what `_plain` writes for the side an addition or a removal does not have (half of what a release changes)
-_NONE = _plain(None)
 
 
 def group_fingerprint(finding: Finding, copies: InlinedCopies | None = None) -> str:

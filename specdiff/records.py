@@ -352,7 +352,10 @@ def ordering_text(value: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """Values small enough to fingerprint; large subtrees are summarised by their JSON hash."""
+    """Values small enough to fingerprint; large subtrees are summarised by their JSON hash. None, the side an
+    addition or a removal does not have (half of what a release changes), is written without the encoder."""
+    if value is None:
+        return "null"
     text = spaced_text(value)
     return text if len(text) <= 200 else _sha256(text)
 
