@@ -539,7 +539,9 @@ class TypeUses:
         return None
 
     def kept(self, name: str) -> bool:
-        return bool(self.defined("old", name) and self.defined("new", name))
+        """Whether both sides write a named schema `name` (asked for each member of a type found alone: no
+        pointer is written for it)."""
+        return all(any(name in named for _, _, named in self._named[side]) for side in ("old", "new"))
 
 
 def _within(pointer: str, document: str | None, places: set[tuple[str | None, str]]) -> bool:
