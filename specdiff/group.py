@@ -496,7 +496,7 @@ class TypeUses:
     def __init__(self, old: Sequence[tuple[str | None, Any]], new: Sequence[tuple[str | None, Any]]) -> None:
         self._documents = {"old": old, "new": new}
         #: each side's maps of named schemas: (document key, where the map is, the map)
-        self._named = {side: [(key, place, named) for key, data in documents
+        self._schema_maps = {side: [(key, place, named) for key, data in documents
                               for place, named in (("/definitions", _get(data, "definitions")),
                                                    ("/components/schemas", _get(_get(data, "components"), "schemas")))
                               if isinstance(named, dict)]
@@ -526,7 +526,7 @@ class TypeUses:
     def defined(self, side: str, name: str) -> list[tuple[str | None, str]]:
         """Looked up in each document's named schemas when asked: a run asks for a few dozen names, and an index
         of every name (a thousand in a Kubernetes spec, each with its pointer written) cost more than all of them."""
-        return [(key, place + join_pointer((name,))) for key, place, named in self._named[side] if name in named]
+        return [(key, place + join_pointer((name,))) for key, place, named in self._schema_maps[side] if name in named]
 
     def alias(self, side: str, name: str) -> str | None:
         """The named schema that `name` only refers to (`{$ref, description}`, as Kubernetes 1.11 kept its
@@ -541,7 +541,7 @@ class TypeUses:
     def kept(self, name: str) -> bool:
         """Whether both sides write a named schema `name` (asked for each member of a type found alone: no
         pointer is written for it)."""
-        return all(any(name in named for _, _, named in self._named[side]) for side in ("old", "new"))
+        return all(any(name in named for _, _, named in self._schema_maps[side]) for side in ("old", "new"))
 
 
 def _within(pointer: str, document: str | None, places: set[tuple[str | None, str]]) -> bool:
