@@ -168,14 +168,15 @@ def _check_tree_depth(data: Any, name: str, limits: Limits) -> None:
     """Refuse nesting deeper than the limit in a tree without shared nodes (JSON), one level at a time.
 
     The walk sees every value of the spec: each level's containers are picked out by C-level iterators
-    (`compress` over the values' types, which JSON decodes to exactly dict or list), not a Python test per value."""
+    (`compress` over the values' types, which JSON decodes to exactly dict or list), not a Python test per value;
+    each level's children are listed by a comprehension, which spares resuming a generator for each container."""
     level = [data] if type(data) in _CONTAINER_TYPES else []
     depth = 0
     while level:
         depth += 1
         if depth > limits.max_depth:
             raise too_deep(name, limits)
-        values = list(chain.from_iterable(node.values() if type(node) is dict else node for node in level))
+        values = list(chain.from_iterable([node.values() if type(node) is dict else node for node in level]))
         level = list(compress(values, map(_CONTAINER_TYPES.__contains__, map(type, values))))
 
 
