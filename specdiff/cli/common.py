@@ -15,6 +15,7 @@ import click
 from specdiff.collector import collector_paused
 from specdiff.config_search import candidates
 from specdiff.errors import InputError, OutputError, SpecdiffError, UsageError, one_line
+from specdiff.patterns import compiled
 from specdiff.records import FAIL_ON
 
 if TYPE_CHECKING:
@@ -195,12 +196,13 @@ def gated_exit_code(result: Any, fail_on: str, check_version: bool) -> int:
     return EXIT_FINDINGS if any(f.level.rank <= FAIL_ON.index(fail_on) for f in counted) else EXIT_OK
 
 
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+#: compiled (`specdiff.patterns`) only for a value that has a `://` somewhere
+_URL = r"[A-Za-z][A-Za-z0-9+.-]*://"
 
 
 def not_a_url(value: str | None, what: str) -> None:
     """A URL where a file belongs is refused with what to do instead (specdiff reads no URLs it is given)."""
-    if value and _URL.match(value) and not os.path.exists(value):
+    if value and "://" in value and compiled(_URL).match(value) and not os.path.exists(value):
         hint = "give a local path" if what.startswith("--output") else \
             "download it first (curl -fsSLo spec.yaml URL) and give the file"
         raise InputError(f"{what} is a URL; specdiff reads local files and git revisions: {hint}", file=value)
