@@ -74,6 +74,7 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str], str]] = {
     "missing file": ({}, ["missing.yaml"], "missing.yaml: no such file"),
     "empty file": ({"bad.yaml": ""}, ["bad.yaml"], "bad.yaml: empty file"),
     "only comments": ({"bad.yaml": "# nothing here\n\n"}, ["bad.yaml"], "bad.yaml: empty file"),
+    "only white space": ({"bad.json": " \n\t\r\n\u3000\n"}, ["bad.json"], "bad.json: empty file"),
     "binary data": ({"bad.yaml": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}, ["bad.yaml"],
                     "bad.yaml: binary data, not a JSON or YAML text"),
     "invalid UTF-8": ({"bad.yaml": b"openapi: 3.0.3\ninfo: {title: caf\xe9}\n"}, ["bad.yaml"],

@@ -73,7 +73,7 @@ def parse_text(text: str, name: str, limits: Limits = DEFAULT_LIMITS) -> tuple[A
     Text that starts like JSON is read as JSON; if that fails, a `.json` file is malformed JSON, and anything
     else is read again as YAML (a YAML flow mapping starts with `{` too).
     """
-    if not text.strip():
+    if not text or text.isspace():  # (what `not text.strip()` tells, without copying the text)
         raise InputError("empty file", file=name)
     if looks_like_json(text):
         try:
