@@ -21,7 +21,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import specdiff.load
 from specdiff.cli import main
+from specdiff.errors import InputError
+from specdiff.load import Limits
 
 GOOD = """openapi: 3.0.3
 info: {title: Frob, version: "1"}
@@ -716,3 +719,17 @@ def test_max_changes_stops_the_comparison_at_the_bound(tmp_path: Path, monkeypat
     monkeypatch.setattr(Changes, "append", counted)
     assert _compare(tmp_path, monkeypatch, "old.yaml", "new.yaml", "--max-changes", "10")[0] == 2
     assert len(appended) == 11  # ten kept, the eleventh refused: none of the other 589 was looked for
+
+
+@pytest.mark.parametrize("measured", [0, 10])
+def test_a_file_longer_than_it_was_measured_is_read_whole_up_to_the_limit(measured: int, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file is read in a size taken from fstat; one that grew since, or that reports no size (/proc), is
+    read to its end all the same, and refused when it passed the limit."""
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t" * 200, "version": "1"}, "paths": {}}))
+    opened = specdiff.load.open_regular
+    monkeypatch.setattr(specdiff.load, "open_regular", lambda path: (opened(path)[0], measured))
+    assert specdiff.load.load(str(spec)).data["info"]["title"] == "t" * 200
+    with pytest.raises(InputError, match=r"input is over the 100-byte limit \(--max-bytes\)"):
+        specdiff.load.load(str(spec), Limits(max_bytes=100))

@@ -73,7 +73,10 @@ def read_file(path: Path | str, name: str, limits: Limits) -> str:
         fh, size = open_regular(path)
         with fh:
             limits.check_size(size, name)
-            raw = fh.read(limits.max_bytes + 1)
+            # sized to the file: a read of the limit's bytes allocates them first (0.3 ms for 64 MB)
+            raw = fh.read(size + 1)
+            if len(raw) > size:  # the file grew since it was measured, or is measured as empty (/proc)
+                raw += fh.read(limits.max_bytes + 1 - len(raw))
     except FileNotFoundError:
         raise InputError("no such file", file=name) from None
     except NotRegular as err:
