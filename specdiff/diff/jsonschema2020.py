@@ -28,7 +28,7 @@ DEFAULTS: dict[str, Any] = {"minContains": 1}
 def compare_2020(differ: Differ, old: Side, new: Side, where: Where) -> None:
     """Every 2020-12 keyword of one pair of schemas (both sides already past their `$ref`s)."""
     o, n = old.schema, new.schema
-    if not any(key in o or key in n for key in _ALL):
+    if not (_written(o) or _written(n)):
         return
     for keyword in VALUES:
         differ.value(keyword, _given(o, keyword), _given(n, keyword), old, new, where)
@@ -50,6 +50,13 @@ _ALL = frozenset({*SUBSCHEMAS, *OPEN_ENDED, *VALUES, "if", "prefixItems", "patte
                   "dependentRequired", "items", "additionalItems", "$defs"})
 #: the keywords this family compares (specdiff.diff.residue compares the rest as data)
 HANDLES = _ALL
+_ALL_BUT_ITEMS = _ALL - {"items"}
+
+
+def _written(schema: dict[str, Any]) -> bool:
+    """Whether a schema writes anything this family reads: an `items` that holds a subschema (most arrays) is
+    the older code's alone, so only one of a tuple's list or a boolean counts (checked for every pair compared)."""
+    return not _ALL_BUT_ITEMS.isdisjoint(schema) or isinstance(schema.get("items"), (list, bool))
 #: how the field path shows a place inside a keyword that maps names to subschemas
 _LABELS = {"patternProperties": "{{{key}}}", "dependentSchemas": "<if {key}>", "$defs": "<$defs {key}>"}
 
