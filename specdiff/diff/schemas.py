@@ -469,8 +469,11 @@ class SchemaDiffer:
                 if name in new_required and before.get("readOnly") is True and not schema.get("readOnly") \
                         and where.direction != "response":
                     before = self._now_written(before, old_pointer, new.pointer, name, where)
-                self.compare(Side(before, old_pointer, old.document), Side(schema, pointer, new.document),
-                             where.at("." + name))
+                # (found to differ above, unless `before` was rewritten: not compared for equality again)
+                differing = self.compare_differing if self.equal_means_unchanged and before is old_props[name] \
+                    else self.compare
+                differing(Side(before, old_pointer, old.document), Side(schema, pointer, new.document),
+                          where.at("." + name))
         for name, schema in old_props.items():
             if name not in new_props:
                 old_pointer = old.property_pointer(name)
