@@ -616,6 +616,8 @@ class SchemaDiffer:
         The other members are reported as added (or removed), so `{type: string}` becoming
         `{anyOf: [{type: string}, {enum: [""]}]}` is one new member, not a lost type and two new members.
         """
+        if not (_lists_members(old.schema) or _lists_members(new.schema)):
+            return False  # (most pairs: no list of members on either side)
         for keyword in ("anyOf", "oneOf", "items"):
             old_members, new_members = _union_members(old, keyword), _union_members(new, keyword)
             if isinstance(old_members, list) == isinstance(new_members, list):
@@ -1033,6 +1035,12 @@ def _named_only(keyword: str, key: str, union: Side, members: dict[str, tuple[st
     types = type_set(members[key][1], union.document.dialect)
     others = {name: member for name, member in members.items() if name != key}
     return {"open": True} if types and types <= _open_types(keyword, union, others) else {}
+
+
+def _lists_members(schema: Schema) -> bool:
+    """Whether a schema writes a list under a keyword `_union_members` reads."""
+    return isinstance(schema.get("anyOf"), list) or isinstance(schema.get("oneOf"), list) \
+        or isinstance(schema.get("items"), list)
 
 
 def _union_members(side: Side, keyword: str) -> Any:
