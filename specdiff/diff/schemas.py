@@ -176,8 +176,8 @@ class SchemaDiffer:
         if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
             old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
         if not (self.old_normal.refers(old.schema, old.document) or self.new_normal.refers(new.schema, new.document)):
-            if not self._union_against_plain(old, new, where):
-                self._keywords(old, new, where)
+            if not self._union_against_plain(old, new, where):  # (`where` is placed for the sides as written)
+                self._keywords(old, new, where, placed=old is written_old and new is written_new)
             return
         o = self.old_normal.node(old.schema, old.pointer, old.document)
         n = self.new_normal.node(new.schema, new.pointer, new.document)
@@ -312,9 +312,11 @@ class SchemaDiffer:
                 and self.new.schemas[new_home[0]].document is new.document)
 
     # -- keywords -----------------------------------------------------------------------------------
-    def _keywords(self, old: Side, new: Side, where: Where) -> None:
+    def _keywords(self, old: Side, new: Side, where: Where, placed: bool = False) -> None:
+        """Every keyword of two schemas; `placed` when `where` is already placed for these sides (`_placed`)."""
         o, n = old.schema, new.schema
-        where = self._placed(where, old, new)
+        if not placed:
+            where = self._placed(where, old, new)
         old_types, new_types = type_set(o, old.document.dialect), type_set(n, new.document.dialect)
         retyped = old_types != new_types
         if retyped:
