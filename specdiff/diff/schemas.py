@@ -71,6 +71,8 @@ HANDLES = frozenset({"$ref", "type", "nullable", "x-nullable", "enum", "properti
                      "additionalProperties", "not", "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat",
                      *SCALAR_KEYWORDS, *jsonschema2020.HANDLES, *openapi_extensions.HANDLES})
 KUBERNETES_PREFIX = openapi_extensions.KUBERNETES_PREFIX
+#: the plain keywords `_keywords` compares as values
+_SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
 
 
 def _kind_name(gvks: list[str]) -> str | None:
@@ -328,10 +330,9 @@ class SchemaDiffer:
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer, **self._in_deprecated(old, new)))
-        written = o.keys() | n.keys()
-        for keyword in SCALAR_KEYWORDS:
-            if keyword not in written or keyword == "deprecated":
-                continue  # absent on both sides; or compared with the sunset it announces (compare_extensions)
+        # those written on either side, in their order; `deprecated` is compared with the sunset it announces
+        # (compare_extensions)
+        for keyword in sorted((o.keys() | n.keys()) & _SCALARS, key=SCALAR_KEYWORDS.index):
             self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
                         _given(n, keyword, self.zero_default_is_implied), old, new, where)
         self._collection_format(old, new, where)
