@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from specdiff.diff.document import document_changes, documentation_changes
@@ -14,6 +13,7 @@ from specdiff.diff.operations import OperationDiffer
 from specdiff.diff.schemas import SchemaDiffer
 from specdiff.diff.security import scheme_changes
 from specdiff.diff.vocabulary import Where, change
+from specdiff.frozen import refilled
 from specdiff.graph.ecosystem import PLAIN, Ecosystem
 from specdiff.graph.kubernetes_names import short_name
 from specdiff.graph.model import NamedSchema, SpecGraph
@@ -180,7 +180,7 @@ def _alias_of(old: SpecGraph, new: SpecGraph, name: str) -> str | None:
 
 def _whole(where: Where) -> Where:
     """Where a named schema itself is added or removed: a report names the type, not its place in a kind."""
-    return replace(where, context=replace(where.context, whole_type=True))
+    return refilled(where, context=refilled(where.context, whole_type=True))
 
 
 def _named_where(graph: SpecGraph, schema: NamedSchema, unreached: str | None = None, stability: str | None = None

@@ -46,6 +46,7 @@ from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
 from specdiff.diff.residue import residue
 from specdiff.diff.vocabulary import DOC_ATTRIBUTES, SCALAR_KEYWORDS, Where, change
+from specdiff.frozen import refilled
 from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
@@ -584,7 +585,7 @@ class SchemaDiffer:
         if stability == where.context.stability and direction == where.direction:
             return where
         return Where(where.context if stability == where.context.stability
-                     else replace(where.context, stability=stability), direction, where.operation_kind, where.xml,
+                     else refilled(where.context, stability=stability), direction, where.operation_kind, where.xml,
                      where.form, where.example)
 
     def single(self, keyword: str, suffix: str, old: Side, new: Side, where: Where, presence: bool = True) -> None:
