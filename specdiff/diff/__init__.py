@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from specdiff.diff.document import document_changes, documentation_changes
@@ -39,7 +39,8 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
     A pair matched under different names (as the documents write them) is reported as a rename.
     """
     names: dict[str, str] = {}
-    old_kinds, new_kinds = _unique(old, lambda s: s.gvk), _unique(new, lambda s: s.gvk)
+    old_kinds = _unique(old.schemas.values(), lambda s: s.gvk)
+    new_kinds = _unique(new.schemas.values(), lambda s: s.gvk)
     for gvk, name in old_kinds.items():
         if gvk in new_kinds:
             names[name] = new_kinds[gvk]
@@ -48,24 +49,27 @@ def match_schemas(old: SpecGraph, new: SpecGraph) -> dict[str, str]:
         if name not in names and name in new.schemas and name not in taken:
             names[name] = name
             taken.add(name)
-    old_plain = _unique(old, lambda s: None if s.name in names else plain_name(s.name))
-    new_plain = _unique(new, lambda s: None if s.name in taken else plain_name(s.name))
+    # the later keys are tried on what is still unmatched, most often nothing or a few schemas
+    old_left = [schema for schema in old.schemas.values() if schema.name not in names]
+    new_left = [schema for schema in new.schemas.values() if schema.name not in taken]
+    old_plain = _unique(old_left, lambda s: plain_name(s.name))
+    new_plain = _unique(new_left, lambda s: plain_name(s.name))
     for plain, name in old_plain.items():
         if plain in new_plain:
             names[name] = new_plain[plain]
             taken.add(new_plain[plain])
-    old_short = _unique(old, lambda s: None if s.name in names else short_name(s.name))
-    new_short = _unique(new, lambda s: None if s.name in taken else short_name(s.name))
+    old_short = _unique([s for s in old_left if s.name not in names], lambda s: short_name(s.name))
+    new_short = _unique([s for s in new_left if s.name not in taken], lambda s: short_name(s.name))
     for short, name in old_short.items():
         if short in new_short:
             names[name] = new_short[short]
     return names
 
 
-def _unique(graph: SpecGraph, key: Callable[[NamedSchema], str | None]) -> dict[str, str]:
-    """key -> schema name, for the keys exactly one schema of the graph has."""
+def _unique(schemas: Iterable[NamedSchema], key: Callable[[NamedSchema], str | None]) -> dict[str, str]:
+    """key -> schema name, for the keys exactly one of the schemas has."""
     found: dict[str, str | None] = {}
-    for schema in graph.schemas.values():
+    for schema in schemas:
         value = key(schema)
         if value is not None:
             found[value] = None if value in found else schema.name
