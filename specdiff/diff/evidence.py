@@ -82,6 +82,7 @@ def empty_already_invalid(type_name: str, schema: Any) -> str | None:
 #: where a list names the field its items are merged by: strategic merge patch's merge key (with the merge
 #: strategy), and server-side apply's list-map keys
 _MERGE_MARKERS = (("x-kubernetes-patch-merge-key", "x-kubernetes-patch-strategy"), ("x-kubernetes-list-map-keys", ""))
+_MARKED = frozenset(marker for marker, _ in _MERGE_MARKERS)
 
 
 def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -93,7 +94,9 @@ def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
     for holder, named in schemas.items():
         properties = named.schema.get("properties") if isinstance(named.schema, dict) else None
         for field, value in (properties.items() if isinstance(properties, dict) else ()):
-            items = value.get("items") if isinstance(value, dict) else None
+            if not isinstance(value, dict) or _MARKED.isdisjoint(value):
+                continue  # (most fields: the markers are looked for before the list's items are read)
+            items = value.get("items")
             ref = items.get("$ref") if isinstance(items, dict) else None
             if not isinstance(ref, str):
                 all_of = items.get("allOf") if isinstance(items, dict) else None
