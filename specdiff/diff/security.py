@@ -187,6 +187,8 @@ def _listing(scopes: list[str]) -> str:
 def scheme_changes(old: SpecGraph, new: SpecGraph) -> Iterator[Change]:
     """Schemes added, removed or changed, each with the operations that ask for it (the old ones for a scheme no
     operation names any more)."""
+    if old.security_schemes == new.security_schemes:
+        return  # (most pairs: then who uses each scheme, a walk over every operation, is not asked)
     old_users, new_users = users(old), users(new)
     for name, scheme in new.security_schemes.items():
         before = old.security_schemes.get(name)
