@@ -93,6 +93,19 @@ def keyed_difference(old: Mapping[Key, Item], new: Mapping[Key, Item]
             [key for key in new if key in old])
 
 
+#: the types whose canonical forms are the same exactly when the values are of one of them and equal (not
+#: floats, `0.0` and `-0.0`; nor a date, written as the string it reads as)
+_PLAIN_TYPES = (str, int, bool, type(None))
+
+
+def same_value(old: Any, new: Any) -> bool:
+    """Whether two values are the same in canonical form. Most of those a comparison meets are strings or absent,
+    told apart here without writing each out as JSON (an encoder made for each value, for every keyword compared)."""
+    if type(old) in _PLAIN_TYPES and type(new) in _PLAIN_TYPES:
+        return type(old) is type(new) and bool(old == new)
+    return canonical(old) == canonical(new)
+
+
 def by_value(values: list[Any]) -> dict[Any, int]:
     """A list's values keyed by canonical form, with their index: enum values compare by meaning, not spelling."""
     return {canonical(value): i for i, value in enumerate(values)}

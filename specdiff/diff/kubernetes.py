@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from specdiff.diff.evidence import said_exclusive, said_rule
-from specdiff.diff.kernel import MISSING, Emit, Side, canonical, presence
+from specdiff.diff.kernel import MISSING, Emit, Side, canonical, presence, same_value
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.lifecycle import LIFECYCLE, lifecycle_of, marker_problems, version_key
 from specdiff.graph.model import Schema, SpecGraph
@@ -152,7 +152,7 @@ class KubernetesExtensions:
     # -- lifecycle ----------------------------------------------------------------------------------
     def _lifecycle(self, old: Side, new: Side, where: Where) -> None:
         before, after = old.schema.get(LIFECYCLE), new.schema.get(LIFECYCLE)
-        if canonical(before) == canonical(after):
+        if same_value(before, after):
             return
         old_at, new_at = _pointers(LIFECYCLE, old, new)
         problems = marker_problems(after, _builtin(where)) if after is not None else []
@@ -185,7 +185,7 @@ class KubernetesExtensions:
     def _list_type(self, old: Side, new: Side, where: Where) -> None:
         (old_type, old_keys), (new_type, new_keys) = list_topology(old.schema), list_topology(new.schema)
         before, after = old.schema.get(LIST_TYPE), new.schema.get(LIST_TYPE)
-        if canonical(before) != canonical(after):
+        if not same_value(before, after):
             self._modified(LIST_TYPE, before, after, old, new, where, old_type=old_type, new_type=new_type,
                            predates_topology=self._before_topology())
         explicit = before == "map" or after == "map"  # keys from a merge key alone are the patch's business
@@ -195,7 +195,7 @@ class KubernetesExtensions:
 
     def _map_type(self, old: Side, new: Side, where: Where) -> None:
         before, after = old.schema.get(MAP_TYPE), new.schema.get(MAP_TYPE)
-        if canonical(before) == canonical(after):
+        if same_value(before, after):
             return
         old_type = before if before is not None else self._referent(old, self.old_normal).get(MAP_TYPE)
         new_type = after if after is not None else self._referent(new, self.new_normal).get(MAP_TYPE)
@@ -211,7 +211,7 @@ class KubernetesExtensions:
                            where, old_strategy=sorted(old_strategy), new_strategy=sorted(new_strategy),
                            value_kind=value_kind(old.schema))
         before, after = old.schema.get(MERGE_KEY), new.schema.get(MERGE_KEY)
-        if "merge" in old_strategy and "merge" in new_strategy and canonical(before) != canonical(after):
+        if "merge" in old_strategy and "merge" in new_strategy and not same_value(before, after):
             self._modified(MERGE_KEY, before, after, old, new, where)
 
     @staticmethod
@@ -243,7 +243,7 @@ class KubernetesExtensions:
                                  and widens(before.get("rule"), rule, known), compile_error=compile_error(rule),
                                  **self._cost(rule, new, f"{at_new}/{j}")))
                 continue
-            fields = [f for f in MESSAGE_FIELDS if canonical(before.get(f)) != canonical(after.get(f))]
+            fields = [f for f in MESSAGE_FIELDS if not same_value(before.get(f), after.get(f))]
             if fields:
                 self.emit(change("modified", "validation", "message", old={f: before.get(f) for f in fields},
                                  new={f: after.get(f) for f in fields}, where=where, old_pointer=f"{at_old}/{i}",
@@ -327,7 +327,7 @@ class KubernetesExtensions:
                 self.emit(change("removed", "union", "member", old=name, where=where, old_pointer=f"{at_old}/{i}",
                                  new_pointer=f"{at_new}/{j}", value=old_members[name], **facts))
             for name in sorted(old_members.keys() & new_members.keys()):
-                if canonical(old_members[name]) != canonical(new_members[name]):
+                if not same_value(old_members[name], new_members[name]):
                     self.emit(change("modified", "union", "member", old=old_members[name], new=new_members[name],
                                      where=where, old_pointer=f"{at_old}/{i}", new_pointer=f"{at_new}/{j}", member=name,
                                      **facts))
@@ -346,7 +346,7 @@ class KubernetesExtensions:
     def _other(self, keyword: str, old: Side, new: Side, where: Where) -> None:
         """An extension specdiff has no model for: the raw added, removed or changed value."""
         before, after = old.schema.get(keyword, MISSING), new.schema.get(keyword, MISSING)
-        if before is not MISSING and after is not MISSING and canonical(before) == canonical(after):
+        if before is not MISSING and after is not MISSING and same_value(before, after):
             return
         kind = presence(before, after)
         before, after = (None if value is MISSING else value for value in (before, after))

@@ -15,10 +15,10 @@ from specdiff.diff.kernel import (
     Differ,
     Side,
     by_value,
-    canonical,
     keyed_difference,
     keyword_pointer,
     presence,
+    same_value,
 )
 from specdiff.diff.vocabulary import Where, change
 from specdiff.graph.stability import written_level
@@ -64,7 +64,7 @@ def _deprecated(differ: Differ, old: Side, new: Side, where: Where) -> None:
     (`deprecated: false` says what its absence says)."""
     o, n = (side.schema.get("deprecated", False) for side in (old, new))
     o, n = (MISSING if value is False else value for value in (o, n))
-    if o is MISSING and n is MISSING or (o is not MISSING and n is not MISSING and canonical(o) == canonical(n)):
+    if o is MISSING and n is MISSING or (o is not MISSING and n is not MISSING and same_value(o, n)):
         return
     kind = presence(o, n)
     differ.emit(change(kind, "schema", "deprecated", old=None if o is MISSING else o, new=None if n is MISSING else n,

@@ -41,6 +41,7 @@ from specdiff.diff.kernel import (
     keyword_pointer,
     mapping,
     presence,
+    same_value,
 )
 from specdiff.diff.openapi_extensions import compare_docs, compare_extensions
 from specdiff.diff.openapi_extensions import deprecation_facts as _deprecation_facts
@@ -374,7 +375,7 @@ class SchemaDiffer:
                node: str = "schema") -> None:
         if old_value is MISSING and new_value is MISSING:
             return
-        if old_value is not MISSING and new_value is not MISSING and canonical(old_value) == canonical(new_value):
+        if old_value is not MISSING and new_value is not MISSING and same_value(old_value, new_value):
             return
         kind = presence(old_value, new_value)
         facts: dict[str, Any] = (
