@@ -9,6 +9,7 @@ from conftest import real_pair
 
 from specdiff.diff.evidence import (
     empty_already_invalid,
+    merge_keys,
     said_default,
     said_format,
     said_limit,
@@ -67,6 +68,21 @@ def test_an_empty_go_struct_fails_when_its_type_required_fields() -> None:
         "the old spec already required policyName of BindingSpec, so an object without the field (an empty "
         "BindingSpec) never passed validation")
     assert empty_already_invalid("io.k8s.api.x.v1.Spec", {"properties": {"note": {"type": "string"}}}) is None
+
+
+def test_merge_keys_are_read_from_marked_lists_beside_fields_that_are_no_objects() -> None:
+    class Named:
+        def __init__(self, schema: object) -> None:
+            self.schema = schema
+
+    marked = {"type": "array", "items": {"$ref": "#/definitions/io.k8s.api.core.v1.HostAlias"},
+              "x-kubernetes-patch-merge-key": "ip", "x-kubernetes-patch-strategy": "merge"}
+    keys = merge_keys({"io.k8s.api.core.v1.PodSpec": Named({"properties": {"hostAliases": marked, "broken": None}}),
+                       "io.k8s.api.core.v1.Plain": Named({"properties": {"names": {"type": "array"}, "odd": 5}}),
+                       "io.k8s.api.core.v1.Listed": Named({"properties": {"tags": ["x-kubernetes-list-map-keys"]}})})
+    assert list(keys) == ["io.k8s.api.core.v1.HostAlias"]
+    assert list(keys["io.k8s.api.core.v1.HostAlias"]) == ["ip"]
+    assert "PodSpec.hostAliases by ip" in keys["io.k8s.api.core.v1.HostAlias"]["ip"]
 
 
 def test_1_35_to_1_36_required_markers_the_old_text_already_implied_are_corrections() -> None:

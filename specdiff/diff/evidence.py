@@ -93,7 +93,9 @@ def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     for holder, named in schemas.items():
         properties = named.schema.get("properties") if isinstance(named.schema, dict) else None
-        for field, value in (properties.items() if isinstance(properties, dict) else ()):
+        if not isinstance(properties, dict) or _unmarked(properties):
+            continue
+        for field, value in properties.items():
             if not isinstance(value, dict) or _MARKED.isdisjoint(value):
                 continue  # (most fields: the markers are looked for before the list's items are read)
             items = value.get("items")
@@ -117,6 +119,16 @@ def merge_keys(schemas: dict[str, Any]) -> dict[str, dict[str, str]]:
                             key, f"the old spec already merged {where} by {key} ({marker}), so the API server "
                                  f"needed it in every item")
     return found
+
+
+def _unmarked(properties: dict[str, Any]) -> bool:
+    """Whether no field of a type writes a merge marker, asked of all its fields at once (most types: each field
+    read on its own was most of the work of reading every type); False when unsure, for a field that is no
+    object or list."""
+    try:
+        return all(map(_MARKED.isdisjoint, properties.values()))
+    except TypeError:  # a field that is a number or null: read field by field
+        return False
 
 
 # -- keywords that write down what the old description already said: limits, formats, values, defaults -------
