@@ -44,7 +44,10 @@ def said_deprecated(element: Any) -> bool:
 
 def said_required(schema: Any) -> str | None:
     """`the old description says so ("Required.")` when the field's description states that it is required."""
-    found = compiled(_REQUIRED).search(_description(schema))
+    text = _description(schema)
+    if "equired" not in text:
+        return None  # (each sentence has it: the pattern, which opens with lookbehinds, is tried at every position)
+    found = compiled(_REQUIRED).search(text)
     return _says_so(found.group(0)) if found else None
 
 
