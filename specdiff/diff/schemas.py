@@ -73,6 +73,10 @@ HANDLES = frozenset({"$ref", "type", "nullable", "x-nullable", "enum", "properti
                      "additionalProperties", "not", "allOf", "oneOf", "anyOf", "discriminator", "collectionFormat",
                      *SCALAR_KEYWORDS, *jsonschema2020.HANDLES, *openapi_extensions.HANDLES})
 KUBERNETES_PREFIX = openapi_extensions.KUBERNETES_PREFIX
+#: what the graph says of a place (`SpecGraph.located`): its level, whether it is only read, only written
+Located = tuple[str, bool, bool]
+#: a side that is not there: read and written wherever the other is
+_ANYWHERE: Located = ("stable", True, True)
 #: the plain keywords `_keywords` compares as values
 _SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
 
@@ -560,24 +564,25 @@ class SchemaDiffer:
         """`where` as the graph places the sides: at the level the markers around the old side give (what
         existing users relied on; the new side's for an added field), and only read (or only written) when a
         read-only (write-only) field holds both sides."""
-        stability = where.context.stability
-        first = old or new
-        if first is not None:
-            graph = self.old if first is old else self.new
-            stability = least_stable(stability, graph.located(first.document, first.pointer)[0])
-        return self._directed(where, stability, old, new)
+        old_at = self.old.located(old.document, old.pointer) if old else None
+        new_at = self.new.located(new.document, new.pointer) if new else None
+        first = old_at or new_at
+        stability = least_stable(where.context.stability, first[0]) if first else where.context.stability
+        return self._directed(where, stability, old_at, new_at)
 
     def _read_or_written(self, where: Where, old: Side, new: Side, name: str) -> Where:
         """A field whose `required` changed is read or written as the field itself is on both sides."""
         if name not in mapping(old.schema.get("properties")) or name not in mapping(new.schema.get("properties")):
             return where
         return self._directed(where, where.context.stability,
-                              Side(old.schema, old.property_pointer(name), old.document),
-                              Side(new.schema, new.property_pointer(name), new.document))
+                              self.old.located(old.document, old.property_pointer(name)),
+                              self.new.located(new.document, new.property_pointer(name)))
 
-    def _directed(self, where: Where, stability: str, old: Side | None, new: Side | None) -> Where:
-        _, old_read, old_written = self.old.located(old.document, old.pointer) if old else (None, True, True)
-        _, new_read, new_written = self.new.located(new.document, new.pointer) if new else (None, True, True)
+    def _directed(self, where: Where, stability: str, old_at: Located | None, new_at: Located | None) -> Where:
+        """`where` at `stability`, read or written as the places `graph.located` says the sides are (a side
+        that is not there neither restricts)."""
+        _, old_read, old_written = old_at or _ANYWHERE
+        _, new_read, new_written = new_at or _ANYWHERE
         direction = where.direction  # (read-only or not, what nothing uses stays unused or cut off)
         if old_read and new_read and direction != "request" and not unreached(direction):
             direction = "response"
