@@ -16,7 +16,7 @@ from specdiff.frozen import record
 from specdiff.graph.model import Schema
 from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import join_pointer
+from specdiff.load.sourcemap import pointer_token
 from specdiff.records import Change
 
 #: a keyword that is not written (`None` is a value a spec may hold)
@@ -47,7 +47,7 @@ class Side:
 
     def place(self, *tokens: str) -> str:
         """Where a keyword (`required`) or a place inside it (`properties`, `name`) is written."""
-        inside = join_pointer(tokens)
+        inside = "".join(map(pointer_token, tokens))  # (each token escaped once a run: the same few keys)
         if self.places is not None and inside in self.places:
             return self.places[inside]
         return self.pointer + inside
