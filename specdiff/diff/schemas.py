@@ -179,9 +179,10 @@ class SchemaDiffer:
     # -- refs: graph.normalise resolves every spelling to a node; here only what a pair of nodes means ----------
     def _compare(self, old: Side, new: Side, where: Where) -> None:
         written_old, written_new = old, new
-        if (_composed(old.schema) or _composed(new.schema)) and self._read_as_one(old, new, where):
+        composed = _composed(old.schema) or _composed(new.schema)
+        if composed and self._read_as_one(old, new, where):
             return
-        if not (_composed(old.schema) or _composed(new.schema)):  # two allOfs of several parts compare part by part
+        if not composed:  # two allOfs of several parts compare part by part
             old, new = _unwrapped(old, self.old_normal), _unwrapped(new, self.new_normal)
         if not (self.old_normal.refers(old.schema, old.document) or self.new_normal.refers(new.schema, new.document)):
             if not self._union_against_plain(old, new, where):  # (`where` is placed for the sides as written)
