@@ -41,9 +41,13 @@ def changes_the_wire(extension: str) -> bool:
     return extension in WIRE_EXTENSIONS or extension.startswith(KUBERNETES_PREFIX)
 
 
+#: the keywords `compare_extensions` reads (most schemas write none)
+_COMPARED = frozenset({"deprecated", "x-sunset", "x-stability-level", EXTENSIBLE_ENUM})
+
+
 def compare_extensions(differ: Differ, old: Side, new: Side, where: Where) -> None:
     o, n = old.schema, new.schema
-    if not any(key in o or key in n for key in ("deprecated", "x-sunset", "x-stability-level", EXTENSIBLE_ENUM)):
+    if _COMPARED.isdisjoint(o) and _COMPARED.isdisjoint(n):
         return
     _deprecated(differ, old, new, where)
     old_sunset, new_sunset = sunset_of(o), sunset_of(n)
