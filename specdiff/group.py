@@ -53,7 +53,6 @@ so it does not change when one more operation gains the parameter; baselines and
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -185,6 +184,8 @@ def _inline_object(schema: Any) -> bool:
 
 def _digest(schema: dict[str, Any]) -> str:
     """The text of an object schema without its own description, which documents the field it is written at."""
+    import hashlib  # loads OpenSSL: only CRDs inline their types, so most comparisons never need it
+
     text = spaced_text({k: v for k, v in schema.items() if k != "description"})
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -63,6 +63,22 @@ def test_an_edited_card_is_read_from_its_yaml_not_the_stale_compiled_file(tmp_pa
     assert (compiled.area, compiled.path, compiled.source) == ("schema", "schema/card.yaml", str(card))
 
 
+def test_editing_only_a_cards_test_cases_leaves_the_compiled_file_in_use(tmp_path: Path) -> None:
+    """The compiled file is made from the cards alone, so new cases (a card's usual edit) keep it current."""
+    card = tmp_path / "card.yaml"
+    card.write_text(CARD)
+    compiled = compile_catalogue(tmp_path)
+    marked = compiled.replace('"title": "', '"title": "compiled: ', 1)
+    assert marked != compiled
+    (tmp_path / COMPILED).write_text(marked)
+    card.write_text(CARD + "cases:\n  - {name: one, old: {}, new: {}, expect: []}\n")
+    (loaded,) = load_catalogue(tmp_path)
+    assert loaded.title.startswith("compiled: ")
+    card.write_text(CARD.replace("level: safe", "level: dangerous"))
+    (edited,) = load_catalogue(tmp_path)
+    assert not edited.title.startswith("compiled: ")
+
+
 def test_compiling_checks_the_cards_so_that_reading_the_compiled_file_need_not(tmp_path: Path) -> None:
     (tmp_path / "card.yaml").write_text(CARD.replace("node: property", "node: propperty"))
     with pytest.raises(ConfigError) as compiling:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import os
 import re
 import string
+from _blake2 import blake2b
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
@@ -168,7 +168,8 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
     sources = _card_files(root)
     compiled = _compiled_cards(root, sources)
     if compiled is not None:
-        cards = [_compiled_card(root, name, written) for name, written in compiled.items()]
+        folder = os.path.join(root, "")
+        cards = [_compiled_card(folder, name, written) for name, written in compiled.items()]
     else:
         cards = [_card(root, name, _head(root, name, data)) for name, data in sources.items()]
         for item in cards:
@@ -181,14 +182,16 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
 
 
 def _card_files(root: Path | str) -> dict[str, bytes]:
-    """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: its bytes.
+    """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: the bytes of
+    its card, the first YAML document (`_documents`), which is all a catalogue is made from.
 
     Every run reads them all to check the compiled catalogue against them, so this is kept to the system calls:
-    the names are joined as text, not as paths made relative again, and each file is read without a file object."""
+    the names are joined as text, not as paths made relative again, and each file is read without a file object;
+    the test cases, two thirds of the bytes, are left out of the digest."""
     names: list[str] = []
     _card_names(str(root), "", names)
     folder = str(root) + os.sep
-    return {name: _read(folder + name) for name in sorted(names, key=lambda n: n.split("/"))}
+    return {name: _documents(_read(folder + name))[0] for name in sorted(names, key=lambda n: n.split("/"))}
 
 
 def _card_names(folder: str, prefix: str, names: list[str]) -> None:
@@ -218,9 +221,10 @@ def _read(path: str) -> bytes:
 
 
 def _digest(sources: dict[str, bytes]) -> str:
-    """What the compiled catalogue was made from: every card file's place and bytes, and the code that made each
-    card's fields from them, this module (a catalogue compiled by other code is stale)."""
-    digest = hashlib.sha256(_read(__file__) + b"\0")
+    """What the compiled catalogue was made from: every card file's place and card, and the code that made each
+    card's fields from them, this module (a catalogue compiled by other code is stale). BLAKE2 rather than SHA-256:
+    half the instructions a byte, and hashlib would load OpenSSL, which a comparison otherwise never needs."""
+    digest = blake2b(_read(__file__) + b"\0")
     for name, data in sources.items():
         digest.update(name.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
@@ -259,11 +263,11 @@ def compile_catalogue(root: Path | str) -> str:
     return json.dumps({"digest": _digest(sources), "cards": written}, indent=0, ensure_ascii=False) + "\n"
 
 
-def _compiled_card(root: Path | str, name: str, written: dict[str, Any]) -> Card:
+def _compiled_card(folder: str, name: str, written: dict[str, Any]) -> Card:
     """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
     lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
     tuples = {key: _tupled(written[key]) for key in _TUPLE_FIELDS if key in written}
-    return Card(**{**written, **tuples}, **_placed(root, name))
+    return Card(**{**written, **tuples}, **_placed(folder, name))
 
 
 #: the fields of a card that hold tuples, which JSON keeps as lists
@@ -275,10 +279,11 @@ def _tupled(value: Any) -> Any:
     return tuple(map(_tupled, value)) if isinstance(value, list) else value
 
 
-def _placed(root: Path | str, name: str) -> dict[str, Any]:
-    """The fields of the card `name` its place under `root` gives (`_PLACED`)."""
-    folder, _, _ = name.rpartition("/")
-    return {"area": folder.rpartition("/")[2], "path": name, "source": os.path.join(root, name)}
+def _placed(folder: str, name: str) -> dict[str, Any]:
+    """The fields of the card `name` its place under `folder` (the catalogue's root, ending in a separator)
+    gives (`_PLACED`): joined as text, as `os.path.join` would, which costs more than the rest of the card."""
+    holder, _, _ = name.rpartition("/")
+    return {"area": holder.rpartition("/")[2], "path": name, "source": folder + name}
 
 
 def write_compiled() -> None:
@@ -288,15 +293,14 @@ def write_compiled() -> None:
 
 
 def _head(root: Path | str, name: str, data: bytes) -> Any:
-    """The card's first YAML document, parsed; its test cases, in the second, are not read here."""
+    """The card (the first YAML document of its file, `_card_files`), parsed; its test cases are not read here."""
     import yaml  # only when the compiled catalogue is stale: a card was edited
 
     from specdiff.load.yaml_text import YAML_LOADER
 
     path = os.path.join(root, name)
     try:
-        head, _ = _documents(data.decode("utf-8"))
-        return yaml.load(head, Loader=YAML_LOADER)
+        return yaml.load(data.decode("utf-8"), Loader=YAML_LOADER)
     except UnicodeDecodeError:
         raise ConfigError("a rule card must be UTF-8 text", file=path) from None
     except yaml.YAMLError as err:
@@ -319,7 +323,7 @@ def _card(root: Path | str, name: str, raw: Any) -> Card:
     levels = [raw["level"], *(exception["level"] for exception in when)]
     return Card(id=raw["id"], title=raw["title"], level=raw["level"], match=raw.get("match") or {},
                 message=raw["message"], reason=_default_text(reason), docs=raw["docs"],
-                predicate=raw.get("predicate"), **_placed(root, name), when=when,
+                predicate=raw.get("predicate"), **_placed(os.path.join(root, ""), name), when=when,
                 keep_in_alpha=bool(raw.get("keep_in_alpha")) or any(keys_on_stability(level) for level in levels),
                 reasons=reason if isinstance(reason, dict) else None,
                 group=_grouping(raw.get("group", "place"), path), aliases=_aliases(raw.get("aliases"), path),
@@ -474,10 +478,15 @@ def _listed(value: Any) -> list[Any]:
     return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
-def _documents(text: str) -> tuple[str, str]:
-    """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them."""
-    head, _, tail = re.sub(r"\A---[ \t]*\n", "", text).partition("\n---\n")
+def _documents(data: bytes) -> tuple[bytes, bytes]:
+    """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them (after
+    the one that may open the file)."""
+    opening = _OPENING.match(data)
+    head, _, tail = data[opening.end() if opening else 0:].partition(b"\n---\n")
     return head, tail
+
+
+_OPENING = re.compile(rb"---[ \t]*\n")
 
 
 def cases(item: Card) -> tuple[dict[str, Any], ...]:
@@ -492,12 +501,11 @@ def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
 
     from specdiff.load.yaml_text import YAML_LOADER
 
-    with open(source, encoding="utf-8") as fh:
-        _, tail = _documents(fh.read())
+    _, tail = _documents(_read(source))
     if not tail.strip():
         return ()
     try:
-        raw = yaml.load(tail, Loader=YAML_LOADER)
+        raw = yaml.load(tail.decode("utf-8"), Loader=YAML_LOADER)
     except yaml.YAMLError as err:
         raise ConfigError(f"invalid rule card cases: {err}", file=source) from None
     listed = raw.get("cases") if isinstance(raw, dict) else None
