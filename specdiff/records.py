@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field, replace
 from dataclasses import field as declared  # (Context has a field named `field`)
 from enum import StrEnum
 from functools import total_ordering
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from specdiff.frozen import record
@@ -323,13 +324,28 @@ def fingerprint(rule: str, change: Change) -> str:
 
 def hashed(value: Any) -> str:
     """A fingerprint: the first 16 hex digits of the SHA-256 of a value's canonical JSON."""
-    return _sha256(_COMPACT.encode(value))[:16]
+    return _sha256(_COMPACT(value))[:16]
 
 
 #: canonical JSON of a value (what `json.dumps(value, sort_keys=True, default=str)` writes, compact or not),
-#: each encoder made once: ordering, fingerprints and grouping encode a value or two per change
-_COMPACT = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))
-_SPACED = json.JSONEncoder(sort_keys=True, default=str)
+def _canonical(item_separator: str, key_separator: str) -> Callable[[Any], str]:
+    """`json.JSONEncoder(sort_keys=True, default=str, separators=...).encode`, calling json's C encoder directly:
+    `encode` makes a Python closure and the encoder for each value, and ordering, fingerprints, grouping and
+    messages encode a value or two per change. A fresh circular-reference memo each call, as `encode` has, so
+    a value that failed leaves none behind and threads never share one."""
+    if c_make_encoder is None:  # (an interpreter without json's C accelerator)
+        return json.JSONEncoder(sort_keys=True, default=str, separators=(item_separator, key_separator)).encode
+
+    def encode(value: Any) -> str:
+        if isinstance(value, str):
+            return encode_basestring_ascii(value)
+        return "".join(c_make_encoder({}, str, encode_basestring_ascii, None, key_separator, item_separator, True,
+                                      False, True)(value, 0))
+    return encode
+
+
+_COMPACT = _canonical(",", ":")
+_SPACED = _canonical(", ", ": ")
 
 
 def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str | None]:
@@ -343,12 +359,12 @@ def hashed_place(ctx: Context) -> tuple[str | None, str | None, str | None, str 
 def spaced_text(value: Any) -> str:
     """A value as canonical JSON spaced as `json.dumps(value, sort_keys=True, default=str)` writes it, with the
     encoder made once (`dumps` makes one a call): how a message shows a structure, what fingerprints hash."""
-    return _SPACED.encode(value)
+    return _SPACED(value)
 
 
 def ordering_text(value: Any) -> str:
     """A value as canonical JSON, to order findings that tie on everything else by their values."""
-    return _COMPACT.encode(value)
+    return _COMPACT(value)
 
 
 def _plain(value: Any) -> Any:

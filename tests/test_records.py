@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from datetime import date
+from typing import Any
 
-from specdiff.records import Change, Context, Part, field_path
+import pytest
+
+from specdiff.records import Change, Context, Part, field_path, ordering_text, spaced_text
 
 
 def test_context_at_adds_a_step_and_keeps_every_other_field() -> None:
@@ -75,3 +80,19 @@ def test_places_sort_by_their_structure_a_whole_before_its_parts() -> None:
         "Pet .name",
         "Owner",
     ]
+
+
+@pytest.mark.parametrize("value", ["näme", None, False, 0, 1.5, float("nan"), ("a", (1, True)),
+                                   {"b": [1, {"z": None, "a": "x"}], "a": date(2024, 1, 2)}, {1: "one"}])
+def test_values_are_written_as_json_dumps_writes_them(value: Any) -> None:
+    assert spaced_text(value) == json.dumps(value, sort_keys=True, default=str)
+    assert ordering_text(value) == json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
+
+
+def test_a_circular_value_is_refused_and_leaves_the_next_one_written_whole() -> None:
+    looped: list[Any] = []
+    looped.append(looped)
+    with pytest.raises(ValueError, match="Circular reference"):
+        spaced_text(looped)
+    looped.clear()
+    assert spaced_text({"a": looped}) == '{"a": []}'
