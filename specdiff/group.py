@@ -84,6 +84,7 @@ _VALUE_NODES = ("enum-value",)
 #: Keywords whose alternatives added to (or removed from) one union fold together, as the values of one enum.
 _UNIONS = ("anyOf", "oneOf", "allOf")
 _LISTED = 3  # operations, values or versions named before "and N more"
+_UNSET = object()  # a fact a change does not carry
 
 
 def _over_values(change: Change) -> bool:
@@ -236,7 +237,9 @@ def keys_of(finding: Finding, known: _Known, lists: bool = False) -> list[tuple[
     verdict = (finding.rule, finding.level.value, finding.reason, change.kind, change.node, change.attribute,
                change.context.document)
     values = known.values(finding)
-    detail = tuple((key, value) for key, value in change.detail if key != "moved_with")  # one place, any move
+    detail = change.detail
+    if change.fact("moved_with", _UNSET) is not _UNSET:  # one place, any move
+        detail = tuple((key, value) for key, value in detail if key != "moved_with")
     if lists and (change.node, change.attribute) == ("property", "required"):  # one edit of one `required` list
         detail = tuple((key, value) for key, value in detail if key != "name")
     place = ("place", *verdict, change.pointer, values.old, values.new, _plain(detail))
@@ -373,7 +376,11 @@ def group(findings: Iterable[Finding], copies: InlinedCopies | None = None, list
     joined: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each key of a finding -> the bucket it joined
     for finding in findings:
         keys = keys_of(finding, known, lists)
-        bucket = next((joined[key] for key in keys if key in joined), keys[0])
+        bucket = keys[0]
+        for key in keys:  # (a loop, not `next` over a generator: it runs for every finding)
+            if key in joined:
+                bucket = joined[key]
+                break
         for key in keys:
             joined.setdefault(key, bucket)
         buckets.setdefault(bucket, []).append(finding)
@@ -1023,9 +1030,10 @@ def operations_phrase(places: Sequence[Context]) -> str:
     resources: set[tuple[str, str]] = set()
     versions: set[str] = set()
     discovery = 0
+    discovery_path = compiled(_DISCOVERY).match
     for ctx in places:
         method, path = ctx.method or "", ctx.route or ""
-        if method == "GET" and compiled(_DISCOVERY).match(path):
+        if method == "GET" and discovery_path(path):
             discovery += 1
             continue
         if ctx.group_version is None or not ctx.resource:

@@ -129,9 +129,10 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
              calendar: Calendar) -> Finding:
     direction = judged_direction(change.direction)
     level_spec, reason_template, section = _verdict(chosen, change, policy, direction, readers, calendar)
-    level = Level(resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers))
+    level = _LEVELS[resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers)]
     values = message_values(change)
-    reason = render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
+    reason = (render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
+              if _has_placeholders(reason_template) else reason_template.strip())
     stable_reason = ""
     if change.context.stability == "alpha" and level is not Level.SAFE and not chosen.keep_in_alpha:
         stable_reason = _capped_when_unreached(change, level, reason)[1]
@@ -142,6 +143,16 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section),
                    stable_reason=stable_reason, values=values)
+
+
+#: each level by its name, as the cards write it (`Level(name)` goes through the enum's machinery every call)
+_LEVELS = {level.value: level for level in Level}
+
+
+def _has_placeholders(template: str) -> bool:
+    """Whether rendering `template` can change it beyond stripping: most reasons are plain sentences, and their
+    values (the calendar's among them) need not be gathered."""
+    return "{" in template or "}" in template
 
 
 def _capped_when_unreached(change: Change, level: Level, reason: str) -> tuple[Level, str]:
