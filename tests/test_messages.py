@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from specdiff.classify import show
 from specdiff.load import load_text
 from specdiff.pipeline import run
 
@@ -142,3 +143,9 @@ def test_a_verb_after_an_adverb_is_written_for_many() -> None:
 
     assert [message for _, _, message in _messages(spec(False), spec(True))] == [
         "2 places: Repo.home and Repo.url now have format uri"]
+
+
+def test_equal_values_of_other_types_are_shown_apart_however_often_they_are_shown() -> None:
+    for _ in range(2):  # (the second time from what the first remembered)
+        assert [show(v) for v in (True, 1, False, 0, None, "a \n b", 0.0, -0.0)] == [
+            "true", "1", "false", "0", "null", "a b", "0.0", "-0.0"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from specdiff.classify.calendar import Calendar
@@ -193,6 +194,8 @@ def show(value: Any, limit: int = 80) -> str:
     """A one-line rendering of a spec value for messages. Names, strings and lists of them are shown whole (a
     report never cuts a name short); a structure longer than `limit` is named by its shape instead, and a
     shorter one is quoted as code (`` `{"mountName": "fetch"}` ``), so its JSON reads as a value, not as words."""
+    if type(value) in _SCALARS:
+        return _shown_scalar(value)
     if isinstance(value, str):
         text = value
     elif isinstance(value, dict) and "$ref" in value and len(value) == 1:
@@ -206,6 +209,16 @@ def show(value: Any, limit: int = 80) -> str:
         elif isinstance(value, dict) or isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
             text = f"`{text}`"
     return " ".join(text.split())
+
+
+#: the types of the values `show` writes the same way however long: most of a run's values, met again and again.
+#: Not floats: 0.0 and -0.0 are one key, written apart.
+_SCALARS = frozenset({str, bool, int, type(None)})
+
+
+@lru_cache(maxsize=4096, typed=True)  # (typed: True and 1 are equal keys, shown apart)
+def _shown_scalar(value: str | bool | int | None) -> str:
+    return " ".join((value if isinstance(value, str) else spaced_text(value)).split())
 
 
 def literal(value: Any) -> str:
@@ -294,10 +307,11 @@ def message_values(change: Change) -> dict[str, str]:
         old_text, new_text = shown_pair(change.old, change.new)
     else:
         as_data = change.node in _WRITTEN_AS_DATA and change.fact("name") is not None
-        written = (as_data and change.kind != "added", as_data and change.kind != "removed")
         unwritten = _UNWRITTEN.get(change.attribute, NOT_WRITTEN) if change.node == "schema" else NOT_WRITTEN
-        old_text, new_text = (("null" if written[i] else unwritten) if side is None else show(side)
-                              for i, side in enumerate((change.old, change.new)))
+        old_text = show(change.old) if change.old is not None else (
+            "null" if as_data and change.kind != "added" else unwritten)
+        new_text = show(change.new) if change.new is not None else (
+            "null" if as_data and change.kind != "removed" else unwritten)
     if change.attribute in _VALUE_ATTRIBUTES:
         old_text, new_text = (_as_code(text, side) if side is not None else text
                               for side, text in ((change.old, old_text), (change.new, new_text)))
