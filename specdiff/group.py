@@ -587,8 +587,11 @@ _LOCAL_NAMES = ("#/definitions/", "#/components/schemas/")
 
 def _named(ref: Any) -> str | None:
     """The named schema a local `$ref` names; None for any other value."""
-    prefix = next((p for p in _LOCAL_NAMES if isinstance(ref, str) and ref.startswith(p)), None)
-    return unescape_token(str(ref)[len(prefix):]) if prefix else None
+    if isinstance(ref, str):  # (a loop, not `next` over a generator: it runs for every `$ref` walked)
+        for prefix in _LOCAL_NAMES:
+            if ref.startswith(prefix):
+                return unescape_token(ref[len(prefix):])
+    return None
 
 
 def _get(data: Any, key: str) -> Any:
