@@ -283,3 +283,20 @@ def test_a_named_schema_whose_reference_went_is_read_again_and_refused() -> None
     earlier = graph_of(document(old, "old.json"))
     with pytest.raises(InputError, match="'#/definitions/Owner' points at nothing"):
         graph_of(document(new, "new.json"), earlier)
+
+
+def test_an_operation_written_alike_but_for_parameters_moved_removed_and_added_says_each() -> None:
+    """The differ passes over the parameter records the new graph took whole and reads the others: one moved from
+    the query to a header, one removed and one added are each found, as graphs built apart find them."""
+    old, new = swagger(), swagger()
+    old["paths"]["/pets"]["get"]["parameters"] += [{"name": "page", "in": "query", "type": "integer"},
+                                                   {"name": "token", "in": "query", "type": "string"}]
+    new["paths"]["/pets"]["get"]["parameters"] += [{"name": "token", "in": "header", "type": "string"},
+                                                   {"name": "shard", "in": "query", "type": "string"}]
+    earlier, later = graphs(old, new)
+    before, after = earlier.operations["GET /pets"], later.operations["GET /pets"]
+    assert after.responses is before.responses
+    assert after.parameters["query", "limit"] is before.parameters["query", "limit"]
+    assert findings(old, new) == [("parameter.moved", "/paths/~1pets/get/parameters/1"),
+                                  ("parameter.optional-added", "/paths/~1pets/get/parameters/2"),
+                                  ("parameter.removed", "/paths/~1pets/get/parameters/1")]

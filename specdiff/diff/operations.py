@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from specdiff.diff.evidence import said_deprecated
@@ -193,9 +195,14 @@ class OperationDiffer:
         #: equal schemas compare equal and one dialect serialises equal settings alike: only where it is written
         #: may differ, which moves when a parameter is added before it
         moved_only = self.schemas.equal_means_unchanged and self.old.document.dialect == self.new.document.dialect
-        relocated = _relocated(old.parameters, new.parameters)
-        for key, param in new.parameters.items():
-            previous = old.parameters.get(key)
+        before_all, now = old.parameters, new.parameters
+        # a record the graph took from the earlier one (graph.reuse) is that one: most of an operation written
+        # alike but for one added parameter, left out before the loop reads them one by one
+        differing = _not_taken(before_all, now) if moved_only else now
+        gone = not before_all.keys() <= now.keys()
+        relocated = _relocated(before_all, now) if gone else {}
+        for key in differing:
+            param, previous = now[key], before_all.get(key)
             if key in relocated:
                 before = old.parameters[relocated[key]]
                 self.emit(change("modified", "parameter", "in", old=before.location, new=param.location,
@@ -211,11 +218,11 @@ class OperationDiffer:
                     self.emit(change("added", "parameter", "x-sunset", new=param.sunset,
                                      where=request.within(_part(param)), new_pointer=param.pointer, sunset=param.sunset,
                                      deprecated=param.deprecated, location=param.location, name=param.name))
-            elif not (moved_only and (previous is param or _same_but_place(previous, param))):
+            elif not (moved_only and _same_but_place(previous, param)):
                 self._parameter(previous, param, request.within(_part(param)))
         moved_from = set(relocated.values())
-        for key, param in old.parameters.items():
-            if key not in new.parameters and key not in moved_from:
+        for key, param in before_all.items() if gone else ():
+            if key not in now and key not in moved_from:
                 self.emit(change("removed", "parameter", old=param.name,
                                  where=request.within(_part(param)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
@@ -433,6 +440,8 @@ class OperationDiffer:
 
     # -- responses ----------------------------------------------------------------------------------
     def _responses(self, old: Operation, new: Operation, where: Where) -> None:
+        if old.responses is new.responses and self.schemas.equal_means_unchanged:
+            return  # the graph took the earlier record's responses (graph.reuse): each is equal to itself
         response_where = self._response_side(where)
         swapped = _swapped_success(old, new)
         for status, response in new.responses.items():
@@ -619,6 +628,12 @@ def _swapped_success(old: Operation, new: Operation) -> tuple[str, str] | None:
     gone = [s for s in old.responses if s not in new.responses and s.startswith("2")]
     came = [s for s in new.responses if s not in old.responses and s.startswith("2")]
     return (gone[0], came[0]) if len(gone) == 1 and len(came) == 1 else None
+
+
+def _not_taken(before: dict[Any, Parameter], now: dict[Any, Parameter]) -> list[Any]:
+    """The keys of `now` whose record is not `before`'s very one under the same key, in `now`'s order (mapped in
+    C: an operation lists a dozen parameters, most of them taken over whole)."""
+    return list(compress(now, map(is_not, map(before.get, now), now.values())))
 
 
 def _relocated(old: dict[Any, Parameter], new: dict[Any, Parameter]) -> dict[Any, Any]:
