@@ -157,7 +157,7 @@ class Builder:
                 key = operation_key(method, path)
                 if key not in self.operations:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
-                    like = self.earlier.written_alike(key, item_pointer + tokens, raw) if (
+                    like = self.earlier.written_alike(key, item_pointer, tokens, raw) if (
                         self.earlier is not None and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers, like=like)
