@@ -53,7 +53,7 @@ def __init__(self, document, graph):
 COMPILED["def __init__(self, document, graph):\n    _set(self, '__dict__', {'document': document, 'graph': graph})\n\n"] = __init__.__code__
 
 
-def __init__(self, document, operations, schemas, graph, crds, part_keys, notes, evidence, security_schemes, written, read_through, _normal, _reach, _in_xml, _stabilities, _field_stabilities, _places, _caps, _labels, _component, _summed):
+def __init__(self, document, operations, schemas, graph, crds, part_keys, notes, evidence, security_schemes, written, read_through, referred_parameters, _normal, _reach, _in_xml, _stabilities, _field_stabilities, _places, _caps, _labels, _component, _summed):
     if crds is _MISSING:
         crds = _factory_crds()
     if part_keys is _MISSING:
@@ -62,6 +62,8 @@ def __init__(self, document, operations, schemas, graph, crds, part_keys, notes,
         security_schemes = _factory_security_schemes()
     if written is _MISSING:
         written = _factory_written()
+    if referred_parameters is _MISSING:
+        referred_parameters = _factory_referred_parameters()
     if _reach is _MISSING:
         _reach = _factory__reach()
     if _stabilities is _MISSING:
@@ -78,10 +80,10 @@ def __init__(self, document, operations, schemas, graph, crds, part_keys, notes,
         _component = _factory__component()
     if _summed is _MISSING:
         _summed = _factory__summed()
-    _set(self, '__dict__', {'document': document, 'operations': operations, 'schemas': schemas, 'graph': graph, 'crds': crds, 'part_keys': part_keys, 'notes': notes, 'evidence': evidence, 'security_schemes': security_schemes, 'written': written, 'read_through': read_through, '_normal': _normal, '_reach': _reach, '_in_xml': _in_xml, '_stabilities': _stabilities, '_field_stabilities': _field_stabilities, '_places': _places, '_caps': _caps, '_labels': _labels, '_component': _component, '_summed': _summed, '_derived': _factory__derived()})
+    _set(self, '__dict__', {'document': document, 'operations': operations, 'schemas': schemas, 'graph': graph, 'crds': crds, 'part_keys': part_keys, 'notes': notes, 'evidence': evidence, 'security_schemes': security_schemes, 'written': written, 'read_through': read_through, 'referred_parameters': referred_parameters, '_normal': _normal, '_reach': _reach, '_in_xml': _in_xml, '_stabilities': _stabilities, '_field_stabilities': _field_stabilities, '_places': _places, '_caps': _caps, '_labels': _labels, '_component': _component, '_summed': _summed, '_derived': _factory__derived()})
 
 
-COMPILED["def __init__(self, document, operations, schemas, graph, crds, part_keys, notes, evidence, security_schemes, written, read_through, _normal, _reach, _in_xml, _stabilities, _field_stabilities, _places, _caps, _labels, _component, _summed):\n    if crds is _MISSING:\n        crds = _factory_crds()\n    if part_keys is _MISSING:\n        part_keys = _factory_part_keys()\n    if security_schemes is _MISSING:\n        security_schemes = _factory_security_schemes()\n    if written is _MISSING:\n        written = _factory_written()\n    if _reach is _MISSING:\n        _reach = _factory__reach()\n    if _stabilities is _MISSING:\n        _stabilities = _factory__stabilities()\n    if _field_stabilities is _MISSING:\n        _field_stabilities = _factory__field_stabilities()\n    if _places is _MISSING:\n        _places = _factory__places()\n    if _caps is _MISSING:\n        _caps = _factory__caps()\n    if _labels is _MISSING:\n        _labels = _factory__labels()\n    if _component is _MISSING:\n        _component = _factory__component()\n    if _summed is _MISSING:\n        _summed = _factory__summed()\n    _set(self, '__dict__', {'document': document, 'operations': operations, 'schemas': schemas, 'graph': graph, 'crds': crds, 'part_keys': part_keys, 'notes': notes, 'evidence': evidence, 'security_schemes': security_schemes, 'written': written, 'read_through': read_through, '_normal': _normal, '_reach': _reach, '_in_xml': _in_xml, '_stabilities': _stabilities, '_field_stabilities': _field_stabilities, '_places': _places, '_caps': _caps, '_labels': _labels, '_component': _component, '_summed': _summed, '_derived': _factory__derived()})\n\n"] = __init__.__code__
+COMPILED["def __init__(self, document, operations, schemas, graph, crds, part_keys, notes, evidence, security_schemes, written, read_through, referred_parameters, _normal, _reach, _in_xml, _stabilities, _field_stabilities, _places, _caps, _labels, _component, _summed):\n    if crds is _MISSING:\n        crds = _factory_crds()\n    if part_keys is _MISSING:\n        part_keys = _factory_part_keys()\n    if security_schemes is _MISSING:\n        security_schemes = _factory_security_schemes()\n    if written is _MISSING:\n        written = _factory_written()\n    if referred_parameters is _MISSING:\n        referred_parameters = _factory_referred_parameters()\n    if _reach is _MISSING:\n        _reach = _factory__reach()\n    if _stabilities is _MISSING:\n        _stabilities = _factory__stabilities()\n    if _field_stabilities is _MISSING:\n        _field_stabilities = _factory__field_stabilities()\n    if _places is _MISSING:\n        _places = _factory__places()\n    if _caps is _MISSING:\n        _caps = _factory__caps()\n    if _labels is _MISSING:\n        _labels = _factory__labels()\n    if _component is _MISSING:\n        _component = _factory__component()\n    if _summed is _MISSING:\n        _summed = _factory__summed()\n    _set(self, '__dict__', {'document': document, 'operations': operations, 'schemas': schemas, 'graph': graph, 'crds': crds, 'part_keys': part_keys, 'notes': notes, 'evidence': evidence, 'security_schemes': security_schemes, 'written': written, 'read_through': read_through, 'referred_parameters': referred_parameters, '_normal': _normal, '_reach': _reach, '_in_xml': _in_xml, '_stabilities': _stabilities, '_field_stabilities': _field_stabilities, '_places': _places, '_caps': _caps, '_labels': _labels, '_component': _component, '_summed': _summed, '_derived': _factory__derived()})\n\n"] = __init__.__code__
 
 
 def __init__(self, file, line, column, removed):

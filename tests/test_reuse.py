@@ -237,13 +237,17 @@ def test_an_operation_written_alike_but_for_its_parameters_takes_the_rest_of_its
 
 
 def test_an_operation_whose_object_changed_beside_its_parameters_is_read_again() -> None:
+    """Its responses are read again; the parameter it reads through a `$ref` to a place both documents write alike
+    is the earlier graph's record, as every operation that refers to it takes it."""
     new = swagger()
     new["paths"]["/pets"]["get"]["parameters"].append({"name": "shard", "in": "query", "type": "string"})
     new["paths"]["/pets"]["get"]["responses"]["404"] = {"description": "none"}
     earlier, later = graphs(swagger(), new)
     assert later.operations["GET /pets"].responses is not earlier.operations["GET /pets"].responses
-    assert later.operations["GET /pets"].parameters["query", "limit"] is not \
+    assert later.operations["GET /pets"].parameters["query", "limit"] is \
         earlier.operations["GET /pets"].parameters["query", "limit"]
+    assert later.referred_parameters == {"/parameters/limit": earlier.operations["GET /pets"].parameters[
+        "query", "limit"]}
     assert findings(swagger(), new) == [("parameter.optional-added", "/paths/~1pets/get/parameters/1"),
                                         ("response.error-status-added", "/paths/~1pets/get/responses/404")]
 

@@ -111,6 +111,8 @@ class Builder:
         #: first read, and the pointer of its schema below the parameter's
         self._inline_parameters: dict[tuple[Document, tuple[str, ...], tuple[Any, ...]],
                                       tuple[tuple[str, str], Parameter, str]] = {}
+        #: each parameter record read through a `$ref`, by where it is written (SpecGraph.referred_parameters)
+        self._referred: dict[str, Parameter] = {}
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
@@ -289,12 +291,14 @@ class Builder:
         normal.opaque = {(normal.key(target_doc), pointer): target
                          for (target_doc, pointer), target in self._unnamed.items()}
         read_through = self._read_through.union(self.resolver.inlined.get(id(doc), ()))
+        referred = self._referred
         if self._took and self.earlier is not None:  # what it took, it read through what the earlier graph did
             read_through |= self.earlier.graph.read_through
+            referred = {**self.earlier.graph.referred_parameters, **referred}
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
                          security_schemes=self.security_schemes, written=self.written,
-                         read_through=frozenset(read_through), _normal=normal)
+                         read_through=frozenset(read_through), referred_parameters=referred, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -436,7 +440,7 @@ class Builder:
             body = self._v3_body(raw.get("requestBody"), at, doc)
         if like is not None:
             self._took = True
-            op = refilled(like, parameters=self._parameters_alike(like, parameters), body=body,
+            op = refilled(like, parameters=parameters, body=body,
                           servers=servers.of_operation(raw, at, doc, inherited) if inherited else ())
             self._link_operation(op)
             return op
@@ -459,20 +463,6 @@ class Builder:
         )
         self._link_operation(op)
         return op
-
-    def _parameters_alike(self, like: Operation, parameters: dict[tuple[str, str], Parameter]
-                          ) -> dict[tuple[str, str], Parameter]:
-        """The parameters of an operation written alike but for its parameter list, each one the earlier record
-        read from the same shared place (a `$ref` to a place both documents write alike: `read_through`) taken
-        from that record, so the differ meets one object."""
-        assert self.earlier is not None
-        read = self.earlier.graph.read_through
-        taken = {}
-        for key, param in parameters.items():
-            before = like.parameters.get(key)
-            at = param.written.pointer
-            taken[key] = before if before is not None and before.written.pointer == at and at in read else param
-        return taken
 
     def _security(self, raw: dict[str, Any], at: str, doc: Document) -> Security:
         """The operation's effective security; the document's, which most operations have, is read once."""
@@ -554,13 +544,29 @@ class Builder:
                     found[shared[0]] = shared[1]
                     continue
                 param, at, written = self._deref(item, f"{pointer}/{i}", doc)
-                key, parameter = self._parameter(param, at, written, path_names)
+                key, parameter = self._referred_parameter(param, at, written, path_names)
                 found[key] = (parameter, param)
                 self._shared_parameters[(doc, ref, path_names)] = (key, found[key])
             else:
                 key, parameter = self._inline_parameter(item, f"{pointer}/{i}", doc, path_names)
                 found[key] = (parameter, item)
         return found
+
+    def _referred_parameter(self, param: Any, at: str, written: Document, path_names: tuple[str, ...]
+                            ) -> tuple[tuple[str, str], Parameter]:
+        """A parameter read through a `$ref` to `at`: the earlier graph's record of it when there is one (its
+        document writes `at` alike, `Earlier.of`), so that the operations of both graphs name one record, which the
+        differ passes over; else read here."""
+        own = written is self.resolver.root  # (the records are kept by their place in the spec's own document)
+        kept = self.earlier.graph.referred_parameters.get(at) if self.earlier is not None and own else None
+        if kept is None:
+            key, parameter = self._parameter(param, at, written, path_names)
+        else:
+            self._took = True  # (what its data read through, the earlier graph read)
+            key, parameter = _parameter_key(kept.location, kept.name, path_names), kept
+        if own:
+            self._referred[at] = parameter
+        return key, parameter
 
     def _inline_parameter(self, param: Any, at: str, doc: Document, path_names: tuple[str, ...]
                           ) -> tuple[tuple[str, str], Parameter]:
@@ -596,10 +602,7 @@ class Builder:
             schema, schema_at = _dict(param.get("schema")), at + "/schema"
         else:
             schema, schema_at = self._v3_parameter_schema(param, at)
-        key_name = str(path_names.index(name)) if location == "path" and name in path_names else name
-        if location == "header":
-            key_name = name.lower()  # HTTP header names are case-insensitive (RFC 9110)
-        return (location, key_name), Parameter(
+        return _parameter_key(location, name, path_names), Parameter(
             location=location, name=name, required=bool(param.get("required")) or location == "path",
             schema=schema, pointer=schema_at, deprecated=bool(param.get("deprecated")),
             style=param.get("style") or param.get("collectionFormat"), explode=param.get("explode"),
@@ -713,6 +716,14 @@ class Builder:
                                               document=self._elsewhere(header_doc),
                                               written=Written(self._data(header, at, header_doc, _READ), at))
         return headers, sunset_header(written)
+
+
+def _parameter_key(location: str, name: str, path_names: tuple[str, ...]) -> tuple[str, str]:
+    """Where a parameter goes and its name: a path parameter by its position in the path, a header by its name in
+    lower case (HTTP header names are case-insensitive, RFC 9110)."""
+    if location == "header":
+        return location, name.lower()
+    return location, str(path_names.index(name)) if location == "path" and name in path_names else name
 
 
 @lru_cache(maxsize=4096)

@@ -291,6 +291,9 @@ class SpecGraph:
     #: inside named schemas; not a named schema a schema refers to by name): what the graph of the next version
     #: checks before it takes this one's records (graph.reuse)
     read_through: frozenset[str] = frozenset()
+    #: the parameter records it read through a `$ref`, by the place they are written: the graph of the next
+    #: version takes them where they read alike (graph.reuse), so both name one record in every operation
+    referred_parameters: dict[str, Parameter] = field(default_factory=dict)
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
@@ -331,7 +334,8 @@ class SpecGraph:
         """The same spec with other operations: the caches that follow from the operations start empty; the fields'
         caps and the normaliser follow from the schemas alone."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
-                         self.evidence, self.security_schemes, self.written, self.read_through, _normal=self._normal,
+                         self.evidence, self.security_schemes, self.written, self.read_through,
+                         self.referred_parameters, _normal=self._normal,
                          _caps=self._caps)
 
     def document_of(self, op: Operation) -> Document:
