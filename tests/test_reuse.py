@@ -304,3 +304,19 @@ def test_an_operation_written_alike_but_for_parameters_moved_removed_and_added_s
     assert findings(old, new) == [("parameter.moved", "/paths/~1pets/get/parameters/1"),
                                   ("parameter.optional-added", "/paths/~1pets/get/parameters/2"),
                                   ("parameter.removed", "/paths/~1pets/get/parameters/1")]
+
+
+def test_a_parameter_referred_to_under_paths_of_other_parameters_is_one_record_in_both_graphs() -> None:
+    """Only its key depends on the path's parameters: routes with other path parameters name the record read
+    first, and the next version's graph takes that one, so the differ meets one object in every operation."""
+    old = swagger()
+    old["paths"]["/owners/{id}/pets"] = {"get": {"parameters": [
+        {"name": "id", "in": "path", "required": True, "type": "string"}, {"$ref": "#/parameters/limit"}],
+        "responses": {"200": {"description": "ok"}}}}
+    new = copy.deepcopy(old)
+    for item in new["paths"].values():
+        item["get"].setdefault("parameters", []).append({"name": "shard", "in": "query", "type": "string"})
+    earlier, later = graphs(old, new)
+    limits = {id(graph.operations[key].parameters["query", "limit"]) for graph in (earlier, later)
+              for key in ("GET /pets", "GET /owners/{}/pets")}
+    assert len(limits) == 1

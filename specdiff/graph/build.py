@@ -554,19 +554,22 @@ class Builder:
 
     def _referred_parameter(self, param: Any, at: str, written: Document, path_names: tuple[str, ...]
                             ) -> tuple[tuple[str, str], Parameter]:
-        """A parameter read through a `$ref` to `at`: the earlier graph's record of it when there is one (its
-        document writes `at` alike, `Earlier.of`), so that the operations of both graphs name one record, which the
-        differ passes over; else read here."""
-        own = written is self.resolver.root  # (the records are kept by their place in the spec's own document)
-        kept = self.earlier.graph.referred_parameters.get(at) if self.earlier is not None and own else None
+        """A parameter read through a `$ref` to `at`: one record for every route that refers to it, whatever its
+        path's parameters (which only key it), and the earlier graph's when there is one (its document writes `at`
+        alike, `Earlier.of`), so that the operations of both graphs name one record, which the differ passes over;
+        else read here."""
+        if written is not self.resolver.root:  # (the records are kept by their place in the spec's own document)
+            return self._parameter(param, at, written, path_names)
+        kept = self._referred.get(at)
+        if kept is None and self.earlier is not None:
+            kept = self.earlier.graph.referred_parameters.get(at)
+            self._took |= kept is not None  # (what its data read through, the earlier graph read)
         if kept is None:
-            key, parameter = self._parameter(param, at, written, path_names)
+            key, kept = self._parameter(param, at, written, path_names)
         else:
-            self._took = True  # (what its data read through, the earlier graph read)
-            key, parameter = _parameter_key(kept.location, kept.name, path_names), kept
-        if own:
-            self._referred[at] = parameter
-        return key, parameter
+            key = _parameter_key(kept.location, kept.name, path_names)
+        self._referred[at] = kept
+        return key, kept
 
     def _inline_parameter(self, param: Any, at: str, doc: Document, path_names: tuple[str, ...]
                           ) -> tuple[tuple[str, str], Parameter]:
