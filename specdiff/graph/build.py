@@ -8,9 +8,10 @@ that moving something into components is not a change.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import specdiff.graph.servers as servers
@@ -65,6 +66,11 @@ _V2_SCHEMA_KEYS = ("type", "format", "items", "collectionFormat", "default", "ma
                    "uniqueItems", "enum", "multipleOf", "x-nullable")
 
 
+#: where Swagger 2.0 parameters that make up the request body go (`Builder._v2_body`)
+_IN_BODY = frozenset({"body", "formData"})
+#: what a parameter record, or a parameter object, says, read in C over a whole list (most operations have no
+#: body parameter to leave out, and share their list of parameters or their schemas with others)
+_LOCATION, _SCHEMA, _REF = attrgetter("location"), attrgetter("schema"), methodcaller("get", "$ref")
 _STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
 
 
@@ -103,10 +109,15 @@ class Builder:
         self.operations: dict[str, Operation] = {}
         self.security_schemes: dict[str, SecurityScheme] = {}
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
+        self._parameters_targets: dict[tuple[int, ...], list[str]] = {}  # by the ids of the parameters' schemas
         self._v2_schemas: dict[int, Schema] = {}
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
         self._shared_parameters: dict[tuple[Document, str, tuple[str, ...]],
-                                      tuple[tuple[str, str], tuple[Parameter, Any]]] = {}
+                                      tuple[tuple[str, str], Parameter]] = {}
+        #: a list of parameters that only refers to reusable ones, by document, path-parameter names and refs: read
+        #: once (Kubernetes writes the same few lists in every list and watch operation)
+        self._parameter_lists: dict[tuple[Document, tuple[str, ...], tuple[str, ...]],
+                                    dict[tuple[str, str], Parameter]] = {}
         #: a parameter written inline, by document, path-parameter names and content: its key, its record where
         #: first read, and the pointer of its schema below the parameter's
         self._inline_parameters: dict[tuple[Document, tuple[str, ...], tuple[Any, ...]],
@@ -239,8 +250,8 @@ class Builder:
         under its method keys and, in OpenAPI 3.2, `query` and `additionalOperations` (other methods, spelled
         as they are sent; the specification keeps the fixed methods out of it)."""
         v32 = self.doc.dialect == "openapi-3.2"
-        for method in METHODS_32 if v32 else METHODS:
-            if isinstance(item.get(method), dict):
+        for method in filter(item.__contains__, METHODS_32 if v32 else METHODS):  # (in C: most hold one or two)
+            if isinstance(item[method], dict):
                 yield method, item[method], "/" + method
         others = item.get(ADDITIONAL_OPERATIONS) if v32 else None
         if others is None:
@@ -420,7 +431,7 @@ class Builder:
 
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
-                   shared: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]], place: Place,
+                   shared: dict[tuple[str, str], Parameter], place: Place,
                    reversed_: bool = False, inherited: tuple[Server, ...] = (), like: Operation | None = None
                    ) -> Operation:
         """`pointer` is where the route names the operation; `place`, where its object is written (another place
@@ -431,7 +442,8 @@ class Builder:
         at, doc = place
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
-        parameters = {key: param for key, (param, _) in merged.items() if param.location not in ("body", "formData")}
+        parameters = merged if _IN_BODY.isdisjoint(map(_LOCATION, merged.values())) else {
+            key: param for key, param in merged.items() if param.location not in _IN_BODY}
         if self.v2:  # (a Swagger body is read from the parameters `parameters` leaves out: most operations have none)
             body = self._v2_body(raw, merged, at, doc) if len(parameters) < len(merged) else None
         elif like is not None:
@@ -442,7 +454,7 @@ class Builder:
             self._took = True
             op = refilled(like, parameters=parameters, body=body,
                           servers=servers.of_operation(raw, at, doc, inherited) if inherited else ())
-            self._link_operation(op)
+            self._link_operation(op, self._answered(like))
             return op
         responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version = None if reversed_ else group_version_of_path(path)
@@ -473,17 +485,18 @@ class Builder:
             found = self._document_security[self.doc] = effective(raw, at, doc, self.doc)
         return found
 
-    def _link_operation(self, op: Operation) -> None:
+    def _link_operation(self, op: Operation, answered: list[tuple[str, bool]] | None = None) -> None:
         """The edges from an operation to the named schemas it uses, each with the directions it uses it in and
         whether an XML body carries it. A parameter's value is written as the request is, but apart from its body
         ("parameter"), where `readOnly` says nothing; a webhook's or callback's request is sent by the API and read
-        by the client. Each schema object's refs are read once (`_schema_refs`); most parameters' lead nowhere."""
+        by the client. Each schema object's refs are read once (`_schema_refs`); most parameters' lead nowhere.
+        `answered`: what its responses use, when the earlier graph says (`_answered`)."""
         parameter, request, response = ("response", "response", "request") if op.reversed else (
             "parameter", "request", "response")
         uses: dict[str, set[str]] = {}  # named schema -> the directions the operation uses it in
         in_xml: set[str] = set()  # named schemas a body of an XML media type carries
 
-        def use(targets: set[str], direction: str, xml: bool = False) -> None:
+        def use(targets: Iterable[str], direction: str, xml: bool = False) -> None:
             for target in targets:
                 directions = uses.get(target)
                 if directions is None:
@@ -503,14 +516,14 @@ class Builder:
                     use(refs(m.item_schema, m.item_pointer, m.document or doc), direction, xml)
 
         refs, doc = self._schema_refs, self.doc
-        for param in op.parameters.values():
-            if param.schema is not None:
-                targets = refs(param.schema, param.pointer, param.document or doc)
-                if targets:
-                    use(targets, parameter)
+        targets = self._parameter_targets(op.parameters)
+        if targets:
+            use(targets, parameter)
         if op.body:
             body(op.body.media, request)
-        for found in op.responses.values():
+        for target, xml in answered or ():
+            use((target,), response, xml)
+        for found in op.responses.values() if answered is None else ():
             if found.media:  # (a Kubernetes operation's 401 has none)
                 body(found.media, response)
             for header in found.headers.values():
@@ -521,6 +534,33 @@ class Builder:
         self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
                                   for target, directions in uses.items())
 
+    def _answered(self, like: Operation) -> list[tuple[str, bool]] | None:
+        """The named schemas the responses of `like` use, in their order, each with whether XML carries it: the
+        earlier graph's record whose responses an operation written alike but for its parameters takes (graph.reuse)
+        and whose edges say so, when nothing else of it used them (else their order is not the responses' alone)
+        and the new graph holds each; None otherwise, and its responses are read for them."""
+        assert self.earlier is not None
+        found = []
+        for (_, target), attributes in self.earlier.graph.graph.succ[("op", like.key)].items():
+            directions = attributes["directions"]
+            if "response" in directions:
+                if len(directions) > 1 or target not in self.schemas:
+                    return None
+                found.append((target, attributes["xml"]))
+        return found
+
+    def _parameter_targets(self, parameters: dict[tuple[str, str], Parameter]) -> list[str]:
+        """The named schemas the parameters of an operation refer to, in the order they name them: found once for
+        each list of parameter schemas (Kubernetes' list operations share theirs), as each schema's refs are read
+        once (`_schema_refs`, by the schema object too)."""
+        schemas = tuple(map(id, map(_SCHEMA, parameters.values())))
+        found = self._parameters_targets.get(schemas)
+        if found is None:
+            found = self._parameters_targets[schemas] = list(dict.fromkeys(
+                target for param in parameters.values() if param.schema is not None
+                for target in self._schema_refs(param.schema, param.pointer, param.document or self.doc)))
+        return found
+
     def _v2_schema(self, param: dict[str, Any]) -> Schema:
         """A Swagger parameter or header describes its value inline; one schema object per parameter object."""
         key = id(param)
@@ -529,13 +569,18 @@ class Builder:
         return self._v2_schemas[key]
 
     def _parameters(self, raw: Any, pointer: str, path: str, doc: Document
-                    ) -> dict[tuple[str, str], tuple[Parameter, dict[str, Any]]]:
+                    ) -> dict[tuple[str, str], Parameter]:
         if raw is None:
             return {}
         if not isinstance(raw, list):
             raise InputError("'parameters' must be a list", file=doc.name, place=pointer)
         path_names = _path_names(path)
-        found: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]] = {}
+        refs = _refs_of(raw)
+        if refs is not None:
+            known = self._parameter_lists.get((doc, path_names, refs))
+            if known is not None:
+                return known
+        found: dict[tuple[str, str], Parameter] = {}
         for i, item in enumerate(raw):
             ref = item.get("$ref") if isinstance(item, dict) else None
             if isinstance(ref, str):
@@ -545,11 +590,13 @@ class Builder:
                     continue
                 param, at, written = self._deref(item, f"{pointer}/{i}", doc)
                 key, parameter = self._referred_parameter(param, at, written, path_names)
-                found[key] = (parameter, param)
-                self._shared_parameters[(doc, ref, path_names)] = (key, found[key])
+                found[key] = parameter
+                self._shared_parameters[(doc, ref, path_names)] = (key, parameter)
             else:
                 key, parameter = self._inline_parameter(item, f"{pointer}/{i}", doc, path_names)
-                found[key] = (parameter, item)
+                found[key] = parameter
+        if refs is not None:
+            self._parameter_lists[(doc, path_names, refs)] = found
         return found
 
     def _referred_parameter(self, param: Any, at: str, written: Document, path_names: tuple[str, ...]
@@ -624,14 +671,14 @@ class Builder:
                     return media["schema"], at + join_pointer(("content", media_type, "schema"))
         return None, at
 
-    def _v2_body(self, raw: dict[str, Any], params: dict[tuple[str, str], tuple[Parameter, dict[str, Any]]],
+    def _v2_body(self, raw: dict[str, Any], params: dict[tuple[str, str], Parameter],
                  pointer: str, doc: Document) -> RequestBody | None:
         consumes = _list(raw.get("consumes")) or _list(self.data.get("consumes")) or ["application/json"]
-        for (location, _), (param, _) in params.items():
+        for (location, _), param in params.items():
             if location == "body":
                 media = dict.fromkeys(map(str, consumes), MediaType(param.schema, param.pointer, param.document))
                 return RequestBody(param.required, media, param.pointer.removesuffix("/schema"), param.written)
-        form = [param for (location, _), (param, _) in params.items() if location == "formData"]
+        form = [param for (location, _), param in params.items() if location == "formData"]
         if not form:
             return None
         # formData parameters read as one object; each property's schema is its own keywords, with no $ref in it
@@ -748,6 +795,15 @@ def _distinct_media(media: dict[str, MediaType]) -> list[tuple[MediaType, bool]]
 def _xml_kinds(names: tuple[str, ...]) -> tuple[bool, ...]:
     """Whether XML or not, for the media types of a body: each answer once, in the order the types give it."""
     return tuple(dict.fromkeys(map(is_xml, names)))
+
+
+def _refs_of(items: list[Any]) -> tuple[str, ...] | None:
+    """The `$ref` of each item of a parameter list, when each is a mapping that has one (read in C); else None."""
+    try:
+        refs = tuple(map(_REF, items))
+    except AttributeError:  # (an item that is no mapping, which reading it refuses)
+        return None
+    return refs if set(map(type, refs)) <= {str} else None
 
 
 def _plain(obj: Any) -> tuple[Any, ...] | None:
