@@ -320,3 +320,27 @@ def test_a_parameter_referred_to_under_paths_of_other_parameters_is_one_record_i
     limits = {id(graph.operations[key].parameters["query", "limit"]) for graph in (earlier, later)
               for key in ("GET /pets", "GET /owners/{}/pets")}
     assert len(limits) == 1
+
+
+def test_an_operation_taking_the_earlier_responses_has_the_edges_of_a_graph_built_apart() -> None:
+    """Its responses' edges are read off the earlier graph's, in their order and with whether XML carries each;
+    where its body uses a schema its responses use too, they are read again."""
+    old = swagger()
+    old["definitions"]["Query"] = {"type": "object"}
+    pet = {"$ref": "#/definitions/Pet"}
+    old["paths"]["/pets"]["post"] = {"parameters": [{"name": "pet", "in": "body", "schema": pet}],
+                                     "responses": {"200": {"description": "ok", "schema": pet}}}
+    listing = old["paths"]["/pets"]["get"]
+    listing["produces"] = ["application/xml", "application/json"]
+    listing["responses"]["404"] = {"description": "none", "schema": {"$ref": "#/definitions/Owner"}}
+    new = copy.deepcopy(old)
+    for operation in new["paths"]["/pets"].values():
+        operation["parameters"].append({"name": "q", "in": "query", "type": "array",
+                                        "items": {"$ref": "#/definitions/Query"}})
+    earlier, later = graphs(old, new)
+    apart = graph_of(document(new, "new.json"))
+    for key in ("GET /pets", "POST /pets"):
+        assert later.operations[key] is not earlier.operations[key]
+        assert later.operations[key].responses is earlier.operations[key].responses
+        assert list(later.graph.succ["op", key].items()) == list(apart.graph.succ["op", key].items())
+    assert later.graph.succ["op", "GET /pets"]["schema", "Owner"] == {"directions": {"response"}, "xml": True}
