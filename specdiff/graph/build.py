@@ -71,6 +71,7 @@ _IN_BODY = frozenset({"body", "formData"})
 #: what a parameter record, or a parameter object, says, read in C over a whole list (most operations have no
 #: body parameter to leave out, and share their list of parameters or their schemas with others)
 _LOCATION, _SCHEMA, _REF = attrgetter("location"), attrgetter("schema"), methodcaller("get", "$ref")
+_PLAIN_KINDS = frozenset({str, int, float, bool, type(None)})  # (`_plain`)
 _STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
 
 
@@ -155,10 +156,11 @@ class Builder:
         for name, schema in (named or {}).items():
             self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc, listed=True)
         document_servers = servers.of_document(doc)
-        for path, item, item_pointer in self._path_items():
+        for container, path, item, item_pointer in self._path_items():
             if path.startswith("x-"):
                 continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
-            if self.earlier is not None and self._reused(path, item, item_pointer, self.earlier):
+            before = self.earlier.item(container, path) if self.earlier is not None else None
+            if self.earlier is not None and self._reused(path, item, item_pointer, before, self.earlier):
                 continue
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
@@ -170,7 +172,7 @@ class Builder:
                 key = operation_key(method, path)
                 if key not in self.operations:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
-                    like = self.earlier.written_alike(key, item_pointer, tokens, raw) if (
+                    like = self.earlier.written_alike(key, before, item_pointer, tokens, raw) if (
                         self.earlier is not None and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers, like=like)
@@ -180,9 +182,10 @@ class Builder:
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
-    def _reused(self, path: str, item: Any, pointer: str, earlier: Earlier) -> bool:
+    def _reused(self, path: str, item: Any, pointer: str, before: Any, earlier: Earlier) -> bool:
         """Take a path item's operations, their edges and its data from the graph of the version before, which read
-        them from an item written alike (graph.reuse): the records and edges reading it again would give."""
+        them from an item written alike (`before`, the old document's item of the route; graph.reuse): the records
+        and edges reading it again would give."""
         if not isinstance(item, dict) or "$ref" in item:
             return False
         taken = []
@@ -193,7 +196,7 @@ class Builder:
                 if op is None or op.pointer != pointer + tokens or op.callbacks:
                     return False
                 taken.append(op)
-        if not earlier.read_alike(pointer, item, taken):
+        if not earlier.read_alike(before, item, taken):
             return False
         self.written[pointer] = earlier.graph.written[pointer]
         for op in taken:
@@ -205,15 +208,16 @@ class Builder:
         self._took = True
         return True
 
-    def _path_items(self) -> list[tuple[str, Any, str]]:
-        """Each path item with its route and pointer: `paths`, then AutoRest's `x-ms-paths`, which writes the
-        operations a path cannot tell apart in OpenAPI 2.0 (`/jobs?op=cancel`), called as any other."""
+    def _path_items(self) -> list[tuple[str, str, Any, str]]:
+        """Each path item with the key that holds it, its route and its pointer: `paths`, then AutoRest's
+        `x-ms-paths`, which writes the operations a path cannot tell apart in OpenAPI 2.0 (`/jobs?op=cancel`),
+        called as any other."""
         found = []
         for key in ("paths", "x-ms-paths"):
             items = self.data.get(key) or {}
             if not isinstance(items, dict):
                 raise InputError(f"'{key}' must be a mapping", file=self.doc.name, place="/" + key)
-            found += [(path, item, join_pointer((key, path))) for path, item in items.items()]
+            found += [(key, path, item, join_pointer((key, path))) for path, item in items.items()]
         return found
 
     # -- webhooks and callbacks: operations whose request the API sends -----------------------------------
@@ -812,6 +816,9 @@ def _plain(obj: Any) -> tuple[Any, ...] | None:
     its type, since `1`, `1.0` and `true` are equal keys."""
     if not isinstance(obj, dict):
         return None
+    kinds = tuple(map(type, obj.values()))
+    if _PLAIN_KINDS.issuperset(kinds):  # (most: dryRun, fieldManager and the like, paired in C)
+        return tuple(zip(obj, kinds, obj.values(), strict=True))
     items = []
     for key, value in obj.items():
         if isinstance(value, dict):

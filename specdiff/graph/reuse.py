@@ -23,7 +23,7 @@ from typing import Any
 from specdiff.graph.model import NamedSchema, Operation, Schema, SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
-from specdiff.load.sourcemap import NOTHING, at_pointer
+from specdiff.load.sourcemap import at_pointer
 
 #: the top-level keys of a document the builder reads itself and compares at the root whatever refers into them,
 #: so that a `$ref` a reused item does not read again changes nothing there (Resolver.reached_roots)
@@ -40,7 +40,6 @@ class Earlier:
         self.old = graph.document.data
         self.held = held  # the new graph's named schemas, as its builder reads them
         self.named = named if isinstance(named, dict) else {}  # the new document's, as written
-        self._items: dict[str, Any] = {}  # the old document's path items, by pointer (`_item`)
 
     @classmethod
     def of(cls, graph: SpecGraph, doc: Document, resolver: Resolver, held: dict[str, NamedSchema]
@@ -63,11 +62,17 @@ class Earlier:
             doc.data.get("components") or {}).get("schemas")
         return cls(graph, held, named)
 
-    def read_alike(self, pointer: str, item: Any, operations: list[Operation]) -> bool:
-        """Whether the path item at `pointer` of the new document is written as in the old one, and the named
+    def item(self, container: str, path: str) -> Any:
+        """The old document's path item of a route, under `container` (`paths`, or AutoRest's `x-ms-paths`); None
+        where it has none (a path item is a mapping)."""
+        items = self.old.get(container)
+        return items.get(path) if isinstance(items, dict) else None
+
+    def read_alike(self, before: Any, item: Any, operations: list[Operation]) -> bool:
+        """Whether a path item of the new document is written as `before`, the old one's (`item`), and the named
         schemas its operations refer to are held."""
         edges = self.graph.graph.succ
-        return self._item(pointer) == item and all(
+        return before == item and all(
             name in self.held for op in operations for _, name in edges[("op", op.key)])
 
     def schema_refs(self, name: str, schema: Schema, pointer: str) -> list[str] | None:
@@ -80,23 +85,17 @@ class Earlier:
         targets = [target for _, target in self.graph.graph.succ[("schema", name)]]
         return targets if all(target in self.named for target in targets) else None
 
-    def written_alike(self, key: str, item_pointer: str, tokens: str, raw: dict[str, Any]) -> Operation | None:
+    def written_alike(self, key: str, before: Any, item_pointer: str, tokens: str, raw: dict[str, Any]
+                      ) -> Operation | None:
         """The earlier graph's operation named at `tokens` below the path item at `item_pointer` when its object
-        there is written as `raw` is, its parameters aside: the builder takes its reading of everything else
-        (responses, request body, security, data), and reads the parameters, which a version often adds one to in
-        every list operation."""
+        in `before`, the old document's item of the route (`item`), is written as `raw` is, its parameters aside:
+        the builder takes its reading of everything else (responses, request body, security, data), and reads
+        the parameters, which a version often adds one to in every list operation."""
         op = self.graph.operations.get(key)
         if op is None or op.pointer != item_pointer + tokens or op.callbacks or op.reversed:
             return None
-        old = at_pointer(self._item(item_pointer), tokens)
+        old = at_pointer(before, tokens)
         return op if isinstance(old, dict) and _but_parameters(old) == _but_parameters(raw) else None
-
-    def _item(self, pointer: str) -> Any:
-        """The old document's path item at `pointer`: found once for the item and each of its operations."""
-        found = self._items.get(pointer, NOTHING)
-        if found is NOTHING:
-            found = self._items[pointer] = at_pointer(self.old, pointer)
-        return found
 
 
 def _but_parameters(operation: dict[str, Any]) -> dict[str, Any]:
