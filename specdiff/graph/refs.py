@@ -10,7 +10,6 @@ that comes back to where it started without reaching a schema is an input error,
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from collections.abc import Iterable
@@ -58,6 +57,8 @@ def naming_keywords() -> frozenset[str]:
     keyword means, so it stays compared; `$comment` is a note for readers, reported as the metadata it is.
     (The file is read without importing its package, which builds a registry of every metaschema: most 3.1
     comparisons need no more than this list.)"""
+    import importlib.util  # here, not at the top: the installed command has not imported it, and few runs ask
+
     found = importlib.util.find_spec("jsonschema_specifications")
     assert found is not None and found.submodule_search_locations, "jsonschema-specifications is a dependency"
     core = os.path.join(found.submodule_search_locations[0], "schemas", "draft202012", "vocabularies", "core")
