@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from specdiff.diff.document import document_changes, documentation_changes
@@ -10,7 +11,7 @@ from specdiff.diff.files import unreported_files
 from specdiff.diff.group_versions import fold_group_versions
 from specdiff.diff.kernel import Side
 from specdiff.diff.operations import OperationDiffer
-from specdiff.diff.schemas import SchemaDiffer
+from specdiff.diff.schemas import DeferredPlace, SchemaDiffer
 from specdiff.diff.security import scheme_changes
 from specdiff.diff.vocabulary import Where, change
 from specdiff.frozen import refilled
@@ -119,6 +120,12 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
             return f"{FIRST_USED}: {new.direction(new_name)}" if unused(old, old_name) else None
         return CUT_OFF if old.reached(old_name) else UNUSED
 
+    def pair_where(old_name: str, new_name: str) -> Where:
+        """Where the changes of a pair of named schemas are: at the level existing users relied on; and no existing
+        client meets a change to a schema no new operation uses: its old uses went with their operations or now
+        name another schema, each reported where it is."""
+        return _named_where(new, new.schemas[new_name], unreached(new_name, old_name), old.stability(old_name))
+
     schemas = SchemaDiffer(old, new, names, changes.append, ecosystem)
     schemas.include_docs = include_docs
     OperationDiffer(old, new, schemas).run()
@@ -131,15 +138,16 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
                                       Side(after.schema, after.pointer, after.document))
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
-        # the level existing users relied on; and no existing client meets a change to a schema no new operation
-        # uses: its old uses went with their operations or now name another schema, each reported where it is
-        where = _named_where(new, after, unreached(new_name, old_name), old.stability(old_name))
+        place = DeferredPlace(_named_place(new, after), partial(pair_where, old_name, new_name))
         if plain_name(old_name) != plain_name(new_name):
-            changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=where,
+            changes.append(change("modified", "schema", "name", old=old_name, new=new_name, where=place.where,
                                   old_pointer=before.pointer, new_pointer=after.pointer))
         if not unchanged:
-            schemas.compare_differing(Side(before.schema, before.pointer, before.document),
-                                      Side(after.schema, after.pointer, after.document), where)
+            first = len(changes)
+            schemas.compare_named(Side(before.schema, before.pointer, before.document),
+                                  Side(after.schema, after.pointer, after.document), place)
+            if len(changes) > first:
+                changes[first:] = [place.resolved_change(found) for found in changes[first:]]
     for name, schema in new.schemas.items():
         if name not in renamed_to:
             where = _named_where(new, schema, UNUSED if unused(new, name) else None)
@@ -185,6 +193,13 @@ def _alias_of(old: SpecGraph, new: SpecGraph, name: str) -> str | None:
 def _whole(where: Where) -> Where:
     """Where a named schema itself is added or removed: a report names the type, not its place in a kind."""
     return refilled(where, context=refilled(where.context, whole_type=True))
+
+
+def _named_place(graph: SpecGraph, schema: NamedSchema) -> Where:
+    """Where a named schema's changes are, but for what the graph's walks find (`DeferredPlace.provisional`):
+    read both ways, at the most stable level, of no resource or kind."""
+    return Where(Context(schema=schema.name, gvk=schema.gvk, group_version=schema.group_version,
+                         document=graph.part_of(schema.document)), "both")
 
 
 def _named_where(graph: SpecGraph, schema: NamedSchema, unreached: str | None = None, stability: str | None = None

@@ -81,6 +81,47 @@ _ANYWHERE: Located = ("stable", True, True)
 _SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
 
 
+class DeferredPlace:
+    """Where a named pair's changes are, its facts (direction, stability, resource and kind) asked of the graph
+    only when the pair brings a change: most named pairs that differ only differ in their descriptions.
+
+    Its walk runs from `provisional`, read both ways at the most stable level with no resource or kind, from
+    which the real facts follow for anything found (`resolved`): `_directed` keeps a direction that is not both
+    and only ever lowers a level; a question that needs the real facts asks for them (`SchemaDiffer._real`)."""
+
+    def __init__(self, provisional: Where, facts: Callable[[], Where]) -> None:
+        self.provisional = provisional
+        self._facts = facts
+        self._where: Where | None = None
+
+    @property
+    def where(self) -> Where:
+        """The named pair's place with its real facts, asked of the graph once."""
+        if self._where is None:
+            self._where = self._facts()
+        return self._where
+
+    @property
+    def known(self) -> bool:
+        return self._where is not None
+
+    def resolved(self, where: Where) -> Where:
+        """A place of the walk from `provisional` with the real facts (a place that has them stays as it is)."""
+        return refilled(where, context=self._context(where.context), direction=self._direction(where.direction))
+
+    def resolved_change(self, found: Change) -> Change:
+        return refilled(found, context=self._context(found.context), direction=self._direction(found.direction))
+
+    def _context(self, context: Context) -> Context:
+        real = self.where.context
+        return refilled(context, stability=least_stable(real.stability, context.stability), resource=real.resource,
+                        kind=real.kind)
+
+    def _direction(self, walked: str) -> str:
+        real = self.where.direction
+        return walked if real == "both" else real
+
+
 def _kind_name(gvks: list[str]) -> str | None:
     """`Status` when every group/version/kind listed names that kind (meta/v1 types are listed in many groups)."""
     kinds = {gvk.rpartition("/")[2] for gvk in gvks}
@@ -142,6 +183,8 @@ class SchemaDiffer:
 
         self.extensions = KubernetesExtensions(emit, self.old_normal, self.new_normal,
                                                lambda: ecosystem.builtin_types and predates_topology(old))
+        #: the named pair being walked whose facts are asked only when needed (`compare_named`)
+        self._deferred: DeferredPlace | None = None
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, old: Side, new: Side, where: Where) -> None:
@@ -171,6 +214,22 @@ class SchemaDiffer:
             self._compare(old, new, self._placed(where, old, new))
         finally:
             self._stack.discard(key)
+
+    def compare_named(self, old: Side, new: Side, place: DeferredPlace) -> None:
+        """`compare_differing` for a pair of named schemas whose facts are asked of the graph only when the walk
+        needs them; the changes it finds come with the place's provisional facts, for the caller to resolve."""
+        if place.known:
+            self.compare_differing(old, new, place.where)
+            return
+        self._deferred = place
+        try:
+            self.compare_differing(old, new, place.provisional)
+        finally:
+            self._deferred = None
+
+    def _real(self, where: Where) -> Where:
+        """`where` with its real direction and stability, for a question the walk asks of them."""
+        return where if self._deferred is None else self._deferred.resolved(where)
 
     def introduced(self, new: Side, where: Where) -> None:
         """A schema the new spec adds: facts about what it brings (lifecycle markers that break KEP-2558)."""
@@ -221,7 +280,8 @@ class SchemaDiffer:
             move = "" if same or self.ecosystem.spec != "openapi" else new.pointer + "/$ref"
         if o.bare and n.bare and self._inside_named_pair(o, n):
             return  # the same place inside a pair of named schemas, compared with that pair
-        key: tuple[Hashable, ...] = (o.identity, n.identity, where.direction, where.context.stability)
+        real = self._real(where)
+        key: tuple[Hashable, ...] = (o.identity, n.identity, real.direction, real.context.stability)
         if o.generic or n.generic:  # a generic's binding, reported at each use and folded by group (its place)
             key = (*key, where.context.schema, where.context.field)
         if key not in self._followed:
@@ -477,7 +537,7 @@ class SchemaDiffer:
                 old_pointer = old.property_pointer(name)
                 before = old_props[name]
                 if name in new_required and before.get("readOnly") is True and not schema.get("readOnly") \
-                        and where.direction != "response":
+                        and self._real(where).direction != "response":
                     before = self._now_written(before, old_pointer, new.pointer, name, where)
                 # (found to differ above, unless `before` was rewritten: not compared for equality again)
                 differing = self.compare_differing if self.equal_means_unchanged and before is old_props[name] \
