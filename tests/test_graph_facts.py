@@ -158,3 +158,42 @@ def test_asking_about_every_schema_of_a_long_chain_reads_each_node_s_parents_a_f
             assert (graph.operations_reaching(name), graph.direction(name), graph.stability(name)) == (
                 ("GET /a",), "response", "stable")
         assert _Counted.reads < 10 * links, _Counted.reads
+
+
+def _two_types(quiet: str, limit: int) -> str:
+    """`Quiet` differs between versions only in a description; `Loud` in a limit. A beta operation reads both."""
+    return json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/things": {"get": {"x-stability-level": "beta", "responses": {"200": {
+            "description": "d", "content": {"application/json": {"schema": {"type": "object", "properties": {
+                "quiet": {"$ref": "#/components/schemas/Quiet"}, "loud": {"$ref": "#/components/schemas/Loud"}}}}}}}}}},
+        "components": {"schemas": {
+            "Quiet": {"type": "object", "properties": {"a": {"type": "string", "description": quiet}}},
+            "Loud": {"type": "object", "properties": {"b": {"type": "string", "maxLength": limit}}}}}})
+
+
+def test_a_pair_of_named_schemas_that_brings_no_change_asks_the_graph_no_fact(monkeypatch: Any) -> None:
+    """Most named pairs that differ only differ in their descriptions: their direction and stability are never
+    asked; a pair that brings a change has the facts it would have had if they had been asked first."""
+    from specdiff.diff import diff
+    from specdiff.graph.model import SpecGraph
+
+    asked: list[str] = []
+    direction, stability = SpecGraph.direction, SpecGraph.stability
+
+    def counted_direction(graph: SpecGraph, schema: str) -> str:
+        asked.append(schema)
+        return direction(graph, schema)
+
+    def counted_stability(graph: SpecGraph, schema: str) -> str:
+        asked.append(schema)
+        return stability(graph, schema)
+
+    monkeypatch.setattr(SpecGraph, "direction", counted_direction)
+    monkeypatch.setattr(SpecGraph, "stability", counted_stability)
+    old = graphed(load_text(_two_types("old words", 5), "old.json", None)).graph
+    new = graphed(load_text(_two_types("new words", 3), "new.json", None)).graph
+    found = diff(old, new)
+    assert [(c.attribute, c.context.schema, c.context.field, c.direction, c.context.stability) for c in found] == [
+        ("maxLength", "Loud", (".b",), "response", "beta")]
+    assert "Quiet" not in asked and "Loud" in asked
