@@ -390,6 +390,10 @@ class SpecGraph:
         """What the markers on the way from a document's root to a place say about everything inside it:
         (the least stable level an `x-kubernetes-api-lifecycle` or `x-stability-level` there gives, whether a
         read-only field holds it, whether a write-only one does). Each place is read once, from its parent's."""
+        return self._place(doc, pointer)[1:]
+
+    def _place(self, doc: Document, pointer: str) -> tuple[Any, str, bool, bool]:
+        """The node at a place, with what `located` says of it."""
         found = self._places.get((doc, pointer))
         if found is None:
             if pointer:
@@ -399,11 +403,15 @@ class SpecGraph:
             else:
                 node, level, read_only, write_only = doc.data, "stable", False, False
             if isinstance(node, dict) and node:
-                level = least_stable(level, marked(node), self._serving(node))
+                # (most places carry no marker and name no object: the level is only compared when one does)
+                own = marked(node) if may_be_marked(node) else "stable"
+                serving = self._serving(node)
+                if own != "stable" or serving != "stable":
+                    level = least_stable(level, own, serving)
                 read_only = read_only or bool(node.get("readOnly"))
                 write_only = write_only or bool(node.get("writeOnly"))
             found = self._places[(doc, pointer)] = (node, level, read_only, write_only)
-        return found[1:]
+        return found
 
     def _serving(self, node: dict[str, Any]) -> str:
         """alpha for a field whose description names an object of a kind only alpha group-versions serve ("a
@@ -426,10 +434,6 @@ class SpecGraph:
         tokens = split_pointer(pointer)
         return any(before == "properties" and isinstance(node, dict) and node.get("deprecated") is True
                    for before, node in zip(["", *tokens], nodes_along(doc.data, tokens), strict=False))
-
-    def _place(self, doc: Document, pointer: str) -> tuple[Any, str, bool, bool]:
-        self.located(doc, pointer)
-        return self._places[(doc, pointer)]
 
     def _reach_stabilities(self, schema: str, fields_only: bool = False) -> dict[str, str]:
         """Each schema walked so far (`schema` among them) an operation reaches, with the most stable level any path
