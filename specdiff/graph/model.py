@@ -531,6 +531,12 @@ class SpecGraph:
             pred = self.graph.pred
             for members in components_from(pred, (start,), placed):  # each after those above it
                 number = len(summed)
+                if len(members) == 1 and not pred[(node := next(iter(members)))]:
+                    # nothing above it (most often an operation): it is all there is to sum up
+                    placed[node] = number
+                    summed.append((_NOT_REACHED[0], frozenset((node[1],)), _NOT_REACHED[2]) if node[0] == "op"
+                                  else _NOT_REACHED)
+                    continue
                 placed.update(dict.fromkeys(members, number))
                 parents: set[int] = set()
                 used: set[str] = set()  # (an operation's edge says how it uses the schema it leads to)
