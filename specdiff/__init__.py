@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from datetime import date
 
     from specdiff.config import Config
+    from specdiff.histories import History, Step, Version
     from specdiff.load.parse import Limits
-    from specdiff.records import Change, Context, Finding, History, Level, Report, SourceInfo, Step, Version
+    from specdiff.records import Change, Context, Finding, Level, Report, SourceInfo
 
 from specdiff.version import __version__
 
@@ -29,8 +30,8 @@ __all__ = ["compare", "history", "render", "Config", "Change", "Context", "Findi
 #: public names imported on first use, so that `specdiff --help` does not load the configuration and records
 _LAZY = {"Config": "specdiff.config", "Change": "specdiff.records", "Context": "specdiff.records",
          "Finding": "specdiff.records", "Level": "specdiff.records", "Report": "specdiff.records",
-         "SourceInfo": "specdiff.records", "History": "specdiff.records", "Step": "specdiff.records",
-         "Version": "specdiff.records"}
+         "SourceInfo": "specdiff.records", "History": "specdiff.histories", "Step": "specdiff.histories",
+         "Version": "specdiff.histories"}
 
 
 def __getattr__(name: str) -> Any:
@@ -90,7 +91,7 @@ def render(result: Report | History, format: str = "text") -> str:
     the result has none of.
     """
     from specdiff.errors import UsageError
-    from specdiff.records import History
+    from specdiff.histories import History
     from specdiff.report import FORMATS
     from specdiff.report import render as render_report
     from specdiff.report.timeline import TIMELINE_FORMATS, render_history

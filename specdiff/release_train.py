@@ -21,10 +21,11 @@ from specdiff.classify.calendar import utc_today
 from specdiff.config import Config
 from specdiff.errors import InputError, SpecdiffError, UsageError
 from specdiff.frozen import record
+from specdiff.histories import History, Step, Version
 from specdiff.load import STDIN, load, load_text, read_stdin, refers_to_files
 from specdiff.load.parse import DEFAULT_LIMITS, Limits
 from specdiff.pipeline import Graphed, compare_graphed, graphed
-from specdiff.records import History, Report, Step, Version
+from specdiff.records import Report
 from specdiff.trace import Presence, locate, trace_of
 
 #: called with (steps done, steps in all) as runs finish

@@ -17,9 +17,10 @@ from specdiff.frozen import record
 from specdiff.graph.model import SpecGraph
 from specdiff.graph.stability import is_version, least_stable, marked, rank
 from specdiff.group import group, operations_phrase, places_phrase
+from specdiff.histories import Event, History, Trace
 from specdiff.load.sourcemap import at_pointer
 from specdiff.notation import distinct, folded, name, type_name, where
-from specdiff.records import Context, Event, Finding, History, Level, Trace, field_path
+from specdiff.records import Context, Finding, Level, field_path
 
 #: how a Kubernetes field's description says it is on its way out
 _DEPRECATED_TEXT = re.compile(r"^\s*deprecated\b", re.IGNORECASE)

@@ -20,7 +20,8 @@ import specdiff
 from specdiff import trace as tracing
 from specdiff.cli import main
 from specdiff.errors import InputError, UsageError
-from specdiff.records import History, Level, Step, Trace
+from specdiff.histories import History, Step, Trace
+from specdiff.records import Level
 from specdiff.release_train import given, runs, version_key
 from specdiff.report.timeline import api_versions, render_history
 from tests.conftest import CORPORA, ROOT, corpus, real_graphed, real_pair

@@ -64,6 +64,7 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert [m for m in ("specdiff.config", "specdiff.graph.selection") if m in loaded] == []  # nor one to read
     assert "pathlib" not in loaded  # (with urllib and ipaddress): for folders, files a $ref names, git, a configuration
     assert "specdiff.cli.commands" not in loaded
+    assert "specdiff.histories" not in loaded  # the records only `history` makes
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from specdiff.frozen import record
-from specdiff.records import Event, Finding, History, Level, Step
+from specdiff.histories import Event, History, Step
+from specdiff.records import Finding, Level
 from specdiff.report import RenderOptions, json_text
 from specdiff.version import __version__
 
