@@ -66,45 +66,54 @@ def _made(cls: Any, *, init: bool, repr: bool, eq: bool, order: bool, frozen: bo
 
 def _fields(cls: Any) -> list[Field[Any]]:
     """The class's fields, as `dataclass` reads them from its annotations and class attributes; a class
-    attribute that is a `field(...)` is replaced with its default, as `dataclass` does."""
+    attribute that is a `field(...)` is replaced with its default, as `dataclass` does. Every record class of a
+    run passes here at start, so the common case, a plain annotation with or without a plain default, takes
+    the fewest steps."""
     own = cls.__dict__
     # the class's own annotations: read from its dictionary up to Python 3.13; from 3.14 (PEP 649) the dictionary
     # holds them only as an implementation detail, and the attribute reads them (not a base's: the class has some)
     annotations = own.get("__annotations__") or (cls.__annotations__ if "__annotate__" in own else {})
-    for name, value in cls.__dict__.items():
+    for name, value in own.items():
         if isinstance(value, Field) and name not in annotations:
             raise TypeError(f"{cls.__qualname__}.{name} is a field but has no type annotation")
     every = []
+    defaulted = False  # whether an earlier field of `__init__` has a default
+    misplaced = None  # the first field of `__init__` without one after one with one
     for name, annotation in annotations.items():
-        if not isinstance(annotation, str) or annotation.split(".")[-1].startswith(("ClassVar", "InitVar", "KW_ONLY")):
+        if not isinstance(annotation, str) or (("ClassVar" in annotation or "InitVar" in annotation
+                                                 or "KW_ONLY" in annotation)
+                                                and annotation.split(".")[-1].startswith(_SPECIAL)):
             raise TypeError(f"{cls.__qualname__}.{name}: a record's fields are plain annotations ({annotation!r})")
-        default = cls.__dict__.get(name, MISSING)
+        default = own.get(name, MISSING)
         if isinstance(default, Field):
             made = default
             if made.default is MISSING:
                 delattr(cls, name)
             else:
                 setattr(cls, name, made.default)
+            if made.kw_only is True:
+                raise TypeError(f"{cls.__qualname__}.{name}: a record's fields are not keyword-only")
         else:
             made = dataclasses.field(default=default)
         made.name, made.type = name, annotation
         made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what `fields()` lists
-        if made.kw_only is True:
-            raise TypeError(f"{cls.__qualname__}.{name}: a record's fields are not keyword-only")
         made.kw_only = False  # (as `dataclass` leaves it, for a class that is not keyword-only)
         if made.default is not MISSING and made.default.__class__.__hash__ is None:
             raise ValueError(f"{cls.__qualname__}.{name}: mutable default {type(made.default)}: use "
                              "default_factory")
+        if made.init:
+            if made.default is not MISSING or made.default_factory is not MISSING:
+                defaulted = True
+            elif defaulted and misplaced is None:
+                misplaced = name
         every.append(made)
-    given = [f for f in every if f.init]
-    for before, after in zip(given, given[1:], strict=False):
-        if _defaulted(before) and not _defaulted(after):
-            raise TypeError(f"{cls.__qualname__}: non-default argument {after.name!r} follows default argument")
+    if misplaced is not None:
+        raise TypeError(f"{cls.__qualname__}: non-default argument {misplaced!r} follows default argument")
     return every
 
 
-def _defaulted(f: Field[Any]) -> bool:
-    return f.default is not MISSING or f.default_factory is not MISSING
+#: the annotations `dataclass` treats as other than a field, which a record refuses
+_SPECIAL = ("ClassVar", "InitVar", "KW_ONLY")
 
 
 def _slotted(cls: Any, every: list[Field[Any]]) -> Any:

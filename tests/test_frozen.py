@@ -146,6 +146,11 @@ def test_ordered_records_order_as_the_dataclass() -> None:
     {"__annotations__": {"size": "int", "name": "str"}, "size": 0},  # a required field after a defaulted one
     {"__annotations__": {}, "loose": dataclasses.field(default=0)},  # a field without annotation
     {"__annotations__": {"count": "ClassVar[int]"}},
+    {"__annotations__": {"name": "str", "count": "typing.ClassVar[int]"}},
+    {"__annotations__": {"seed": "dataclasses.InitVar[int]"}},
+    {"__annotations__": {"_": "KW_ONLY", "name": "str"}},
+    {"__annotations__": {"size": "int", "hidden": "int", "name": "str"}, "size": 0,  # (past one `__init__` skips)
+     "hidden": dataclasses.field(default=0, init=False)},
     {"__annotations__": {"name": "str"}, "name": dataclasses.field(kw_only=True)},
 ])
 def test_a_record_refuses_what_it_does_not_make(body: dict[str, object]) -> None:
