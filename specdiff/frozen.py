@@ -45,22 +45,26 @@ def _made(cls: Any, *, init: bool, repr: bool, eq: bool, order: bool, frozen: bo
     every = _fields(cls)
     if slots:
         cls = _slotted(cls, every)
-    cls.__dataclass_fields__ = {f.name: f for f in every}
+    names = tuple(f.name for f in every)
+    cls.__dataclass_fields__ = dict(zip(names, every, strict=True))
     cls.__dataclass_params__ = _parameters(init=init, repr=repr, eq=eq, order=order, frozen=frozen, slots=slots)
     own = cls.__dict__
     if init and "__init__" not in own:
         cls.__init__ = _init(cls, every)
+    # most records leave every field to `__init__`, `__repr__`, `__eq__` and `__hash__`: their names serve all four
+    plain = all(f.init and f.repr and f.compare and f.hash is None for f in every)
     if "__match_args__" not in own:
-        cls.__match_args__ = tuple(f.name for f in every if f.init)  # type: ignore[misc]
+        cls.__match_args__ = names if plain else tuple(f.name for f in every if f.init)  # type: ignore[misc]
     if repr and "__repr__" not in own:
-        cls.__repr__ = _repr(tuple(f.name for f in every if f.repr))
-    compared = _key(tuple(f.name for f in every if f.compare))
+        cls.__repr__ = _repr(names if plain else tuple(f.name for f in every if f.repr))
+    compared = _key(names if plain else tuple(f.name for f in every if f.compare))
     if eq:
-        _with_equality(cls, compared, frozen)
+        hashed = compared if plain else _key(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
+        _with_equality(cls, compared, hashed, frozen)
     if order:
         _with_order(cls, compared)
     if frozen:
-        _with_frozen_guards(cls, frozenset(f.name for f in every), slots)
+        _with_frozen_guards(cls, frozenset(names), slots)
     return cls
 
 
@@ -223,7 +227,7 @@ def write_inits() -> None:
     Path(__file__).with_name("record_inits.py").write_text(init_texts(), encoding="utf-8")
 
 
-def _with_equality(cls: Any, compared: Any, frozen: bool) -> None:
+def _with_equality(cls: Any, compared: Any, hashed: Any, frozen: bool) -> None:
     """`__eq__` and `__hash__` as `dataclass` adds them, where the class writes none of its own."""
     own = cls.__dict__
     written = own.get("__hash__", MISSING)  # (a class that writes `__eq__` has `__hash__ = None` from Python)
@@ -238,7 +242,6 @@ def _with_equality(cls: Any, compared: Any, frozen: bool) -> None:
 
         cls.__eq__ = __eq__
     if frozen and not explicit:
-        hashed = _key(tuple(f.name for f in fields(cls) if (f.compare if f.hash is None else f.hash)))
         cls.__hash__ = lambda self: hash(hashed(self))
     elif not frozen and not explicit:
         cls.__hash__ = None  # (mutable and compared by value: unhashable)
