@@ -54,7 +54,7 @@ so it does not change when one more operation gains the parameter; baselines and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -510,10 +510,12 @@ class TypeUses:
                               if isinstance(named, dict)]
                        for side, documents in self._documents.items()}
 
-    def refs_under(self, side: str, places: Iterable[tuple[str, str | None, str]]) -> _Places:
-        """Named schema -> the `$ref`s to it on `side` at or under one of `places` ((side, document key, pointer)),
-        or whose `$ref` keyword is one of them. Only those places are walked: a whole 4 MB document took as
-        long to walk as to parse, and the changes of a release sit in a small part of it."""
+    def refs_under(self, side: str, places: Iterable[tuple[str, str | None, str]],
+                   names: Container[str] | None = None) -> _Places:
+        """Named schema (of `names`, when given: the types a run asks about) -> the `$ref`s to it on `side` at or
+        under one of `places` ((side, document key, pointer)), or whose `$ref` keyword is one of them. Only those
+        places are walked: a whole 4 MB document took as long to walk as to parse, and the changes of a release
+        sit in a small part of it."""
         wanted = {(document, pointer) for at, document, pointer in places if at == side}
         found: _Places = {}
         for key, data in self._documents[side]:
@@ -524,10 +526,10 @@ class TypeUses:
                     pointer = pointer.removesuffix("/$ref")
                     node = at_pointer(data, pointer)
                     target = _named(node.get("$ref")) if isinstance(node, dict) else None
-                    if target is not None:
+                    if target is not None and (names is None or target in names):
                         found.setdefault(target, []).append((key, pointer))
                     continue
-                for named, site in _ref_sites(at_pointer(data, pointer), pointer):
+                for named, site in _ref_sites(at_pointer(data, pointer), pointer, names):
                     found.setdefault(named, []).append((key, site))
         return found
 
@@ -561,16 +563,16 @@ def _within(pointer: str, document: str | None, places: set[tuple[str | None, st
     return False
 
 
-def _ref_sites(data: Any, at: str = "") -> Iterator[tuple[str, str]]:
-    """(named schema, pointer) of each local `$ref` to a named schema in `data`, which is at `at`. A 4 MB spec
-    holds a few hundred thousand mappings and lists: the pointer is made only for those, and the `$ref` looked
-    at only where a mapping has one."""
+def _ref_sites(data: Any, at: str = "", names: Container[str] | None = None) -> Iterator[tuple[str, str]]:
+    """(named schema, pointer) of each local `$ref` in `data`, which is at `at`, to a named schema (of `names`,
+    when given). A 4 MB spec holds a few hundred thousand mappings and lists: the pointer is made only for those,
+    and the `$ref` looked at only where a mapping has one."""
     stack: list[tuple[Any, str]] = [(data, at)]
     while stack:
         node, pointer = stack.pop()
         if isinstance(node, dict):
             target = node.get("$ref")
-            if isinstance(target, str) and (name := _named(target)) is not None:
+            if isinstance(target, str) and (name := _named(target)) is not None and (names is None or name in names):
                 yield name, pointer
             for k, v in node.items():
                 if isinstance(v, (dict, list)):
@@ -609,7 +611,11 @@ def with_types(findings: list[Finding], uses: TypeUses) -> list[Finding]:
     if not types:
         return findings
     held = _holders(findings, uses)
-    sites = {side: uses.refs_under(side, held) for side in {_side(findings[i]) for i in types}}
+    asked: dict[str, set[str]] = {}  # each side's types: the `$ref`s to them are all `_referrers` reads
+    for i in types:
+        asked.setdefault(_side(findings[i]), set()).update(
+            member.change.context.schema or "" for member in findings[i].members or (findings[i],))
+    sites = {side: uses.refs_under(side, held, names) for side, names in asked.items()}
     candidates = {i: _referrers(findings, i, held, uses, sites[_side(findings[i])]) for i in types}
     hosts: dict[int, list[int]] = {}  # a finding that is no type -> the types that join it
     alike: dict[int, int] = {}  # a finding -> the one it joins: the same change where a new type is used again

@@ -877,6 +877,15 @@ def test_type_uses_finds_the_refs_at_under_or_named_by_the_places_given_and_no_o
     }
 
 
+def test_type_uses_finds_only_the_refs_to_the_names_asked_about() -> None:
+    data = {"definitions": {"A": {}, "B": {},
+                            "C": {"properties": {"a": {"$ref": "#/definitions/A"}, "b": {"$ref": "#/definitions/B"}}}}}
+    uses = TypeUses([], [(None, data)])
+    places = [("new", None, "/definitions/C"), ("new", None, "/definitions/C/properties/b/$ref")]
+    assert uses.refs_under("new", places, {"A"}) == {"A": [(None, "/definitions/C/properties/a")]}
+    assert uses.refs_under("new", [("new", None, "/definitions/C/properties/b/$ref")], {"A"}) == {}
+
+
 def test_near_miss_type_uses_finds_no_ref_outside_the_places_given() -> None:
     data = {"definitions": {"A": {}, "C": {"properties": {"a": {"$ref": "#/definitions/A"}}}}}
     uses = TypeUses([], [(None, data)])
