@@ -372,7 +372,7 @@ def _plain(value: Any) -> Any:
     addition or a removal does not have (half of what a release changes), is written without the encoder."""
     if value is None:
         return "null"
-    text = spaced_text(value)
+    text = _SPACED(value)  # (`spaced_text` without its call: grouping writes the values of every change)
     return text if len(text) <= 200 else _sha256(text)
 
 
