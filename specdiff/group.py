@@ -242,7 +242,7 @@ def keys_of(finding: Finding, known: _Known, lists: bool = False) -> list[tuple[
         detail = tuple((key, value) for key, value in detail if key != "moved_with")
     if lists and (change.node, change.attribute) == ("property", "required"):  # one edit of one `required` list
         detail = tuple((key, value) for key, value in detail if key != "name")
-    place = ("place", *verdict, change.pointer, values.old, values.new, _plain(detail))
+    place = ("place", *verdict, change.pointer, values.old, values.new, known.detail_text(detail))
     if change.node == "schema" and change.attribute in _UNIONS and change.kind in ("added", "removed"):
         union = ("union", *verdict, change.context.operation, change.pointer.rpartition("/")[0])
         inline = str(change.new if change.kind == "added" else change.old).startswith("#")  # `#1`: no name
@@ -338,6 +338,10 @@ def _fingerprint_of(key: tuple[Any, ...]) -> str:
     return hashed(["group", *key])
 
 
+#: values whose type and equality tell their JSON apart (a float's does not: `0.0 == -0.0`)
+_FLAT = frozenset({str, bool, int, type(None)})
+
+
 class _Known:
     """Each finding's values as fingerprints write them (`_Values`) and its `group_key`, worked out once in a
     grouping run: putting it in its bucket (`keys_of`), joining the buckets and findings one edit made
@@ -349,6 +353,19 @@ class _Known:
         self.copies = copies
         self._values: dict[int, tuple[Finding, _Values]] = {}
         self._keys: dict[int, tuple[Finding, tuple[Any, ...]]] = {}
+        self._details: dict[tuple[Any, ...], str] = {}
+
+    def detail_text(self, detail: tuple[tuple[str, Any], ...]) -> str:
+        """`_plain(detail)`, written once for each distinct detail of flat values (a parameter added to 402
+        operations carries the same facts in each), keyed by each value's type too: `('required', False)` equals
+        `('required', 0)` but is written apart. A detail holding anything else is written each time."""
+        if not all(type(value) in _FLAT for _, value in detail):
+            return _plain(detail)  # type: ignore[no-any-return]
+        key = tuple((fact, type(value), value) for fact, value in detail)
+        text = self._details.get(key)
+        if text is None:
+            text = self._details[key] = _plain(detail)
+        return text
 
     def values(self, finding: Finding) -> _Values:
         found = self._values.get(id(finding))

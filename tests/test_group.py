@@ -901,3 +901,13 @@ def test_type_uses_reads_a_place_under_a_key_yaml_would_read_as_a_number() -> No
     uses = TypeUses([], [(None, data)])
     assert uses.refs_under("new", [("new", None, "/paths/~1x/get/responses/200")]) == {
         "A": [(None, "/paths/~1x/get/responses/200/schema")]}
+
+
+def test_a_detail_is_written_once_yet_apart_from_an_equal_one_of_another_type() -> None:
+    """`('required', False) == ('required', 0)`: a memo keyed by the detail alone would write one as the other."""
+    from specdiff.group import _Known
+
+    known = _Known(None)
+    assert known.detail_text((("required", 0),)) == '[["required", 0]]'
+    assert known.detail_text((("required", False),)) == '[["required", false]]'
+    assert known.detail_text((("values", (1, True)),)) == '[["values", [1, true]]]'
