@@ -1059,7 +1059,8 @@ def operations_phrase(places: Sequence[Context]) -> str:
     discovery_path = compiled(_DISCOVERY).match
     for ctx in places:
         method, path = ctx.method or "", ctx.route or ""
-        if method == "GET" and discovery_path(path):
+        # (a discovery document is at most three segments deep: the pattern is read only for paths that short)
+        if method == "GET" and path.count("/") <= _DISCOVERY_SLASHES and discovery_path(path):
             discovery += 1
             continue
         if ctx.group_version is None or not ctx.resource:
@@ -1101,16 +1102,24 @@ def _where(versions: set[str]) -> str:
 
 #: the API server's discovery documents: `/api/`, `/apis/`, `/apis/GROUP/`, `/api/VERSION/`, `/apis/GROUP/VERSION/`
 _DISCOVERY = rf"^/(?:api(?:/{_VERSION.pattern})?|apis(?:/[^/{{}}]+(?:/{_VERSION.pattern})?)?)/?$"
+_DISCOVERY_SLASHES = 4  # `/apis/GROUP/VERSION/`
 _VERBS = ("list", "watch", "deletecollection", "read", "create", "replace", "patch", "delete")
 
 
 def _verb(method: str, path: str, own: bool) -> str:
     """The Kubernetes action of an operation, from its method and path (the `x-kubernetes-action` vocabulary)."""
-    item = own and path.rstrip("/").endswith("}")
     if "/watch/" in path:
         return "watch"
-    return {"GET": "read" if item else "list", "POST": "create", "PUT": "replace", "PATCH": "patch",
-            "DELETE": "delete" if item else "deletecollection"}.get(method, method.lower())
+    if method in _ON_ITEM:
+        item, collection = _ON_ITEM[method]
+        return item if own and path.rstrip("/").endswith("}") else collection
+    return _ACTIONS.get(method, method.lower())
+
+
+#: the actions of a method that acts on one item (its path ends with the item's name) or on the collection
+_ON_ITEM = {"GET": ("read", "list"), "DELETE": ("delete", "deletecollection")}
+#: the actions of the other methods
+_ACTIONS = {"POST": "create", "PUT": "replace", "PATCH": "patch"}
 
 
 def _unversioned(name: str | None) -> str:
