@@ -875,14 +875,17 @@ def _message(members: Sequence[Finding]) -> str:
         for old, new in replacements:
             value = value.replace(old, new)
         values[key] = value
-    named = [name(m.change.context) for m in members]  # each member's place, as a message names one
-    names = _distinct(named)
+    # each member's place as a message names one, named when a branch lists them: a group of one parameter added
+    # to 402 operations only asks whether its places differ, which its first two say
+    several_names = _several(name(m.change.context) for m in members)
     member_operations = [m.change.context.operation for m in members]  # (None for a place outside any operation)
     in_operations = all(member_operations)
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
-    if len(names) > 1 and _only_one(by_type(m.change.context) for m in members):
+    if several_names and _only_one(by_type(m.change.context) for m in members):
         values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
-    elif len(names) > 1 and not first.change.context.operation:  # several types: each with its group-version
+    elif several_names and not first.change.context.operation:  # several types: each with its group-version
+        named = [name(m.change.context) for m in members]
+        names = _distinct(named)
         if _scoped([scope(m.change.context) for m in members], named):
             names = _distinct(where(m.change.context) for m in members)
         template = for_many.get("location", template)
@@ -917,16 +920,29 @@ def _message(members: Sequence[Finding]) -> str:
             values["location"] = values["path"] if len(bodies) > 1 else fields or part(first.change.context) or place
             several = several or bool(fields)
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
-            values["location"] = f"{len(names)} places"  # one extension at many places of the operations
+            # one extension at many places of the operations
+            values["location"] = f"{len(_distinct(name(m.change.context) for m in members))} places"
     # places in operations and in named schemas alike (an extension written on both): count them all
-    elif len(names) > 1 and first.change.context.operation and not in_operations:
-        template, values["location"] = _named_places(template, names, fields=True)
+    elif several_names and first.change.context.operation and not in_operations:
+        template, values["location"] = _named_places(template, _distinct(name(m.change.context) for m in members),
+                                                     fields=True)
     if several and template.startswith(("{location}", "{path}")) or operations and template.startswith("{operation}"):
         template = _verb_for_many(template)  # the message starts with what there are several of
     message = render(template, values)
     if place and place not in message:
         message += f" in {place}"
     return message
+
+
+def _several(items: Iterable[str]) -> bool:
+    """Whether two of the items that are set differ (`len(_distinct(items)) > 1`), read only up to the first
+    that differs."""
+    seen = ""
+    for item in items:
+        if item and seen and item != seen:
+            return True
+        seen = seen or item
+    return False
 
 
 def _only_one(items: Iterable[str]) -> bool:
