@@ -288,6 +288,8 @@ class Builder:
     def _data(self, obj: dict[str, Any], at: str, doc: Document, read: frozenset[str]) -> dict[str, Any]:
         """An object as its unmodelled keys are compared, as data: what the graph does not `read` itself (vendor
         extensions, links, code samples) with its `$ref`s followed, so a change behind one is a change here."""
+        if read.issuperset(obj):  # (most objects hold only keys the graph reads, and so no `$ref`: as they are)
+            return obj
         data, _ = self.resolver.written(obj, doc, at, read)
         return data if isinstance(data, dict) else obj
 
@@ -743,7 +745,7 @@ class Builder:
                     if isinstance(schema, dict) else {}
             else:
                 media = self._content(response.get("content"), at, written)
-            headers, sunset = self._headers(response.get("headers"), at, written)
+            headers, sunset = self._headers(response["headers"], at, written) if "headers" in response else ({}, None)
             if sunset:
                 sunsets[status] = sunset
             responses[status] = Response(status, media, headers, at,
