@@ -174,9 +174,9 @@ class Builder:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
                     like = self.earlier.written_alike(key, before, item_pointer, tokens, raw) if (
                         self.earlier is not None and place == (item_pointer + tokens, self.doc)) else None
-                    op = self._operation(path, method, raw, item_pointer + tokens, shared, place,
+                    op = self._operation(key, path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers, like=like)
-                    callbacks = self._callbacks(op.path, raw, place)
+                    callbacks = self._callbacks(op.path, raw, place) if "callbacks" in raw else None
                     self.operations[op.key] = replace(op, callbacks=callbacks) if callbacks else op
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
         for name, item in webhooks.items():
@@ -243,9 +243,10 @@ class Builder:
             raise InputError("a path item must be a mapping", file=doc.name, place=pointer)
         shared = self._parameters(item.get("parameters"), pointer + "/parameters", "", doc)
         for method, written, tokens in self._methods(item, pointer, doc):
-            if operation_key(method, path) not in self.operations:
+            key = operation_key(method, path)
+            if key not in self.operations:
                 raw, place = self._operation_object(written, Place(pointer + tokens, doc))
-                op = self._operation(path, method, raw, pointer + tokens, shared, place, reversed_=True)
+                op = self._operation(key, path, method, raw, pointer + tokens, shared, place, reversed_=True)
                 self.operations[op.key] = op
 
     def _methods(self, item: dict[str, Any], pointer: str, doc: Document
@@ -380,7 +381,7 @@ class Builder:
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
-        elif not isinstance(ref, str) and not any(isinstance(value, (dict, list)) for value in schema.values()):
+        elif not isinstance(ref, str) and _PLAIN_KINDS.issuperset(map(type, schema.values())):
             found = self._refs_cache[id(schema)] = set()  # a leaf such as {"type": "string"}: nothing to refer to
             return found
         return self._walk_refs(schema, pointer, doc)
@@ -436,15 +437,15 @@ class Builder:
         return obj, pointer, doc
 
     # -- operations ---------------------------------------------------------------------------------
-    def _operation(self, path: str, method: str, raw: dict[str, Any], pointer: str,
+    def _operation(self, key: str, path: str, method: str, raw: dict[str, Any], pointer: str,
                    shared: dict[tuple[str, str], Parameter], place: Place,
                    reversed_: bool = False, inherited: tuple[Server, ...] = (), like: Operation | None = None
                    ) -> Operation:
-        """`pointer` is where the route names the operation; `place`, where its object is written (another place
-        or file when the path item is a `$ref`); `inherited`, the servers of its path item or document (none for
-        a webhook or callback, which the API calls at a URL the client gives); `like`, the earlier graph's record
-        of the operation when its object is written alike but for its parameters (graph.reuse), whose reading of
-        everything else it takes."""
+        """`key` is the operation's (`operation_key`); `pointer`, where the route names the operation; `place`,
+        where its object is written (another place or file when the path item is a `$ref`); `inherited`, the
+        servers of its path item or document (none for a webhook or callback, which the API calls at a URL the
+        client gives); `like`, the earlier graph's record of the operation when its object is written alike but
+        for its parameters (graph.reuse), whose reading of everything else it takes."""
         at, doc = place
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
@@ -467,7 +468,7 @@ class Builder:
         word = declared(raw)
         sunset = sunset_of(raw) or announced
         op = Operation(
-            key=operation_key(method, path), method=method, path=path, pointer=pointer,
+            key=key, method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(map(str, _list(raw.get("tags")))),
             group_version=group_version,
@@ -728,8 +729,7 @@ class Builder:
         status's, in the order of their text, that has one."""
         if not isinstance(raw, dict):
             return {}, None
-        produces = [str(m) for m in _list(op.get("produces")) or _list(self.data.get("produces"))
-                    or ["application/json"]]
+        produces = list(map(str, _list(op.get("produces")) or _list(self.data.get("produces")) or ["application/json"]))
         responses: dict[str, Response] = {}
         sunsets: dict[str, str] = {}
         for key, item in raw.items():
