@@ -823,10 +823,11 @@ def _plain(obj: Any) -> tuple[Any, ...] | None:
         return tuple(zip(obj, kinds, obj.values(), strict=True))
     items = []
     for key, value in obj.items():
-        if isinstance(value, dict):
-            value = tuple((inner, item.__class__, item) for inner, item in value.items())
-            if any(isinstance(item, (dict, list)) for _, _, item in value):
+        if isinstance(value, dict):  # (OpenAPI 3's `schema: {type: string}`, paired in C as well)
+            inner = tuple(map(type, value.values()))
+            if not _PLAIN_KINDS.issuperset(inner):
                 return None
+            value = tuple(zip(value, inner, value.values(), strict=True))
         elif isinstance(value, list):
             return None
         items.append((key, value.__class__, value))
