@@ -278,7 +278,7 @@ class Builder:
         found, at, doc = self._deref(raw, place.pointer, place.document)
         if not isinstance(found, dict):
             raise self.resolver.error("an operation must be a mapping", doc, at)
-        return found, Place(at, doc)
+        return found, place if found is raw else Place(at, doc)
 
     def _elsewhere(self, doc: Document) -> Document | None:
         """The document a record names: one written elsewhere than the spec's own, else None, which its readers
