@@ -72,7 +72,18 @@ from specdiff.load.sourcemap import (
 from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.patterns import compiled
-from specdiff.records import Change, Context, Finding, InOrder, Level, _plain, field_path, hashed, spaced_text
+from specdiff.records import (
+    FLAT_TYPES,
+    Change,
+    Context,
+    Finding,
+    InOrder,
+    Level,
+    _plain,
+    field_path,
+    hashed,
+    spaced_text,
+)
 
 #: An API version as a name segment: v1, v2beta3, v1alpha1 (in io.k8s.api.apps.v1.Deployment, CRD "plural/v1")
 _VERSION = re.compile(r"(?<![A-Za-z0-9])v\d+(?:(?:alpha|beta)\d+)?(?![A-Za-z0-9])")
@@ -338,10 +349,6 @@ def _fingerprint_of(key: tuple[Any, ...]) -> str:
     return hashed(["group", *key])
 
 
-#: values whose type and equality tell their JSON apart (a float's does not: `0.0 == -0.0`)
-_FLAT = frozenset({str, bool, int, type(None)})
-
-
 class _Known:
     """Each finding's values as fingerprints write them (`_Values`) and its `group_key`, worked out once in a
     grouping run: putting it in its bucket (`keys_of`), joining the buckets and findings one edit made
@@ -359,7 +366,7 @@ class _Known:
         """`_plain(detail)`, written once for each distinct detail of flat values (a parameter added to 402
         operations carries the same facts in each), keyed by each value's type too: `('required', False)` equals
         `('required', 0)` but is written apart. A detail holding anything else is written each time."""
-        if not all(type(value) in _FLAT for _, value in detail):
+        if not all(type(value) in FLAT_TYPES for _, value in detail):
             return _plain(detail)  # type: ignore[no-any-return]
         key = tuple((fact, type(value), value) for fact, value in detail)
         text = self._details.get(key)

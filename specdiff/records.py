@@ -327,9 +327,15 @@ def hashed(value: Any) -> str:
     return _sha256(_COMPACT(value))[:16]
 
 
-#: canonical JSON of a value (what `json.dumps(value, sort_keys=True, default=str)` writes, compact or not),
+#: the types whose values are told apart by their type and equality alone, as their canonical JSON tells them:
+#: not floats (`0.0 == -0.0`, written apart), nor dates (written as the string they read as). What a memo of
+#: written values may key on, and what compares without being written
+FLAT_TYPES = frozenset({str, int, bool, type(None)})
+
+
 def _canonical(item_separator: str, key_separator: str) -> Callable[[Any], str]:
-    """`json.JSONEncoder(sort_keys=True, default=str, separators=...).encode`, calling json's C encoder directly:
+    """Canonical JSON of a value, what `json.dumps(value, sort_keys=True, default=str, separators=...)` writes,
+    by `json.JSONEncoder(...).encode`'s own C encoder, called directly:
     `encode` makes a Python closure and the encoder for each value, and ordering, fingerprints, grouping and
     messages encode a value or two per change. A fresh circular-reference memo each call, as `encode` has, so
     a value that failed leaves none behind and threads never share one."""

@@ -23,6 +23,7 @@ from specdiff.records import (
     CUT_OFF,
     DEFAULT_READERS,
     FIRST_USED,
+    FLAT_TYPES,
     UNUSED,
     Change,
     Finding,
@@ -194,7 +195,7 @@ def show(value: Any, limit: int = 80) -> str:
     """A one-line rendering of a spec value for messages. Names, strings and lists of them are shown whole (a
     report never cuts a name short); a structure longer than `limit` is named by its shape instead, and a
     shorter one is quoted as code (`` `{"mountName": "fetch"}` ``), so its JSON reads as a value, not as words."""
-    if type(value) in _SCALARS:
+    if type(value) in FLAT_TYPES:  # (most of a run's values, met again and again: remembered)
         return _shown_scalar(value)
     if isinstance(value, str):
         text = value
@@ -209,11 +210,6 @@ def show(value: Any, limit: int = 80) -> str:
         elif isinstance(value, dict) or isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
             text = f"`{text}`"
     return " ".join(text.split())
-
-
-#: the types of the values `show` writes the same way however long: most of a run's values, met again and again.
-#: Not floats: 0.0 and -0.0 are one key, written apart.
-_SCALARS = frozenset({str, bool, int, type(None)})
 
 
 @lru_cache(maxsize=4096, typed=True)  # (typed: True and 1 are equal keys, shown apart)

@@ -17,7 +17,7 @@ from specdiff.graph.model import Schema
 from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import pointer_token
-from specdiff.records import Change
+from specdiff.records import FLAT_TYPES, Change
 
 #: a keyword that is not written (`None` is a value a spec may hold)
 MISSING: Any = object()
@@ -93,15 +93,10 @@ def keyed_difference(old: Mapping[Key, Item], new: Mapping[Key, Item]
             [key for key in new if key in old])
 
 
-#: the types whose canonical forms are the same exactly when the values are of one of them and equal (not
-#: floats, `0.0` and `-0.0`; nor a date, written as the string it reads as)
-_PLAIN_TYPES = (str, int, bool, type(None))
-
-
 def same_value(old: Any, new: Any) -> bool:
     """Whether two values are the same in canonical form. Most of those a comparison meets are strings or absent,
     told apart here without writing each out as JSON (an encoder made for each value, for every keyword compared)."""
-    if type(old) in _PLAIN_TYPES and type(new) in _PLAIN_TYPES:
+    if type(old) in FLAT_TYPES and type(new) in FLAT_TYPES:
         return type(old) is type(new) and bool(old == new)
     return canonical(old) == canonical(new)
 
