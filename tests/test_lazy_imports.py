@@ -69,6 +69,15 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
                                                                               "specdiff.report.text"]
 
 
+def test_fingerprints_are_hashed_without_loading_openssl(tmp_path: Path) -> None:
+    """hashlib loads OpenSSL (3 ms at each start) for the few kB of values a comparison fingerprints: the
+    interpreter's own SHA-256 writes the same digests."""
+    code = ("import hashlib as reference\nfrom specdiff.records import hashed\ndel sys.modules['hashlib']\n"
+            "value = ['x' * 300]\nassert hashed(value) == reference.sha256(b'[\"' + b'x' * 300 + b'\"]')"
+            ".hexdigest()[:16]\n")
+    assert "hashlib" not in _imported_after(code, tmp_path)
+
+
 def test_a_comparison_that_finds_no_configuration_file_loads_no_configuration_reader(tmp_path: Path) -> None:
     """The search for a configuration looks for files named like one; only when one is there is
     specdiff.config imported to read it (and the selection of operations only when something selects)."""
