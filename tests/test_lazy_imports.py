@@ -23,7 +23,8 @@ def _imported_after(code: str, cwd: Path) -> set[str]:
     probe = (f"import sys\n{code}\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
              "{m for m in sys.modules if m.startswith(('specdiff.report', 'specdiff.policy', 'specdiff.cli', "
-             "'specdiff.config', 'specdiff.graph.selection'))})))")
+             "'specdiff.config', 'specdiff.graph.selection', 'specdiff.diff.servers', "
+             "'specdiff.diff.compositions'))})))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
@@ -65,6 +66,8 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert "pathlib" not in loaded  # (with urllib and ipaddress): for folders, files a $ref names, git, a configuration
     assert "specdiff.cli.commands" not in loaded
     assert "specdiff.histories" not in loaded  # the records only `history` makes
+    # the differs of servers and of compositions: for a pair whose servers or unions differ
+    assert [m for m in ("specdiff.diff.servers", "specdiff.diff.compositions") if m in loaded] == []
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",
                                                                               "specdiff.report.text"]
 

@@ -15,7 +15,6 @@ from specdiff.diff.residue import residue
 from specdiff.diff.schemas import HANDLES as SCHEMA_HANDLES
 from specdiff.diff.schemas import KUBERNETES_PREFIX, SchemaDiffer
 from specdiff.diff.security import Known, requirement_changes
-from specdiff.diff.servers import server_changes
 from specdiff.diff.vocabulary import CODE_SAMPLES, Where, change
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
@@ -119,6 +118,8 @@ class OperationDiffer:
             expressions = frozenset(k for k in (*before.data, *after.data) if not k.startswith("x-"))
             self._unmodelled(before, after, expressions, _where(new, self.new).within(Part("callback", name=name)))
         if old.servers != new.servers:
+            from specdiff.diff.servers import server_changes  # (most pairs change no server)
+
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
         if (self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)) and _same_contract(old, new):

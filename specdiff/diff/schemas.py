@@ -15,11 +15,10 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import specdiff.diff.jsonschema2020 as jsonschema2020
 import specdiff.diff.openapi_extensions as openapi_extensions
-from specdiff.diff.compositions import Overlaps, composed, may_overlap
 from specdiff.diff.evidence import (
     empty_already_invalid,
     merge_keys,
@@ -58,6 +57,9 @@ from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.records import Change, Context, unreached
+
+if TYPE_CHECKING:
+    from specdiff.diff.compositions import Overlaps
 
 #: values that say the same as leaving the keyword out (`minLength: 0`, `readOnly: false`); the Swagger
 #: `collectionFormat` is compared as the parameter's style, not here
@@ -889,6 +891,8 @@ class SchemaDiffer:
     def _union_switched(self, was: str, now: str, old: Side, new: Side, where: Where) -> None:
         """A union written with the other keyword (`anyOf` became `oneOf`, or back): one change, with whether a
         value may match two of the new branches, the only values the two keywords judge apart."""
+        from specdiff.diff.compositions import may_overlap  # (imported by the few pairs whose compositions differ)
+
         members = self._members(now, new, self.new_normal, rename=False)
         targets = [self.new_normal.target(member, at, new.document) for at, member in members.values()]
         overlaps = "discriminator" not in new.schema and any(
@@ -1025,6 +1029,8 @@ class SchemaDiffer:
             node = normal.node(schema, pointer, side.document)
             return node.schema, node.pointer if node.document is side.document else pointer
 
+        from specdiff.diff.compositions import composed
+
         schema, places = composed(side.schema, side.pointer, part)
         return Side(schema, side.pointer, side.document, places)
 
@@ -1041,6 +1047,8 @@ class SchemaDiffer:
         if keyword != "oneOf" or "discriminator" in union.schema:
             return {}
         if self._overlaps is None or self._overlaps[0] is not members:
+            from specdiff.diff.compositions import Overlaps
+
             self._overlaps = (members, Overlaps({name: self.new_normal.target(branch, at, union.document)
                                                  for name, (at, branch) in members.items()}))
         return {"overlaps": self._overlaps[1].any_besides(key)}
