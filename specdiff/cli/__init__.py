@@ -14,6 +14,7 @@ from specdiff import __version__
 from specdiff.cli.common import (
     EXIT_OK,
     EXTENSIONS,
+    PATH,
     Choice,
     check_outputs,
     check_version_option,
@@ -100,12 +101,12 @@ def entry() -> None:
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
               help="Output format: text, json, yaml, markdown (PR comment), job-summary, release-notes, "
                    "github (annotations), sarif, junit, html, jsonpatch; repeat for several (with --output-dir).")
-@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output", "-o", type=PATH, help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
-@click.option("--baseline", type=click.Path(), default=None,
+@click.option("--baseline", type=PATH, default=None,
               help="Drop findings whose fingerprint this file lists (see `specdiff baseline`).")
 @click.option("--annotate-level", type=click.Choice(LEVELS), default=None,
               help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")

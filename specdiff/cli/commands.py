@@ -17,6 +17,7 @@ from specdiff.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXTENSIONS,
+    PATH,
     Choice,
     check_outputs,
     check_version_option,
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
               help="Output format: text, json, markdown (PR comment), sarif, github (annotations); repeat for "
                    "several (with --output-dir).")
-@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output", "-o", type=PATH, help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Exit 1 when a finding is at or above this level.  [default: breaking, or the config's]")
@@ -57,9 +58,9 @@ if TYPE_CHECKING:
               help="The mildest level that sarif and github annotate.  [default: dangerous, or the config's]")
 @click.option("--select", multiple=True, metavar="RULE", help="Report only these rules (id or prefix); repeatable.")
 @click.option("--ignore", multiple=True, metavar="RULE", help="Drop these rules (id or prefix); repeatable.")
-@click.option("--baseline", type=click.Path(), default=None,
+@click.option("--baseline", type=PATH, default=None,
               help="Drop findings whose fingerprint this file lists (one a line, as the json format gives them).")
-@click.option("--config", "config_file", type=click.Path(), default=None,
+@click.option("--config", "config_file", type=PATH, default=None,
               help="Configuration file for fail-on, annotate-level and baseline (default: .specdiff.yaml or "
                    "pyproject.toml [tool.specdiff], searched from here upwards).")
 @click.option("--no-config", is_flag=True, help="Use no configuration file.")
@@ -129,7 +130,7 @@ def manifests_command(old: str, new: str, paths: tuple[str, ...], formats: tuple
 @click.option("--format", "formats", multiple=True, default=("text",), show_default=True,
               help="Output format: text, markdown, json, html, release-notes (one section per release, newest "
                    "first); repeat for several (with --output-dir).")
-@click.option("--output", "-o", type=click.Path(), help="Write the report to this file.")
+@click.option("--output", "-o", type=PATH, help="Write the report to this file.")
 @click.option("--output-dir", type=click.Path(file_okay=False), help="Write one file per --format here.")
 @policy_options
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
@@ -262,7 +263,7 @@ class _ProgressLog:
 @click.command("baseline")
 @click.argument("old")
 @click.argument("new")
-@click.option("--output", "-o", type=click.Path(), help="Write the baseline to this file.")
+@click.option("--output", "-o", type=PATH, help="Write the baseline to this file.")
 @policy_options
 @limit_options
 def baseline_command(old: str, new: str, output: str | None, policy: str | None, config_file: str | None,

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from specdiff.load.parse import Limits
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: the type of every option that names a file or folder with no other condition: one instance, since each makes its
+#: name through gettext (0.25 M instructions a `click.Path` at each start)
+PATH = click.Path()
 
 
 def policy_options(command: Any) -> Any:
@@ -31,7 +34,7 @@ def policy_options(command: Any) -> Any:
         click.option("--policy", type=click.Choice(["auto", "kubernetes", "openapi"]), default=None,
                      help="Compatibility policy; auto picks kubernetes for Kubernetes specs and CRDs.  "
                           "[default: auto, or the config's]"),
-        click.option("--config", "config_file", type=click.Path(), default=None,
+        click.option("--config", "config_file", type=PATH, default=None,
                      help="Configuration file (default: .specdiff.yaml or pyproject.toml [tool.specdiff], "
                           "searched from here upwards)."),
         click.option("--no-config", is_flag=True, help="Use no configuration file."),
