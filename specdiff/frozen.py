@@ -313,15 +313,23 @@ def _repr(self: Any) -> str:
     return f"{self.__class__.__qualname__}({shown})"
 
 
+#: the record classes `refilled` has copied a record of
+_REFILLED: set[type] = set()
+
+
 def refilled(made: T, **changes: Any) -> T:
     """`dataclasses.replace` for a record with a `__dict__` and no `__post_init__`: its attributes copied as one
     dictionary with `changes` (`replace` reads the class's fields and calls `__init__` with each, several times
     the cost, for the thousand parameters a Kubernetes document repeats with only their pointers their own). A
     value a `cached_property` keeps is copied too: change no field it is made from."""
-    assert hasattr(made, "__dict__") and not hasattr(made, "__post_init__"), type(made)
-    unknown = changes.keys() - made.__dict__.keys()
-    if unknown:  # (as `replace` refuses them)
-        raise TypeError(f"{type(made).__qualname__} has no field {sorted(unknown)[0]!r}")
-    copy = object.__new__(type(made))
-    object.__setattr__(copy, "__dict__", {**made.__dict__, **changes})
+    kind, made_fields = type(made), made.__dict__
+    if kind not in _REFILLED:  # (asked once for each class)
+        assert not hasattr(kind, "__post_init__"), kind
+        _REFILLED.add(kind)
+    fields = {**made_fields, **changes}
+    if len(fields) != len(made_fields):  # a change that names no field of it, as `replace` refuses one
+        unknown = changes.keys() - made_fields.keys()
+        raise TypeError(f"{kind.__qualname__} has no field {sorted(unknown)[0]!r}")
+    copy = object.__new__(kind)
+    object.__setattr__(copy, "__dict__", fields)
     return copy
