@@ -18,7 +18,7 @@ import specdiff.graph.servers as servers
 from specdiff.errors import InputError
 from specdiff.frozen import refilled
 from specdiff.graph.evidence import kubernetes_evidence
-from specdiff.graph.kubernetes_names import declared_gvks, group_version_kinds
+from specdiff.graph.kubernetes_names import GVK, declared_gvks, group_version_kinds
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
     ITEM_SCHEMA,
@@ -476,7 +476,7 @@ class Builder:
             document=self._elsewhere(self.doc), reversed=reversed_, sunset=sunset,
             declared_stability=written_level(raw),
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
-            kind=next(iter(group_version_kinds(raw)), None), security=self._security(raw, at, doc),
+            kind=_kind(raw), security=self._security(raw, at, doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
             raw=self._data(raw, at, doc, _READ_OPERATION),
         )
@@ -832,6 +832,15 @@ def _plain(obj: Any) -> tuple[Any, ...] | None:
             return None
         items.append((key, value.__class__, value))
     return tuple(items)
+
+
+def _kind(operation: dict[str, Any]) -> str | None:
+    """"core/v1/Pod": the first kind an operation's `x-kubernetes-group-version-kind` names, read straight where
+    it names one (as Kubernetes writes it on each of its operations)."""
+    listed = operation.get(GVK)
+    if isinstance(listed, dict):
+        return f"{listed.get('group') or 'core'}/{listed.get('version')}/{listed.get('kind')}"
+    return next(iter(group_version_kinds(operation)), None) if listed is not None else None
 
 
 def _list(value: Any) -> list[Any]:
