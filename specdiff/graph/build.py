@@ -464,17 +464,18 @@ class Builder:
             self._link_operation(op, self._answered(like))
             return op
         responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
-        group_version = None if reversed_ else group_version_of_path(path)
-        word = declared(raw)
-        sunset = sunset_of(raw) or announced
+        group_version, versioned = (None, "stable") if reversed_ else _versioned(path)
+        written = "x-stability-level" in raw  # (`declared` and `written_level` read it; most write none)
+        word = declared(raw) if written else None
+        sunset = (sunset_of(raw) if "x-sunset" in raw else None) or announced
         op = Operation(
             key=key, method=method, path=path, pointer=pointer,
             parameters=parameters, body=body, responses=responses, deprecated=bool(raw.get("deprecated")),
             operation_id=raw.get("operationId"), tags=tuple(map(str, _list(raw.get("tags")))),
             group_version=group_version,
-            stability=DECLARED[word] if word else of_version(group_version.split("/")[-1] if group_version else None),
+            stability=DECLARED[word] if word else versioned,
             document=self._elsewhere(self.doc), reversed=reversed_, sunset=sunset,
-            declared_stability=written_level(raw),
+            declared_stability=written_level(raw) if written else None,
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
             kind=_kind(raw), security=self._security(raw, at, doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
@@ -780,6 +781,14 @@ def _parameter_key(location: str, name: str, path_names: tuple[str, ...]) -> tup
     if location == "header":
         return location, name.lower()
     return location, str(path_names.index(name)) if location == "path" and name in path_names else name
+
+
+@lru_cache(maxsize=4096)
+def _versioned(path: str) -> tuple[str | None, str]:
+    """The group/version a path template names (`group_version_of_path`) and the stability its version says: the
+    operations of one path item ask it once."""
+    group_version = group_version_of_path(path)
+    return group_version, of_version(group_version.split("/")[-1] if group_version else None)
 
 
 @lru_cache(maxsize=4096)
