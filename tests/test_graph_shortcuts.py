@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from specdiff.graph import servers
+from specdiff.graph import graph_of, servers
 from specdiff.graph.build import _kind
 from specdiff.graph.kubernetes_names import group_version_kinds
+from specdiff.load import load_text
 
 
 @pytest.mark.parametrize("declared", [
@@ -27,3 +29,17 @@ def test_one_scheme_reads_as_a_list_of_schemes_does(schemes: list[Any], data: di
     general = servers._swagger(data.get("host", ""), data.get("basePath", ""), names,
                                "/paths/~1x/get/schemes" if data.get("host") and len(names) > 1 else "")
     assert servers.swagger(data, schemes, "/paths/~1x/get/schemes") == general
+
+
+def test_inline_parameters_read_once_tell_equal_values_of_other_types_apart() -> None:
+    """`1`, `1.0` and `true` are equal keys: each operation's parameter keeps the value, and type, it writes."""
+    values = [1, 1.0, True, 1, "1"]
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {
+        f"/p{i}": {"get": {"parameters": [{"name": "n", "in": "query", "type": "integer", "default": value}],
+                           "responses": {"200": {"description": "ok"}}}} for i, value in enumerate(values)}}
+    graph = graph_of(load_text(json.dumps(spec), "spec.json", None))
+    for i, value in enumerate(values):
+        parameter = graph.operations[f"GET /p{i}"].parameters["query", "n"]
+        read = parameter.schema["default"] if parameter.schema is not None else None
+        assert (type(read), read) == (type(value), value)
+        assert parameter.pointer == f"/paths/~1p{i}/get/parameters/0"

@@ -828,8 +828,8 @@ def _plain(obj: Any) -> tuple[Any, ...] | None:
     if not isinstance(obj, dict):
         return None
     kinds = tuple(map(type, obj.values()))
-    if _PLAIN_KINDS.issuperset(kinds):  # (most: dryRun, fieldManager and the like, paired in C)
-        return tuple(zip(obj, kinds, obj.values(), strict=True))
+    if _PLAIN_KINDS.issuperset(kinds):  # (most: dryRun, fieldManager and the like, keyed in C by three tuples)
+        return tuple(obj), kinds, tuple(obj.values())
     items = []
     for key, value in obj.items():
         if isinstance(value, dict):  # (OpenAPI 3's `schema: {type: string}`, paired in C as well)
