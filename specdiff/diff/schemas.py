@@ -53,10 +53,18 @@ from specdiff.graph.lifecycle import lifecycle_of
 from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, lone_part, overlay
 from specdiff.graph.refs import MODERN, naming_keywords, unchanged_files
-from specdiff.graph.schemas import deprecated_enum_values, enum_values, nullable, required_set, type_set
+from specdiff.graph.schemas import (
+    ENUM_HEADING,
+    deprecated_enum_values,
+    enum_values,
+    nullable,
+    required_set,
+    type_set,
+)
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
-from specdiff.records import Change, Context, unreached
+from specdiff.load.sourcemap import pointer_token
+from specdiff.records import FLAT_TYPES, Change, Context, unreached
 
 if TYPE_CHECKING:
     from specdiff.diff.compositions import Overlaps
@@ -81,6 +89,14 @@ Located = tuple[str, bool, bool]
 _ANYWHERE: Located = ("stable", True, True)
 #: the plain keywords `_keywords` compares as values
 _SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
+#: keywords whose values, written alike, may still compare apart: what they name is paired by meaning or by name
+#: (unions, discriminators, 2020-12 subschemas and dynamic references), or their items are matched on their own
+#: terms (CEL rules); `_worded_apart` does not vouch for a pair that writes one
+_READ_BEYOND_TEXT = (frozenset({"allOf", "anyOf", "oneOf", "discriminator", "$dynamicRef",
+                                "x-kubernetes-validations"}) | jsonschema2020.HANDLES) - {"items"}
+#: the keywords of one subschema `_worded_apart` follows where they differ, as the walk does (`single`), beside
+#: each property
+_SUBSCHEMAS = ("items", "additionalProperties")
 
 
 class DeferredPlace:
@@ -220,6 +236,8 @@ class SchemaDiffer:
     def compare_named(self, old: Side, new: Side, place: DeferredPlace) -> None:
         """`compare_differing` for a pair of named schemas whose facts are asked of the graph only when the walk
         needs them; the changes it finds come with the place's provisional facts, for the caller to resolve."""
+        if self._worded_apart(old, new):
+            return  # (most named pairs that differ: their descriptions were reworded)
         if place.known:
             self.compare_differing(old, new, place.where)
             return
@@ -228,6 +246,58 @@ class SchemaDiffer:
             self.compare_differing(old, new, place.provisional)
         finally:
             self._deferred = None
+
+    def _worded_apart(self, old: Side, new: Side) -> bool:
+        """Whether two schemas found to differ differ only in descriptions the walk reads for no change of its own:
+        those of the schemas on the paths where they differ (their own, their properties', their items' and map
+        values'), none of which lists an enum's values (`Possible enum values:`, read as the enum). The rest of
+        those schemas is written alike, as JSON, and writes no keyword that `_READ_BEYOND_TEXT` holds, so every
+        family finds its values equal; a `$ref` among them has only annotations and `x-kubernetes-*` markers
+        beside it and names a named pair on both sides, which the walk compares on its own (only what is written
+        beside the refs is compared there, and that is the same). Equal subschemas are passed over as the walk
+        passes them (`equal_means_unchanged`); descriptions are compared with `--include-docs`, and equal text
+        read in two dialects may say two things."""
+        if self.include_docs or not self.equal_means_unchanged or old.document.dialect != new.document.dialect:
+            return False
+        waiting = [(old.schema, new.schema, old.pointer, new.pointer)]
+        while waiting:
+            o, n, old_pointer, new_pointer = waiting.pop()
+            if not (_READ_BEYOND_TEXT.isdisjoint(o) and _READ_BEYOND_TEXT.isdisjoint(n)):
+                return False
+            for key in o.keys() | n.keys():
+                before, after = o.get(key, MISSING), n.get(key, MISSING)
+                if key == "description":
+                    if before != after and (_lists_enum(before) or _lists_enum(after)):
+                        return False
+                elif key == "properties" and isinstance(before, dict) and isinstance(after, dict):
+                    if before.keys() != after.keys():
+                        return False
+                    for name, schema in after.items():
+                        was = before[name]
+                        if was != schema:
+                            if not (isinstance(was, dict) and isinstance(schema, dict)):
+                                return False
+                            token = "/properties" + pointer_token(name)
+                            waiting.append((was, schema, old_pointer + token, new_pointer + token))
+                elif key in _SUBSCHEMAS and isinstance(before, dict) and isinstance(after, dict):
+                    if before != after:
+                        waiting.append((before, after, f"{old_pointer}/{key}", f"{new_pointer}/{key}"))
+                elif not _written_alike(before, after) or key == "items":
+                    return False  # (`items` that is no subschema: a tuple, or the 2020-12 boolean)
+            if "$ref" in o and not self._names_named_pair(o, n, old_pointer, new_pointer, old, new):
+                return False
+        return True
+
+    def _names_named_pair(self, old_schema: Schema, new_schema: Schema, old_pointer: str, new_pointer: str,
+                          old: Side, new: Side) -> bool:
+        """Whether a `$ref` written alike on both sides, with only annotations and `x-kubernetes-*` markers beside
+        it, names a named pair: the walk then compares no more than what is beside it (`_compare`)."""
+        if not isinstance(old_schema["$ref"], str) or any(
+                key not in ANNOTATIONS and not key.startswith(KUBERNETES_PREFIX) for key in old_schema):
+            return False
+        o = self.old_normal.node(old_schema, old_pointer, old.document)
+        n = self.new_normal.node(new_schema, new_pointer, new.document)
+        return o.named is not None and n.named is not None and self.names.get(o.named) == n.named
 
     def _real(self, where: Where) -> Where:
         """`where` with its real direction and stability, for a question the walk asks of them."""
@@ -1291,6 +1361,20 @@ def _read_only(schema: Any) -> dict[str, Any]:
 def _text(value: Any) -> str:
     """A change's value as text that compares equal when the values are equal, whatever their key order."""
     return json.dumps(value, sort_keys=True, default=str)
+
+
+def _lists_enum(description: Any) -> bool:
+    """Whether a description lists an enum's values, which `graph.schemas.enum_values` reads as the enum."""
+    return isinstance(description, str) and ENUM_HEADING in description
+
+
+def _written_alike(old: Any, new: Any) -> bool:
+    """Whether two values are the same JSON: equal, and of one type (`1` is not `true`, nor `1.0`)."""
+    if old is new:
+        return True
+    if type(old) is not type(new) or old != new:
+        return False
+    return type(old) in FLAT_TYPES or canonical(old) == canonical(new)
 
 
 def _side(node: Node) -> Side:

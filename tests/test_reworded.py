@@ -1,0 +1,64 @@
+"""A pair of named schemas that differs only in the words of its descriptions is not walked
+(`SchemaDiffer._worded_apart`): most named pairs that differ between two Kubernetes releases are that. What the
+words or the values beside them still say is found as the walk finds it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from specdiff.diff import diff
+from specdiff.diff.schemas import SchemaDiffer
+from specdiff.load import load_text
+from specdiff.pipeline import graphed
+
+
+def _spec(schemas: dict[str, Any]) -> str:
+    """A response naming `Thing`, with `schemas` as the named schemas."""
+    ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}
+    return json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                       "paths": {"/things": {"get": {"responses": {"200": ok}}}}, "components": {"schemas": schemas}})
+
+
+def _changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str | None, Any, Any]]:
+    found = diff(graphed(load_text(_spec(old), "old.json", None)).graph,
+                 graphed(load_text(_spec(new), "new.json", None)).graph)
+    return [(c.kind, c.node, c.attribute, c.old, c.new) for c in found]
+
+
+def _thing(words: str, **beside: Any) -> dict[str, Any]:
+    """`Thing`, whose field `a` says `words`, its items refer to `Part` beside other words, and `beside` more."""
+    return {"Thing": {"type": "object", "description": words, "properties": {
+        "a": {"type": "string", "description": words, **beside},
+        "parts": {"type": "array", "items": {"$ref": "#/components/schemas/Part", "description": words}}}},
+        "Part": {"type": "object", "properties": {"b": {"type": "integer"}}}}
+
+
+def test_a_pair_reworded_is_not_walked(monkeypatch: Any) -> None:
+    walked: list[str] = []
+    keywords = SchemaDiffer._keywords
+
+    def counted(differ: SchemaDiffer, *args: Any, **kwargs: Any) -> None:
+        walked.append(args[0].pointer)
+        keywords(differ, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaDiffer, "_keywords", counted)
+    assert _changes(_thing("Old words."), _thing("New words.")) == []
+    assert walked == []
+    assert _changes(_thing("Old words.", maxLength=3), _thing("New words.", maxLength=2)) == [
+        ("modified", "schema", "maxLength", 3, 2)]
+    assert walked
+
+
+def test_what_reworded_descriptions_still_say_is_found() -> None:
+    """The values a Kubernetes enum lists in its description; a value of another type beside the words (`1` and
+    `true` are equal in Python); a change of the schema a reference beside the words names, found at that
+    schema."""
+    listed = "Kind.\n\nPossible enum values:\n - `\"A\"` one.\n - `\"B\"` two."
+    assert _changes(_thing(listed), _thing(listed.replace(" - `\"B\"` two.", ""))) == [
+        ("removed", "enum-value", "enum", "B", None)] * 2  # (`Thing` and its field `a`)
+    assert _changes(_thing("Old words.", default=1), _thing("New words.", default=True)) == [
+        ("modified", "schema", "default", 1, True)]
+    old, new = _thing("Old words."), _thing("New words.")
+    new["Part"]["properties"]["b"]["type"] = "string"
+    assert _changes(old, new) == [("modified", "schema", "type", "integer", "string")]
