@@ -272,13 +272,12 @@ class SchemaDiffer:
                 elif key == "properties" and isinstance(before, dict) and isinstance(after, dict):
                     if before.keys() != after.keys():
                         return False
-                    for name, schema in after.items():
-                        was = before[name]
-                        if was != schema:
-                            if not (isinstance(was, dict) and isinstance(schema, dict)):
-                                return False
-                            token = "/properties" + pointer_token(name)
-                            waiting.append((was, schema, old_pointer + token, new_pointer + token))
+                    for name in [name for name, schema in after.items() if before[name] != schema]:
+                        was, schema = before[name], after[name]
+                        if not (isinstance(was, dict) and isinstance(schema, dict)):
+                            return False
+                        token = "/properties" + pointer_token(name)
+                        waiting.append((was, schema, old_pointer + token, new_pointer + token))
                 elif key in _SUBSCHEMAS and isinstance(before, dict) and isinstance(after, dict):
                     if before != after:
                         waiting.append((before, after, f"{old_pointer}/{key}", f"{new_pointer}/{key}"))
@@ -291,13 +290,15 @@ class SchemaDiffer:
     def _names_named_pair(self, old_schema: Schema, new_schema: Schema, old_pointer: str, new_pointer: str,
                           old: Side, new: Side) -> bool:
         """Whether a `$ref` written alike on both sides, with only annotations and `x-kubernetes-*` markers beside
-        it, names a named pair: the walk then compares no more than what is beside it (`_compare`)."""
-        if not isinstance(old_schema["$ref"], str) or any(
+        it, names a named pair: the walk then compares no more than what is beside it (`_compare`). (The node the
+        walk reads names the schema the `$ref` names, where no `$dynamicRef` is written: `Normaliser.node`.)"""
+        ref = old_schema["$ref"]
+        if not isinstance(ref, str) or any(
                 key not in ANNOTATIONS and not key.startswith(KUBERNETES_PREFIX) for key in old_schema):
             return False
-        o = self.old_normal.node(old_schema, old_pointer, old.document)
-        n = self.new_normal.node(new_schema, new_pointer, new.document)
-        return o.named is not None and n.named is not None and self.names.get(o.named) == n.named
+        old_named = self.old_normal.resolver.named(ref, old.document, old_pointer + "/$ref")
+        new_named = self.new_normal.resolver.named(ref, new.document, new_pointer + "/$ref")
+        return old_named is not None and new_named is not None and self.names.get(old_named) == new_named
 
     def _real(self, where: Where) -> Where:
         """`where` with its real direction and stability, for a question the walk asks of them."""
@@ -1374,7 +1375,13 @@ def _written_alike(old: Any, new: Any) -> bool:
         return True
     if type(old) is not type(new) or old != new:
         return False
-    return type(old) in FLAT_TYPES or canonical(old) == canonical(new)
+    if type(old) in FLAT_TYPES:
+        return True
+    if type(old) is list:  # (most often a list of names: `required`, `enum`, told apart without writing them out)
+        kinds = list(map(type, old))
+        if FLAT_TYPES.issuperset(kinds):
+            return kinds == list(map(type, new))
+    return canonical(old) == canonical(new)
 
 
 def _side(node: Node) -> Side:
