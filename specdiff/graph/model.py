@@ -595,9 +595,9 @@ _NAMED_OBJECT = r"\b(?:[Tt]he|[Aa]n?)\s+([A-Z][A-Za-z0-9]+)\s+objects?\b"
 def alpha_only_kinds(graph: SpecGraph) -> frozenset[str]:
     """The kinds whose every operation is in an alpha group-version."""
     levels: dict[str, set[str]] = {}
-    for operation in graph.operations.values():
-        if operation.kind:
-            levels.setdefault(operation.kind.rpartition("/")[2], set()).add(operation.stability)
+    # (each group/version/kind and level once: a kind's operations, a dozen a resource, share them)
+    for kind, stability in {(op.kind, op.stability) for op in graph.operations.values() if op.kind}:
+        levels.setdefault(kind.rpartition("/")[2], set()).add(stability)
     return frozenset(kind for kind, found in levels.items() if found == {"alpha"})
 
 
