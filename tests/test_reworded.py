@@ -1,6 +1,8 @@
 """A pair of named schemas that differs only in the words of its descriptions is not walked
-(`SchemaDiffer._worded_apart`): most named pairs that differ between two Kubernetes releases are that. What the
-words or the values beside them still say is found as the walk finds it."""
+(`SchemaDiffer._worded_apart`): most named pairs that differ between two Kubernetes releases are that; and a
+pair of schemas apart only in keywords whose family reads nothing else is compared by those families alone
+(`SchemaDiffer._apart_in_own_keywords`). What the words or the values beside them still say is found as the
+whole walk finds it."""
 
 from __future__ import annotations
 
@@ -62,3 +64,23 @@ def test_what_reworded_descriptions_still_say_is_found() -> None:
     old, new = _thing("Old words."), _thing("New words.")
     new["Part"]["properties"]["b"]["type"] = "string"
     assert _changes(old, new) == [("modified", "schema", "type", "integer", "string")]
+
+
+def test_a_field_apart_only_in_its_own_keywords_is_compared_by_their_families_alone(monkeypatch: Any) -> None:
+    """A field that gains a Kubernetes list type and a limit, beside reworded words: only the families that
+    read those keywords are asked; a change beside them that another family reads (an enum) is still found."""
+    asked: list[str] = []
+    composition = SchemaDiffer._composition
+
+    def counted(differ: SchemaDiffer, keyword: str, *args: Any) -> dict[str, str]:
+        asked.append(keyword)
+        return composition(differ, keyword, *args)
+
+    monkeypatch.setattr(SchemaDiffer, "_composition", counted)
+    old = _thing("Old words.", maxLength=3)
+    new = _thing("New words.", maxLength=2, **{"x-kubernetes-list-type": "atomic"})
+    assert _changes(old, new) == [("modified", "schema", "maxLength", 3, 2),
+                                  ("modified", "extension", "x-kubernetes-list-type", None, "atomic")]
+    assert asked == []
+    old["Thing"]["properties"]["a"]["enum"], new["Thing"]["properties"]["a"]["enum"] = ["x", "y"], ["x"]
+    assert ("removed", "enum-value", "enum", "y", None) in _changes(old, new)

@@ -94,6 +94,9 @@ _SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
 #: terms (CEL rules); `_worded_apart` does not vouch for a pair that writes one
 _READ_BEYOND_TEXT = (frozenset({"allOf", "anyOf", "oneOf", "discriminator", "$dynamicRef",
                                 "x-kubernetes-validations"}) | jsonschema2020.HANDLES) - {"items"}
+#: the keywords whose family in `_keywords` reads nothing else of a schema: plain values, properties with the
+#: `required` list, and the subschemas of items and map values (`_apart_in_own_keywords`)
+_OWN = _SCALARS | {"properties", "required", "items", "additionalProperties"}
 #: the keywords of one subschema `_worded_apart` follows where they differ, as the walk does (`single`), beside
 #: each property
 _SUBSCHEMAS = ("items", "additionalProperties")
@@ -459,6 +462,13 @@ class SchemaDiffer:
         o, n = old.schema, new.schema
         if not placed:
             where = self._placed(where, old, new)
+        if self._apart_in_own_keywords(old, new):
+            self._scalars(old, new, where)
+            self._properties(old, new, where)
+            self.single("items", "[]", old, new, where)
+            self._additional_properties(old, new, where)
+            self.extensions.compare(old, new, where)
+            return
         old_types, new_types = type_set(o, old.document.dialect), type_set(n, new.document.dialect)
         retyped = old_types != new_types
         if retyped:
@@ -470,11 +480,7 @@ class SchemaDiffer:
         if nullable(o) != nullable(n):
             self.emit(change("modified", "schema", "nullable", old=nullable(o), new=nullable(n), where=where,
                              old_pointer=old.pointer, new_pointer=new.pointer, **self._in_deprecated(old, new)))
-        # those written on either side, in their order; `deprecated` is compared with the sunset it announces
-        # (compare_extensions)
-        for keyword in sorted((o.keys() | n.keys()) & _SCALARS, key=SCALAR_KEYWORDS.index):
-            self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
-                        _given(n, keyword, self.zero_default_is_implied), old, new, where)
+        self._scalars(old, new, where)
         self._collection_format(old, new, where)
         self._enum(old, new, where)
         self._properties(old, new, where)
@@ -501,6 +507,37 @@ class SchemaDiffer:
         xml = {"xml": {"xml_body": self._carried_as_xml(old, new, where)}} if "xml" in o or "xml" in n else None
         for found in residue(o, n, self._handles(old, new), old.pointer, new.pointer, where, KUBERNETES_PREFIX, xml):
             self.emit(found)
+
+    def _apart_in_own_keywords(self, old: Side, new: Side) -> bool:
+        """Whether two schemas differ only in keywords whose family reads nothing else of them (`_OWN`, and the
+        `x-kubernetes-*` markers) and in descriptions that list no enum's values (`Possible enum values:`, read as
+        the enum): every other family finds the rest written alike, as JSON, and reports nothing, so `_keywords`
+        runs those families alone (a Kubernetes field that gains `x-kubernetes-list-type`, a type whose
+        properties changed). As in `_worded_apart`: no keyword whose equal text may still compare apart is
+        written, equal subschemas are passed over, and both sides are read in one dialect."""
+        o, n = old.schema, new.schema
+        if self.include_docs or not self.equal_means_unchanged or old.document.dialect != new.document.dialect \
+                or not (_READ_BEYOND_TEXT.isdisjoint(o) and _READ_BEYOND_TEXT.isdisjoint(n)) \
+                or not (isinstance(o.get("items", {}), dict) and isinstance(n.get("items", {}), dict)):
+            return False  # (`items` that is no subschema is a union's or a tuple's: `_union_against_plain`)
+        for key in o.keys() | n.keys():
+            if key in _OWN or key.startswith(KUBERNETES_PREFIX):
+                continue
+            before, after = o.get(key, MISSING), n.get(key, MISSING)
+            if key == "description":
+                if before != after and (_lists_enum(before) or _lists_enum(after)):
+                    return False
+            elif not _written_alike(before, after):
+                return False
+        return True
+
+    def _scalars(self, old: Side, new: Side, where: Where) -> None:
+        """The plain keywords written on either side, in their order; `deprecated` is compared with the sunset it
+        announces (compare_extensions)."""
+        o, n = old.schema, new.schema
+        for keyword in sorted((o.keys() | n.keys()) & _SCALARS, key=SCALAR_KEYWORDS.index):
+            self.value(keyword, _given(o, keyword, self.zero_default_is_implied),
+                        _given(n, keyword, self.zero_default_is_implied), old, new, where)
 
     def _handles(self, old: Side, new: Side) -> frozenset[str]:
         """The keywords compared here: in 2020-12 documents, those naming schemas too (graph.refs2020), which
