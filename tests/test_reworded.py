@@ -84,3 +84,12 @@ def test_a_field_apart_only_in_its_own_keywords_is_compared_by_their_families_al
     assert asked == []
     old["Thing"]["properties"]["a"]["enum"], new["Thing"]["properties"]["a"]["enum"] = ["x", "y"], ["x"]
     assert ("removed", "enum-value", "enum", "y", None) in _changes(old, new)
+
+
+def test_a_removed_schema_the_words_call_a_deprecated_alias_names_what_it_stood_for() -> None:
+    """The words are read only when they hold the word: "DEPRECATED - use Part instead." in any case."""
+    old, new = _thing("Words."), _thing("Words.")
+    old["OldPart"] = {"$ref": "#/components/schemas/Part", "description": "  DEPRECATED - use Part instead."}
+    found = diff(graphed(load_text(_spec(old), "old.json", None)).graph,
+                 graphed(load_text(_spec(new), "new.json", None)).graph)
+    assert [(c.kind, c.old, c.fact("alias_of")) for c in found] == [("removed", "OldPart", "Part")]

@@ -178,7 +178,10 @@ def _alias_of(old: SpecGraph, new: SpecGraph, name: str) -> str | None:
     """The schema a removed one was a deprecated alias of, when that one stays and no operation used the alias:
     its description says to use the other instead, and it is only a `$ref` to it or the same schema."""
     schema = old.schemas[name].schema
-    match = compiled(_ALIAS).match(str(schema.get("description", "")))
+    text = str(schema.get("description", ""))
+    # (the pattern is compiled, and tried, only for a description with the word: no letter of it has another case
+    # that `re` matches beside the one `lower` gives)
+    match = compiled(_ALIAS).match(text) if "deprecated" in text.lower() else None
     target = match.group(1) if match else None
     if target is None or target not in old.schemas or target not in new.schemas or old.reached(name):
         return None

@@ -26,6 +26,8 @@ _REQUIRED = r"(?<![\w+-])(?<!Not )(?<!not )(?:Required\.|\+required\b|This field
 #: server saying it writes the field itself
 _WRITTEN = (r"(?:^|(?<=[.!:] )|(?<=\n))Defaults to (?!(?:empty|nil|null|unset|none|nothing|no)\b)[^.\n]{1,60}"
             r"|\b[Pp]opulated by the (?:system|server)\b|\b[Ss]et by the (?:system|server)\b")
+#: words each of `_WRITTEN`'s phrases writes as they are
+_WRITTEN_WORDS = ("Defaults to ", "opulated by the ", "et by the ")
 
 
 def _description(schema: Any) -> str:
@@ -54,7 +56,9 @@ def said_required(schema: Any) -> str | None:
 def said_written(schema: Any, default: Any) -> str | None:
     """Why readers still always see the field: the description says the server defaults or populates it, or
     the schema gives it a `default` (`default` is what the differ counts as one: not a Kubernetes zero value)."""
-    found = compiled(_WRITTEN).search(_description(schema))
+    text = _description(schema)
+    # (the pattern is compiled, and tried, only for a description with one of its phrases' fixed words in it)
+    found = compiled(_WRITTEN).search(text) if any(words in text for words in _WRITTEN_WORDS) else None
     if found:
         return f'the old description says ("{found.group(0).strip()}")'
     if default is not None:
