@@ -19,18 +19,25 @@ from specdiff.records import Change, Context
 Place = tuple[str | None, str]
 
 
-def group_versions(graph: SpecGraph) -> dict[str, Place]:
-    """Each group-version of a graph; pointer "" is a whole document, else the first path item of the version."""
-    found: dict[str, Place] = {key: (key, "") for key in graph.part_keys.values()
-                               if "/" in key and is_version(key.rpartition("/")[2])}
-    for op in sorted(graph.operations.values(), key=lambda op: (op.path, op.method)):
-        if op.group_version and op.group_version not in found:
-            found[op.group_version] = (graph.part_of(graph.document_of(op)), op.pointer.rpartition("/")[0])
+def group_versions(graph: SpecGraph) -> set[str]:
+    """Each group-version of a graph: its documents' keys that end in a version, and its operations'."""
+    found = {key for key in graph.part_keys.values() if "/" in key and is_version(key.rpartition("/")[2])}
+    found.update({op.group_version for op in graph.operations.values() if op.group_version})
     return found
 
 
-def _group_discovery(places: dict[tuple[str, str], Place], before: dict[str, Place],
-                     after: dict[str, Place]) -> dict[tuple[str, str], tuple[str, str]]:
+def _place(graph: SpecGraph, group_version: str) -> Place:
+    """Where a group-version is: its whole document, else the path item of its first operation by route and
+    method (asked only of those on one side: most comparisons have none)."""
+    if group_version in graph.part_keys.values():
+        return group_version, ""
+    first = min((op for op in graph.operations.values() if op.group_version == group_version),
+                key=lambda op: (op.path, op.method))
+    return graph.part_of(graph.document_of(first)), first.pointer.rpartition("/")[0]
+
+
+def _group_discovery(places: dict[tuple[str, str], Place], before: set[str],
+                     after: set[str]) -> dict[tuple[str, str], tuple[str, str]]:
     """(kind, `GET /apis/GROUP/`) -> the (kind, group-version) that takes it: an API group's discovery document
     comes (or goes) with the group when every version of the group does, so it goes with its first version."""
     taken: dict[tuple[str, str], tuple[str, str]] = {}
@@ -44,10 +51,10 @@ def _group_discovery(places: dict[tuple[str, str], Place], before: dict[str, Pla
 
 def fold_group_versions(old: SpecGraph, new: SpecGraph, changes: list[Change]) -> list[Change]:
     before, after = group_versions(old), group_versions(new)
-    places = {("removed", gv): place for gv, place in before.items() if gv not in after}
-    places.update({("added", gv): place for gv, place in after.items() if gv not in before})
-    if not places:
+    if before == after:
         return changes
+    places = {("removed", gv): _place(old, gv) for gv in before - after}
+    places.update({("added", gv): _place(new, gv) for gv in after - before})
     members: dict[tuple[str, str], list[Change]] = {key: [] for key in places}
     discovery = _group_discovery(places, before, after)
     kept: list[Change] = []
