@@ -129,6 +129,19 @@ def test_a_required_property_that_stops_being_read_only_must_now_be_sent() -> No
         ("schema.read-only-added", "/components/schemas/Frob/properties/id/readOnly", "breaking")]
 
 
+def test_a_field_beside_one_named_read_only_is_still_sent() -> None:
+    """A type may have a field named `readOnly` (Kubernetes' VolumeMount does): its schema, under `properties`, is
+    no marker, and a tighter limit on the field beside it still refuses requests that worked."""
+    def spec(length: int | None) -> dict[str, Any]:
+        path = {"type": "string", **({"maxLength": length} if length else {})}
+        return _used({"Frob": {"type": "object", "properties": {"readOnly": {"type": "boolean"}, "path": path}}})
+
+    assert _verdicts(spec(None), spec(10), "openapi") == [
+        ("schema.constraint-tightened", "/components/schemas/Frob/properties/path/maxLength", "breaking")]
+    assert _verdicts(spec(None), spec(10), "kubernetes") == [
+        ("schema.constraint-tightened", "/components/schemas/Frob/properties/path/maxLength", "breaking")]
+
+
 def test_museum_uncoupled_from_http_is_judged_on_the_wire() -> None:
     """The Museum API's "uncouple from HTTP" change replaced 8 body types: the breaking changes are what a client
     meets on the wire, at the operations, and each replacement is reported once beside them."""

@@ -408,8 +408,10 @@ class SpecGraph:
                 serving = self._serving(node)
                 if own != "stable" or serving != "stable":
                     level = least_stable(level, own, serving)
-                read_only = read_only or bool(node.get("readOnly"))
-                write_only = write_only or bool(node.get("writeOnly"))
+                # (`is True`: the map of a type's properties may hold one named `readOnly`, whose schema says nothing
+                # of the fields beside it)
+                read_only = read_only or node.get("readOnly") is True
+                write_only = write_only or node.get("writeOnly") is True
             found = self._places[(doc, pointer)] = (node, level, read_only, write_only)
         return found
 
