@@ -80,6 +80,7 @@ from specdiff.records import (
     InOrder,
     Level,
     _plain,
+    _sha256,
     field_path,
     hashed,
     spaced_text,
@@ -196,10 +197,7 @@ def _inline_object(schema: Any) -> bool:
 
 def _digest(schema: dict[str, Any]) -> str:
     """The text of an object schema without its own description, which documents the field it is written at."""
-    import hashlib  # loads OpenSSL: only CRDs inline their types, so most comparisons never need it
-
-    text = spaced_text({k: v for k, v in schema.items() if k != "description"})
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _sha256(spaced_text({k: v for k, v in schema.items() if k != "description"}))[:16]
 
 
 def group_key(finding: Finding, copies: InlinedCopies | None = None, values: _Values | None = None

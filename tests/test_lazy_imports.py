@@ -81,6 +81,17 @@ def test_fingerprints_are_hashed_without_loading_openssl(tmp_path: Path) -> None
     assert "hashlib" not in _imported_after(code, tmp_path)
 
 
+def test_a_crds_inlined_copies_are_hashed_without_loading_openssl(tmp_path: Path) -> None:
+    """Grouping names a change inside a CRD's inlined copy of a type by the copy's digest, hashed with the
+    fingerprints' SHA-256, so a CRD comparison loads no OpenSSL either; the digest is hashlib's."""
+    code = ("import hashlib as reference\nfrom specdiff.group import _digest\n"
+            "from specdiff.records import spaced_text\ndel sys.modules['hashlib']\n"
+            "schema = {'description': 'a field', 'properties': {'a': {'type': 'string'}}}\n"
+            "text = spaced_text({'properties': schema['properties']})\n"
+            "assert _digest(schema) == reference.sha256(text.encode()).hexdigest()[:16]\n")
+    assert "hashlib" not in _imported_after(code, tmp_path)
+
+
 def test_a_comparison_that_finds_no_configuration_file_loads_no_configuration_reader(tmp_path: Path) -> None:
     """The search for a configuration looks for files named like one; only when one is there is
     specdiff.config imported to read it (and the selection of operations only when something selects)."""
