@@ -81,7 +81,8 @@ class _Index:
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
         buckets: dict[tuple[str, str], list[Card]] = {}
-        for item in cards:
+        # sorted once, then shared out: each bucket keeps that order, so no card's key is worked out per bucket
+        for item in sorted(cards, key=lambda c: (tuple(-x for x in c.specificity), c.id)):
             nodes = item.match.get("node")
             kinds = item.match.get("change")
             if nodes is None or kinds is None:
@@ -89,8 +90,7 @@ class _Index:
             for node in nodes if isinstance(nodes, list) else [nodes]:
                 for kind in kinds if isinstance(kinds, list) else [kinds]:
                     buckets.setdefault((node, kind), []).append(item)
-        self._by_kind = {key: tuple(sorted(items, key=lambda c: (tuple(-x for x in c.specificity), c.id)))
-                         for key, items in buckets.items()}
+        self._by_kind = {key: tuple(items) for key, items in buckets.items()}
         self._by_shape: dict[tuple[str, str, str, str], tuple[Card, ...]] = {}
 
     def fitting(self, change: Change) -> tuple[Card, ...]:
