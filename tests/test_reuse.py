@@ -344,3 +344,40 @@ def test_an_operation_taking_the_earlier_responses_has_the_edges_of_a_graph_buil
         assert later.operations[key].responses is earlier.operations[key].responses
         assert list(later.graph.succ["op", key].items()) == list(apart.graph.succ["op", key].items())
     assert later.graph.succ["op", "GET /pets"]["schema", "Owner"] == {"directions": {"response"}, "xml": True}
+
+
+def test_an_operation_that_only_gained_a_plain_parameter_takes_the_earlier_edges(monkeypatch: Any) -> None:
+    """Its edges are the earlier operation's, body and parameter uses included, as a graph built apart gives them;
+    where its parameters name their schemas in another order, or it gained one that names a schema, they are read
+    again, in the new order."""
+    old = swagger()
+    old["definitions"].update({"Query": {"type": "object"}, "Sort": {"type": "object"}})
+    pet = {"$ref": "#/definitions/Pet"}
+    query, sort = ({"name": name, "in": "query", "type": "array", "items": {"$ref": f"#/definitions/{schema}"}}
+                   for name, schema in (("q", "Query"), ("sort", "Sort")))
+    old["paths"]["/pets"]["get"]["parameters"] += [query, sort]
+    old["paths"]["/pets"]["post"] = {"parameters": [{"name": "pet", "in": "body", "schema": pet}, query],
+                                     "produces": ["application/xml"],
+                                     "responses": {"200": {"description": "ok", "schema": pet}}}
+    gained = copy.deepcopy(old)
+    for operation in gained["paths"]["/pets"].values():
+        operation["parameters"].append({"name": "shard", "in": "query", "type": "string"})
+    reordered = copy.deepcopy(gained)
+    reordered["paths"]["/pets"]["get"]["parameters"][1:3] = [sort, query]
+    named = copy.deepcopy(old)
+    named["paths"]["/pets"]["post"]["parameters"].append(sort)
+    linked: list[str] = []
+    link = Builder._link_operation
+    monkeypatch.setattr(Builder, "_link_operation", lambda self, op, *rest: linked.append(op.key) or link(
+        self, op, *rest))
+    for new, kept in ((gained, {"GET /pets", "POST /pets"}), (reordered, {"POST /pets"}), (named, {"GET /pets"})):
+        earlier = graph_of(document(old, "old.json"))
+        linked.clear()
+        later = graph_of(document(new, "new.json"), earlier)
+        assert not kept.intersection(linked) and len(linked) == 2 - len(kept)
+        apart = graph_of(document(new, "new.json"))
+        for key in ("GET /pets", "POST /pets"):
+            assert later.operations[key] is not earlier.operations[key]
+            assert list(later.graph.succ["op", key].items()) == list(apart.graph.succ["op", key].items())
+    assert list(graphs(old, reordered)[1].graph.succ["op", "GET /pets"]) == [
+        ("schema", "Sort"), ("schema", "Query"), ("schema", "Pet")]

@@ -72,6 +72,7 @@ _IN_BODY = frozenset({"body", "formData"})
 #: body parameter to leave out, and share their list of parameters or their schemas with others)
 _LOCATION, _SCHEMA, _REF = attrgetter("location"), attrgetter("schema"), methodcaller("get", "$ref")
 _PLAIN_KINDS = frozenset({str, int, float, bool, type(None)})  # (`_plain`)
+_MEDIA_SCHEMAS = attrgetter("schema", "item_schema")  # what linking reads of a media type (`_reads_alike`)
 _STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
 
 
@@ -461,7 +462,8 @@ class Builder:
             self._took = True
             op = refilled(like, parameters=parameters, body=body,
                           servers=servers.of_operation(raw, at, doc, inherited) if inherited else ())
-            self._link_operation(op, self._answered(like))
+            if not self._kept_edges(op, like):
+                self._link_operation(op, self._answered(like))
             return op
         responses, announced = self._responses(raw.get("responses"), at + "/responses", raw, doc)
         group_version, versioned = (None, "stable") if reversed_ else _versioned(path)
@@ -541,6 +543,23 @@ class Builder:
         self.graph.add_node(node)
         self.graph.add_edges_from((node, ("schema", target), {"directions": directions, "xml": target in in_xml})
                                   for target, directions in uses.items())
+
+    def _kept_edges(self, op: Operation, like: Operation) -> bool:
+        """Give an operation that takes the reading of `like` but for its parameters (graph.reuse) the edges of
+        `like` in the earlier graph, when its parameters name the schemas the earlier ones did, in their order, its
+        body reads the schemas that one did and the new graph holds each schema: the edges linking it would give
+        (a parameter's uses come first, then the body's and the responses'). Most such operations only gained a
+        plain query parameter (Kubernetes 1.36's `shardSelector`)."""
+        assert self.earlier is not None
+        edges = self.earlier.graph.graph.succ[("op", like.key)]
+        if (not _reads_alike(op.body, like.body) or not self.schemas.keys() >= {target for _, target in edges}
+                or self._parameter_targets(op.parameters) != [
+                    target for (_, target), attributes in edges.items() if "parameter" in attributes["directions"]]):
+            return False
+        node = ("op", op.key)
+        self.graph.add_node(node)
+        self.graph.add_edges_from((node, target, attributes) for target, attributes in edges.items())
+        return True
 
     def _answered(self, like: Operation) -> list[tuple[str, bool]] | None:
         """The named schemas the responses of `like` use, in their order, each with whether XML carries it: the
@@ -810,6 +829,15 @@ def _distinct_media(media: dict[str, MediaType]) -> list[tuple[MediaType, bool]]
 def _xml_kinds(names: tuple[str, ...]) -> tuple[bool, ...]:
     """Whether XML or not, for the media types of a body: each answer once, in the order the types give it."""
     return tuple(dict.fromkeys(map(is_xml, names)))
+
+
+def _reads_alike(body: RequestBody | None, before: RequestBody | None) -> bool:
+    """Whether two request bodies carry equal schemas under the same media types, in one order: what linking an
+    operation reads of its body (`Builder._link_operation`)."""
+    if body is None or before is None:
+        return body is before
+    return tuple(body.media) == tuple(before.media) and list(map(_MEDIA_SCHEMAS, body.media.values())) == list(
+        map(_MEDIA_SCHEMAS, before.media.values()))
 
 
 def _refs_of(items: list[Any]) -> tuple[str, ...] | None:

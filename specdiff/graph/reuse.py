@@ -11,7 +11,8 @@ as it reads the item). What a schema names is compared where the named schema is
 
 Two finer grains serve the items that differ. An operation written alike but for its `parameters` (a Kubernetes
 release adds `shardSelector` to every list operation) takes the earlier record's reading of its responses, request
-body, security and data, and reads its parameters again. A named schema written alike takes the named schemas the
+body, security and data, and reads its parameters again; where its parameters name the schemas the earlier ones did,
+in their order, it takes the earlier operation's edges too. A named schema written alike takes the named schemas the
 earlier graph found it refers to, instead of walking it for its `$ref`s, when each of them is named in the new
 document too.
 """
