@@ -381,3 +381,18 @@ def test_an_operation_that_only_gained_a_plain_parameter_takes_the_earlier_edges
             assert list(later.graph.succ["op", key].items()) == list(apart.graph.succ["op", key].items())
     assert list(graphs(old, reordered)[1].graph.succ["op", "GET /pets"]) == [
         ("schema", "Sort"), ("schema", "Query"), ("schema", "Pet")]
+
+
+def test_an_operation_of_a_path_item_that_gained_or_lost_a_shared_parameter_takes_the_rest_of_its_reading() -> None:
+    """The operation object is written alike, so its record takes the earlier responses and has the path item's
+    parameters; an item that only lost a key is not taken whole. Findings are those of graphs built apart."""
+    shard = {"name": "shard", "in": "query", "type": "string"}
+    shared = swagger()
+    shared["paths"]["/pets"]["parameters"] = [shard]
+    for old, new, rule in ((swagger(), shared, "parameter.optional-added"), (shared, swagger(), "parameter.removed")):
+        earlier, later = graphs(old, new)
+        before, after = earlier.operations["GET /pets"], later.operations["GET /pets"]
+        assert after is not before and after.responses is before.responses
+        assert (("query", "shard") in after.parameters) == ("parameters" in new["paths"]["/pets"])
+        assert [r for r, _ in findings(old, new)] == [rule]
+    assert taken(swagger(), shared) == taken(shared, swagger()) == ["GET /owners"]

@@ -161,7 +161,8 @@ class Builder:
             if path.startswith("x-"):
                 continue  # an extension of the Paths object (specdiff.diff.operations compares it as one)
             before = self.earlier.item(container, path) if self.earlier is not None else None
-            if self.earlier is not None and self._reused(path, item, item_pointer, before, self.earlier):
+            differing = self.earlier.differing(before, item) if self.earlier is not None else None
+            if differing is not None and self._reused(path, item, item_pointer, before, differing):
                 continue
             item, at, item_doc = self._deref(item, item_pointer, self.doc)
             if not isinstance(item, dict):
@@ -173,8 +174,10 @@ class Builder:
                 key = operation_key(method, path)
                 if key not in self.operations:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
-                    like = self.earlier.written_alike(key, before, item_pointer, tokens, raw) if (
-                        self.earlier is not None and place == (item_pointer + tokens, self.doc)) else None
+                    like = self.earlier.written_alike(
+                        key, before, item_pointer, tokens, raw, tokens.split("/", 2)[1] not in differing) if (
+                        self.earlier is not None and differing is not None
+                        and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(key, path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers, like=like)
                     callbacks = self._callbacks(op.path, raw, place) if "callbacks" in raw else None
@@ -183,11 +186,14 @@ class Builder:
         for name, item in webhooks.items():
             self._reversed_item(f"webhook {name}", item, join_pointer(("webhooks", name)))
 
-    def _reused(self, path: str, item: Any, pointer: str, before: Any, earlier: Earlier) -> bool:
+    def _reused(self, path: str, item: dict[str, Any], pointer: str, before: Any, differing: list[str]
+                ) -> bool:
         """Take a path item's operations, their edges and its data from the graph of the version before, which read
-        them from an item written alike (`before`, the old document's item of the route; graph.reuse): the records
-        and edges reading it again would give."""
-        if not isinstance(item, dict) or "$ref" in item:
+        them from an item written alike (`before`, the old document's item of the route; `differing`, the keys it
+        writes otherwise; graph.reuse): the records and edges reading it again would give."""
+        assert self.earlier is not None
+        earlier = self.earlier
+        if differing or len(before) != len(item):  # (`differing` compares the keys the new item writes)
             return False
         taken = []
         for method, _, tokens in self._methods(item, pointer, self.doc):
@@ -197,7 +203,7 @@ class Builder:
                 if op is None or op.pointer != pointer + tokens or op.callbacks:
                     return False
                 taken.append(op)
-        if not earlier.read_alike(before, item, taken):
+        if not earlier.holds(taken):
             return False
         self.written[pointer] = earlier.graph.written[pointer]
         for op in taken:

@@ -19,6 +19,8 @@ document too.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import ne
 from typing import Any
 
 from specdiff.graph.model import NamedSchema, Operation, Schema, SpecGraph
@@ -29,6 +31,7 @@ from specdiff.load.sourcemap import at_pointer
 #: the top-level keys of a document the builder reads itself and compares at the root whatever refers into them,
 #: so that a `$ref` a reused item does not read again changes nothing there (Resolver.reached_roots)
 _ROOTS = frozenset({"paths", "components", "definitions", "parameters", "responses"})
+_MISSING = object()  # (a key the old path item does not write: unequal to anything, `Earlier.differing`)
 #: what a document says for each of its operations that does not say it itself
 _CONTEXT = ("host", "basePath", "schemes", "servers", "consumes", "produces", "security", "securityDefinitions")
 
@@ -69,12 +72,20 @@ class Earlier:
         items = self.old.get(container)
         return items.get(path) if isinstance(items, dict) else None
 
-    def read_alike(self, before: Any, item: Any, operations: list[Operation]) -> bool:
-        """Whether a path item of the new document is written as `before`, the old one's (`item`), and the named
-        schemas its operations refer to are held."""
+    @staticmethod
+    def differing(before: Any, item: Any) -> list[str] | None:
+        """The keys of a path item of the new document whose values `before`, the old document's item of the route,
+        does not write alike, compared in C key by key, so that an operation found equal here is not compared
+        again (`written_alike`); None unless both are mappings and the new one is no `$ref` (it reads elsewhere)."""
+        if not isinstance(before, dict) or not isinstance(item, dict) or "$ref" in item:
+            return None
+        return list(compress(item, map(ne, map(before.get, item, repeat(_MISSING)), item.values())))
+
+    def holds(self, operations: list[Operation]) -> bool:
+        """Whether the new graph holds the named schemas the earlier graph's `operations` refer to, as the
+        operations of a path item written alike (`differing`) then do."""
         edges = self.graph.graph.succ
-        return before == item and all(
-            name in self.held for op in operations for _, name in edges[("op", op.key)])
+        return all(name in self.held for op in operations for _, name in edges[("op", op.key)])
 
     def schema_refs(self, name: str, schema: Schema, pointer: str) -> list[str] | None:
         """The named schemas the earlier graph found the named schema `name` refers to, when it read it at
@@ -86,15 +97,18 @@ class Earlier:
         targets = [target for _, target in self.graph.graph.succ[("schema", name)]]
         return targets if all(target in self.named for target in targets) else None
 
-    def written_alike(self, key: str, before: Any, item_pointer: str, tokens: str, raw: dict[str, Any]
-                      ) -> Operation | None:
+    def written_alike(self, key: str, before: Any, item_pointer: str, tokens: str, raw: dict[str, Any],
+                      equal: bool) -> Operation | None:
         """The earlier graph's operation named at `tokens` below the path item at `item_pointer` when its object
-        in `before`, the old document's item of the route (`item`), is written as `raw` is, its parameters aside:
-        the builder takes its reading of everything else (responses, request body, security, data), and reads
-        the parameters, which a version often adds one to in every list operation."""
+        in `before`, the old document's item of the route (`item`), is written as `raw` is, its parameters aside
+        (`equal`: the item's key that holds it is written alike, `differing`): the builder takes its reading of
+        everything else (responses, request body, security, data), and reads the parameters, which a version often
+        adds one to in every list operation (of the path item's, when the operation is equal)."""
         op = self.graph.operations.get(key)
         if op is None or op.pointer != item_pointer + tokens or op.callbacks or op.reversed:
             return None
+        if equal:
+            return op
         old = at_pointer(before, tokens)
         return op if isinstance(old, dict) and _but_parameters(old) == _but_parameters(raw) else None
 
