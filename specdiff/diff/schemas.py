@@ -260,7 +260,7 @@ class SchemaDiffer:
         beside the refs is compared there, and that is the same). Equal subschemas are passed over as the walk
         passes them (`equal_means_unchanged`); descriptions are compared with `--include-docs`, and equal text
         read in two dialects may say two things."""
-        if self.include_docs or not self.equal_means_unchanged or old.document.dialect != new.document.dialect:
+        if not self._text_tells(old, new):
             return False
         waiting = [(old.schema, new.schema, old.pointer, new.pointer)]
         while waiting:
@@ -289,6 +289,13 @@ class SchemaDiffer:
             if "$ref" in o and not self._names_named_pair(o, n, old_pointer, new_pointer, old, new):
                 return False
         return True
+
+    def _text_tells(self, old: Side, new: Side) -> bool:
+        """Whether a pair's text, written alike, is unchanged for the walk: the precondition of both passes over a
+        pair (`_worded_apart`, `_apart_in_own_keywords`). Not with `--include-docs`, which compares descriptions;
+        nor where equal subschemas may compare apart (`equal_means_unchanged`); nor across dialects, where equal
+        text may say two things."""
+        return not self.include_docs and self.equal_means_unchanged and old.document.dialect == new.document.dialect
 
     def _names_named_pair(self, old_schema: Schema, new_schema: Schema, old_pointer: str, new_pointer: str,
                           old: Side, new: Side) -> bool:
@@ -516,8 +523,7 @@ class SchemaDiffer:
         properties changed). As in `_worded_apart`: no keyword whose equal text may still compare apart is
         written, equal subschemas are passed over, and both sides are read in one dialect."""
         o, n = old.schema, new.schema
-        if self.include_docs or not self.equal_means_unchanged or old.document.dialect != new.document.dialect \
-                or not (_READ_BEYOND_TEXT.isdisjoint(o) and _READ_BEYOND_TEXT.isdisjoint(n)) \
+        if not self._text_tells(old, new) or not (_READ_BEYOND_TEXT.isdisjoint(o) and _READ_BEYOND_TEXT.isdisjoint(n)) \
                 or not (isinstance(o.get("items", {}), dict) and isinstance(n.get("items", {}), dict)):
             return False  # (`items` that is no subschema is a union's or a tuple's: `_union_against_plain`)
         for key in o.keys() | n.keys():
