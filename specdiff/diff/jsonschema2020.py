@@ -50,13 +50,14 @@ _ALL = frozenset({*SUBSCHEMAS, *OPEN_ENDED, *VALUES, "if", "prefixItems", "patte
                   "dependentRequired", "items", "additionalItems", "$defs"})
 #: the keywords this family compares (specdiff.diff.residue compares the rest as data)
 HANDLES = _ALL
-_ALL_BUT_ITEMS = _ALL - {"items"}
+#: those but `items`, which holds the older code's subschema too: what says a schema is 2020-12's to compare
+HANDLES_BUT_ITEMS = _ALL - {"items"}
 
 
 def _written(schema: dict[str, Any]) -> bool:
     """Whether a schema writes anything this family reads: an `items` that holds a subschema (most arrays) is
     the older code's alone, so only one of a tuple's list or a boolean counts (checked for every pair compared)."""
-    return not _ALL_BUT_ITEMS.isdisjoint(schema) or isinstance(schema.get("items"), (list, bool))
+    return not HANDLES_BUT_ITEMS.isdisjoint(schema) or isinstance(schema.get("items"), (list, bool))
 #: how the field path shows a place inside a keyword that maps names to subschemas
 _LABELS = {"patternProperties": "{{{key}}}", "dependentSchemas": "<if {key}>", "$defs": "<$defs {key}>"}
 

@@ -14,10 +14,12 @@ from typing import Any, Protocol, TypeVar
 from specdiff.diff.vocabulary import Where
 from specdiff.frozen import record
 from specdiff.graph.model import Schema
-from specdiff.graph.normalise import canonical as canonical  # one definition of "the same value", for every family
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import pointer_token
-from specdiff.records import FLAT_TYPES, Change
+from specdiff.records import FLAT_TYPES, Change, ordering_text
+
+#: one definition of "the same value", for every family: canonical JSON
+canonical = ordering_text
 
 #: a keyword that is not written (`None` is a value a spec may hold)
 MISSING: Any = object()
@@ -95,9 +97,16 @@ def keyed_difference(old: Mapping[Key, Item], new: Mapping[Key, Item]
 
 def same_value(old: Any, new: Any) -> bool:
     """Whether two values are the same in canonical form. Most of those a comparison meets are strings or absent,
-    told apart here without writing each out as JSON (an encoder made for each value, for every keyword compared)."""
+    told apart here without writing each out as JSON (an encoder made for each value, for every keyword compared),
+    as are lists of them (`required`, `enum`: lists of names)."""
+    if old is new:
+        return True
     if type(old) in FLAT_TYPES and type(new) in FLAT_TYPES:
         return type(old) is type(new) and bool(old == new)
+    if type(old) is list and type(new) is list:
+        kinds = list(map(type, old))
+        if FLAT_TYPES.issuperset(kinds):
+            return bool(old == new) and kinds == list(map(type, new))
     return canonical(old) == canonical(new)
 
 

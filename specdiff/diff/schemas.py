@@ -54,9 +54,9 @@ from specdiff.graph.model import Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, lone_part, overlay
 from specdiff.graph.refs import MODERN, naming_keywords, unchanged_files
 from specdiff.graph.schemas import (
-    ENUM_HEADING,
     deprecated_enum_values,
     enum_values,
+    lists_enum,
     nullable,
     required_set,
     type_set,
@@ -64,7 +64,7 @@ from specdiff.graph.schemas import (
 from specdiff.graph.stability import least_stable
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import pointer_token
-from specdiff.records import FLAT_TYPES, Change, Context, unreached
+from specdiff.records import Change, Context, unreached
 
 if TYPE_CHECKING:
     from specdiff.diff.compositions import Overlaps
@@ -93,7 +93,7 @@ _SCALARS = frozenset(SCALAR_KEYWORDS) - {"deprecated"}
 #: (unions, discriminators, 2020-12 subschemas and dynamic references), or their items are matched on their own
 #: terms (CEL rules); `_worded_apart` does not vouch for a pair that writes one
 _READ_BEYOND_TEXT = (frozenset({"allOf", "anyOf", "oneOf", "discriminator", "$dynamicRef",
-                                "x-kubernetes-validations"}) | jsonschema2020.HANDLES) - {"items"}
+                                "x-kubernetes-validations"}) | jsonschema2020.HANDLES_BUT_ITEMS)
 #: the keywords whose family in `_keywords` reads nothing else of a schema: plain values, properties with the
 #: `required` list, and the subschemas of items and map values (`_apart_in_own_keywords`)
 _OWN = _SCALARS | {"properties", "required", "items", "additionalProperties"}
@@ -269,10 +269,7 @@ class SchemaDiffer:
                 return False
             for key in o.keys() | n.keys():
                 before, after = o.get(key, MISSING), n.get(key, MISSING)
-                if key == "description":
-                    if before != after and (_lists_enum(before) or _lists_enum(after)):
-                        return False
-                elif key == "properties" and isinstance(before, dict) and isinstance(after, dict):
+                if key == "properties" and isinstance(before, dict) and isinstance(after, dict):
                     if before.keys() != after.keys():
                         return False
                     for name in [name for name, schema in after.items() if before[name] != schema]:
@@ -284,7 +281,7 @@ class SchemaDiffer:
                 elif key in _SUBSCHEMAS and isinstance(before, dict) and isinstance(after, dict):
                     if before != after:
                         waiting.append((before, after, f"{old_pointer}/{key}", f"{new_pointer}/{key}"))
-                elif not _written_alike(before, after) or key == "items":
+                elif key == "items" or not _worded_alike(key, before, after):
                     return False  # (`items` that is no subschema: a tuple, or the 2020-12 boolean)
             if "$ref" in o and not self._names_named_pair(o, n, old_pointer, new_pointer, old, new):
                 return False
@@ -529,11 +526,7 @@ class SchemaDiffer:
         for key in o.keys() | n.keys():
             if key in _OWN or key.startswith(KUBERNETES_PREFIX):
                 continue
-            before, after = o.get(key, MISSING), n.get(key, MISSING)
-            if key == "description":
-                if before != after and (_lists_enum(before) or _lists_enum(after)):
-                    return False
-            elif not _written_alike(before, after):
+            if not _worded_alike(key, o.get(key, MISSING), n.get(key, MISSING)):
                 return False
         return True
 
@@ -1407,24 +1400,13 @@ def _text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def _lists_enum(description: Any) -> bool:
-    """Whether a description lists an enum's values, which `graph.schemas.enum_values` reads as the enum."""
-    return isinstance(description, str) and ENUM_HEADING in description
-
-
-def _written_alike(old: Any, new: Any) -> bool:
-    """Whether two values are the same JSON: equal, and of one type (`1` is not `true`, nor `1.0`)."""
-    if old is new:
-        return True
-    if type(old) is not type(new) or old != new:
-        return False
-    if type(old) in FLAT_TYPES:
-        return True
-    if type(old) is list:  # (most often a list of names: `required`, `enum`, told apart without writing them out)
-        kinds = list(map(type, old))
-        if FLAT_TYPES.issuperset(kinds):
-            return kinds == list(map(type, new))
-    return canonical(old) == canonical(new)
+def _worded_alike(keyword: str, old: Any, new: Any) -> bool:
+    """Whether a keyword's values are written alike, or are descriptions reworded without listing an enum's values
+    (`Possible enum values:`, read as the enum): what both passes over a pair accept of a keyword they do not
+    follow."""
+    if keyword == "description":
+        return old == new or not (lists_enum(old) or lists_enum(new))
+    return same_value(old, new)
 
 
 def _side(node: Node) -> Side:

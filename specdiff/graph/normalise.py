@@ -13,7 +13,6 @@ directory's document, the path inside the spec's folder of a file reached by `$r
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable
 from typing import Any, NamedTuple
 
@@ -21,6 +20,7 @@ from specdiff.frozen import record
 from specdiff.graph.refs import MODERN, Resolver, naming_keywords
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import join_pointer
+from specdiff.records import ordering_text as canonical  # (the form the differ compares values in)
 
 Schema = dict[str, Any]
 
@@ -381,8 +381,3 @@ def overlay(base: Schema, extra: Schema) -> Schema:
 def _joined(first: list[Any], second: list[Any]) -> list[Any]:
     """Both lists in order, each entry once, by its JSON form: a malformed `required` may hold a mapping."""
     return list({canonical(value): value for value in [*first, *second]}.values())
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from typing import Any
+from typing import Any, TypeGuard
 
 from specdiff.patterns import compiled
 
@@ -93,10 +93,15 @@ _ENUM_ITEM = r'^\s*-\s*`"(?P<value>[^"]*)"`\s*(?P<text>.*)$'
 _DEPRECATED = r"(?i)\bdeprecated\b"
 
 
+def lists_enum(description: Any) -> TypeGuard[str]:
+    """Whether a description lists an enum's values (`documented_enum` reads them as the enum)."""
+    return isinstance(description, str) and ENUM_HEADING in description
+
+
 def documented_enum(schema: Schema) -> dict[str, str]:
     """Value -> its text, from the "Possible enum values:" list at the end of a description (else empty)."""
     description = schema.get("description")
-    if not isinstance(description, str) or ENUM_HEADING not in description:
+    if not lists_enum(description):
         return {}
     values: dict[str, str] = {}
     last: str | None = None
