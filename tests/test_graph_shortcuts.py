@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from specdiff.graph import graph_of, servers
-from specdiff.graph.build import _kind
-from specdiff.graph.kubernetes_names import group_version_kinds
+from specdiff.graph import graph_of
+from specdiff.graph.kubernetes_names import first_kind, group_version_kinds
 from specdiff.load import load_text
 
 
@@ -19,16 +18,7 @@ from specdiff.load import load_text
 ])
 def test_an_operations_kind_is_the_first_its_group_version_kind_names(declared: Any) -> None:
     operation = {} if declared is None else {"x-kubernetes-group-version-kind": declared}
-    assert _kind(operation) == next(iter(group_version_kinds(operation)), None)
-
-
-@pytest.mark.parametrize("schemes", [["https"], ["HTTP"], ["https", "wss"], [5], ["https", 5], []])
-@pytest.mark.parametrize("data", [{"host": "api.example.com", "basePath": "/v1"}, {"basePath": "/v1"}, {}])
-def test_one_scheme_reads_as_a_list_of_schemes_does(schemes: list[Any], data: dict[str, Any]) -> None:
-    names = tuple(s for s in schemes if isinstance(s, str))
-    general = servers._swagger(data.get("host", ""), data.get("basePath", ""), names,
-                               "/paths/~1x/get/schemes" if data.get("host") and len(names) > 1 else "")
-    assert servers.swagger(data, schemes, "/paths/~1x/get/schemes") == general
+    assert first_kind(operation) == next(iter(group_version_kinds(operation)), None)
 
 
 def test_inline_parameters_read_once_tell_equal_values_of_other_types_apart() -> None:

@@ -18,7 +18,7 @@ import specdiff.graph.servers as servers
 from specdiff.errors import InputError
 from specdiff.frozen import refilled
 from specdiff.graph.evidence import kubernetes_evidence
-from specdiff.graph.kubernetes_names import GVK, declared_gvks, group_version_kinds
+from specdiff.graph.kubernetes_names import declared_gvks, first_kind
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
     ITEM_SCHEMA,
@@ -111,7 +111,7 @@ class Builder:
         self.operations: dict[str, Operation] = {}
         self.security_schemes: dict[str, SecurityScheme] = {}
         self._refs_cache: dict[int, set[str]] = {}  # by id: Swagger shares parameter objects between routes
-        self._parameters_targets: dict[tuple[int, ...], list[str]] = {}  # by the ids of the parameters' schemas
+        self._targets_by_schemas: dict[tuple[int, ...], list[str]] = {}  # by the ids of the parameters' schemas
         self._v2_schemas: dict[int, Schema] = {}
         #: a reusable parameter (`$ref`) read once per document and path-parameter names, not once per route
         self._shared_parameters: dict[tuple[Document, str, tuple[str, ...]],
@@ -485,7 +485,7 @@ class Builder:
             document=self._elsewhere(self.doc), reversed=reversed_, sunset=sunset,
             declared_stability=written_level(raw) if written else None,
             summary=_text(raw.get("summary")), description=_text(raw.get("description")),
-            kind=_kind(raw), security=self._security(raw, at, doc),
+            kind=first_kind(raw), security=self._security(raw, at, doc),
             servers=servers.of_operation(raw, at, doc, inherited) if inherited else (),
             raw=self._data(raw, at, doc, _READ_OPERATION),
         )
@@ -587,9 +587,9 @@ class Builder:
         each list of parameter schemas (Kubernetes' list operations share theirs), as each schema's refs are read
         once (`_schema_refs`, by the schema object too)."""
         schemas = tuple(map(id, map(_SCHEMA, parameters.values())))
-        found = self._parameters_targets.get(schemas)
+        found = self._targets_by_schemas.get(schemas)
         if found is None:
-            found = self._parameters_targets[schemas] = list(dict.fromkeys(
+            found = self._targets_by_schemas[schemas] = list(dict.fromkeys(
                 target for param in parameters.values() if param.schema is not None
                 for target in self._schema_refs(param.schema, param.pointer, param.document or self.doc)))
         return found
@@ -875,15 +875,6 @@ def _plain(obj: Any) -> tuple[Any, ...] | None:
             return None
         items.append((key, value.__class__, value))
     return tuple(items)
-
-
-def _kind(operation: dict[str, Any]) -> str | None:
-    """"core/v1/Pod": the first kind an operation's `x-kubernetes-group-version-kind` names, read straight where
-    it names one (as Kubernetes writes it on each of its operations)."""
-    listed = operation.get(GVK)
-    if isinstance(listed, dict):
-        return f"{listed.get('group') or 'core'}/{listed.get('version')}/{listed.get('kind')}"
-    return next(iter(group_version_kinds(operation)), None) if listed is not None else None
 
 
 def _list(value: Any) -> list[Any]:

@@ -18,13 +18,25 @@ def declared_gvks(node: dict[str, Any]) -> list[tuple[str, str]]:
         listed = [listed]
     if not isinstance(listed, list):
         return []
-    return [(f"{item.get('group') or 'core'}/{item.get('version')}", str(item.get("kind")))
-            for item in listed if isinstance(item, dict)]
+    return [(_group_version(item), str(item.get("kind"))) for item in listed if isinstance(item, dict)]
+
+
+def _group_version(item: dict[str, Any]) -> str:
+    return f"{item.get('group') or 'core'}/{item.get('version')}"
 
 
 def group_version_kinds(node: dict[str, Any]) -> list[str]:
     """["core/v1/Pod"]: what `x-kubernetes-group-version-kind` on a schema or an operation names."""
     return [f"{gv}/{kind}" for gv, kind in declared_gvks(node)]
+
+
+def first_kind(node: dict[str, Any]) -> str | None:
+    """The first of `group_version_kinds`, read straight where one is named, as Kubernetes writes it on each of
+    its operations (the list of every one is made for each of thousands of operations otherwise)."""
+    listed = node.get(GVK)
+    if isinstance(listed, dict):
+        return f"{_group_version(listed)}/{listed.get('kind')}"
+    return next(iter(group_version_kinds(node)), None) if listed is not None else None
 
 
 def short_name(name: str) -> str | None:

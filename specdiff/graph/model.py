@@ -537,8 +537,8 @@ class SpecGraph:
                 if len(members) == 1 and not pred[(node := next(iter(members)))]:
                     # nothing above it (most often an operation): it is all there is to sum up
                     placed[node] = number
-                    summed.append((_NOT_REACHED[0], frozenset((node[1],)), _NOT_REACHED[2]) if node[0] == "op"
-                                  else _NOT_REACHED)
+                    summed.append((frozenset(), frozenset((node[1],)), frozenset()) if node[0] == "op"
+                                  else _NOT_REACHED)  # (what the loop below sums up for it: 8 M on Kubernetes)
                     continue
                 placed.update(dict.fromkeys(members, number))
                 parents: set[int] = set()

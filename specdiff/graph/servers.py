@@ -59,8 +59,6 @@ def swagger(data: dict[str, Any], schemes: Any, schemes_pointer: str) -> tuple[S
     the document was served from, written as a relative URL, as OpenAPI 3 writes it."""
     host = data.get("host") if isinstance(data.get("host"), str) else ""
     base = data.get("basePath") if isinstance(data.get("basePath"), str) else ""
-    if isinstance(schemes, list) and len(schemes) == 1 and isinstance(schemes[0], str):  # (as Kubernetes writes)
-        return _swagger(host, base, (schemes[0],), "")
     names = tuple(s for s in schemes if isinstance(s, str)) if isinstance(schemes, list) else ()
     return _swagger(host, base, names, schemes_pointer if host and len(names) > 1 else "")
 
