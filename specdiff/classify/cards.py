@@ -7,7 +7,6 @@ import json
 import os
 import re
 import string
-from _blake2 import blake2b
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
@@ -22,6 +21,11 @@ from specdiff.frozen import record
 from specdiff.graph.stability import STABILITIES
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
 from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
+
+try:  # (hashlib would load OpenSSL, which a comparison otherwise never needs)
+    from _blake2 import blake2b
+except ImportError:  # (an interpreter built without it)
+    from hashlib import blake2b
 
 if TYPE_CHECKING:
     from pathlib import Path
