@@ -114,3 +114,23 @@ def test_an_id_two_cards_claim_is_refused_whether_as_id_or_former_id(tmp_path: P
     with pytest.raises(ConfigError) as caught:
         load_catalogue(tmp_path)
     assert str(caught.value) == f"{tmp_path}: duplicate rule ids: schema.test.example, schema.test.gone"
+
+
+def test_a_compiled_card_is_read_whole_when_first_asked_and_is_then_the_card_the_yaml_gives(tmp_path: Path) -> None:
+    """Loading the compiled file makes each card from its index entry alone; the rest of it is read on demand."""
+    import copy
+    import dataclasses
+    import pickle
+
+    card = tmp_path / "schema" / "card.yaml"
+    card.parent.mkdir()
+    card.write_text(CARD.replace("level: safe", "level: safe\nsection: features"))
+    (tmp_path / COMPILED).write_text(compile_catalogue(tmp_path))
+    (from_yaml,) = load_catalogue_from_yaml(tmp_path)
+    loads = [load_catalogue(tmp_path)[0] for _ in range(5)]
+    assert all(type(loaded) is not Card for loaded in loads)  # (not read yet)
+    assert (loads[0].id, loads[0].predicate) == (from_yaml.id, None)
+    assert loads[1].section == "features" and type(loads[1]) is Card
+    assert loads[2] == from_yaml and from_yaml == loads[3]
+    assert pickle.loads(pickle.dumps(loads[4])) == copy.deepcopy(loads[4]) == from_yaml
+    assert dataclasses.asdict(loads[4]) == dataclasses.asdict(from_yaml)

@@ -9,7 +9,7 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +74,41 @@ class Card:
     @property
     def specificity(self) -> tuple[int, int, int]:
         return (self.predicate is not None, "attribute" in self.match, "direction" in self.match)
+
+
+class _Shelved(Card):
+    """A card of the compiled catalogue made with the fields classify's index reads (`_INDEXED`): the others are
+    read from its line of the compiled file when one is first asked for, and the card is then a plain `Card`
+    (whose fields are read without `__getattr__` in the way). A run reads a few dozen of the 230 cards."""
+
+    def __getattr__(self, name: str) -> Any:
+        if _UNREAD not in self.__dict__:  # (an object being unpickled, not filled yet)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(self._read(), name)
+
+    def __eq__(self, other: object) -> bool:
+        return self._read() == other
+
+    def __hash__(self) -> int:
+        return hash(self._read())
+
+    def _read(self) -> Card:
+        held = self.__dict__
+        if _UNREAD in held:
+            held.update(_unread_fields(*held.pop(_UNREAD)))
+            object.__setattr__(self, "__class__", Card)
+        return self
+
+
+#: the fields of a card classify's index and its lookup by id read of every card: the others are read for the
+#: cards a run chooses (a few dozen of 230), when first asked for
+_INDEXED = ("id", "aliases", "match", "predicate")
+#: (the key of a card's `__dict__` that holds what `__getattr__` reads its other fields from)
+_UNREAD = "_unread"
+#: the defaults of a card's fields other than those, which a compiled card's line leaves out
+_UNREAD_DEFAULTS = {f.name: f.default for f in fields(Card) if f.default is not MISSING and f.name not in _INDEXED}
+for _name in _UNREAD_DEFAULTS:  # not class attributes, which a card not yet read would show instead of its own
+    delattr(Card, _name)
 
 
 def resolve_level(level: Any, policy: str, direction: str, card_id: str = "", stability: str = "stable",
@@ -170,11 +205,8 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
     again only from their YAML.
     """
     sources = _card_files(root)
-    compiled = _compiled_cards(root, sources)
-    if compiled is not None:
-        folder = os.path.join(root, "")
-        cards = [_compiled_card(folder, name, written) for name, written in compiled.items()]
-    else:
+    cards = _compiled_cards(root, sources)
+    if cards is None:
         cards = [_card(root, name, _head(root, name, data)) for name, data in sources.items()]
         for item in cards:
             check_card(item, root)
@@ -234,17 +266,22 @@ def _digest(sources: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def _compiled_cards(root: Path | str, sources: dict[str, bytes]) -> dict[str, Any] | None:
-    """The cards' fields as compiled into `catalogue.json`, or None when it is absent or made from other card
-    files."""
+def _compiled_cards(root: Path | str, sources: dict[str, bytes]) -> list[Card] | None:
+    """The cards as compiled into `catalogue.json` (`compile_catalogue`), or None when it is absent or made from
+    other card files. Each card is made with the fields of its index entry; the rest of it is its line, parsed
+    when first read (`Card.__getattr__`): parsing every card and making it was a third of loading the catalogue."""
     try:
-        compiled = json.loads(_read(os.path.join(root, COMPILED)))
+        lines = _read(os.path.join(root, COMPILED)).split(b"\n")
+        header = json.loads(lines[0][1:-1])
     except (OSError, ValueError):
         return None
-    if not isinstance(compiled, dict) or compiled.get("digest") != _digest(sources):
+    if not isinstance(header, dict) or header.get("digest") != _digest(sources):
         return None
-    written: dict[str, Any] = compiled["cards"]
-    return written
+    index = header["index"]
+    if len(lines) != len(index) + 2:  # (one line a card, and the empty one after the last)
+        return None
+    folder = os.path.join(root, "")
+    return [_shelved(indexed, folder, line[:-1]) for indexed, line in zip(index, lines[1:], strict=False)]
 
 
 #: the fields of a card its place gives (`_card`), not written into the compiled catalogue
@@ -252,26 +289,44 @@ _PLACED = ("area", "path", "source")
 
 
 def compile_catalogue(root: Path | str) -> str:
-    """The text of `catalogue.json` for the cards under `root`: each card's fields but those its place gives and
-    those left at their defaults."""
+    """The text of `catalogue.json` for the cards under `root`: a JSON list of a header, the digest and each card's
+    fields of `_INDEXED`, then one line for each card, its place and its other fields; fields its place gives and
+    those left at their defaults are left out."""
     sources = _card_files(root)
-    written = {}
+    index, lines = [], []
     for name, data in sources.items():
         raw = _head(root, name, data)
         if json.loads(json.dumps(raw)) != raw:
             raise ConfigError("the card holds values JSON cannot keep (non-text keys or dates)", file=name)
         card = _card(root, name, raw)
         check_card(card, root)
-        written[name] = {f.name: getattr(card, f.name) for f in fields(Card)
-                         if f.name not in _PLACED and getattr(card, f.name) != f.default}
-    return json.dumps({"digest": _digest(sources), "cards": written}, indent=0, ensure_ascii=False) + "\n"
+        written = {f.name: getattr(card, f.name) for f in fields(Card)
+                   if f.name not in _PLACED and getattr(card, f.name) != f.default}
+        index.append({key: written.pop(key) for key in _INDEXED if key in written})
+        lines.append(json.dumps([name, written], ensure_ascii=False))
+    header = json.dumps({"digest": _digest(sources), "index": index}, ensure_ascii=False)
+    return "[" + ",\n".join([header, *lines]) + "]\n"
 
 
-def _compiled_card(folder: str, name: str, written: dict[str, Any]) -> Card:
-    """The card `_card` made when the catalogue was compiled, from its fields as JSON keeps them (tuples as
-    lists): reading and checking the YAML's values again on every run was an eighth of loading the catalogue."""
-    tuples = {key: _tupled(written[key]) for key in _TUPLE_FIELDS if key in written}
-    return Card(**{**written, **tuples}, **_placed(folder, name))
+def _shelved(indexed: dict[str, Any], folder: str, line: bytes) -> Card:
+    """A card of the compiled catalogue with the fields classify's index reads, and the line (its place and its
+    other fields) it reads the rest from when first asked (`Card.__getattr__`)."""
+    made = object.__new__(_Shelved)
+    object.__setattr__(made, "__dict__", {"aliases": (), "predicate": None, **_from_json(indexed),
+                                          _UNREAD: (folder, line)})
+    return made
+
+
+def _unread_fields(folder: str, line: bytes) -> dict[str, Any]:
+    """The fields of a compiled card its index entry did not give, from its line of the compiled file."""
+    name, written = json.loads(line)
+    return {**_UNREAD_DEFAULTS, **_from_json(written), **_placed(folder, name)}
+
+
+def _from_json(written: dict[str, Any]) -> dict[str, Any]:
+    """A card's fields as JSON kept them (tuples as lists) as the card holds them: reading and checking the YAML's
+    values again on every run was an eighth of loading the catalogue."""
+    return {**written, **{key: _tupled(written[key]) for key in _TUPLE_FIELDS if key in written}}
 
 
 #: the fields of a card that hold tuples, which JSON keeps as lists
