@@ -5,10 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
-import string
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, fields
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -29,6 +27,10 @@ except ImportError:  # (an interpreter built without it)
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    def formatter_parser(template: str) -> Iterator[tuple[str, str | None, str | None, str | None]]: ...
+else:  # what `string.Formatter().parse` calls: `string` compiles `Template`'s pattern as it is imported (2.6 M
+    from _string import formatter_parser  # instructions a run), and typeshed does not describe `_string`
 
 
 @record(frozen=True)
@@ -227,7 +229,7 @@ def _card_files(root: Path | str) -> dict[str, bytes]:
     names: list[str] = []
     _card_names(str(root), "", names)
     folder = str(root) + os.sep
-    return {name: _documents(_read(folder + name))[0] for name in sorted(names, key=lambda n: n.split("/"))}
+    return {name: _card_text(_read(folder + name)) for name in sorted(names, key=lambda n: n.split("/"))}
 
 
 def _card_names(folder: str, prefix: str, names: list[str]) -> None:
@@ -259,29 +261,28 @@ def _read(path: str) -> bytes:
 def _digest(sources: dict[str, bytes]) -> str:
     """What the compiled catalogue was made from: every card file's place and card, and the code that made each
     card's fields from them, this module (a catalogue compiled by other code is stale). BLAKE2 rather than SHA-256:
-    half the instructions a byte, and hashlib would load OpenSSL, which a comparison otherwise never needs."""
-    digest = blake2b(_read(__file__) + b"\0")
+    half the instructions a byte, and hashlib would load OpenSSL, which a comparison otherwise never needs. Hashed
+    in one call, not one a card."""
+    parts = [_read(__file__)]
     for name, data in sources.items():
-        digest.update(name.encode() + b"\0" + data + b"\0")
-    return digest.hexdigest()
+        parts += (name.encode(), data)
+    return blake2b(b"\0".join(parts) + b"\0").hexdigest()
 
 
 def _compiled_cards(root: Path | str, sources: dict[str, bytes]) -> list[Card] | None:
     """The cards as compiled into `catalogue.json` (`compile_catalogue`), or None when it is absent or made from
-    other card files. Each card is made with the fields of its index entry; the rest of it is its line, parsed
-    when first read (`Card.__getattr__`): parsing every card and making it was a third of loading the catalogue."""
+    other card files. Each card is made from its index entry; the rest of it is its line, parsed when first read
+    (`_Shelved`): parsing every card and making it was a third of loading the catalogue."""
     try:
-        lines = _read(os.path.join(root, COMPILED)).split(b"\n")
-        header = json.loads(lines[0][1:-1])
+        compiled = _read(os.path.join(root, COMPILED))
+        opening = compiled.find(b"\n") + 1  # (where the cards' lines start)
+        header = json.loads(compiled[1:opening - 2])  # (the header line is `[{...},`)
     except (OSError, ValueError):
         return None
     if not isinstance(header, dict) or header.get("digest") != _digest(sources):
         return None
-    index = header["index"]
-    if len(lines) != len(index) + 2:  # (one line a card, and the empty one after the last)
-        return None
     folder = os.path.join(root, "")
-    return [_shelved(indexed, folder, line[:-1]) for indexed, line in zip(index, lines[1:], strict=False)]
+    return [_shelved(entry, folder, compiled[opening + entry[0]:opening + entry[1]]) for entry in header["index"]]
 
 
 #: the fields of a card its place gives (`_card`), not written into the compiled catalogue
@@ -289,11 +290,12 @@ _PLACED = ("area", "path", "source")
 
 
 def compile_catalogue(root: Path | str) -> str:
-    """The text of `catalogue.json` for the cards under `root`: a JSON list of a header, the digest and each card's
-    fields of `_INDEXED`, then one line for each card, its place and its other fields; fields its place gives and
-    those left at their defaults are left out."""
+    """The text of `catalogue.json` for the cards under `root`, a JSON list: a header line, the digest and an index
+    entry for each card, then a line for each card, its place and its other fields (`_INDEXED`; not those its place
+    gives nor those left at their defaults). A card's entry is where its line starts and ends, bytes after the
+    header line, and its fields of `_INDEXED` in that order."""
     sources = _card_files(root)
-    index, lines = [], []
+    index, lines, at = [], [], 0
     for name, data in sources.items():
         raw = _head(root, name, data)
         if json.loads(json.dumps(raw)) != raw:
@@ -301,19 +303,23 @@ def compile_catalogue(root: Path | str) -> str:
         card = _card(root, name, raw)
         check_card(card, root)
         written = {f.name: getattr(card, f.name) for f in fields(Card)
-                   if f.name not in _PLACED and getattr(card, f.name) != f.default}
-        index.append({key: written.pop(key) for key in _INDEXED if key in written})
-        lines.append(json.dumps([name, written], ensure_ascii=False))
+                   if f.name not in (*_PLACED, *_INDEXED) and getattr(card, f.name) != f.default}
+        line = json.dumps([name, written], ensure_ascii=False)
+        size = len(line.encode())
+        index.append([at, at + size, *(getattr(card, key) for key in _INDEXED)])
+        lines.append(line)
+        at += size + 2  # (and the `,` or `]` and the line's end)
     header = json.dumps({"digest": _digest(sources), "index": index}, ensure_ascii=False)
     return "[" + ",\n".join([header, *lines]) + "]\n"
 
 
-def _shelved(indexed: dict[str, Any], folder: str, line: bytes) -> Card:
-    """A card of the compiled catalogue with the fields classify's index reads, and the line (its place and its
-    other fields) it reads the rest from when first asked (`Card.__getattr__`)."""
+def _shelved(entry: list[Any], folder: str, line: bytes) -> Card:
+    """A card of the compiled catalogue with the fields of its index entry, and the line (its place and its other
+    fields) it reads the rest from when first asked (`_Shelved`)."""
+    _, _, card_id, aliases, match, predicate = entry
     made = object.__new__(_Shelved)
-    object.__setattr__(made, "__dict__", {"aliases": (), "predicate": None, **_from_json(indexed),
-                                          _UNREAD: (folder, line)})
+    object.__setattr__(made, "__dict__", {"id": card_id, "aliases": tuple(aliases), "match": match,
+                                          "predicate": predicate, _UNREAD: (folder, line)})
     return made
 
 
@@ -519,7 +525,7 @@ def _texts(value: Any) -> list[str]:
 
 def placeholders(template: str) -> list[str]:
     """The names a message template fills in (`{name}` and `{name!r}` alike); ValueError when malformed."""
-    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    fields = [name for _, name, _, _ in formatter_parser(template) if name is not None]
     return [name.split(".")[0].split("[")[0] for name in fields]
 
 
@@ -540,12 +546,27 @@ def _listed(value: Any) -> list[Any]:
 def _documents(data: bytes) -> tuple[bytes, bytes]:
     """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them (after
     the one that may open the file)."""
-    opening = _OPENING.match(data)
-    head, _, tail = data[opening.end() if opening else 0:].partition(b"\n---\n")
-    return head, tail
+    start, end = _card_bounds(data)
+    return data[start:end], data[end + 5:]
 
 
-_OPENING = re.compile(rb"---[ \t]*\n")
+def _card_text(data: bytes) -> bytes:
+    """The first document of a card file: its card."""
+    start, end = _card_bounds(data)
+    return data[start:end]
+
+
+def _card_bounds(data: bytes) -> tuple[int, int]:
+    """Where a card file's first document starts and ends: after a `---` line opening the file, and at the `---`
+    line before its test cases (or the file's end). Every run finds this in every card file, so without a
+    pattern, and without copying the test cases."""
+    start = 0
+    if data.startswith(b"---"):
+        line_end = data.find(b"\n")
+        if line_end >= 0 and not data[3:line_end].strip(b" \t"):
+            start = line_end + 1
+    end = data.find(b"\n---\n", start)
+    return start, len(data) if end < 0 else end
 
 
 def cases(item: Card) -> tuple[dict[str, Any], ...]:
