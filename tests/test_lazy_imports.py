@@ -66,6 +66,7 @@ def test_a_json_pair_loads_no_yaml_and_only_the_report_it_renders(tmp_path: Path
     assert "pathlib" not in loaded  # (with urllib and ipaddress): for folders, files a $ref names, git, a configuration
     assert "specdiff.cli.commands" not in loaded
     assert "specdiff.histories" not in loaded  # the records only `history` makes
+    assert "string" not in loaded  # (its `Template` compiles a pattern): placeholders are read with `_string`
     # the differs of servers and of compositions: for a pair whose servers or unions differ
     assert [m for m in ("specdiff.diff.servers", "specdiff.diff.compositions") if m in loaded] == []
     assert sorted(m for m in loaded if m.startswith("specdiff.report.")) == ["specdiff.report.sections",

@@ -13,6 +13,7 @@ from specdiff.classify.cards import (
     card,
     catalogue,
     level_summary,
+    most_specific_first,
     pick,
     reason_for,
     resolve_level,
@@ -82,7 +83,7 @@ class _Index:
         self.cards = cards
         buckets: dict[tuple[str, str], list[Card]] = {}
         # sorted once, then shared out: each bucket keeps that order, so no card's key is worked out per bucket
-        for item in sorted(cards, key=lambda c: (tuple(-x for x in c.specificity), c.id)):
+        for item in sorted(cards, key=most_specific_first):
             nodes = item.match.get("node")
             kinds = item.match.get("change")
             if nodes is None or kinds is None:
