@@ -81,9 +81,9 @@ class _Shelved(Card):
     (whose fields are read without `__getattr__` in the way). A run reads a few dozen of the 230 cards."""
 
     def __getattr__(self, name: str) -> Any:
-        if _UNREAD not in self.__dict__:  # (an object being unpickled, not filled yet)
+        if type(self._read()) is _Shelved:  # (an object being unpickled: nothing to read yet)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return getattr(self._read(), name)
+        return getattr(self, name)
 
     def __eq__(self, other: object) -> bool:
         return self._read() == other
@@ -92,10 +92,14 @@ class _Shelved(Card):
         return hash(self._read())
 
     def _read(self) -> Card:
+        """The card whole. Threads may race here: the fields are added in one step before the class changes and the
+        line is dropped, so another thread finds the card either whole or still to read (and reads it alike)."""
         held = self.__dict__
-        if _UNREAD in held:
-            held.update(_unread_fields(*held.pop(_UNREAD)))
+        unread = held.get(_UNREAD)
+        if unread is not None:
+            held.update(_unread_fields(*unread))
             object.__setattr__(self, "__class__", Card)
+            held.pop(_UNREAD, None)
         return self
 
 
