@@ -230,7 +230,7 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
 
 def _card_files(root: Path | str) -> dict[str, bytes]:
     """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: the bytes of
-    its card, the first YAML document (`_documents`), which is all a catalogue is made from.
+    its card, the first YAML document (`_card_text`), which is all a catalogue is made from.
 
     Every run reads them all to check the compiled catalogue against them, so this is kept to the system calls:
     the names are joined as text, not as paths made relative again, and each file is read without a file object;
