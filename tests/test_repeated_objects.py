@@ -49,6 +49,31 @@ def test_values_equal_in_python_but_not_in_json_are_not_one_parameter() -> None:
     assert [type(value) for value in defaults] == [int, float, bool]
 
 
+def test_zero_and_negative_zero_are_not_one_parameter() -> None:
+    """`0.0 == -0.0` in Python, but JSON writes them apart: each copy keeps the one it writes."""
+    written = [{**DRY_RUN, "default": value} for value in (0.0, -0.0)]
+    graph = graph_of(load_text(json.dumps(_swagger({f"/{i}": [p] for i, p in enumerate(written)})), "s.json", None))
+    defaults = [graph.operations[f"POST /{i}"].parameters[("query", "dryRun")].schema["default"] for i in range(2)]
+    assert [str(value) for value in defaults] == ["0.0", "-0.0"]
+
+
+def test_a_parameter_with_nested_schemas_is_read_once() -> None:
+    array = {"name": "ids", "in": "query", "schema": {"type": "array", "items": {"type": "string", "enum": ["a"]}}}
+    spec = {"openapi": "3.0.3", "info": {"title": "repeated", "version": "1"}, "paths": {
+        path: {"get": {"parameters": [array], "responses": {"200": {"description": "ok"}}}} for path in ("/a", "/b")}}
+    graph = graph_of(load_text(json.dumps(spec), "s.json", None))
+    a, b = (graph.operations[f"GET /{name}"].parameters[("query", "ids")] for name in "ab")
+    assert a.schema is b.schema
+    assert (a.pointer, b.pointer) == ("/paths/~1a/get/parameters/0/schema", "/paths/~1b/get/parameters/0/schema")
+
+
+def test_each_copy_of_a_parameter_notes_the_ref_in_its_data_that_is_not_followed() -> None:
+    """What reading a copy notes at its own place is noted for each copy: it is not one read for all."""
+    dangling = {**DRY_RUN, "x-origin": {"$ref": "#/nowhere"}}
+    graph = graph_of(load_text(json.dumps(_swagger({"/a": [dangling], "/b": [dangling]})), "s.json", None))
+    assert len([note for note in graph.notes if "'#/nowhere' points at nothing" in note]) == 2
+
+
 def test_a_swagger_body_produced_as_xml_and_json_carries_its_schema_as_both() -> None:
     spec = _swagger({"/a": []})
     spec["paths"]["/a"]["post"]["responses"] = {"200": {"description": "ok", "schema": {"$ref": "#/definitions/A"}}}

@@ -7,6 +7,7 @@ that moving something into components is not a change.
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -71,7 +72,7 @@ _IN_BODY = frozenset({"body", "formData"})
 #: what a parameter record, or a parameter object, says, read in C over a whole list (most operations have no
 #: body parameter to leave out, and share their list of parameters or their schemas with others)
 _LOCATION, _SCHEMA, _REF = attrgetter("location"), attrgetter("schema"), methodcaller("get", "$ref")
-_PLAIN_KINDS = frozenset({str, int, float, bool, type(None)})  # (`_plain`)
+_PLAIN_KINDS = frozenset({str, int, float, bool, type(None)})  # (a schema `_schema_refs` need not walk)
 _MEDIA_SCHEMAS = attrgetter("schema", "item_schema")  # what linking reads of a media type (`_reads_alike`)
 _STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
 
@@ -120,9 +121,9 @@ class Builder:
         #: once (Kubernetes writes the same few lists in every list and watch operation)
         self._parameter_lists: dict[tuple[Document, tuple[str, ...], tuple[str, ...]],
                                     dict[tuple[str, str], Parameter]] = {}
-        #: a parameter written inline, by document, path-parameter names and content: its key, its record where
-        #: first read, and the pointer of its schema below the parameter's
-        self._inline_parameters: dict[tuple[Document, tuple[str, ...], tuple[Any, ...]],
+        #: a parameter written inline, by document, path-parameter names and content (`_content`): its key, its
+        #: record where first read, and the pointer of its schema below the parameter's
+        self._inline_parameters: dict[tuple[Document, tuple[str, ...], bytes],
                                       tuple[tuple[str, str], Parameter, str]] = {}
         #: each parameter record read through a `$ref`, by where it is written (SpecGraph.referred_parameters)
         self._referred: dict[str, Parameter] = {}
@@ -654,15 +655,18 @@ class Builder:
     def _inline_parameter(self, param: Any, at: str, doc: Document, path_names: tuple[str, ...]
                           ) -> tuple[tuple[str, str], Parameter]:
         """A parameter written in the operation: Kubernetes writes the same ones (`dryRun`, `fieldValidation`, a
-        body of one type) in hundreds of operations, so one written in plain values is read once per document
-        and path-parameter names, and only its pointers are its own."""
-        content = _plain(param)
+        body of one type) in hundreds of operations, so one is read once per document, path-parameter names and
+        content, and only its pointers are its own; not one whose reading noted something at its own place (a
+        `$ref` in its data that could not be followed, or one between a split spec's files)."""
+        content = _content(param)
         if content is None:
             return self._parameter(param, at, doc, path_names)
         known = self._inline_parameters.get((doc, path_names, content))
         if known is None:
+            noted = len(self.resolver.unfollowed), len(self.resolver.links)
             key, parameter = self._parameter(param, at, doc, path_names)
-            self._inline_parameters[(doc, path_names, content)] = key, parameter, parameter.pointer[len(at):]
+            if noted == (len(self.resolver.unfollowed), len(self.resolver.links)):
+                self._inline_parameters[(doc, path_names, content)] = key, parameter, parameter.pointer[len(at):]
             return key, parameter
         key, first, below = known
         return key, refilled(first, pointer=at + below, written=Written(first.written.data, at))
@@ -855,26 +859,16 @@ def _refs_of(items: list[Any]) -> tuple[str, ...] | None:
     return refs if set(map(type, refs)) <= {str} else None
 
 
-def _plain(obj: Any) -> tuple[Any, ...] | None:
-    """A mapping's content as a key, when its values are plain (text, numbers, booleans, null) or mappings of
-    plain values: how a repeated inline parameter is recognised; None for anything else. Each value goes with
-    its type, since `1`, `1.0` and `true` are equal keys."""
+def _content(obj: Any) -> bytes | None:
+    """A mapping's content as a key, in C: how a repeated inline parameter is recognised. Its marshalled bytes tell
+    `1`, `1.0` and `true` apart (equal keys in Python), and `0.0` from `-0.0`; the same content in another key
+    order is another key, read again. None for anything else, or what marshal cannot write (a YAML date)."""
     if not isinstance(obj, dict):
         return None
-    kinds = tuple(map(type, obj.values()))
-    if _PLAIN_KINDS.issuperset(kinds):  # (most: dryRun, fieldManager and the like, keyed in C by three tuples)
-        return tuple(obj), kinds, tuple(obj.values())
-    items = []
-    for key, value in obj.items():
-        if isinstance(value, dict):  # (OpenAPI 3's `schema: {type: string}`, paired in C as well)
-            inner = tuple(map(type, value.values()))
-            if not _PLAIN_KINDS.issuperset(inner):
-                return None
-            value = tuple(zip(value, inner, value.values(), strict=True))
-        elif isinstance(value, list):
-            return None
-        items.append((key, value.__class__, value))
-    return tuple(items)
+    try:
+        return marshal.dumps(obj)
+    except ValueError:
+        return None
 
 
 def _list(value: Any) -> list[Any]:
