@@ -19,7 +19,7 @@ import specdiff.graph.servers as servers
 from specdiff.errors import InputError
 from specdiff.frozen import refilled
 from specdiff.graph.evidence import kubernetes_evidence
-from specdiff.graph.kubernetes_names import declared_gvks, first_kind
+from specdiff.graph.kubernetes_names import GVK, declared_gvks, first_kind
 from specdiff.graph.model import (
     ADDITIONAL_OPERATIONS,
     ITEM_SCHEMA,
@@ -75,6 +75,7 @@ _LOCATION, _SCHEMA, _REF = attrgetter("location"), attrgetter("schema"), methodc
 _PLAIN_KINDS = frozenset({str, int, float, bool, type(None)})  # (a schema `_schema_refs` need not walk)
 _MEDIA_SCHEMAS = attrgetter("schema", "item_schema")  # what linking reads of a media type (`_reads_alike`)
 _STRING_OR_NONE = (str, type(None))  # (`str | None` would make a union object at each test)
+_UNSET: Any = object()  # (a package not looked at yet, `attribute_group_versions`)
 
 
 def operation_key(method: str, path: str) -> str:
@@ -894,20 +895,38 @@ def attribute_group_versions(schemas: dict[str, NamedSchema]) -> dict[str, Named
     with DeleteOptions and WatchEvent listed under every group) or that has no kinds falls back to its name:
     `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` -> `meta/v1`. Shared schemas with several kinds get no gvk.
     """
-    kinds = {name: declared_gvks(named.schema) for name, named in schemas.items()}
-    packages: dict[str, set[str]] = {}
+    kinds = {name: gvks for name, named in schemas.items()  # (most declare none: asked only of those that write one)
+             if GVK in named.schema and (gvks := declared_gvks(named.schema))}
+    packages: dict[str, set[str]] = {}  # the group-versions of each package's kinds
     for name, gvks in kinds.items():
         packages.setdefault(_package(name), set()).update(gv for gv, _ in gvks)
+    #: what a package gives each of its schemas that declares no kind (most of them), worked out once a package
+    by_package: dict[str, tuple[str | None, str] | None] = {}
     attributed = {}
     for name, named in schemas.items():
-        package = _package(name)
-        owners = {gv for gv, _ in kinds[name]} or (packages.get(package, set()) if package else set())
-        group_version = next(iter(owners)) if len(owners) == 1 else group_version_of_name(name)
-        gvk = f"{kinds[name][0][0]}/{kinds[name][0][1]}" if len(kinds[name]) == 1 else None
-        attributed[name] = NamedSchema(named.name, named.schema, named.pointer, named.document, gvk=gvk,
-                                       group_version=group_version,
-                                       stability=of_version(group_version.split("/")[-1] if group_version else None))
+        own = kinds.get(name)
+        if own is None:
+            package = _package(name)
+            found = by_package.get(package, _UNSET)
+            if found is _UNSET:
+                owners = packages.get(package, ()) if package else ()
+                found = by_package[package] = _with_stability(next(iter(owners))) if len(owners) == 1 else None
+            group_version, stability = found or _with_stability(group_version_of_name(name))
+            gvk = None
+        else:
+            owners = {gv for gv, _ in own}
+            group_version, stability = _with_stability(next(iter(owners)) if len(owners) == 1
+                                                       else group_version_of_name(name))
+            gvk = f"{own[0][0]}/{own[0][1]}" if len(own) == 1 else None
+        attributed[name] = NamedSchema(named.name, named.schema, named.pointer, named.document, gvk, group_version,
+                                       stability)
     return attributed
+
+
+@lru_cache(maxsize=4096)
+def _with_stability(group_version: str | None) -> tuple[str | None, str]:
+    """A group-version with the stability its version says."""
+    return group_version, of_version(group_version.split("/")[-1] if group_version else None)
 
 
 def _package(name: str) -> str:
