@@ -341,6 +341,9 @@ class Builder:
             raise InputError("a schema must be a mapping", file=doc.name, place=pointer)
         self.schemas[name] = NamedSchema(name, schema, pointer, doc)
         self._holders[name] = [doc]
+        if (not isinstance(schema.get("$ref"), str) and "%" not in pointer and self.resolver.key(doc) is None
+                and not self.resolver.modern(doc)):
+            self._named_refs[(doc, "#" + pointer)] = name  # the `$ref` to it that most refer to it by, resolved
         self._link(name, schema, pointer, doc)
 
     def _link(self, name: str, schema: Schema, pointer: str, doc: Document) -> None:
