@@ -528,7 +528,19 @@ class Builder:
                     in_xml.add(target)
 
         def body(media: dict[str, MediaType], direction: str) -> None:
-            distinct = _distinct_media(media)
+            """A body's media types, each record once per XML or not: Swagger's all share one, told XML or not once
+            per list of names, and its refs read once."""
+            if len(set(map(id, media.values()))) == 1:
+                shared = next(iter(media.values()))
+                kinds = _xml_kinds(tuple(media))
+                if shared.schema is not None:
+                    for xml in kinds:
+                        use(refs(shared.schema, shared.pointer, shared.document or doc), direction, xml)
+                if shared.item_schema is not None:
+                    for xml in kinds:
+                        use(refs(shared.item_schema, shared.item_pointer, shared.document or doc), direction, xml)
+                return
+            distinct = [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
             for m, xml in distinct:
                 if m.schema is not None:
                     use(refs(m.schema, m.pointer, m.document or doc), direction, xml)
@@ -828,15 +840,6 @@ def _versioned(path: str) -> tuple[str | None, str]:
 def _path_names(path: str) -> tuple[str, ...]:
     """The names of a path template's parameters, in order (`/pets/{id}` -> ("id",))."""
     return tuple(m.group(0)[1:-1] for m in _PATH_PARAM.finditer(path))
-
-
-def _distinct_media(media: dict[str, MediaType]) -> list[tuple[MediaType, bool]]:
-    """The records of a body's media types, each once per XML or not: Swagger's media types of a body all share
-    one record, told XML or not once per list of names."""
-    if len(set(map(id, media.values()))) == 1:
-        shared = next(iter(media.values()))
-        return [(shared, xml) for xml in _xml_kinds(tuple(media))]
-    return [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
 
 
 @lru_cache(maxsize=4096)  # (an API names a handful of media type lists, on every body and response)
