@@ -398,3 +398,23 @@ def test_an_operation_of_a_path_item_that_gained_or_lost_a_shared_parameter_take
         assert (("query", "shard") in after.parameters) == ("parameters" in new["paths"]["/pets"])
         assert findings(old, new) == [found]
     assert taken(swagger(), shared) == taken(shared, swagger()) == ["GET /owners"]
+
+
+def test_an_operation_written_alike_but_for_its_parameters_takes_its_servers_unless_its_path_items_changed() -> None:
+    """The same context gives the same servers: the earlier record's are taken, unless the path item's `servers`
+    changed too, where the operation is read again and is called at the new ones."""
+    def spec(url: str) -> dict[str, Any]:
+        return {"openapi": "3.0.3", "info": {"title": "pets", "version": "1"}, "servers": [{"url": "https://x.example"}],
+                "paths": {"/pets": {"servers": [{"url": url}],
+                                    "get": {"responses": {"200": {"description": "ok"}}}}}}
+    shard = {"name": "shard", "in": "query", "schema": {"type": "string"}}
+    for url in ("https://a.example", "https://b.example"):
+        new = spec(url)
+        new["paths"]["/pets"]["get"]["parameters"] = [shard]
+        earlier, later = graphs(spec("https://a.example"), new)
+        before, after = earlier.operations["GET /pets"], later.operations["GET /pets"]
+        assert [server.url for server in after.servers] == [url]
+        assert (after.servers is before.servers, after.responses is before.responses) == (
+            (True, True) if url == "https://a.example" else (False, False))
+        assert findings(spec("https://a.example"), new)[0] == (
+            "parameter.optional-added", "/paths/~1pets/get/parameters/0/schema")

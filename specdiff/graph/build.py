@@ -178,7 +178,7 @@ class Builder:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
                     like = self.earlier.written_alike(
                         key, before, item_pointer, tokens, raw, tokens.split("/", 2)[1] not in differing) if (
-                        self.earlier is not None and differing is not None
+                        self.earlier is not None and differing is not None and "servers" not in differing
                         and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(key, path, method, raw, item_pointer + tokens, shared, place,
                                          inherited=item_servers, like=like)
@@ -457,7 +457,8 @@ class Builder:
         where its object is written (another place or file when the path item is a `$ref`); `inherited`, the
         servers of its path item or document (none for a webhook or callback, which the API calls at a URL the
         client gives); `like`, the earlier graph's record of the operation when its object is written alike but
-        for its parameters (graph.reuse), whose reading of everything else it takes."""
+        for its parameters, in a path item whose servers are written alike too (graph.reuse), whose reading of
+        everything else it takes: its servers are those the same context gives."""
         at, doc = place
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
@@ -471,8 +472,7 @@ class Builder:
             body = self._v3_body(raw.get("requestBody"), at, doc)
         if like is not None:
             self._took = True
-            op = refilled(like, parameters=parameters, body=body,
-                          servers=servers.of_operation(raw, at, doc, inherited) if inherited else ())
+            op = refilled(like, parameters=parameters, body=body)
             if not self._kept_edges(op, like):
                 self._link_operation(op, self._answered(like))
             return op
