@@ -28,6 +28,8 @@ _STEPS = {"items": "[]", "additionalProperties": "{}"}
 _COMPOSITIONS = ("allOf", "oneOf", "anyOf")
 #: the keywords through which a schema may lead to another
 _LEADS = frozenset(("$ref", "properties", *_STEPS, *_COMPOSITIONS))
+#: those that lead to schemas nested below a schema's own properties
+_NESTED = frozenset((*_STEPS, *_COMPOSITIONS))
 
 
 def held_by(graph: SpecGraph, schema: str) -> Holders:
@@ -146,35 +148,39 @@ def _is_kind(named: NamedSchema | None) -> bool:
 
 def _fields(graph: SpecGraph, named: NamedSchema) -> Fields:
     """The named schemas a schema's fields lead to, in the order the schema writes them."""
-    resolver = graph.normal.resolver
     # the graph already knows which named schemas this one refers to: a ref that ends in one of their names is
     # that schema, and only another spelling is resolved again
-    refers_to = {target for _, target in graph.graph.out_edges(("schema", named.name))}
+    refers_to = graph.graph.succ.get(("schema", named.name))
     found: Fields = []
     if not refers_to:
         return found  # a leaf type such as Time: its fields lead nowhere
+    resolver, schemas = graph.normal.resolver, graph.schemas
 
-    def walk(schema: Any, steps: tuple[str, ...]) -> None:
-        if not isinstance(schema, dict) or _LEADS.isdisjoint(schema):
-            return  # most fields are plain values: not walked into
+    def walk(schema: dict[str, Any], steps: tuple[str, ...]) -> None:
+        """(called only for a mapping holding a keyword of `_LEADS`: most fields are plain values)"""
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
             last = ref.rpartition("/")[2]
             target = last if ("schema", last) in refers_to else resolver.named(ref, named.document, named.pointer)
-            if target is not None and target in graph.schemas:
+            if target is not None and target in schemas:
                 found.append((steps, target))
         properties = schema.get("properties")
         if isinstance(properties, dict):
             for key, value in properties.items():
-                if isinstance(value, dict) and not _LEADS.isdisjoint(value):  # (as above, before the call)
+                if isinstance(value, dict) and not _LEADS.isdisjoint(value):
                     walk(value, (*steps, f".{key}"))
+        if _NESTED.isdisjoint(schema):
+            return  # (most: a `$ref` with words, or an object's properties)
         for keyword, step in _STEPS.items():
-            if keyword in schema:
-                walk(schema[keyword], (*steps, step))
+            value = schema.get(keyword)
+            if isinstance(value, dict) and not _LEADS.isdisjoint(value):
+                walk(value, (*steps, step))
         for keyword in _COMPOSITIONS:
             members = schema.get(keyword)
             for member in members if isinstance(members, list) else ():
-                walk(member, steps)
+                if isinstance(member, dict) and not _LEADS.isdisjoint(member):
+                    walk(member, steps)
 
-    walk(named.schema, ())
+    if isinstance(named.schema, dict) and not _LEADS.isdisjoint(named.schema):
+        walk(named.schema, ())
     return found
