@@ -532,28 +532,41 @@ class SpecGraph:
         placed, summed = self._component, self._summed
         if start not in placed:
             pred = self.graph.pred
-            for members in components_from(pred, (start,), placed):  # each after those above it
+            for members in components_from(_Upward(pred), (start,), placed):  # each after those above it
                 number = len(summed)
-                if len(members) == 1 and not pred[(node := next(iter(members)))]:
-                    # nothing above it (most often an operation): it is all there is to sum up
-                    placed[node] = number
-                    summed.append((frozenset(), frozenset((node[1],)), frozenset()) if node[0] == "op"
-                                  else _NOT_REACHED)  # (what the loop below sums up for it: 8 M on Kubernetes)
-                    continue
                 placed.update(dict.fromkeys(members, number))
                 parents: set[int] = set()
+                tops: list[str] = []  # the operations right above it with nothing above them (most)
                 used: set[str] = set()  # (an operation's edge says how it uses the schema it leads to)
                 for node in members:
                     for parent, edge in pred[node].items():
-                        parents.add(placed[parent])
                         if parent[0] == "op":
                             used.update(edge["directions"])
+                            if not pred[parent]:
+                                tops.append(parent[1])
+                                continue
+                        parents.add(placed[parent])
                 parents.discard(number)
-                above = frozenset().union(*(summed[parent][1] for parent in parents))
+                above = frozenset(tops).union(*(summed[parent][1] for parent in parents))
                 used.update(*(summed[parent][2] for parent in parents))
                 own = [key for kind, key in members if kind == "op"]
                 summed.append((above, above.union(own) if own else above, frozenset(used)))
         return summed[placed[start]]
+
+
+class _Upward(dict[Any, list[Any]]):
+    """The parents of each node but the operations with nothing above them (most operations): where `_above`'s
+    walk goes on. Each such operation is summed up where it is met, as the schema's own (its key and its edge's
+    directions), not as a component of its own: a Kubernetes type most resources use has a thousand above it.
+    Worked out when asked and not kept: `components_from` asks once for each node it walks."""
+
+    def __init__(self, pred: dict[Any, dict[Any, Any]]) -> None:
+        super().__init__()
+        self.pred = pred
+
+    def __missing__(self, node: Any) -> list[Any]:
+        pred = self.pred
+        return [parent for parent in pred[node] if parent[0] != "op" or pred[parent]]
 
 
 def _direction(directions: frozenset[str]) -> str:
