@@ -173,8 +173,10 @@ class OperationDiffer:
             else PATH_ITEM_HANDLES_BEFORE_32  # (before 3.2, `query` and `additionalOperations` are no operations)
         for at, item in self.new.written.items():
             before = self.old.written.get(at)
-            if not at.startswith("/paths/") or before is None or item == before or not (
-                    _beyond(item.data, handles) or _beyond(before.data, handles)):
+            # (an item the new graph took over is the earlier one; else whether either writes a key beyond
+            # `handles` is read before equality: a few keys, where equality reads the whole item, its operations too)
+            if before is None or before is item or not at.startswith("/paths/") or not (
+                    _beyond(item.data, handles) or _beyond(before.data, handles)) or item == before:
                 continue
             path = split_pointer(at)[1]
             self._unmodelled(before, item, handles, Where(Context(part=Part("path", name=path)), "both"))
