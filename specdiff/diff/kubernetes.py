@@ -131,23 +131,23 @@ class KubernetesExtensions:
     def introduced(self, new: Side, where: Where) -> None:
         """A schema or field the new spec adds: lifecycle markers in it that break KEP-2558's constraints, and
         validation rules in it that do not compile (the API server refuses the update that adds them)."""
-        stack = [(new.schema, new.pointer, where)]
+        stack: list[tuple[Schema, str, tuple[str, ...]]] = [(new.schema, new.pointer, ())]
         seen: set[int] = set()
         while stack:
-            schema, pointer, at = stack.pop()
+            schema, pointer, steps = stack.pop()
             if id(schema) in seen:
                 continue
             seen.add(id(schema))
             marker = schema.get(LIFECYCLE)
-            problems = marker_problems(marker, _builtin(at)) if marker is not None else []
+            problems = marker_problems(marker, _builtin(where)) if marker is not None else []
             if problems:
-                self.emit(change("added", "lifecycle", "marker", new=marker, where=at,
+                self.emit(change("added", "lifecycle", "marker", new=marker, where=_along(where, steps),
                                  new_pointer=f"{pointer}/{LIFECYCLE}", problems="; ".join(problems)))
             if VALIDATIONS in schema:
-                self._uncompiled(schema, pointer, at, new.document)
+                self._uncompiled(schema, pointer, _along(where, steps), new.document)
             for tokens, sub in subschemas(schema):
                 suffix = "." + tokens[1] if tokens[0] == "properties" else SINGLE.get(tokens[0], "")
-                stack.append((sub, pointer + join_pointer(tokens), at.at(suffix)))
+                stack.append((sub, pointer + join_pointer(tokens), (*steps, suffix)))
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def _lifecycle(self, old: Side, new: Side, where: Where) -> None:
@@ -535,6 +535,14 @@ def _pointers(keyword: str, old: Side, new: Side) -> tuple[str, str]:
     """Pointers to the keyword on each side, or to the schema on a side that lacks it."""
     return (f"{old.pointer}/{keyword}" if keyword in old.schema else old.pointer,
             f"{new.pointer}/{keyword}" if keyword in new.schema else new.pointer)
+
+
+def _along(where: Where, steps: tuple[str, ...]) -> Where:
+    """`where` the steps further along the field path: made only for a subschema with something to report, where
+    the walk of an added schema passes every one (an added Kubernetes type: a few dozen each)."""
+    for step in steps:
+        where = where.at(step)
+    return where
 
 
 def _builtin(where: Where) -> bool:
