@@ -134,8 +134,7 @@ def diff(old: SpecGraph, new: SpecGraph, ecosystem: Ecosystem = PLAIN, include_d
     renamed_to = set(names.values())
     for old_name, new_name in names.items():
         before, after = old.schemas[old_name], new.schemas[new_name]
-        unchanged = schemas.unchanged(Side(before.schema, before.pointer, before.document),
-                                      Side(after.schema, after.pointer, after.document))
+        unchanged = schemas.named_unchanged(before, after)
         if old_name == new_name and unchanged:
             continue  # equal content: nothing inside can differ (refs name the same schemas)
         place = DeferredPlace(_named_place(new, after), partial(pair_where, old_name, new_name))

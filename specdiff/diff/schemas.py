@@ -50,7 +50,7 @@ from specdiff.frozen import refilled
 from specdiff.graph.ecosystem import Ecosystem
 from specdiff.graph.kubernetes_names import group_version_kinds
 from specdiff.graph.lifecycle import lifecycle_of
-from specdiff.graph.model import Schema, SpecGraph
+from specdiff.graph.model import NamedSchema, Schema, SpecGraph
 from specdiff.graph.normalise import ANNOTATIONS, Node, Normaliser, lone_part, overlay
 from specdiff.graph.refs import MODERN, naming_keywords, unchanged_files
 from specdiff.graph.schemas import (
@@ -223,6 +223,13 @@ class SchemaDiffer:
             if key not in self.unchanged_files or self.new_normal.resolver.key(new.document) != key:
                 return False
         return old.schema == new.schema
+
+    def named_unchanged(self, old: NamedSchema, new: NamedSchema) -> bool:
+        """`unchanged` for a pair of named schemas, asked of every pair a comparison matches (most are equal): their
+        sides are made only where equal text alone does not tell (a split spec)."""
+        if self.equal_means_unchanged:
+            return old.schema == new.schema
+        return self.unchanged(Side(old.schema, old.pointer, old.document), Side(new.schema, new.pointer, new.document))
 
     def compare_differing(self, old: Side, new: Side, where: Where) -> None:
         """`compare` without its equality check, for a pair the caller has found to differ: on a large pair
