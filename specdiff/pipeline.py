@@ -17,7 +17,7 @@ from specdiff.errors import InputError
 from specdiff.frozen import record
 from specdiff.graph import graph_of
 from specdiff.graph.ecosystem import as_served, decide, described_alike
-from specdiff.graph.kind_paths import held_by
+from specdiff.graph.kind_paths import Holders, held_by_each
 from specdiff.graph.model import SpecGraph
 from specdiff.group import InlinedCopies, TypeUses, group_by_ecosystem
 from specdiff.load.document import Document
@@ -161,16 +161,20 @@ def release_gate(findings: list[Finding], policy: str, versions: tuple[str | Non
 def placed(changes: Iterable[Change], old: SpecGraph, new: SpecGraph) -> list[Change]:
     """The changes with the operations each reaches, and the kinds that hold its schema, on their context: facts
     of the graphs, decided here so classify and the reports never call back into them."""
+    changes = list(changes)
+    holders = _holders(changes, old, new)
     return [change.with_context(change.context.reaching(operations_reached(change, old, new),
-                                                        _holders(change, old, new)))
+                                                        holders.get(change.context.schema or "", ())))
             for change in changes]
 
 
-def _holders(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The kinds whose fields reach the named schema a change is in (graph/kind_paths.py): how a reader's
-    notation names the place."""
-    schema = change.context.schema
-    return held_by(_holding(schema, old, new), schema) if schema else ()
+def _holders(changes: list[Change], old: SpecGraph, new: SpecGraph) -> dict[str, Holders]:
+    """The kinds whose fields reach each named schema the changes are in (graph/kind_paths.py): how a reader's
+    notation names the place. Asked for all of a side's schemas at once, so its walks go only through the types
+    above them."""
+    schemas = dict.fromkeys(change.context.schema for change in changes if change.context.schema)
+    return {**held_by_each(new, [schema for schema in schemas if schema in new.schemas]),
+            **held_by_each(old, [schema for schema in schemas if schema not in new.schemas])}
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:

@@ -10,8 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from specdiff.config import Config, ScopedIgnore
-from specdiff.graph.kind_paths import held_by
+from specdiff.graph import kind_paths
+from specdiff.graph.kind_paths import held_by, held_by_each
 from specdiff.load import load, load_text
 from specdiff.load.limits import Limits
 from specdiff.notation import type_where, where
@@ -108,6 +111,31 @@ class _Counted(dict[Any, Any]):
     def get(self, node: Any, default: Any = None) -> Any:
         _Counted.reads += 1
         return super().get(node, default)
+
+
+def test_asked_together_the_walks_read_the_fields_of_the_types_above_the_schemas_asked_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind's walk to `Shared` asked alone reads `ObjectMeta`, which comes first breadth first and leads nowhere
+    near it; asked with the others changed, it goes through the types above them only, and finds the same."""
+    old, _ = _pair(tmp_path)
+    read: list[str] = []
+    fields = kind_paths._fields
+    monkeypatch.setattr(kind_paths, "_fields", lambda graph, named: read.append(named.name) or fields(graph, named))
+    asked = [f"{V1}.Shared", f"{V1}.Loose"]
+    found = held_by_each(graphed(load(str(old))).graph, asked)
+    assert sorted(name.rpartition(".")[2] for name in read) == ["Frobber", "FrobberSpec", "Widget"]
+    assert found == {name: held_by(graphed(load(str(old))).graph, name) for name in asked}
+
+
+def test_asked_together_then_one_by_one_every_type_is_held_alike(tmp_path: Path) -> None:
+    """A type beyond those asked about together, asked after them, is walked to again through every type."""
+    old, _ = _pair(tmp_path)
+    names = list(SPEC["definitions"])
+    alone = {name: held_by(graphed(load(str(old))).graph, name) for name in names}
+    for first in ([f"{V1}.FrobberSpec"], [f"{V1}.Part", f"{META}.ListMeta"], names[::2]):
+        graph = graphed(load(str(old))).graph
+        assert held_by_each(graph, first) == {name: alone[name] for name in first}
+        assert {name: held_by(graph, name) for name in names} == alone
 
 
 def test_the_kinds_above_every_type_of_a_long_chain_are_found_reading_each_type_s_parents_a_few_times() -> None:

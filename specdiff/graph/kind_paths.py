@@ -6,11 +6,14 @@ Computed once per graph: one breadth-first walk per kind (a schema with `x-kuber
 its fields (properties, items, additionalProperties, through `$ref`s and compositions), keeping the first, so
 shortest, path to each named schema. A walk stops at other kinds (a `PodList`'s items are the `Pod` kind's own)
 and never enters a schema twice, so cycles are cut. It goes as far as the schemas asked about so far need, and
-goes on from there when asked about one it has not reached.
+goes on from there when asked about one it has not reached. Schemas asked about together (`held_by_each`, as a
+comparison asks about those that changed) are walked to through the types above them only.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from specdiff.graph.kubernetes_names import GVK
@@ -38,16 +41,32 @@ def held_by(graph: SpecGraph, schema: str) -> Holders:
     return graph.derived(_Walks).holders(schema)
 
 
+def held_by_each(graph: SpecGraph, schemas: Iterable[str]) -> dict[str, Holders]:
+    """`held_by` for each of the schemas, asked together: the types above all of them are found first, so each
+    kind's walk goes through those types only and reads the fields of no other."""
+    walks = graph.derived(_Walks)
+    schemas = list(schemas)
+    for schema in schemas:
+        walks.kinds_above(schema)
+    return {schema: walks.holders(schema) for schema in schemas}
+
+
 class _Walk:
     """A breadth-first walk from one kind, as far as it went: the steps to each schema it reached, and the
-    schemas in the order it reached them, the first `expanded` of which it read the fields of."""
+    schemas in the order it reached them, the first `expanded` of which it read the fields of.
 
-    __slots__ = ("reached", "queue", "expanded")
+    It goes only through the types above the schemas asked about when it began, those in the components
+    numbered up to `within` (`_Walks.kinds_above`): the shortest steps to a schema, and which of them comes
+    first, pass only through the types above it, so the walk finds the same steps to each of those schemas and
+    skips the fields of every type that leads to none of them."""
 
-    def __init__(self, kind: str) -> None:
+    __slots__ = ("reached", "queue", "expanded", "within")
+
+    def __init__(self, kind: str, within: int) -> None:
         self.reached: dict[str, tuple[str, ...]] = {kind: ()}
         self.queue = [kind]
         self.expanded = 0
+        self.within = within
 
 
 class _Walks:
@@ -60,7 +79,7 @@ class _Walks:
         self.fields: dict[str, Fields] = {}
         self.walks: dict[str, _Walk] = {}  # by kind
         self.held: dict[str, Holders] = {}
-        #: the strongly connected components of the types walked up from (`_kinds_above`): each node's component,
+        #: the strongly connected components of the types walked up from (`kinds_above`): each node's component,
         #: and the kinds above each component
         self.component: dict[Any, int] = {}
         self.kinds: list[frozenset[str]] = []
@@ -70,13 +89,13 @@ class _Walks:
         found = self.held.get(schema)
         if found is None:
             schemas = self.graph.schemas
-            holders = [(schemas[kind].gvk or "", steps) for kind in sorted(self._kinds_above(schema))
+            holders = [(schemas[kind].gvk or "", steps) for kind in sorted(self.kinds_above(schema))
                        if (steps := self._steps(kind, schema)) is not None]
             found = self.held[schema] = tuple(sorted(holders, key=lambda held: (held[0].rpartition("/")[2],
                                                                                 held[0])))
         return found
 
-    def _kinds_above(self, schema: str) -> frozenset[str]:
+    def kinds_above(self, schema: str) -> frozenset[str]:
         """The kinds a path of references leads down from to a schema without passing another kind: the only
         ones whose walk can reach it.
 
@@ -109,17 +128,20 @@ class _Walks:
     def _steps(self, kind: str, schema: str) -> tuple[str, ...] | None:
         """The shortest steps from a kind along its fields to a schema, stopping at other kinds: its walk goes on
         breadth first until it reaches the schema, or has nowhere left to go."""
-        walk = self.walks.get(kind)
+        walk, placed = self.walks.get(kind), self.component
         if walk is None:
-            walk = self.walks[kind] = _Walk(kind)
-        graph, fields, reached, queue = self.graph, self.fields, walk.reached, walk.queue
+            walk = self.walks[kind] = _Walk(kind, len(self.kinds) - 1)
+        elif placed[("schema", schema)] > walk.within:  # above none asked before: once more through every type
+            walk = self.walks[kind] = _Walk(kind, sys.maxsize)
+        graph, fields, reached, queue, within = self.graph, self.fields, walk.reached, walk.queue, walk.within
         while schema not in reached and walk.expanded < len(queue):
             name = queue[walk.expanded]
             walk.expanded += 1
             if name not in fields:
                 fields[name] = _fields(graph, graph.schemas[name])
             for steps, target in fields[name]:
-                if target in reached or _is_kind(graph.schemas.get(target)):
+                if (target in reached or placed.get(("schema", target), sys.maxsize) > within
+                        or _is_kind(graph.schemas.get(target))):
                     continue
                 reached[target] = reached[name] + steps
                 queue.append(target)
