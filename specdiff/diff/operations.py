@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -206,28 +207,29 @@ class OperationDiffer:
         relocated = _relocated(before_all, now) if gone else {}
         for key in differing:
             param, previous = now[key], before_all.get(key)
+            if moved_only and previous is not None and key not in relocated and _same_but_place(previous, param):
+                continue  # only where it is written moved
+            at = request.within(_part(param.name, param.location))
             if key in relocated:
                 before = old.parameters[relocated[key]]
                 self.emit(change("modified", "parameter", "in", old=before.location, new=param.location,
-                                 where=request.within(_part(param)), old_pointer=before.pointer,
-                                 new_pointer=param.pointer, location=param.location, name=param.name,
-                                 required=param.required))
-                self._parameter(before, param, request.within(_part(param)))
+                                 where=at, old_pointer=before.pointer, new_pointer=param.pointer,
+                                 location=param.location, name=param.name, required=param.required))
+                self._parameter(before, param, at)
             elif previous is None:
-                self.emit(change("added", "parameter", new=param.name, where=request.within(_part(param)),
-                                 new_pointer=param.pointer, location=param.location, name=param.name,
-                                 required=param.required))
+                self.emit(change("added", "parameter", new=param.name, where=at, new_pointer=param.pointer,
+                                 location=param.location, name=param.name, required=param.required))
                 if unreadable(param.sunset):
-                    self.emit(change("added", "parameter", "x-sunset", new=param.sunset,
-                                     where=request.within(_part(param)), new_pointer=param.pointer, sunset=param.sunset,
-                                     deprecated=param.deprecated, location=param.location, name=param.name))
-            elif not (moved_only and _same_but_place(previous, param)):
-                self._parameter(previous, param, request.within(_part(param)))
+                    self.emit(change("added", "parameter", "x-sunset", new=param.sunset, where=at,
+                                     new_pointer=param.pointer, sunset=param.sunset, deprecated=param.deprecated,
+                                     location=param.location, name=param.name))
+            else:
+                self._parameter(previous, param, at)
         moved_from = set(relocated.values())
         for key, param in before_all.items() if gone else ():
             if key not in now and key not in moved_from:
                 self.emit(change("removed", "parameter", old=param.name,
-                                 where=request.within(_part(param)),
+                                 where=request.within(_part(param.name, param.location)),
                                  old_pointer=param.pointer, location=param.location, name=param.name,
                                  required=param.required, deprecated=param.deprecated, sunset=param.sunset,
                                  said_deprecated=said_deprecated(param.written.data)))
@@ -547,8 +549,11 @@ def _structured(schema: dict[str, Any] | None) -> bool:
     return not types or bool(types & {"array", "object"})
 
 
-def _part(param: Parameter) -> Part:
-    return Part("parameter", name=param.name, location=param.location)
+@lru_cache(maxsize=1024)
+def _part(name: str, location: str) -> Part:
+    """A parameter's part, one record for every operation that writes it (Kubernetes adds one parameter to
+    hundreds of list operations at once), so a change of each is not made a `Part` of its own."""
+    return Part("parameter", name=name, location=location)
 
 
 def _kind(attribute: str, old_value: Any, new_value: Any) -> str:
