@@ -77,29 +77,40 @@ def _group_version_subjects(graph: SpecGraph, group_version: str, operations: li
         if resource and "/" not in resource:
             kind = (op.kind or next(iter(_returned_kinds(graph, op)), None))
             if kind:
-                kinds.setdefault(resource, set()).add(kind.rpartition("/")[2])
+                if resource not in kinds:
+                    kinds[resource] = set()
+                kinds[resource].add(kind.rpartition("/")[2])
     served = {resource: f"{group_version}/{kind}" for resource, names in kinds.items()
               if (kind := kind_of(names))}
-    return {op.key: (resources[op.key], served.get((resources[op.key] or "").partition("/")[0]))
-            for op in operations}
+    # one subject for all the operations of a resource (get, list, watch, ... on its paths)
+    by_resource = {resource: (resource, served.get((resource or "").partition("/")[0]))
+                   for resource in set(resources.values())}
+    return {key: by_resource[resource] for key, resource in resources.items()}
 
 
 @lru_cache(maxsize=4096)  # the operations of one path (get, put, patch, delete, ...) share it
 def kubernetes_resource(path: str) -> str | None:
     """The resource a Kubernetes path acts on: `pods`, or `pods/status` for a subresource; None when the path
     names none (`/apis/apps/v1/`: discovery)."""
-    parts = path.strip("/").split("/")[2 if path.startswith("/api/") else 3:]  # after /api/V or /apis/G/V
-    if parts[:1] == ["watch"]:
-        parts = parts[1:]
-    if parts[:1] == ["namespaces"] and len(parts) >= 3:
-        parts = parts[2:]
-    if not parts or _PARAMETER.match(parts[0]):
+    parts = path.strip("/").split("/")
+    del parts[:2 if path.startswith("/api/") else 3]  # after /api/V or /apis/G/V
+    if parts and parts[0] == "watch":
+        del parts[0]
+    if len(parts) >= 3 and parts[0] == "namespaces":
+        del parts[:2]
+    if not parts or _is_parameter(parts[0]):
         return None
     rest = parts[1:]
-    if not rest or (len(rest) == 1 and _PARAMETER.match(rest[0])):
+    if not rest or (len(rest) == 1 and _is_parameter(rest[0])):
         return parts[0]
-    sub = next((part for part in rest if not _PARAMETER.match(part)), rest[-1])
+    sub = next((part for part in rest if not _is_parameter(part)), rest[-1])
     return f"{parts[0]}/{sub}"
+
+
+def _is_parameter(segment: str) -> bool:
+    """A path template's `{parameter}` (the pattern read only for a segment that opens with a brace: most name
+    a resource)."""
+    return segment[:1] == "{" and _PARAMETER.match(segment) is not None
 
 
 def _returned_kinds(graph: SpecGraph, op: Operation) -> list[str]:
