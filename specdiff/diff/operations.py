@@ -613,9 +613,9 @@ def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
 def _where(op: Operation, graph: SpecGraph) -> Where:
     """Where an operation's changes are, with the stability, resource and kind the graph gave it."""
     resource, kind = subject(graph, op)
-    # (the fields by position, schema and gvk None: one made for every operation that changes)
-    return Where(Context(None, None, op.group_version, op.stability, graph.part_of(graph.document_of(op)), resource,
-                         kind, op.method.upper(), op.path), "both", op.kind)
+    return Where(Context(group_version=op.group_version, stability=op.stability,
+                         document=graph.part_of(graph.document_of(op)), resource=resource, kind=kind,
+                         method=op.method.upper(), route=op.path), "both", op.kind)
 
 
 def _beyond(data: Mapping[str, Any], handles: frozenset[str]) -> bool:

@@ -77,9 +77,7 @@ def _group_version_subjects(graph: SpecGraph, group_version: str, operations: li
         if resource and "/" not in resource:
             kind = (op.kind or next(iter(_returned_kinds(graph, op)), None))
             if kind:
-                if resource not in kinds:
-                    kinds[resource] = set()
-                kinds[resource].add(kind.rpartition("/")[2])
+                kinds.setdefault(resource, set()).add(kind.rpartition("/")[2])
     served = {resource: f"{group_version}/{kind}" for resource, names in kinds.items()
               if (kind := kind_of(names))}
     # one subject for all the operations of a resource (get, list, watch, ... on its paths)
