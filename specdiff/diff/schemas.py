@@ -214,22 +214,25 @@ class SchemaDiffer:
         self.compare_differing(old, new, where)
 
     def unchanged(self, old: Side, new: Side) -> bool:
-        """Whether two schemas are equal all the way down: equal text, where equal text means equal meaning (in
-        the whole spec, or in the one file of a split spec both are written in)."""
-        if not self.equal_means_unchanged:
-            if not self.unchanged_files or old.places is not None or new.places is not None:
-                return False
-            key = self.old_normal.resolver.key(old.document)
-            if key not in self.unchanged_files or self.new_normal.resolver.key(new.document) != key:
-                return False
-        return old.schema == new.schema
+        """Whether two schemas are equal all the way down: equal text, where equal text means equal meaning."""
+        return (self._text_decides(old.document, new.document, old.places is None and new.places is None)
+                and old.schema == new.schema)
 
     def named_unchanged(self, old: NamedSchema, new: NamedSchema) -> bool:
-        """`unchanged` for a pair of named schemas, asked of every pair a comparison matches (most are equal): their
-        sides are made only where equal text alone does not tell (a split spec)."""
+        """`unchanged` for a pair of named schemas, asked of every pair a comparison matches (most are equal)
+        without making their sides."""
+        return self._text_decides(old.document, new.document) and old.schema == new.schema
+
+    def _text_decides(self, old: Document, new: Document, unjoined: bool = True) -> bool:
+        """Whether equal text means equal meaning for schemas written in these documents: in the whole spec, or in
+        the one file of a split spec both are written in (not for an `allOf` read as one schema, `unjoined`
+        False, whose parts may come from several)."""
         if self.equal_means_unchanged:
-            return old.schema == new.schema
-        return self.unchanged(Side(old.schema, old.pointer, old.document), Side(new.schema, new.pointer, new.document))
+            return True
+        if not self.unchanged_files or not unjoined:
+            return False
+        key = self.old_normal.resolver.key(old)
+        return key in self.unchanged_files and self.new_normal.resolver.key(new) == key
 
     def compare_differing(self, old: Side, new: Side, where: Where) -> None:
         """`compare` without its equality check, for a pair the caller has found to differ: on a large pair
