@@ -134,3 +134,84 @@ def test_a_compiled_card_is_read_whole_when_first_asked_and_is_then_the_card_the
     assert loads[2] == from_yaml and from_yaml == loads[3]
     assert pickle.loads(pickle.dumps(loads[4])) == copy.deepcopy(loads[4]) == from_yaml
     assert dataclasses.asdict(loads[4]) == dataclasses.asdict(from_yaml)
+
+
+@pytest.fixture
+def settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Card files count as settled however recently they were written (`cards._SETTLED_NS`)."""
+    monkeypatch.setattr(cards, "_SETTLED_NS", 0)
+
+
+def _compiled_card(root: Path) -> Path:
+    card = root / "schema" / "card.yaml"
+    card.parent.mkdir()
+    card.write_text(CARD)
+    (root / COMPILED).write_text(compile_catalogue(root))
+    return card
+
+
+@pytest.mark.usefixtures("settled")
+def test_once_checked_the_compiled_catalogue_is_used_without_reading_the_cards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _compiled_card(tmp_path)
+    (first,) = load_catalogue(tmp_path)
+    assert (tmp_path / cards.CHECKED).is_file()
+
+    def unread(root: object, names: object = None) -> None:
+        raise AssertionError("the card files were read")
+
+    monkeypatch.setattr(cards, "_card_files", unread)
+    (again,) = load_catalogue(tmp_path)
+    assert type(again) is not Card  # (from the compiled file, not read yet)
+    assert again == first and again.level == "safe"
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_card_rewritten_at_its_size_and_modification_time_is_read_again(tmp_path: Path) -> None:
+    """The change time, which no copy or `touch` can set back, tells the rewrite from the file checked."""
+    import os
+    import time
+
+    card = _compiled_card(tmp_path)
+    load_catalogue(tmp_path)
+    written = os.stat(card)
+    time.sleep(0.02)  # (past the file system's clock tick)
+    card.write_text(CARD.replace("title: Example", "title: Edited!"))
+    os.utime(card, ns=(written.st_atime_ns, written.st_mtime_ns))
+    assert (os.stat(card).st_size, os.stat(card).st_mtime_ns) == (written.st_size, written.st_mtime_ns)
+    (edited,) = load_catalogue(tmp_path)
+    assert type(edited) is Card and edited.title == "Edited!"
+
+
+def test_stamps_are_not_kept_while_a_card_may_still_be_changing(tmp_path: Path) -> None:
+    """A card written within the last two seconds may be written again within its stamp's clock tick."""
+    _compiled_card(tmp_path)
+    (loaded,) = load_catalogue(tmp_path)
+    assert type(loaded) is not Card
+    assert not (tmp_path / cards.CHECKED).exists()
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_checked_file_of_other_stamps_or_garbage_is_not_trusted(tmp_path: Path) -> None:
+    card = _compiled_card(tmp_path)
+    (tmp_path / cards.CHECKED).write_bytes(b"\xff garbage")
+    card.write_text(CARD.replace("level: safe", "level: dangerous"))
+    (edited,) = load_catalogue(tmp_path)
+    assert edited.level == "dangerous"
+    assert (tmp_path / cards.CHECKED).read_bytes() == b"\xff garbage"  # (the compiled file is stale: nothing kept)
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_catalogue_that_cannot_be_written_beside_is_checked_every_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    _compiled_card(tmp_path)
+
+    def refused(source: str, target: str) -> None:
+        raise PermissionError(13, "Permission denied", target)
+
+    monkeypatch.setattr(os, "replace", refused)
+    (loaded,) = load_catalogue(tmp_path)
+    assert loaded.id == "schema.test.example"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [COMPILED, "schema"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, fields
@@ -215,10 +217,11 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
     one's fields as read from its YAML (the tests compile the catalogue afresh), so they are read and checked
     again only from their YAML.
     """
-    sources = _card_files(root)
-    cards = _compiled_cards(root, sources)
+    names: list[str] = []
+    _card_names(str(root), "", names)
+    cards = _compiled_cards(root, names)
     if cards is None:
-        cards = [_card(root, name, _head(root, name, data)) for name, data in sources.items()]
+        cards = [_card(root, name, _head(root, name, data)) for name, data in _card_files(root, names).items()]
         for item in cards:
             check_card(item, root)
     duplicates = sorted(i for i, count in Counter(name for c in cards for name in (c.id, *c.aliases)).items()
@@ -228,15 +231,16 @@ def load_catalogue(root: Path | str) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _card_files(root: Path | str) -> dict[str, bytes]:
-    """Every card file under `root`, by its place there (`schema/type-changed.yaml`), in path order: the bytes of
-    its card, the first YAML document (`_card_text`), which is all a catalogue is made from.
+def _card_files(root: Path | str, names: list[str] | None = None) -> dict[str, bytes]:
+    """Every card file under `root` (or those `names`, listed by `_card_names`), by its place there
+    (`schema/type-changed.yaml`), in path order: the bytes of its card, the first YAML document (`_card_text`),
+    which is all a catalogue is made from.
 
-    Every run reads them all to check the compiled catalogue against them, so this is kept to the system calls:
-    the names are joined as text, not as paths made relative again, and each file is read without a file object;
-    the test cases, two thirds of the bytes, are left out of the digest."""
-    names: list[str] = []
-    _card_names(str(root), "", names)
+    This is kept to the system calls: the names are joined as text, not as paths made relative again, and each
+    file is read without a file object; the test cases, two thirds of the bytes, are left out of the digest."""
+    if names is None:
+        names = []
+        _card_names(str(root), "", names)
     folder = str(root) + os.sep
     return {name: _card_text(_read(folder + name)) for name in names}
 
@@ -284,20 +288,73 @@ def _digest(sources: dict[str, bytes]) -> str:
     return blake2b(b"\0".join(parts) + b"\0").hexdigest()
 
 
-def _compiled_cards(root: Path | str, sources: dict[str, bytes]) -> list[Card] | None:
+def _compiled_cards(root: Path | str, names: list[str]) -> list[Card] | None:
     """The cards as compiled into `catalogue.json` (`compile_catalogue`), or None when it is absent or made from
-    other card files. Each card is made from its index entry; the rest of it is its line, parsed when first read
-    (`_Shelved`): parsing every card and making it was a third of loading the catalogue."""
+    other card files than `names`. Each card is made from its index entry; the rest of it is its line, parsed
+    when first read (`_Shelved`): parsing every card and making it was a third of loading the catalogue."""
     try:
         compiled = _read(os.path.join(root, COMPILED))
         opening = compiled.find(b"\n") + 1  # (where the cards' lines start)
         header = json.loads(compiled[1:opening - 2])  # (the header line is `[{...},`)
     except (OSError, ValueError):
         return None
-    if not isinstance(header, dict) or header.get("digest") != _digest(sources):
+    if not isinstance(header, dict) or not _made_from_cards(root, names, str(header.get("digest"))):
         return None
     folder = os.path.join(root, "")
     return [_shelved(entry, folder, compiled[opening + entry[0]:opening + entry[1]]) for entry in header["index"]]
+
+
+def _made_from_cards(root: Path | str, names: list[str], digest: str) -> bool:
+    """Whether the card files are those the compiled catalogue's `digest` was made from.
+
+    Reading and hashing every card file to tell cost more than the rest of loading the catalogue, so, as Python
+    does for its bytecode, the answer is kept beside the catalogue (`CHECKED`) under the files' stamps
+    (`_stamps`), which an edit changes. They are kept only once no file has changed for a while (`_SETTLED_NS`):
+    a file rewritten at its size within the clock tick of its last write keeps its stamp."""
+    stamps, newest = _stamps(root, names)
+    key = blake2b(f"{digest}\0{stamps}".encode()).hexdigest()
+    checked = os.path.join(root, CHECKED)
+    try:
+        if _read(checked) == key.encode():
+            return True
+    except OSError:
+        pass
+    if _digest(_card_files(root, names)) != digest:
+        return False
+    if time.time_ns() - newest > _SETTLED_NS:
+        _keep(checked, key)
+    return True
+
+
+#: beside the compiled catalogue: the stamps of the card files it was last found made from (`_made_from_cards`)
+CHECKED = "catalogue.checked"
+#: how long the card files must have been left alone before their stamps are kept: well over a clock tick
+_SETTLED_NS = 2_000_000_000
+
+
+def _stamps(root: Path | str, names: list[str]) -> tuple[str, int]:
+    """The stamps of the card files `names` under `root` and of this module (the digest covers it too): each
+    one's place, size, and modification and change times (a copy that sets a file's modification time back
+    still changes it), and the newest of those times."""
+    folder = str(root) + os.sep
+    places = [__file__, *(folder + name for name in names)]
+    stats = [os.stat(place) for place in places]
+    stamps = "\0".join(f"{place}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}"
+                        for place, stat in zip(places, stats, strict=True))
+    return stamps, max(max(stat.st_mtime_ns, stat.st_ctime_ns) for stat in stats)
+
+
+def _keep(path: str, text: str) -> None:
+    """Write `text` to `path` whole or not at all (another run may be reading it); a catalogue in a folder that
+    cannot be written to is checked on every run instead."""
+    staging = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(staging, "w", encoding="ascii") as written:
+            written.write(text)
+        os.replace(staging, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(staging)
 
 
 #: the fields of a card its place gives (`_card`), not written into the compiled catalogue
