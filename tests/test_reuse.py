@@ -419,3 +419,51 @@ def test_an_operation_written_alike_but_for_its_parameters_takes_its_servers_unl
         assert findings(spec("https://a.example"), new) == [
             ("parameter.optional-added", "/paths/~1pets/get/parameters/0/schema"),
             *([] if url == "https://a.example" else [("server.url-changed", "/paths/~1pets/servers/0/url")])]
+
+
+def openapi_pets() -> dict[str, Any]:
+    """An OpenAPI 3 path item as the Kubernetes v3 documents write one: the path's parameters shared by its
+    operations, each operation's own written inline."""
+    def query(name: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "description": f"the {name}", "schema": {"type": "string"}}
+
+    return {"openapi": "3.0.3", "info": {"title": "pets", "version": "1"},
+            "paths": {"/pets/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                               query("pretty"), query("limit")],
+                "get": {"parameters": [query("watch"), query("continue")],
+                        "responses": {"200": {"description": "ok"}}},
+                "put": {"parameters": [query("dryRun")],
+                        "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+                        "responses": {"200": {"description": "ok"}}}}}}
+
+
+def test_a_list_of_parameters_written_alike_at_its_place_is_the_earlier_records_and_so_is_each_item_of_one() -> None:
+    """The path's `pretty` became required and `put` changed its body: the operations' own lists are written alike
+    and name the earlier records, and so do the path's other parameters, each written alike at its position; the
+    changed one and those after a parameter inserted before them are read again, with their new places. Findings
+    are those of graphs built apart."""
+    new = openapi_pets()
+    shared = new["paths"]["/pets/{id}"]["parameters"]
+    shared[1]["required"] = True
+    new["paths"]["/pets/{id}"]["put"]["requestBody"]["content"]["application/yaml"] = {"schema": {"type": "object"}}
+    earlier, later = graphs(openapi_pets(), new)
+    for key in ("GET /pets/{}", "PUT /pets/{}"):
+        before, after = earlier.operations[key].parameters, later.operations[key].parameters
+        assert [name for name, param in after.items() if param is not before[name]] == [("query", "pretty")]
+    assert later.operations["PUT /pets/{}"].parameters["query", "pretty"].required
+    assert findings(openapi_pets(), new) == [
+        ("parameter.became-required", "/paths/~1pets~1{id}/parameters/1/schema"),
+        ("request.media-type-added", "/paths/~1pets~1{id}/put/requestBody/content/application~1yaml/schema")]
+
+    moved = openapi_pets()
+    moved["paths"]["/pets/{id}"]["get"]["parameters"].insert(0, {"name": "shard", "in": "query",
+                                                                 "schema": {"type": "string"}})
+    earlier, later = graphs(openapi_pets(), moved)
+    before, after = earlier.operations["GET /pets/{}"].parameters, later.operations["GET /pets/{}"].parameters
+    assert [name for name, param in after.items() if name in before and param is before[name]] == [
+        ("path", "0"), ("query", "pretty"), ("query", "limit")]
+    assert [after["query", name].pointer for name in ("shard", "watch", "continue")] == [
+        f"/paths/~1pets~1{{id}}/get/parameters/{i}/schema" for i in range(3)]
+    assert findings(openapi_pets(), moved) == [
+        ("parameter.optional-added", "/paths/~1pets~1{id}/get/parameters/0/schema")]

@@ -29,6 +29,7 @@ from specdiff.graph.model import (
     NamedSchema,
     Operation,
     Parameter,
+    ReadList,
     RequestBody,
     Response,
     Schema,
@@ -120,14 +121,14 @@ class Builder:
                                       tuple[tuple[str, str], Parameter]] = {}
         #: a list of parameters that only refers to reusable ones, by document, path-parameter names and refs: read
         #: once (Kubernetes writes the same few lists in every list and watch operation)
-        self._parameter_lists: dict[tuple[Document, tuple[str, ...], tuple[str, ...]],
-                                    dict[tuple[str, str], Parameter]] = {}
+        self._parameter_lists: dict[tuple[Document, tuple[str, ...], tuple[str, ...]], ReadList] = {}
         #: a parameter written inline, by document, path-parameter names and content (`_content`): its key, its
         #: record where first read, and the pointer of its schema below the parameter's
         self._inline_parameters: dict[tuple[Document, tuple[str, ...], bytes],
                                       tuple[tuple[str, str], Parameter, str]] = {}
         #: each parameter record read through a `$ref`, by where it is written (SpecGraph.referred_parameters)
         self._referred: dict[str, Parameter] = {}
+        self._lists: dict[tuple[str, tuple[str, ...]], ReadList] = {}  # (SpecGraph.parameter_lists)
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
@@ -325,7 +326,8 @@ class Builder:
         return SpecGraph(doc, self.operations, schemas, self.graph,
                          part_keys=part_keys or {}, notes=notes, evidence=evidence,
                          security_schemes=self.security_schemes, written=self.written,
-                         read_through=frozenset(read_through), referred_parameters=referred, _normal=normal)
+                         read_through=frozenset(read_through), referred_parameters=referred,
+                         parameter_lists=self._lists, _normal=normal)
 
     # -- schemas ------------------------------------------------------------------------------------
     def _add_schema(self, name: str, schema: Any, pointer: str, doc: Document, listed: bool = False) -> None:
@@ -625,29 +627,43 @@ class Builder:
         if not isinstance(raw, list):
             raise InputError("'parameters' must be a list", file=doc.name, place=pointer)
         path_names = _path_names(path)
-        refs = _refs_of(raw)
-        if refs is not None:
-            known = self._parameter_lists.get((doc, path_names, refs))
-            if known is not None:
-                return known
-        found: dict[tuple[str, str], Parameter] = {}
+        own = doc is self.resolver.root  # (the lists of the spec's own document are kept by place, `_lists`)
+        kept = self.earlier.parameters(pointer, path_names) if own and self.earlier is not None else None
+        if kept is not None and kept[0] == raw:
+            read = kept
+            self._took = True  # (what its records read through, the earlier graph read)
+        else:
+            refs = _refs_of(raw)
+            known = self._parameter_lists.get((doc, path_names, refs)) if refs is not None else None
+            read = (raw, known[1], known[2]) if known is not None else self._read_parameters(
+                raw, pointer, path_names, doc, kept)
+            if refs is not None and known is None:
+                self._parameter_lists[(doc, path_names, refs)] = read
+        if own:
+            self._lists[(pointer, path_names)] = read
+        return read[1]
+
+    def _read_parameters(self, raw: list[Any], pointer: str, path_names: tuple[str, ...], doc: Document,
+                         kept: ReadList | None) -> ReadList:
+        """A list of parameters read item by item; `kept`, the earlier graph's reading of the list at its place,
+        whose record an item written alike at the same position takes (`Earlier.parameters`)."""
+        items: list[tuple[tuple[str, str], Parameter]] = []
         for i, item in enumerate(raw):
             ref = item.get("$ref") if isinstance(item, dict) else None
-            if isinstance(ref, str):
+            if kept is not None and i < len(kept[0]) and kept[0][i] == item:
+                key, parameter = kept[2][i]
+                self._took = True
+            elif isinstance(ref, str):
                 shared = self._shared_parameters.get((doc, ref, path_names))
-                if shared is not None:
-                    found[shared[0]] = shared[1]
-                    continue
-                param, at, written = self._deref(item, f"{pointer}/{i}", doc)
-                key, parameter = self._referred_parameter(param, at, written, path_names)
-                found[key] = parameter
-                self._shared_parameters[(doc, ref, path_names)] = (key, parameter)
+                if shared is None:
+                    param, at, written = self._deref(item, f"{pointer}/{i}", doc)
+                    shared = self._shared_parameters[(doc, ref, path_names)] = self._referred_parameter(
+                        param, at, written, path_names)
+                key, parameter = shared
             else:
                 key, parameter = self._inline_parameter(item, f"{pointer}/{i}", doc, path_names)
-                found[key] = parameter
-        if refs is not None:
-            self._parameter_lists[(doc, path_names, refs)] = found
-        return found
+            items.append((key, parameter))
+        return raw, dict(items), tuple(items)
 
     def _referred_parameter(self, param: Any, at: str, written: Document, path_names: tuple[str, ...]
                             ) -> tuple[tuple[str, str], Parameter]:

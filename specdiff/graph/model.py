@@ -85,6 +85,11 @@ class Parameter:
         return min(map(str, content), default=None) if isinstance(content, dict) else None
 
 
+#: a list of parameters as written, its records by key (a later item of a key taking its place), and the key and
+#: record of each item in order
+ReadList = tuple[list[Any], dict[tuple[str, str], Parameter], tuple[tuple[tuple[str, str], Parameter], ...]]
+
+
 @record(frozen=True)
 class RequestBody:
     required: bool
@@ -294,6 +299,10 @@ class SpecGraph:
     #: the parameter records it read through a `$ref`, by the place they are written: the graph of the next
     #: version takes them where they read alike (graph.reuse), so both name one record in every operation
     referred_parameters: dict[str, Parameter] = field(default_factory=dict)
+    #: each list of parameters it read in its own document, by where it is written and the names of its path's
+    #: parameters: the graph of the next version takes the records of a list, or of its items, written alike there
+    #: (graph.reuse), so both name one record for each parameter
+    parameter_lists: dict[tuple[str, tuple[str, ...]], ReadList] = field(default_factory=dict)
     _normal: Normaliser | None = None  # how its references resolve (graph.normalise), made when first asked
     _reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _in_xml: frozenset[str] | None = None  # the named schemas XML bodies carry (`carried_as_xml`)
@@ -335,7 +344,7 @@ class SpecGraph:
         caps and the normaliser follow from the schemas alone."""
         return SpecGraph(self.document, operations, self.schemas, self.graph, self.crds, self.part_keys, self.notes,
                          self.evidence, self.security_schemes, self.written, self.read_through,
-                         self.referred_parameters, _normal=self._normal,
+                         self.referred_parameters, self.parameter_lists, _normal=self._normal,
                          _caps=self._caps)
 
     def document_of(self, op: Operation) -> Document:

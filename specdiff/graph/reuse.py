@@ -23,7 +23,7 @@ from itertools import compress, repeat
 from operator import ne
 from typing import Any
 
-from specdiff.graph.model import NamedSchema, Operation, Schema, SpecGraph
+from specdiff.graph.model import NamedSchema, Operation, ReadList, Schema, SpecGraph
 from specdiff.graph.refs import Resolver
 from specdiff.load.document import Document
 from specdiff.load.sourcemap import at_pointer
@@ -96,6 +96,14 @@ class Earlier:
             return None
         targets = [target for _, target in self.graph.graph.succ[("schema", name)]]
         return targets if all(target in self.named for target in targets) else None
+
+    def parameters(self, pointer: str, path_names: tuple[str, ...]) -> ReadList | None:
+        """The earlier graph's reading of the list of parameters at `pointer` of its own document, for a path with
+        these parameter names: where the new document writes the list, or an item of it, alike there, its records
+        are what reading it again would give, whatever else the operation or its path item changed, since what a
+        parameter reads through `$ref`s reads alike (`of`). Kubernetes changes the words of one parameter of a
+        path item (`pretty`) and leaves the dozen beside it as they were."""
+        return self.graph.parameter_lists.get((pointer, path_names))
 
     def written_alike(self, key: str, before: Any, item_pointer: str, tokens: str, raw: dict[str, Any],
                       equal: bool) -> Operation | None:
