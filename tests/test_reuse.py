@@ -467,3 +467,23 @@ def test_a_list_of_parameters_written_alike_at_its_place_is_the_earlier_records_
         f"/paths/~1pets~1{{id}}/get/parameters/{i}/schema" for i in range(3)]
     assert findings(openapi_pets(), moved) == [
         ("parameter.optional-added", "/paths/~1pets~1{id}/get/parameters/0/schema")]
+
+
+def test_an_operation_whose_request_body_changed_takes_the_earlier_responses_and_reads_its_body() -> None:
+    """`put` gained a media type for its body: its record takes the earlier responses and parameters and has the
+    new body, and a third version writing the first body again is read against the second, not the first."""
+    new = openapi_pets()
+    new["paths"]["/pets/{id}"]["put"]["requestBody"]["content"]["application/yaml"] = {"schema": {"type": "object"}}
+    first = graph_of(document(openapi_pets(), "old.json"))
+    second = graph_of(document(new, "new.json"), first)
+    third = graph_of(document(openapi_pets(), "third.json"), second)
+    before, after, again = (graph.operations["PUT /pets/{}"] for graph in (first, second, third))
+    assert after.responses is before.responses and after.body is not None and before.body is not None
+    assert (list(before.body.media), list(after.body.media)) == (
+        ["application/json"], ["application/json", "application/yaml"])
+    assert again.responses is before.responses and again.body is not None
+    assert list(again.body.media) == ["application/json"]
+    assert findings(openapi_pets(), new) == [
+        ("request.media-type-added", "/paths/~1pets~1{id}/put/requestBody/content/application~1yaml/schema")]
+    assert findings(new, openapi_pets()) == [
+        ("request.media-type-removed", "/paths/~1pets~1{id}/put/requestBody/content/application~1yaml/schema")]

@@ -177,12 +177,12 @@ class Builder:
                 key = operation_key(method, path)
                 if key not in self.operations:
                     raw, place = self._operation_object(written, Place(at + tokens, item_doc))
-                    like = self.earlier.written_alike(
+                    alike = self.earlier.written_alike(
                         key, before, item_pointer, tokens, raw, tokens.split("/", 2)[1] not in differing) if (
                         self.earlier is not None and differing is not None and "servers" not in differing
                         and place == (item_pointer + tokens, self.doc)) else None
                     op = self._operation(key, path, method, raw, item_pointer + tokens, shared, place,
-                                         inherited=item_servers, like=like)
+                                         inherited=item_servers, alike=alike)
                     callbacks = self._callbacks(op.path, raw, place) if "callbacks" in raw else None
                     self.operations[op.key] = replace(op, callbacks=callbacks) if callbacks else op
         webhooks: dict[str, Any] = self.data["webhooks"] if isinstance(self.data.get("webhooks"), dict) else {}
@@ -453,22 +453,24 @@ class Builder:
     # -- operations ---------------------------------------------------------------------------------
     def _operation(self, key: str, path: str, method: str, raw: dict[str, Any], pointer: str,
                    shared: dict[tuple[str, str], Parameter], place: Place,
-                   reversed_: bool = False, inherited: tuple[Server, ...] = (), like: Operation | None = None
-                   ) -> Operation:
+                   reversed_: bool = False, inherited: tuple[Server, ...] = (),
+                   alike: tuple[Operation, bool] | None = None) -> Operation:
         """`key` is the operation's (`operation_key`); `pointer`, where the route names the operation; `place`,
         where its object is written (another place or file when the path item is a `$ref`); `inherited`, the
         servers of its path item or document (none for a webhook or callback, which the API calls at a URL the
-        client gives); `like`, the earlier graph's record of the operation when its object is written alike but
-        for its parameters, in a path item whose servers are written alike too (graph.reuse), whose reading of
-        everything else it takes: its servers are those the same context gives."""
+        client gives); `alike`, the earlier graph's record of the operation when its object is written alike but
+        for its parameters and request body, in a path item whose servers are written alike too (graph.reuse), and
+        whether its body is written alike too: it takes that record's reading of everything else, and of such a
+        body; its servers are those the same context gives."""
         at, doc = place
+        like, like_body = alike if alike is not None else (None, False)
         own = self._parameters(raw.get("parameters"), at + "/parameters", "" if reversed_ else path, doc)
         merged = {**shared, **own}
         parameters = merged if _IN_BODY.isdisjoint(map(_LOCATION, merged.values())) else {
             key: param for key, param in merged.items() if param.location not in _IN_BODY}
         if self.v2:  # (a Swagger body is read from the parameters `parameters` leaves out: most operations have none)
             body = self._v2_body(raw, merged, at, doc) if len(parameters) < len(merged) else None
-        elif like is not None:
+        elif like is not None and like_body:
             body = like.body
         else:
             body = self._v3_body(raw.get("requestBody"), at, doc)
@@ -570,7 +572,8 @@ class Builder:
                                   for target, directions in uses.items())
 
     def _kept_edges(self, op: Operation, like: Operation) -> bool:
-        """Give an operation that takes the reading of `like` but for its parameters (graph.reuse) the edges of
+        """Give an operation that takes the reading of `like` but for its parameters, and perhaps its request body
+        (graph.reuse), the edges of
         `like` in the earlier graph, when its parameters name the schemas the earlier ones did, in their order, its
         body reads the schemas that one did and the new graph holds each schema: the edges linking it would give
         (a parameter's uses come first, then the body's and the responses'). Most such operations only gained a

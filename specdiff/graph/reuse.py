@@ -9,10 +9,12 @@ parameters and responses, data it compared as data, places inside named schemas)
 and every named schema its operations refer to is one the new graph holds already (else the builder would add it
 as it reads the item). What a schema names is compared where the named schema is, not here.
 
-Two finer grains serve the items that differ. An operation written alike but for its `parameters` (a Kubernetes
-release adds `shardSelector` to every list operation) takes the earlier record's reading of its responses, request
-body, security and data, and reads its parameters again; where its parameters name the schemas the earlier ones did,
-in their order, it takes the earlier operation's edges too. A named schema written alike takes the named schemas the
+Finer grains serve the items that differ. An operation written alike but for its `parameters` and `requestBody` (a
+Kubernetes release adds `shardSelector` to every list operation, or a media type to every body) takes the earlier
+record's reading of its responses, security and data, and of its request body where that is written alike too, and
+reads the rest again; where its parameters name the schemas the earlier ones did, in their order, and its body reads
+alike, it takes the earlier operation's edges too. A list of parameters, or an item of one, written alike at its
+place takes the earlier records (`Earlier.parameters`). A named schema written alike takes the named schemas the
 earlier graph found it refers to, instead of walking it for its `$ref`s, when each of them is named in the new
 document too.
 """
@@ -106,25 +108,29 @@ class Earlier:
         return self.graph.parameter_lists.get((pointer, path_names))
 
     def written_alike(self, key: str, before: Any, item_pointer: str, tokens: str, raw: dict[str, Any],
-                      equal: bool) -> Operation | None:
+                      equal: bool) -> tuple[Operation, bool] | None:
         """The earlier graph's operation named at `tokens` below the path item at `item_pointer` when its object
-        in `before`, the old document's item of the route (`item`), is written as `raw` is, its parameters aside
-        (`equal`: the item's key that holds it is written alike, `differing`): the builder takes its reading of
-        everything else (responses, request body, security, data), and reads the parameters, which a version often
-        adds one to in every list operation (of the path item's, when the operation is equal)."""
+        in `before`, the old document's item of the route (`item`), is written as `raw` is, its parameters and
+        request body aside (`equal`: the item's key that holds it is written alike, `differing`), and whether its
+        request body is written alike too: the builder takes its reading of everything else (responses, security,
+        data) and of such a body, and reads the parameters, which a version often adds one to in every list
+        operation (of the path item's, when the operation is equal)."""
         op = self.graph.operations.get(key)
         if op is None or op.pointer != item_pointer + tokens or op.callbacks or op.reversed:
             return None
         if equal:
-            return op
+            return op, True
         old = at_pointer(before, tokens)
-        return op if isinstance(old, dict) and _but_parameters(old) == _but_parameters(raw) else None
+        if not isinstance(old, dict) or _read_apart(old) != _read_apart(raw):
+            return None
+        return op, old.get("requestBody") == raw.get("requestBody")
 
 
-def _but_parameters(operation: dict[str, Any]) -> dict[str, Any]:
-    """An operation object with its `parameters`, the part read apart from the rest (`Earlier.written_alike`), set
-    aside: copied and compared in C, where a test of each key would run a step of Python for each."""
-    return {**operation, "parameters": None}
+def _read_apart(operation: dict[str, Any]) -> dict[str, Any]:
+    """An operation object with its `parameters` and `requestBody`, the parts read apart from the rest
+    (`Earlier.written_alike`), set aside: copied and compared in C, where a test of each key would run a step of
+    Python for each."""
+    return {**operation, "parameters": None, "requestBody": None}
 
 
 def _context(data: dict[str, Any]) -> list[Any]:
