@@ -9,6 +9,7 @@ import pytest
 
 from specdiff.graph import graph_of
 from specdiff.graph.kubernetes_names import first_kind, group_version_kinds
+from specdiff.graph.refs import Resolver
 from specdiff.load import load_text
 
 
@@ -33,3 +34,26 @@ def test_inline_parameters_read_once_tell_equal_values_of_other_types_apart() ->
         read = parameter.schema["default"] if parameter.schema is not None else None
         assert (type(read), read) == (type(value), value)
         assert parameter.pointer == f"/paths/~1p{i}/get/parameters/0"
+
+
+def test_a_ref_to_a_schema_listed_later_is_known_by_name_and_reads_it_where_it_is_met(monkeypatch: Any) -> None:
+    """`Pet` refers to `Owner`, listed after `Tag`: the `$ref` is not resolved again, and `Owner` is read where the
+    reference meets it, before `Tag`, as a resolved reference read it; a schema listed nowhere is resolved."""
+    resolved: list[str] = []
+    named = Resolver.named
+    monkeypatch.setattr(Resolver, "named", lambda self, ref, *rest: resolved.append(ref) or named(self, ref, *rest))
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/pets": {"get": {"responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}},
+            "components": {"schemas": {
+                "Pet": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"},
+                                                         "age": {"$ref": "#/definitions/Age"}}},
+                "Tag": {"type": "string"},
+                "Owner": {"type": "object", "properties": {"name": {"type": "string"}}}}},
+            "definitions": {"Age": {"type": "integer"}}}
+    graph = graph_of(load_text(json.dumps(spec), "spec.json", None))
+    assert resolved == ["#/definitions/Age"]
+    assert list(graph.schemas) == ["Pet", "Age", "Owner", "Tag"]  # (in the order the walk meets them)
+    assert graph.schemas["Owner"].pointer == "/components/schemas/Owner"
+    assert sorted(graph.graph.succ["schema", "Pet"]) == [("schema", "Age"), ("schema", "Owner")]
+    assert graph.operations_reaching("Owner") == ("GET /pets",)

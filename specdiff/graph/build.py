@@ -130,6 +130,8 @@ class Builder:
         self._referred: dict[str, Parameter] = {}
         self._lists: dict[tuple[str, tuple[str, ...]], ReadList] = {}  # (SpecGraph.parameter_lists)
         self._named_refs: dict[tuple[Document, str], str] = {}  # a document's refs to named schemas, resolved
+        #: the named schemas the document being added lists and that are not read yet, with their pointers
+        self._listed: dict[str, tuple[Schema, str]] = {}
         self._unnamed: dict[tuple[Document, str], Any] = {}  # schemas reached by refs to other places
         self._holders: dict[str, list[Document]] = {}  # documents holding the kept version of a named schema
         self._variants: dict[str, list[NamedSchema]] = {}  # other versions of it, one per document
@@ -157,8 +159,12 @@ class Builder:
         for name, scheme in schemes(doc, self._deref).items():
             self.security_schemes.setdefault(name, scheme)  # a directory's documents repeat the same schemes
         prefix = ("definitions",) if self.v2 else ("components", "schemas")
-        for name, schema in (named or {}).items():
-            self._add_schema(name, schema, join_pointer(prefix + (name,)), self.doc, listed=True)
+        listed = [(name, schema, join_pointer(prefix + (name,))) for name, schema in (named or {}).items()]
+        for name, schema, pointer in listed:
+            self._name_listed(name, schema, pointer, self.doc)
+        for name, schema, pointer in listed:
+            self._add_schema(name, schema, pointer, self.doc, listed=True)
+        self._listed.clear()
         document_servers = servers.of_document(doc)
         for container, path, item, item_pointer in self._path_items():
             if path.startswith("x-"):
@@ -343,10 +349,26 @@ class Builder:
             raise InputError("a schema must be a mapping", file=doc.name, place=pointer)
         self.schemas[name] = NamedSchema(name, schema, pointer, doc)
         self._holders[name] = [doc]
-        if (not isinstance(schema.get("$ref"), str) and "%" not in pointer and self.resolver.key(doc) is None
-                and not self.resolver.modern(doc)):
-            self._named_refs[(doc, "#" + pointer)] = name  # the `$ref` to it that most refer to it by, resolved
+        self._name_listed(name, schema, pointer, doc)
         self._link(name, schema, pointer, doc)
+
+    def _name_listed(self, name: str, schema: Any, pointer: str, doc: Document) -> None:
+        """Know the `$ref` that most refer to a named schema by (its own pointer) as naming it, resolved: a
+        document's listed schemas are all named before any is read, so that a `$ref` to one listed after the
+        schema holding it is not resolved again (`_known` reads it where it is first met, as a resolved one was)."""
+        if (isinstance(schema, dict) and not isinstance(schema.get("$ref"), str) and "%" not in pointer
+                and self.resolver.key(doc) is None and not self.resolver.modern(doc)):
+            self._named_refs[(doc, "#" + pointer)] = name
+            if name not in self.schemas:
+                self._listed[name] = schema, pointer
+
+    def _known(self, doc: Document, ref: str) -> str | None:
+        """The named schema a `$ref` names when it is known by name, read first where it is listed but not read
+        yet (`_name_listed`)."""
+        name = self._named_refs.get((doc, ref))
+        if name is not None and name not in self.schemas:
+            self._add_schema(name, *self._listed[name], doc)
+        return name
 
     def _link(self, name: str, schema: Schema, pointer: str, doc: Document) -> None:
         node = ("schema", name)
@@ -391,7 +413,7 @@ class Builder:
             return cached
         ref = schema.get("$ref")
         if len(schema) == 1 and isinstance(ref, str):  # the common {"$ref": ...}, resolved once per document
-            known = self._named_refs.get((doc, ref))
+            known = self._known(doc, ref)
             if known is not None:
                 found = self._refs_cache[id(schema)] = {known}
                 return found
@@ -411,7 +433,7 @@ class Builder:
             seen.add(id(current))
             modern = self.resolver.modern(current_doc)
             for tokens, ref in refs_in(current, ("$ref", "$dynamicRef") if modern else ("$ref",)):
-                known = self._named_refs.get((current_doc, ref))
+                known = self._known(current_doc, ref)
                 if known is not None:
                     found.add(known)
                     continue
