@@ -67,6 +67,9 @@ class OperationDiffer:
         self.emit = schemas.emit
         self.old_doc, self.new_doc = old.document, new.document  # the documents of the pair being compared
         self.security_known: Known = {}  # the document's `security` is every operation's: compared once
+        #: equal schemas compare equal and one dialect serialises equal settings alike: a parameter written alike
+        #: but for its place or its words brings nothing (`_same_but_place`)
+        self.moved_only = schemas.equal_means_unchanged and old.document.dialect == new.document.dialect
 
     def run(self) -> None:
         for key, new_op in self.new.operations.items():
@@ -123,7 +126,8 @@ class OperationDiffer:
 
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
-        if (self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)) and _same_contract(old, new):
+        if (self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)) and _same_contract(
+                old, new, self.moved_only):
             return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
         self.operation = new
         where = _where(new, self.new)
@@ -196,9 +200,7 @@ class OperationDiffer:
     # -- parameters ---------------------------------------------------------------------------------
     def _parameters(self, old: Operation, new: Operation, where: Where) -> None:
         request = self._request(where)
-        #: equal schemas compare equal and one dialect serialises equal settings alike: only where it is written
-        #: may differ, which moves when a parameter is added before it
-        moved_only = self.schemas.equal_means_unchanged and self.old.document.dialect == self.new.document.dialect
+        moved_only = self.moved_only  # (only where it is written may differ, which moves when one is added before it)
         before_all, now = old.parameters, new.parameters
         # a record the graph took from the earlier one (graph.reuse) is that one: most of an operation written
         # alike but for one added parameter, left out before the loop reads them one by one
@@ -571,11 +573,11 @@ def _written_as(old: Parameter, new: Parameter, old_dialect: str, new_dialect: s
 
 
 def _same_but_place(old: Parameter, new: Parameter) -> bool:
-    """Equal in everything `_parameter` compares; the pointer and document may differ. The graph makes a
-    parameter from what the spec writes for it (its name, schema, style, ... all read from that object), so two
-    written alike are alike in everything."""
+    """Equal in everything `_parameter` compares; the pointer, the document and the words may differ. The graph
+    makes a parameter from what the spec writes for it (its name, schema, style, ... all read from that object),
+    so two written alike are alike in everything (`_alike_but_words` for the words)."""
     if old.written.data and new.written.data:
-        return old.written == new.written
+        return old.written == new.written or _alike_but_words(old.written.data, new.written.data)
     return (old.name == new.name and old.required == new.required and old.style == new.style
             and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
             and old.schema == new.schema and old.written == new.written)
@@ -597,10 +599,32 @@ def _written_in(op: Operation, graph: SpecGraph) -> dict[tuple[str, ...], str | 
     return found
 
 
-def _same_contract(old: Operation, new: Operation) -> bool:
-    return (old.parameters == new.parameters and old.body == new.body and old.responses == new.responses
-            and old.deprecated == new.deprecated and old.operation_id == new.operation_id
-            and old.sunset == new.sunset and old.declared_stability == new.declared_stability)
+def _alike_but_words(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two parameters are written alike but for their descriptions (Kubernetes rewords `pretty` in every
+    operation of a release): `_parameter` reads a parameter's words only as those of its schema where the schema
+    differs, and here the schema is written alike."""
+    return ("description" in old and "description" in new and old.keys() == new.keys()
+            and all(value == new[key] for key, value in old.items() if key != "description"))
+
+
+def _same_contract(old: Operation, new: Operation, moved_only: bool) -> bool:
+    """Whether two operations are equal in their parameters, body and responses all the way down; with
+    `moved_only`, parameters that moved or were reworded count as equal (`_same_but_place`)."""
+    return (_same_parameters(old.parameters, new.parameters, moved_only) and old.body == new.body
+            and old.responses == new.responses and old.deprecated == new.deprecated
+            and old.operation_id == new.operation_id and old.sunset == new.sunset
+            and old.declared_stability == new.declared_stability)
+
+
+def _same_parameters(old: dict[Any, Parameter], new: dict[Any, Parameter], moved_only: bool) -> bool:
+    """Whether two operations' parameters are equal; with `moved_only`, alike but for their places and words."""
+    if not moved_only or len(old) != len(new):
+        return old == new
+    for key, param in new.items():
+        before = old.get(key)
+        if before is not param and (before is None or not _same_but_place(before, param)):
+            return False
+    return True
 
 
 def _non_resource(op: Operation, api_server: bool) -> dict[str, Any]:
