@@ -1,6 +1,7 @@
 """An operation whose parameters differ only in their places and words is passed over as an equal one is
-(`operations._same_contract`): Kubernetes rewords `pretty` in every operation of a release. What the words or the
-settings beside them still say is found as the whole comparison finds it."""
+(`operations._same_contract`): Kubernetes rewords `pretty` in every operation of a release; and a body apart only
+in being required compares none of its media types. What the words or the settings beside them still say is found
+as the whole comparison finds it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from conftest import real_graphed
 import specdiff.diff.operations as operations
 from specdiff.diff import diff
 from specdiff.diff.operations import OperationDiffer
+from specdiff.diff.schemas import SchemaDiffer
 from specdiff.load import load_text
 from specdiff.pipeline import compare_graphed, graphed, run
 
@@ -103,3 +105,25 @@ def test_on_a_real_release_passing_over_reworded_parameters_finds_what_comparing
     assert passing.findings == comparing.findings
     assert {f.rule for f in passing.findings if f.change.node == "request-body"} == {"request-body.became-required"}
 
+
+
+def test_a_body_that_only_became_required_compares_none_of_its_media_types(monkeypatch: Any) -> None:
+    """Its media types are equal, their schemas all the way down; one whose schema changed beside is compared."""
+    pointers: list[str] = []
+    compare = SchemaDiffer.compare
+
+    def counted(differ: SchemaDiffer, old: Any, new: Any, where: Any) -> None:
+        pointers.append(new.pointer)
+        compare(differ, old, new, where)
+
+    monkeypatch.setattr(SchemaDiffer, "compare", counted)
+    new = _spec(PRETTY)
+    body = new["paths"]["/things/{name}"]["put"]["requestBody"]
+    body["required"] = True
+    assert _changes(_spec(PRETTY), new) == [("modified", "request-body", "required", False, True)]
+    assert pointers == []
+    body["content"]["application/json"]["schema"] = {**THING, "nullable": True}
+    assert _findings(_spec(PRETTY), new) == [
+        ("request-body.became-required", "/paths/~1things~1{name}/put/requestBody"),
+        ("schema.nullable-added", "/paths/~1things~1{name}/put/requestBody/content/application~1json/schema")]
+    assert pointers == ["/paths/~1things~1{name}/put/requestBody/content/application~1json/schema"]

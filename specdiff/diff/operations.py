@@ -311,6 +311,8 @@ class OperationDiffer:
                where: Where, part: str, swagger_examples: Any = None) -> None:
         """The media types of a request body or a response (with a Swagger 2 response's `examples`, by media
         type), each one's schema compared with what the old response's example shows."""
+        if self.schemas.equal_means_unchanged and old == new:
+            return  # (a body that only became required: each media type equal, its schema all the way down)
         compared: set[tuple[int, int]] = set()
         # a schema Swagger repeats for every media type is compared once, as XML when any of them is
         xml = {(id(old[name].schema), id(media.schema)) for name, media in new.items()
