@@ -1,7 +1,7 @@
 """An operation whose parameters differ only in their places and words is passed over as an equal one is
-(`operations._same_contract`): Kubernetes rewords `pretty` in every operation of a release; and a body apart only
-in being required compares none of its media types. What the words or the settings beside them still say is found
-as the whole comparison finds it."""
+(`operations._same_parameters`): Kubernetes rewords `pretty` in every operation of a release; an operation apart
+beside them reads them once; and a body apart only in being required compares none of its media types. What the
+words or the settings beside them still say is found as the whole comparison finds it."""
 
 from __future__ import annotations
 
@@ -70,11 +70,18 @@ def test_operations_whose_parameter_was_only_reworded_are_passed_over(compared: 
     assert compared == []
 
 
-def test_an_operation_changed_beside_a_reworded_parameter_reports_that_change_alone(compared: list[str]) -> None:
+def test_an_operation_changed_beside_a_reworded_parameter_reports_that_change_alone(compared: list[str],
+                                                                                   monkeypatch: Any) -> None:
+    """Its parameters are read once, found alike, and not again part by part."""
+    read: list[str] = []
+    same_but_place = operations._same_but_place
+    monkeypatch.setattr(operations, "_same_but_place",
+                        lambda old, new: read.append(new.name) or same_but_place(old, new))
     new = _reworded()
     new["paths"]["/things/{name}"]["put"]["requestBody"]["required"] = True
     assert _changes(_spec(PRETTY), new) == [("modified", "request-body", "required", False, True)]
     assert compared == []
+    assert read == ["name", "pretty"] * 2  # (GET, then PUT)
 
 
 def test_what_a_reworded_parameter_changed_beside_its_words_is_found(compared: list[str]) -> None:

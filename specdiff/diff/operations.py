@@ -126,9 +126,11 @@ class OperationDiffer:
 
             for found in server_changes(old.servers, new.servers, Where(_where(new, self.new).context, "request")):
                 self.emit(found)
-        if (self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)) and _same_contract(
-                old, new, self.moved_only):
-            return  # equal parameters, body and responses all the way down (the schema differ's own shortcut)
+        # equal parameters, body and responses all the way down: the schema differ's own shortcut, part by part
+        text_decides = self.schemas.equal_means_unchanged or self._in_unchanged_files(old, new)
+        same_parameters = text_decides and _same_parameters(old.parameters, new.parameters, self.moved_only)
+        if same_parameters and _same_beyond_parameters(old, new):
+            return
         self.operation = new
         where = _where(new, self.new)
         self.old_doc, self.new_doc = self.old.document_of(old), self.new.document_of(new)
@@ -141,7 +143,10 @@ class OperationDiffer:
                 self.emit(change(_kind(attribute, old_value, new_value), "operation", attribute, old=old_value,
                                  new=new_value, where=where, old_pointer=old.pointer, new_pointer=new.pointer,
                                  sunset=new.sunset, deprecated=new.deprecated))
-        self._parameters(old, new, where)
+        # parameters alike but for their places and words bring nothing (`_same_but_place`); read in two dialects,
+        # equal ones may still be written apart
+        if not (same_parameters and self.moved_only):
+            self._parameters(old, new, where)
         self._body(old.body, new.body, old, new, where)
         self._responses(old, new, where)
 
@@ -609,17 +614,16 @@ def _alike_but_words(old: dict[str, Any], new: dict[str, Any]) -> bool:
             and all(value == new[key] for key, value in old.items() if key != "description"))
 
 
-def _same_contract(old: Operation, new: Operation, moved_only: bool) -> bool:
-    """Whether two operations are equal in their parameters, body and responses all the way down; with
-    `moved_only`, parameters that moved or were reworded count as equal (`_same_but_place`)."""
-    return (_same_parameters(old.parameters, new.parameters, moved_only) and old.body == new.body
-            and old.responses == new.responses and old.deprecated == new.deprecated
+def _same_beyond_parameters(old: Operation, new: Operation) -> bool:
+    """Whether two operations are equal in their body, responses and settings all the way down."""
+    return (old.body == new.body and old.responses == new.responses and old.deprecated == new.deprecated
             and old.operation_id == new.operation_id and old.sunset == new.sunset
             and old.declared_stability == new.declared_stability)
 
 
 def _same_parameters(old: dict[Any, Parameter], new: dict[Any, Parameter], moved_only: bool) -> bool:
-    """Whether two operations' parameters are equal; with `moved_only`, alike but for their places and words."""
+    """Whether two operations' parameters are equal all the way down; with `moved_only`, alike but for their places
+    and words, which moved when one was added before them or were reworded (`_same_but_place`)."""
     if not moved_only or len(old) != len(new):
         return old == new
     for key, param in new.items():
