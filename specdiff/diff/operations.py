@@ -583,8 +583,9 @@ def _same_but_place(old: Parameter, new: Parameter) -> bool:
     """Equal in everything `_parameter` compares; the pointer, the document and the words may differ. The graph
     makes a parameter from what the spec writes for it (its name, schema, style, ... all read from that object),
     so two written alike are alike in everything (`_alike_but_words` for the words)."""
-    if old.written.data and new.written.data:
-        return old.written == new.written or _alike_but_words(old.written.data, new.written.data)
+    old_data, new_data = old.written.data, new.written.data
+    if old_data and new_data:
+        return old_data == new_data or _alike_but_words(old_data, new_data)
     return (old.name == new.name and old.required == new.required and old.style == new.style
             and old.explode == new.explode and old.deprecated == new.deprecated and old.sunset == new.sunset
             and old.schema == new.schema and old.written == new.written)
