@@ -69,7 +69,7 @@ from specdiff.load.sourcemap import (
     split_pointer,
     unescape_token,
 )
-from specdiff.notation import PREPOSITIONS, by_type, long_where, name, part, plural, scope, type_where, where
+from specdiff.notation import PREPOSITIONS, by_type, finding_name, long_where, part, plural, scope, type_where, where
 from specdiff.notation import distinct as _distinct
 from specdiff.patterns import compiled
 from specdiff.records import (
@@ -832,7 +832,7 @@ def folded(members: Sequence[Finding], known: _Known | None = None, each: bool =
     return Finding(first.rule, first.level, message, first.reason, first.change, operations,
                    members=tuple(members), group=_fingerprint_of(known.key(first) if known else group_key(first)),
                    rule_info=first.rule_info,
-                   values=first.values)
+                   values=first.values, place=first.place)
 
 
 def _values_of(finding: Finding) -> Mapping[str, str]:
@@ -882,16 +882,16 @@ def _message(members: Sequence[Finding]) -> str:
         values[key] = value
     # each member's place as a message names one, named when a branch lists them: a group of one parameter added
     # to 402 operations only asks whether its places differ, which its first two say
-    several_names = _several(name(m.change.context) for m in members)
+    several_names = _several(finding_name(m) for m in members)
     member_operations = [m.change.context.operation for m in members]  # (None for a place outside any operation)
     in_operations = all(member_operations)
     for_many = dict(first.rule_info.group_messages)  # the card's message for members that differ in a value
     if several_names and _only_one(by_type(m.change.context) for m in members):
         values["location"] = by_type(first.change.context)  # one type in several versions, its kinds' paths differ
     elif several_names and not first.change.context.operation:  # several types: each with its group-version
-        named = [name(m.change.context) for m in members]
-        names = _distinct(named)
-        if _scoped([scope(m.change.context) for m in members], named):
+        member_names = [finding_name(m) for m in members]
+        names = _distinct(member_names)
+        if _scoped([scope(m.change.context) for m in members], member_names):
             names = _distinct(where(m.change.context) for m in members)
         template = for_many.get("location", template)
         in_fields = any(field_path(m.change.context) for m in members)
@@ -926,10 +926,10 @@ def _message(members: Sequence[Finding]) -> str:
             several = several or bool(fields)
         if spans == "name" and len(_distinct(part(m.change.context) for m in members)) > 1:
             # one extension at many places of the operations
-            values["location"] = f"{len(_distinct(name(m.change.context) for m in members))} places"
+            values["location"] = f"{len(_distinct(finding_name(m) for m in members))} places"
     # places in operations and in named schemas alike (an extension written on both): count them all
     elif several_names and first.change.context.operation and not in_operations:
-        template, values["location"] = _named_places(template, _distinct(name(m.change.context) for m in members),
+        template, values["location"] = _named_places(template, _distinct(finding_name(m) for m in members),
                                                      fields=True)
     if several and template.startswith(("{location}", "{path}")) or operations and template.startswith("{operation}"):
         template = _verb_for_many(template)  # the message starts with what there are several of

@@ -43,6 +43,11 @@ def name(ctx: Context) -> str:
     return _name(ctx, ctx.held_by) + used_by(ctx)
 
 
+def finding_name(finding: Finding) -> str:
+    """`name` of the finding's place, as classify worked it out (`Finding.place`), else worked out now."""
+    return finding.place or name(finding.change.context)
+
+
 def bare(ctx: Context) -> str:
     """The place without its scope or the kinds that use its type: what a code span shows of it."""
     return _name(ctx, ctx.held_by)

@@ -447,13 +447,13 @@ def __init__(self, required, media, pointer, written, form_fields):
 COMPILED["def __init__(self, required, media, pointer, written, form_fields):\n    _set(self, '__dict__', {'required': required, 'media': media, 'pointer': pointer, 'written': written, 'form_fields': form_fields})\n\n"] = __init__.__code__
 
 
-def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason, values):
+def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason, values, place):
     if values is _MISSING:
         values = _factory_values()
-    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason, 'values': values})
+    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason, 'values': values, 'place': place})
 
 
-COMPILED["def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason, values):\n    if values is _MISSING:\n        values = _factory_values()\n    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason, 'values': values})\n\n"] = __init__.__code__
+COMPILED["def __init__(self, rule, level, message, reason, change, operations, members, group, first_id, rule_info, stable_reason, values, place):\n    if values is _MISSING:\n        values = _factory_values()\n    _set(self, '__dict__', {'rule': rule, 'level': level, 'message': message, 'reason': reason, 'change': change, 'operations': operations, 'members': members, 'group': group, 'first_id': first_id, 'rule_info': rule_info, 'stable_reason': stable_reason, 'values': values, 'place': place})\n\n"] = __init__.__code__
 
 
 def __init__(self, rule, location, reason, expires, origin):

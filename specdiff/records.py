@@ -278,6 +278,10 @@ class Finding:
     #: group writes its card's message again from its members' values, so none is worked out twice. Not what the
     #: finding says (never compared, shown or written out); empty on a finding made by hand.
     values: Mapping[str, str] = declared(default_factory=dict, compare=False, repr=False)
+    #: the place as the notation names it (`notation.name` of the change's context), as classify worked it out:
+    #: grouping and the reports name each finding's place again, and read it here (`notation.finding_name`). Display
+    #: only, never compared; empty on a finding made by hand.
+    place: str = declared(default="", compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from conftest import corpus, real_pair
 
+from specdiff import notation
 from specdiff.classify import message_values
 from specdiff.config import BaselineEntry, Config, ScopedIgnore
 from specdiff.group import TypeUses, group_fingerprint, holds, operations_phrase
@@ -20,6 +21,7 @@ from specdiff.notation import finding_scope
 from specdiff.pipeline import run
 from specdiff.records import Context, Finding, Report, field_path
 from specdiff.report import render
+from specdiff.report.sections import sentence
 
 V2 = "kubernetes/v2/swagger-v1.{}.json"
 ROUTES = "crds/gateway-api/httproutes.standard.{}.yaml"
@@ -68,6 +70,30 @@ def test_a_group_is_written_alike_from_the_values_classify_carried_or_from_the_c
             "resources in 33 group-versions of 21 API groups") in {message for message, _, _ in shown}
     # the dict classify handed each finding is the finding's own: grouping reads it and never writes into it
     assert all(finding.values == message_values(finding.change) for finding in carried)
+
+
+def test_a_findings_place_is_named_once_by_classify() -> None:
+    """Classify hands each finding its place as the notation names it, and grouping and the reports read it
+    rather than naming it again; findings made without it (by hand) group and read to the same words, and the
+    place is no part of what a finding is. A parameter's `location` fact (query, path) takes the message's
+    `{location}`, never the finding's place."""
+    carried = list(compare(V2.format(35), V2.format(36), grouped=False).findings)
+    assert all(finding.place == notation.name(finding.change.context) for finding in carried)
+    shard = next(f for f in carried if f.rule == "parameter.optional-added")
+    assert (shard.place, shard.values["location"]) == (
+        "DELETE /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations query parameter shardSelector",
+        "query")
+    bare = [replace(finding, place="") for finding in carried]
+    assert bare == carried and repr(bare[0]) == repr(carried[0])
+
+    def said(findings: list[Finding]) -> list[tuple[str, str, str]]:
+        found = grouped_findings(findings, kinds=True, api_server=True)
+        return [(f.message, f.fingerprint, sentence(f)) for f in found]
+
+    assert said(carried) == said(bare)
+    assert [sentence(f) for f in carried] == [sentence(f) for f in bare]
+    assert sentence(shard) == ("Optional query parameter shardSelector added to DELETE "
+                               "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations")
 
 
 def test_the_shard_selector_counts_agree_with_the_spec() -> None:

@@ -133,7 +133,8 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     direction = judged_direction(change.direction)
     level_spec, reason_template, section = _verdict(chosen, change, policy, direction, readers, calendar)
     level = _LEVELS[resolve_level(level_spec, policy, direction, chosen.id, change.context.stability, readers)]
-    values = message_values(change)
+    place = name(change.context)
+    values = message_values(change, place)
     reason = (render(reason_template, {**values, **calendar.values(change.fact("sunset"), change.context.stability)})
               if _has_placeholders(reason_template) else reason_template.strip())
     stable_reason = ""
@@ -145,7 +146,7 @@ def _finding(chosen: Card, change: Change, policy: str, operations: tuple[str, .
     level, reason = _capped_when_unreached(change, level, reason)
     return Finding(chosen.id, level, render(chosen.message, values), reason, change, operations,
                    first_id=chosen.aliases[0] if chosen.aliases else "", rule_info=rule_info(chosen, section),
-                   stable_reason=stable_reason, values=values)
+                   stable_reason=stable_reason, values=values, place=place)
 
 
 #: each level by its name, as the cards write it (`Level(name)` goes through the enum's machinery every call)
@@ -292,13 +293,15 @@ def first_difference(old: Any, new: Any, steps: str = "") -> tuple[str, Any, Any
 NOT_WRITTEN = "not written"
 
 
-def message_values(change: Change) -> dict[str, str]:
+def message_values(change: Change, place: str | None = None) -> dict[str, str]:
+    """The values a card's message and reason are written from; `place` is the change's place as the notation
+    names it, when the caller has worked it out already."""
     ctx = change.context
     values = {
         "attribute": change.attribute,
         "operation": ctx.operation or "", "schema": ctx.schema or "", "path": (field_path(ctx) or "").strip(),
-        "location": name(ctx), "document": ctx.document or "", "direction": change.direction,
-        "stability": ctx.stability, "group_version": ctx.group_version or "",
+        "location": name(ctx) if place is None else place, "document": ctx.document or "",
+        "direction": change.direction, "stability": ctx.stability, "group_version": ctx.group_version or "",
     }
     if change.old is not None and change.new is not None:
         old_text, new_text = shown_pair(change.old, change.new)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from specdiff.frozen import record
 from specdiff.graph.subjects import kind_of
-from specdiff.notation import finding_scope, name
+from specdiff.notation import finding_name, finding_scope
 from specdiff.records import UNCLASSIFIED, Context, Finding, Level, Report
 
 
@@ -118,7 +118,7 @@ def sentence(finding: Finding, escape: Callable[[str], str] = str, scoped: bool 
     Each part goes through `escape` (a format's own); a group's message names its operations itself, and the
     place its members share unless the message does."""
     ctx, message = finding.change.context, finding.message
-    shared = {name(m.change.context) for m in finding.members} or {name(ctx)}
+    shared = {finding_name(m) for m in finding.members} or {finding_name(finding)}
     place = shared.pop() if len(shared) == 1 and not (finding.members and ctx.operation) else ""
     if place and ((ctx.operation if not finding.members else None) or place) not in message:
         text = f"{escape(place)}: {escape(message)}"
