@@ -292,3 +292,10 @@ def test_near_miss_a_description_that_only_mentions_alpha_calls_nothing_alpha() 
     assert not said_alpha({"description": "Promoted from v1alpha1; this field is stable."})
     assert not said_alpha({"description": "This field is beta."})
     assert not said_alpha({"description": 3})
+
+
+def test_a_description_is_read_for_its_own_words_each_time_it_is_asked() -> None:
+    # (the verdict is kept by the text: the same words read from another document give it, others their own)
+    said, near = "Frobs.\n\nThis field is alpha.", "Frobs.\n\nThis field is beta; v1alpha1 had it."
+    assert [said_alpha({"description": text}) for text in (said, near, "".join(said), "".join(near))] == \
+        [True, False, True, False]

@@ -94,9 +94,15 @@ def declared_rank(word: str | None) -> int:
 def said_alpha(schema: Any) -> bool:
     """Whether a schema or field's description calls it alpha: the evidence older Kubernetes specs give."""
     description = schema.get("description") if isinstance(schema, dict) else None
+    return isinstance(description, str) and _says_alpha(description)
+
+
+@lru_cache(maxsize=4096)  # (bounded: keyed by a spec's text)
+def _says_alpha(description: str) -> bool:
+    """A field's description is read at its place, for its type's caps and in each version of a comparison."""
     # (a search that ignores case tries the pattern at every position of every description: the word is looked
     # for first, in one pass; no other character matches a, l, p or h when case is ignored)
-    return isinstance(description, str) and "alpha" in description.lower() and bool(_SAID_ALPHA.search(description))
+    return "alpha" in description.lower() and bool(_SAID_ALPHA.search(description))
 
 
 def may_be_marked(schema: dict[str, Any]) -> bool:
