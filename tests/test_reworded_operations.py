@@ -51,18 +51,23 @@ def _findings(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]
     return sorted((f.rule, f.change.pointer) for f in report.findings)
 
 
+def _spied(monkeypatch: Any, differ: type, method: str, seen: Any) -> list[Any]:
+    """What a differ's method is called with, `seen(new side)` a call, in order; the method still does its work."""
+    calls: list[Any] = []
+    original = getattr(differ, method)
+
+    def spy(self: Any, old: Any, new: Any, where: Any) -> None:
+        calls.append(seen(new))
+        original(self, old, new, where)
+
+    monkeypatch.setattr(differ, method, spy)
+    return calls
+
+
 @pytest.fixture
 def compared(monkeypatch: Any) -> list[str]:
     """The parameters `_parameter` compares setting by setting, by name."""
-    names: list[str] = []
-    parameter = OperationDiffer._parameter
-
-    def counted(differ: OperationDiffer, old: Any, new: Any, where: Any) -> None:
-        names.append(new.name)
-        parameter(differ, old, new, where)
-
-    monkeypatch.setattr(OperationDiffer, "_parameter", counted)
-    return names
+    return _spied(monkeypatch, OperationDiffer, "_parameter", lambda new: new.name)
 
 
 def test_operations_whose_parameter_was_only_reworded_are_passed_over(compared: list[str]) -> None:
@@ -116,14 +121,7 @@ def test_on_a_real_release_passing_over_reworded_parameters_finds_what_comparing
 
 def test_a_body_that_only_became_required_compares_none_of_its_media_types(monkeypatch: Any) -> None:
     """Its media types are equal, their schemas all the way down; one whose schema changed beside is compared."""
-    pointers: list[str] = []
-    compare = SchemaDiffer.compare
-
-    def counted(differ: SchemaDiffer, old: Any, new: Any, where: Any) -> None:
-        pointers.append(new.pointer)
-        compare(differ, old, new, where)
-
-    monkeypatch.setattr(SchemaDiffer, "compare", counted)
+    pointers = _spied(monkeypatch, SchemaDiffer, "compare", lambda new: new.pointer)
     new = _spec(PRETTY)
     body = new["paths"]["/things/{name}"]["put"]["requestBody"]
     body["required"] = True
