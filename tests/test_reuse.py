@@ -421,6 +421,24 @@ def test_an_operation_written_alike_but_for_its_parameters_takes_its_servers_unl
             *([] if url == "https://a.example" else [("server.url-changed", "/paths/~1pets/servers/0/url")])]
 
 
+
+def test_a_path_item_that_stops_writing_its_servers_calls_its_operations_at_the_documents() -> None:
+    """A key the new path item no longer writes differs as one written otherwise does: with or without a new
+    parameter, the operation is read again and is called at the document's servers."""
+    old = {"openapi": "3.0.3", "info": {"title": "pets", "version": "1"}, "servers": [{"url": "https://doc.example"}],
+           "paths": {"/pets": {"servers": [{"url": "https://item.example"}],
+                               "get": {"responses": {"200": {"description": "ok"}}}}}}
+    for parameters in ([], [{"name": "shard", "in": "query", "schema": {"type": "string"}}]):
+        new = copy.deepcopy(old)
+        del new["paths"]["/pets"]["servers"]
+        if parameters:
+            new["paths"]["/pets"]["get"]["parameters"] = parameters
+        _, later = graphs(old, new)
+        assert [server.url for server in later.operations["GET /pets"].servers] == ["https://doc.example"]
+        assert findings(old, new) == [
+            *([("parameter.optional-added", "/paths/~1pets/get/parameters/0/schema")] if parameters else []),
+            ("server.url-changed", "/servers/0/url")]
+
 def openapi_pets() -> dict[str, Any]:
     """An OpenAPI 3 path item as the Kubernetes v3 documents write one: the path's parameters shared by its
     operations, each operation's own written inline."""

@@ -202,7 +202,7 @@ class Builder:
         writes otherwise; graph.reuse): the records and edges reading it again would give."""
         assert self.earlier is not None
         earlier = self.earlier
-        if differing or len(before) != len(item):  # (`differing` compares the keys the new item writes)
+        if differing:
             return False
         taken = []
         for method, _, tokens in self._methods(item, pointer, self.doc):

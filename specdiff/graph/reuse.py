@@ -76,12 +76,14 @@ class Earlier:
 
     @staticmethod
     def differing(before: Any, item: Any) -> list[str] | None:
-        """The keys of a path item of the new document whose values `before`, the old document's item of the route,
-        does not write alike, compared in C key by key, so that an operation found equal here is not compared
-        again (`written_alike`); None unless both are mappings and the new one is no `$ref` (it reads elsewhere)."""
+        """The keys of a path item that `before`, the old document's item of the route, and the new document's
+        `item` do not write alike (each written by one of them only among them), compared in C key by key, so that
+        an operation found equal here is not compared again (`written_alike`); None unless both are mappings and
+        the new one is no `$ref` (it reads elsewhere)."""
         if not isinstance(before, dict) or not isinstance(item, dict) or "$ref" in item:
             return None
-        return list(compress(item, map(ne, map(before.get, item, repeat(_MISSING)), item.values())))
+        return [*compress(item, map(ne, map(before.get, item, repeat(_MISSING)), item.values())),
+                *(key for key in before if key not in item)]
 
     def holds(self, operations: list[Operation]) -> bool:
         """Whether the new graph holds the named schemas the earlier graph's `operations` refer to, as the
