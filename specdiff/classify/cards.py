@@ -20,6 +20,7 @@ from specdiff.diff.vocabulary import COMMON_VALUES, VOCABULARY
 from specdiff.errors import ConfigError
 from specdiff.frozen import record
 from specdiff.graph.stability import STABILITIES
+from specdiff.load.files import replace_whole
 from specdiff.records import DIRECTIONS, LEVELS, POLICIES, READERS
 from specdiff.records import UNCLASSIFIED as UNCLASSIFIED
 
@@ -296,12 +297,15 @@ def _compiled_cards(root: Path | str, names: list[str]) -> list[Card] | None:
         compiled = _read(os.path.join(root, COMPILED))
         opening = compiled.find(b"\n") + 1  # (where the cards' lines start)
         header = json.loads(compiled[1:opening - 2])  # (the header line is `[{...},`)
-    except (OSError, ValueError):
+        digest, index = str(header["digest"]), header["index"]
+        # (whole: a file cut short, being written or on a full disk, would fail only when a card is first read)
+        whole = compiled.endswith(b"]\n") and opening + index[-1][1] + 2 == len(compiled)
+    except (OSError, ValueError, LookupError, TypeError):
         return None
-    if not isinstance(header, dict) or not _made_from_cards(root, names, str(header.get("digest"))):
+    if not whole or not _made_from_cards(root, names, digest):
         return None
     folder = os.path.join(root, "")
-    return [_shelved(entry, folder, compiled[opening + entry[0]:opening + entry[1]]) for entry in header["index"]]
+    return [_shelved(entry, folder, compiled[opening + entry[0]:opening + entry[1]]) for entry in index]
 
 
 def _made_from_cards(root: Path | str, names: list[str], digest: str) -> bool:
@@ -321,8 +325,9 @@ def _made_from_cards(root: Path | str, names: list[str], digest: str) -> bool:
         pass
     if _digest(_card_files(root, names)) != digest:
         return False
-    if time.time_ns() - newest > _SETTLED_NS:
-        _keep(checked, key)
+    if _STAMPS_TELL and time.time_ns() - newest > _SETTLED_NS:
+        with contextlib.suppress(OSError):  # (a folder that cannot be written to is checked on every run)
+            replace_whole(checked, key)
     return True
 
 
@@ -330,6 +335,9 @@ def _made_from_cards(root: Path | str, names: list[str], digest: str) -> bool:
 CHECKED = "catalogue.checked"
 #: how long the card files must have been left alone before their stamps are kept: well over a clock tick
 _SETTLED_NS = 2_000_000_000
+#: whether an edit always changes a file's stamps: on Windows `st_ctime` is when the file was made, and a rewrite
+#: in place that sets the modification time back would keep them
+_STAMPS_TELL = os.name != "nt"
 
 
 def _stamps(root: Path | str, names: list[str]) -> tuple[str, int]:
@@ -342,19 +350,6 @@ def _stamps(root: Path | str, names: list[str]) -> tuple[str, int]:
     stamps = "\0".join(f"{place}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}"
                         for place, stat in zip(places, stats, strict=True))
     return stamps, max(max(stat.st_mtime_ns, stat.st_ctime_ns) for stat in stats)
-
-
-def _keep(path: str, text: str) -> None:
-    """Write `text` to `path` whole or not at all (another run may be reading it); a catalogue in a folder that
-    cannot be written to is checked on every run instead."""
-    staging = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(staging, "w", encoding="ascii") as written:
-            written.write(text)
-        os.replace(staging, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.remove(staging)
 
 
 #: the fields of a card its place gives (`_card`), not written into the compiled catalogue
@@ -425,8 +420,7 @@ def _placed(folder: str, name: str) -> dict[str, Any]:
 
 def write_compiled() -> None:
     """`make docs`: compile the shipped catalogue into `catalogue.json` beside its cards."""
-    with open(os.path.join(rules_root(), COMPILED), "w", encoding="utf-8") as compiled:
-        compiled.write(compile_catalogue(rules_root()))
+    replace_whole(os.path.join(rules_root(), COMPILED), compile_catalogue(rules_root()))
 
 
 def _head(root: Path | str, name: str, data: bytes) -> Any:

@@ -238,41 +238,16 @@ def exit_code(report: Any, fail_on: str) -> int:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write a temporary file beside the target, then rename it over the target: never a half-written report.
+    """Write a report whole or not at all (`load.files.replace_whole`); a folder, FIFO, device or socket at the
+    path is never replaced."""
+    from specdiff.load.files import NotRegular, replace_whole
 
-    The temporary file is created exclusively under an unpredictable name, so nothing planted in the folder
-    (a symlink at a guessable name) receives the text. The target may be missing, a regular file or a symlink;
-    a symlink is replaced by the report, and the file it pointed to is left alone. A folder, FIFO, device or
-    socket is never replaced.
-    """
-    import stat
-    import tempfile
-
-    from specdiff.load.files import kind_of
-
-    folder = os.path.dirname(os.path.abspath(path))
-    temporary = None
     try:
-        try:
-            mode = os.lstat(path).st_mode
-        except FileNotFoundError:
-            mode = None
-        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-            raise OutputError(f"cannot write the report: is {kind_of(mode)}, not a file", file=path)
-        os.makedirs(folder, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it, not mkstemp's 0600
-        os.replace(temporary, path)
-        temporary = None
+        replace_whole(path, text)
+    except NotRegular as err:
+        raise OutputError(f"cannot write the report: is {err.kind}, not a file", file=path) from None
     except OSError as err:
         raise OutputError(f"cannot write the report: {err.strerror or err}", file=path) from None
-    finally:
-        if temporary is not None and os.path.lexists(temporary):
-            os.unlink(temporary)
 
 
 def guarded(job: Any) -> int:

@@ -88,3 +88,34 @@ def open_regular(path: Path | str) -> tuple[BinaryIO, int]:
         os.close(fd)
         raise NotRegular(kind_of(status.st_mode))
     return os.fdopen(fd, "rb"), status.st_size
+
+
+def replace_whole(path: str, text: str) -> None:
+    """Write a temporary file beside the target, then rename it over the target: never a half-written file.
+
+    The temporary file is created exclusively under an unpredictable name, so nothing planted in the folder
+    (a symlink at a guessable name) receives the text. The target may be missing, a regular file or a symlink;
+    a symlink is replaced by the file, and the file it pointed to is left alone. A folder, FIFO, device or
+    socket is never replaced (`NotRegular`); any other failure is the `OSError` it raised.
+    """
+    import tempfile
+
+    try:
+        mode: int | None = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise NotRegular(kind_of(mode))
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it, not mkstemp's 0600
+        os.replace(temporary, path)
+    finally:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)
