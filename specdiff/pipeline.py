@@ -21,6 +21,7 @@ from specdiff.graph.kind_paths import Holders, held_by_each
 from specdiff.graph.model import SpecGraph
 from specdiff.group import InlinedCopies, TypeUses, group_by_ecosystem
 from specdiff.load.document import Document
+from specdiff.load.limits import recursion_limit
 from specdiff.records import DEFAULT_READERS, Change, Finding, Report, SourceInfo
 
 if TYPE_CHECKING:
@@ -60,17 +61,13 @@ def deep_enough(old: Document, new: Document) -> Iterator[None]:
     limit is raised to what --max-depth allows, and nesting that `$ref`s between files stack beyond even that is
     an input error naming both files."""
     depth = max(old.limits.max_depth, new.limits.max_depth)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _FRAMES_PER_LEVEL * depth + 1000))
     try:
-        with collector_paused():
+        with recursion_limit(max(sys.getrecursionlimit(), _FRAMES_PER_LEVEL * depth + 1000)), collector_paused():
             yield
     except RecursionError:
         names = old.name if old is new else f"{old.name} and {new.name}"
         raise InputError(f"schemas nest too deeply to compare (more than {depth} levels through $refs, "
                          "--max-depth)", file=names) from None
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 #: Python frames the differ spends per level of nesting in a document

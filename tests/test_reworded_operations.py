@@ -100,23 +100,26 @@ def test_what_a_reworded_parameter_changed_beside_its_words_is_found(compared: l
     assert compared == ["pretty"] * 6  # (each of the two operations, in each of the three pairs)
 
 
-def test_a_parameter_written_without_words_on_one_side_is_compared() -> None:
+def test_a_parameter_written_without_words_on_one_side_is_compared(compared: list[str]) -> None:
     """Words written on one side only are no rewording: the parameter is compared setting by setting (and finds
     nothing, as before)."""
     bare = {key: value for key, value in PRETTY.items() if key != "description"}
     assert not operations._alike_but_words(bare, PRETTY) and not operations._alike_but_words(PRETTY, bare)
     assert _changes(_spec(bare), _spec(PRETTY)) == []
+    assert compared == ["pretty", "pretty"]  # (in each of the two operations)
 
 
 def test_on_a_real_release_passing_over_reworded_parameters_finds_what_comparing_them_finds(monkeypatch: Any) -> None:
     """apps/v1 1.27 -> 1.30 rewords `pretty` in each of its 76 operations, and 29 of their bodies became required."""
     old, new = "kubernetes/v3/v1.27/apis__apps__v1_openapi.json", "kubernetes/v3/v1.30/apis__apps__v1_openapi.json"
+    compared = _spied(monkeypatch, OperationDiffer, "_parameter", lambda new: new.name)
     passing = compare_graphed(real_graphed(old), real_graphed(new))
+    assert compared == []  # (every reworded `pretty` passed over)
     monkeypatch.setattr(operations, "_alike_but_words", lambda *_: False)
     comparing = compare_graphed(real_graphed(old), real_graphed(new))
+    assert compared == ["pretty"] * 76
     assert passing.findings == comparing.findings
     assert {f.rule for f in passing.findings if f.change.node == "request-body"} == {"request-body.became-required"}
-
 
 
 def test_a_body_that_only_became_required_compares_none_of_its_media_types(monkeypatch: Any) -> None:

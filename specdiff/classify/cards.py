@@ -609,17 +609,16 @@ def _listed(value: Any) -> list[Any]:
     return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
-def _documents(data: bytes) -> tuple[bytes, bytes]:
-    """(the card, its test cases): a card file's two YAML documents, split on the `---` line between them (after
-    the one that may open the file)."""
-    start, end = _card_bounds(data)
-    return data[start:end], data[end + 5:]
-
-
 def _card_text(data: bytes) -> bytes:
     """The first document of a card file: its card."""
     start, end = _card_bounds(data)
     return data[start:end]
+
+
+def _cases_text(data: bytes) -> bytes:
+    """The second document of a card file, after the `---` line that ends its card: its test cases."""
+    _, end = _card_bounds(data)
+    return data[end + 5:]
 
 
 def _card_bounds(data: bytes) -> tuple[int, int]:
@@ -647,7 +646,7 @@ def _cases_in(source: str) -> tuple[dict[str, Any], ...]:
 
     from specdiff.load.yaml_text import YAML_LOADER
 
-    _, tail = _documents(_read(source))
+    tail = _cases_text(_read(source))
     if not tail.strip():
         return ()
     try:

@@ -349,7 +349,8 @@ class Builder:
             raise InputError("a schema must be a mapping", file=doc.name, place=pointer)
         self.schemas[name] = NamedSchema(name, schema, pointer, doc)
         self._holders[name] = [doc]
-        self._name_listed(name, schema, pointer, doc)
+        if not listed:  # (a listed schema was named before any was read)
+            self._name_listed(name, schema, pointer, doc)
         self._link(name, schema, pointer, doc)
 
     def _name_listed(self, name: str, schema: Any, pointer: str, doc: Document) -> None:
@@ -367,7 +368,7 @@ class Builder:
         yet (`_name_listed`)."""
         name = self._named_refs.get((doc, ref))
         if name is not None and name not in self.schemas:
-            self._add_schema(name, *self._listed[name], doc)
+            self._add_schema(name, *self._listed[name], doc, listed=True)
         return name
 
     def _link(self, name: str, schema: Schema, pointer: str, doc: Document) -> None:
@@ -558,15 +559,9 @@ class Builder:
             per list of names, and its refs read once."""
             if len(set(map(id, media.values()))) == 1:
                 shared = next(iter(media.values()))
-                kinds = _xml_kinds(tuple(media))
-                if shared.schema is not None:
-                    for xml in kinds:
-                        use(refs(shared.schema, shared.pointer, shared.document or doc), direction, xml)
-                if shared.item_schema is not None:
-                    for xml in kinds:
-                        use(refs(shared.item_schema, shared.item_pointer, shared.document or doc), direction, xml)
-                return
-            distinct = [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
+                distinct = [(shared, xml) for xml in _xml_kinds(tuple(media))]
+            else:
+                distinct = [(m, xml) for (_, xml), m in {(id(m), is_xml(name)): m for name, m in media.items()}.items()]
             for m, xml in distinct:
                 if m.schema is not None:
                     use(refs(m.schema, m.pointer, m.document or doc), direction, xml)
@@ -595,11 +590,11 @@ class Builder:
 
     def _kept_edges(self, op: Operation, like: Operation) -> bool:
         """Give an operation that takes the reading of `like` but for its parameters, and perhaps its request body
-        (graph.reuse), the edges of
-        `like` in the earlier graph, when its parameters name the schemas the earlier ones did, in their order, its
-        body reads the schemas that one did and the new graph holds each schema: the edges linking it would give
-        (a parameter's uses come first, then the body's and the responses'). Most such operations only gained a
-        plain query parameter (Kubernetes 1.36's `shardSelector`)."""
+        (graph.reuse), the edges of `like` in the earlier graph, when its parameters name the schemas the
+        earlier ones did, in their order, its body reads the schemas that one did and the new graph holds each
+        schema: the edges linking it would give (a parameter's uses come first, then the body's and the
+        responses'). Most such operations only gained a plain query parameter (Kubernetes 1.36's
+        `shardSelector`)."""
         assert self.earlier is not None
         edges = self.earlier.graph.graph.succ[("op", like.key)]
         if (not _reads_alike(op.body, like.body) or not self.schemas.keys() >= {target for _, target in edges}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from specdiff.errors import InputError
@@ -75,14 +75,20 @@ def finite(value: float) -> float:
 
 
 @contextmanager
-def room_for_depth() -> Iterator[None]:
-    """Recursion enough for MAX_DEPTH_CEILING levels, however deep the caller's own stack already is."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH_CEILING + 500))
+def recursion_limit(limit: int) -> Iterator[None]:
+    """The interpreter's recursion limit set to `limit` for a block, and put back however the block ends (setting
+    it raises RecursionError when the stack is deeper than `limit` already)."""
+    before = sys.getrecursionlimit()
     try:
+        sys.setrecursionlimit(limit)
         yield
     finally:
-        sys.setrecursionlimit(limit)
+        sys.setrecursionlimit(before)
+
+
+def room_for_depth() -> AbstractContextManager[None]:
+    """Recursion enough for MAX_DEPTH_CEILING levels, however deep the caller's own stack already is."""
+    return recursion_limit(max(sys.getrecursionlimit(), 3 * MAX_DEPTH_CEILING + 500))
 
 
 def shorten(text: str, width: int = 40) -> str:

@@ -11,13 +11,11 @@ import math
 import re
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import chain, compress
 from typing import TYPE_CHECKING, Any
 
 from specdiff.errors import InputError
-from specdiff.load.limits import CONTAINERS, NOT_FINITE, DuplicateKey, room_for_depth, too_deep
+from specdiff.load.limits import CONTAINERS, NOT_FINITE, DuplicateKey, recursion_limit, room_for_depth, too_deep
 from specdiff.load.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
 from specdiff.load.limits import MAX_DEPTH_CEILING as MAX_DEPTH_CEILING
 from specdiff.load.limits import Limits as Limits
@@ -124,7 +122,7 @@ def _json_within(text: str, name: str, limits: Limits) -> Any:
     The limit is the interpreter's, so it is lowered only while no other thread runs."""
     if _LEVELS_COUNTED and threading.active_count() == 1:
         try:
-            with _recursion_limit(_frames() + limits.max_depth):
+            with recursion_limit(_frames() + limits.max_depth):
                 return _json(text)
         except RecursionError:
             pass
@@ -146,16 +144,6 @@ def _frames() -> int:
     while frame is not None:
         frame, count = frame.f_back, count + 1
     return count
-
-
-@contextmanager
-def _recursion_limit(limit: int) -> Iterator[None]:
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit)  # (a RecursionError when the stack is deeper than `limit` already)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
 
 
 #: a `\\uD800`-`\\uDFFF` escape, or text that reads like one after an escaped backslash (`_escapes` tells them

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from specdiff.frozen import record
-from specdiff.notation import beside, finding_scope, name, outline, where
+from specdiff.notation import beside, finding_name, finding_scope, outline, where
 from specdiff.records import Finding, Level, Report
 from specdiff.report import RenderOptions
 from specdiff.report.sections import sentence
@@ -185,7 +185,7 @@ def _where(finding: Finding, members: bool) -> str:
         return escape(outline(finding.change.context), table=True)
     scope = escape(finding_scope(finding), table=True)
     count = f"{scope} ({len(finding.members)} places)" if scope else f"{len(finding.members)} places"
-    if not members or (scope and len({name(m.change.context) for m in finding.members}) == 1):
+    if not members or (scope and len({finding_name(m) for m in finding.members}) == 1):
         return count
     shown = [escape(where(m.change.context), table=True) for m in finding.members[:_MEMBERS]]
     more = len(finding.members) - len(shown)
