@@ -169,9 +169,11 @@ def _holders(changes: list[Change], old: SpecGraph, new: SpecGraph) -> dict[str,
     """The kinds whose fields reach each named schema the changes are in (graph/kind_paths.py): how a reader's
     notation names the place. Asked for all of a side's schemas at once, so its walks go only through the types
     above them."""
-    schemas = dict.fromkeys(change.context.schema for change in changes if change.context.schema)
-    return {**held_by_each(new, [schema for schema in schemas if schema in new.schemas]),
-            **held_by_each(old, [schema for schema in schemas if schema not in new.schemas])}
+    by_side: dict[int, tuple[SpecGraph, list[str]]] = {id(new): (new, []), id(old): (old, [])}
+    for schema in dict.fromkeys(change.context.schema for change in changes if change.context.schema):
+        by_side[id(_holding(schema, old, new))][1].append(schema)
+    return {schema: holders for graph, schemas in by_side.values()
+            for schema, holders in held_by_each(graph, schemas).items()}
 
 
 def operations_reached(change: Change, old: SpecGraph, new: SpecGraph) -> tuple[str, ...]:
